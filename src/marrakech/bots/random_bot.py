@@ -1,0 +1,26 @@
+"""``random``: uniform over the legal decisions."""
+
+from __future__ import annotations
+
+import random
+
+from marrakech.actions import Action
+from marrakech.bots.base import check_decision_node
+from marrakech.state import State
+
+
+class RandomBot:
+    """Picks uniformly among the legal decisions.
+
+    >>> import random
+    >>> from marrakech import State
+    >>> RandomBot().choose(State.new(players=3), random.Random(1))
+    Orient(-1)
+    """
+
+    name = "random"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        check_decision_node(state)
+        legal = state.legal_actions()
+        return legal[rng.randrange(len(legal))]

@@ -1,0 +1,161 @@
+"""The ``marrakech`` command: ``perft``, ``bench``, ``replay`` and the layers' commands.
+
+Subcommands of the optional layers (``serve``, ``play``, ``arena``) live with their layer
+and are imported only when used, so the core command works without their extras.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+
+from marrakech import __version__
+from marrakech.errors import MarrakechError
+from marrakech.rules import NAMED_RULE_SETS, RuleSet, parse_rules
+
+#: Subcommands provided by optional layers: name -> (module, extra, help).
+LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "serve": ("marrakech.web.cli", "web", "start the web app (lobby, live games, replays)"),
+    "play": ("marrakech.tui.cli", "tui", "play in the terminal"),
+    "arena": ("marrakech.arena.cli", "arena", "play bots against each other and rate them"),
+}
+
+
+def _rules(text: str) -> RuleSet:
+    try:
+        return parse_rules(text)
+    except MarrakechError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _players(text: str) -> int:
+    if text not in ("2", "3", "4"):
+        raise argparse.ArgumentTypeError(f"expected 2, 3 or 4 players, found {text!r}")
+    return int(text)
+
+
+def add_game_options(parser: argparse.ArgumentParser, players: int = 4) -> None:
+    """``--players`` and ``--rules``, shared by every subcommand that starts games."""
+    parser.add_argument("--players", type=_players, default=players, help="2, 3 or 4")
+    parser.add_argument(
+        "--rules",
+        type=_rules,
+        default=NAMED_RULE_SETS["standard"],
+        help="standard (default), bga, or custom:C2/C3/C4:MONEY:own|no-own",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="marrakech", description="The board game Marrakech: engine, bots, play."
+    )
+    parser.add_argument("--version", action="version", version=f"marrakech {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    perft = commands.add_parser("perft", help="count game-tree leaves (regression check)")
+    add_game_options(perft)
+    perft.add_argument("--position", help="start from this position string")
+    perft.add_argument("depth", type=int, help="plies to count (each depth 1..DEPTH printed)")
+
+    bench = commands.add_parser("bench", help="time random games through the engine")
+    add_game_options(bench)
+    bench.add_argument("--games", type=int, default=1000)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+
+    replay = commands.add_parser("replay", help="print every position of a game record")
+    replay.add_argument("file", help="a JSON game record")
+    replay.add_argument("--ascii", action="store_true", help="ASCII instead of Unicode")
+
+    for name, (module, extra, help_text) in LAYER_COMMANDS.items():
+        try:
+            layer = importlib.import_module(module)
+        except ImportError:
+            sub = commands.add_parser(name, help=f"{help_text} (needs the '{extra}' extra)")
+            sub.set_defaults(missing_extra=extra)
+            continue
+        layer.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "missing_extra", None):
+        parser.error(
+            f"'{args.command}' needs the '{args.missing_extra}' extra: "
+            f"pip install 'marrakech[{args.missing_extra}]'"
+        )
+    try:
+        if args.command == "perft":
+            return _perft(args)
+        if args.command == "bench":
+            return _bench(args)
+        if args.command == "replay":
+            return _replay(args)
+        if hasattr(args, "run"):
+            result: int = args.run(args)
+            return result
+    except MarrakechError as error:
+        print(f"marrakech {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    parser.print_help()
+    return 0
+
+
+def _perft(args: argparse.Namespace) -> int:
+    from marrakech.perft import perft
+    from marrakech.state import State
+
+    if args.position:
+        state = State.from_notation(args.position)
+    else:
+        state = State.new(args.players, args.rules)
+    if args.depth < 0:
+        raise MarrakechError(f"depth must be >= 0, found {args.depth}")
+    for depth in range(1, args.depth + 1):
+        print(f"perft {depth} {perft(state, depth)}", flush=True)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from marrakech.bench import bench_core
+
+    if args.games < 1:
+        raise MarrakechError(f"--games must be at least 1, found {args.games}")
+    result = bench_core(args.players, args.rules, args.games, args.seed)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(f"engine core, {args.players} players, rules {args.rules}")
+        print("\n".join(result.lines()))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from marrakech.record import GameRecord
+    from marrakech.render import render, supports_color
+
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise MarrakechError(f"cannot read {args.file}: {error.strerror}") from None
+    record = GameRecord.from_json(text)
+    color = supports_color()
+    actions = (None, *record.actions)
+    for number, (action, state) in enumerate(zip(actions, record.states(), strict=True)):
+        heading = "start" if action is None else f"{number}. {action}"
+        print(f"== {heading}")
+        print(render(state, unicode=not args.ascii, color=color))
+        print(state.notation())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Words for players, in English and French: colours, seats, phases, what happened.
+
+Every interface (terminal, web) takes its game-log sentences from here, so the log says
+the same thing everywhere and the rules stay in the core::
+
+    >>> from marrakech import State, parse_action
+    >>> state = State.new(players=3).apply(parse_action("L"))
+    >>> describe_event(state.describe(parse_action("r3")), "en")
+    'Red rolled 3: Assam walks c4, b4, a4 and stops on a4, facing West.'
+    >>> describe_event(state.describe(parse_action("r3")), "fr")
+    'Rouge a fait 3 : Assam passe par c4, b4, a4 et s’arrête sur a4, face à l’ouest.'
+"""
+
+from __future__ import annotations
+
+from marrakech.actions import Draw, Orient, Place, Roll
+from marrakech.events import Event
+from marrakech.geometry import square_name
+from marrakech.rules import colours_of
+
+LANGUAGES = ("en", "fr")
+
+COLOURS = {
+    "en": ("Red", "Blue", "Yellow", "Purple"),
+    "fr": ("Rouge", "Bleu", "Jaune", "Violet"),
+}
+FACINGS = {
+    "en": ("North", "East", "South", "West"),
+    "fr": ("au nord", "à l’est", "au sud", "à l’ouest"),
+}
+
+_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "turn.left": "{seat} turned Assam left, to face {facing}.",
+        "turn.right": "{seat} turned Assam right, to face {facing}.",
+        "turn.straight": "{seat} kept Assam facing {facing}.",
+        "roll": "{seat} rolled {steps}: Assam walks {path} and stops on {square}, facing {facing}.",
+        "arc": " (along the border arc)",
+        "tithe": "{payer} paid {paid} dirhams to {payee} ({due} squares of {colour}).",
+        "tithe.one": "{payer} paid 1 dirham to {payee} (1 square of {colour}).",
+        "eliminated": "{seat} could not pay {due} and is out of the game.",
+        "place": "{seat} placed a {colour} carpet on {a} and {b}.",
+        "covered": " It covers {halves}.",
+        "draw": "{seat} draws a {colour} carpet to the top of the pile.",
+        "over": "The game is over.",
+        "seat": "Seat {n}",
+    },
+    "fr": {
+        "turn.left": "{seat} a tourné Assam à gauche, face {facing}.",
+        "turn.right": "{seat} a tourné Assam à droite, face {facing}.",
+        "turn.straight": "{seat} a laissé Assam face {facing}.",
+        "roll": (
+            "{seat} a fait {steps} : Assam passe par {path} et s’arrête sur {square}, "
+            "face {facing}."
+        ),
+        "arc": " (par l’arc de bordure)",
+        "tithe": "{payer} a payé {paid} dirhams à {payee} ({due} cases en {colour}).",
+        "tithe.one": "{payer} a payé 1 dirham à {payee} (1 case en {colour}).",
+        "eliminated": "{seat} ne peut pas payer {due} et quitte la partie.",
+        "place": "{seat} a posé un tapis {colour} sur {a} et {b}.",
+        "covered": " Il recouvre {halves}.",
+        "draw": "{seat} retourne un tapis {colour} sur le dessus de sa pile.",
+        "over": "La partie est terminée.",
+        "seat": "Siège {n}",
+    },
+}
+
+
+def text(key: str, lang: str = "en", **values: object) -> str:
+    """A sentence by key, in ``lang`` (falls back to English)."""
+    table = _TEXT.get(lang, _TEXT["en"])
+    return table.get(key, _TEXT["en"][key]).format(**values)
+
+
+def colour_name(colour: int, lang: str = "en") -> str:
+    return COLOURS.get(lang, COLOURS["en"])[colour]
+
+
+def seat_name(seat: int, players: int, lang: str = "en") -> str:
+    """A seat called by its colour(s): ``Red`` or, at two players, ``Red-Yellow``."""
+    return "-".join(colour_name(c, lang) for c in colours_of(seat, players))
+
+
+def describe_event(event: Event, lang: str = "en") -> str:
+    """The game-log sentence(s) for one applied action."""
+    players = event.before.players
+    seat = seat_name(event.seat, players, lang)
+    facings = FACINGS.get(lang, FACINGS["en"])
+    action = event.action
+    sentences: list[str] = []
+    if isinstance(action, Orient):
+        assert event.facing_after is not None
+        key = ("turn.left", "turn.straight", "turn.right")[action.turn + 1]
+        sentences.append(text(key, lang, seat=seat, facing=facings[event.facing_after]))
+    elif isinstance(action, Roll):
+        last = event.path[-1]
+        path = ", ".join(square_name(step.square) for step in event.path)
+        if any(step.arc for step in event.path):
+            path += text("arc", lang)
+        sentences.append(
+            text(
+                "roll",
+                lang,
+                seat=seat,
+                steps=action.steps,
+                path=path,
+                square=square_name(last.square),
+                facing=facings[last.facing],
+            )
+        )
+        tithe = event.tithe
+        if tithe is not None and tithe.paid > 0:
+            key = "tithe.one" if tithe.paid == 1 and tithe.due == 1 else "tithe"
+            sentences.append(
+                text(
+                    key,
+                    lang,
+                    payer=seat,
+                    payee=seat_name(tithe.payee, players, lang),
+                    paid=tithe.paid,
+                    due=tithe.due,
+                    colour=colour_name(tithe.colour, lang).lower(),
+                )
+            )
+        if event.eliminated is not None and tithe is not None:
+            sentences.append(text("eliminated", lang, seat=seat, due=tithe.due))
+    elif isinstance(action, Place):
+        assert event.placed_colour is not None
+        a, b = action.squares
+        sentence = text(
+            "place",
+            lang,
+            seat=seat,
+            colour=colour_name(event.placed_colour, lang).lower(),
+            a=square_name(a),
+            b=square_name(b),
+        )
+        if event.covered:
+            halves = ", ".join(
+                f"{square_name(c.square)} ({colour_name(c.colour, lang).lower()})"
+                for c in event.covered
+            )
+            sentence += text("covered", lang, halves=halves)
+        sentences.append(sentence)
+    elif isinstance(action, Draw):
+        sentences.append(
+            text("draw", lang, seat=seat, colour=colour_name(action.colour, lang).lower())
+        )
+    if event.game_over:
+        sentences.append(text("over", lang))
+    return " ".join(sentences)

@@ -1,0 +1,171 @@
+"""Game records: the rule set, the seats and every action in order, as JSON.
+
+A record holds no seed: rolls and draws are actions like any other, so replaying it is
+exact. The format is versioned (``"format": "marrakech-record"``, ``"version": 1``)::
+
+    >>> import random
+    >>> from marrakech import State, random_game
+    >>> final, actions = random_game(State.new(players=3), random.Random(7))
+    >>> record = GameRecord.from_actions(State.new(players=3), actions)
+    >>> GameRecord.from_json(record.to_json()).final_state() == final
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from marrakech.actions import Action, parse_action
+from marrakech.errors import IllegalActionError, MarrakechError, NotationError
+from marrakech.rules import STANDARD, RuleSet, parse_rules
+from marrakech.state import State
+
+FORMAT = "marrakech-record"
+VERSION = 1
+MAX_ACTIONS = 2000  # a 4-player game has about 150; this bounds hostile input
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as data: rules, seats, first seat, actions; optional metadata.
+
+    ``seats`` names who sat where (``"human"``, ``"bot:mcts"``, a player name...).
+    ``start`` is a position string when the game did not start from the opening.
+    """
+
+    players: int
+    rules: RuleSet = STANDARD
+    first_seat: int = 0
+    actions: tuple[Action, ...] = ()
+    seats: tuple[str, ...] = ()
+    start: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_actions(
+        cls,
+        start: State,
+        actions: Sequence[Action],
+        seats: Sequence[str] = (),
+        meta: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        """A record of ``actions`` played from ``start`` (checked for legality)."""
+        opening = State.new(start.players, start.rules, start.turn)
+        record = cls(
+            players=start.players,
+            rules=start.rules,
+            first_seat=start.turn,
+            actions=tuple(actions),
+            seats=tuple(seats),
+            start=None if start == opening else start.notation(),
+            meta=dict(meta or {}),
+        )
+        record.final_state()
+        return record
+
+    def initial_state(self) -> State:
+        if self.start is not None:
+            return State.from_notation(self.start)
+        return State.new(self.players, self.rules, self.first_seat)
+
+    def states(self) -> Iterator[State]:
+        """Every position from the start to the last, replayed exactly."""
+        state = self.initial_state()
+        yield state
+        for number, action in enumerate(self.actions, 1):
+            try:
+                state = state.apply(action)
+            except IllegalActionError as error:
+                raise NotationError(f"record action {number} ({action}): {error}") from None
+            yield state
+
+    def final_state(self) -> State:
+        return deque(self.states(), maxlen=1)[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "players": self.players,
+            "rules": self.rules.token(),
+            "first_seat": self.first_seat,
+            "seats": list(self.seats),
+            "actions": [str(a) for a in self.actions],
+        }
+        if self.start is not None:
+            data["start"] = self.start
+        if self.meta:
+            data["meta"] = self.meta
+        return data
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Parse and replay-check a JSON record; any fault raises :class:`NotationError`."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as error:
+            raise NotationError(f"expected a JSON game record: {error}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict):
+            raise NotationError(f"expected a JSON object, found {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise NotationError(f'expected "format": "{FORMAT}", found {data.get("format")!r}')
+        if data.get("version") != VERSION:
+            raise NotationError(f"expected record version {VERSION}, found {data.get('version')!r}")
+        players = _field(data, "players", int)
+        if players not in (2, 3, 4):
+            raise NotationError(f'"players": expected 2, 3 or 4, found {players!r}')
+        rules = parse_rules(_field(data, "rules", str))
+        first_seat = _field(data, "first_seat", int)
+        if not 0 <= first_seat < players:
+            raise NotationError(f'"first_seat": expected 0..{players - 1}, found {first_seat!r}')
+        seats = _field(data, "seats", list, default=[])
+        if not all(isinstance(s, str) and len(s) <= 100 for s in seats) or len(seats) > players:
+            raise NotationError(
+                f'"seats": expected at most {players} strings (up to 100 characters)'
+            )
+        tokens = _field(data, "actions", list)
+        if len(tokens) > MAX_ACTIONS:
+            raise NotationError(f'"actions": expected at most {MAX_ACTIONS}, found {len(tokens)}')
+        actions = []
+        for number, token in enumerate(tokens, 1):
+            if not isinstance(token, str):
+                raise NotationError(f"action {number}: expected a token string, found {token!r}")
+            try:
+                actions.append(parse_action(token))
+            except NotationError as error:
+                raise NotationError(f"action {number}: {error}") from None
+        start = _field(data, "start", str, default=None)
+        meta = _field(data, "meta", dict, default={})
+        record = cls(players, rules, first_seat, tuple(actions), tuple(seats), start, meta)
+        try:
+            initial = record.initial_state()
+        except MarrakechError as error:
+            raise NotationError(f'"start": {error}') from None
+        if initial.players != players or initial.rules != rules:
+            raise NotationError('"start" does not match "players" and "rules"')
+        record.final_state()  # every action must be legal where it stands
+        return record
+
+
+def _field(data: dict[str, Any], key: str, kind: type, default: Any = ...) -> Any:
+    if key not in data or (data[key] is None and default is not ...):
+        if default is ...:
+            raise NotationError(f'expected a field "{key}" in the record')
+        return default
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise NotationError(
+            f'"{key}": expected {kind.__name__}, found {type(value).__name__} {value!r}'
+        )
+    return value

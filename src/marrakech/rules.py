@@ -1,0 +1,128 @@
+"""Rule sets (R30, R31), colours and the die (R3).
+
+A rule set is a small immutable value. The two named ones are :data:`STANDARD` (the
+rulebook) and :data:`BGA` (Board Game Arena); any other value is a custom (house) rule
+set that the engine and every interface accept::
+
+    >>> STANDARD.carpets_per_colour(3), BGA.carpets_per_colour(3)
+    (10, 15)
+    >>> house = RuleSet(carpets=(8, 8, 8), money=20)
+    >>> house.name, house.carpets_per_colour(4)
+    ('custom', 8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from marrakech.errors import NotationError
+
+#: Colour letters, used in notation, tokens and every rendering (colour-blind safe).
+COLOUR_LETTERS = "RBYP"
+COLOUR_NAMES = ("red", "blue", "yellow", "purple")
+
+#: The die's faces (R3): 1, 2, 2, 3, 3, 4 babouches.
+DIE_FACES = (1, 2, 2, 3, 3, 4)
+ROLL_PROBABILITIES: dict[int, Fraction] = {
+    steps: Fraction(DIE_FACES.count(steps), len(DIE_FACES)) for steps in range(1, 5)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The numbers that vary between editions and house rules.
+
+    ``carpets`` gives the carpets per colour for 2, 3 and 4 players (a 2-player seat owns
+    two colours, so it has twice that many carpets). ``own_cover`` lets a player cover
+    both visible halves of one of his own carpets (R31); covering anyone else's carpet
+    that way is never allowed (R16).
+    """
+
+    carpets: tuple[int, int, int] = (12, 10, 12)
+    money: int = 30
+    own_cover: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.carpets) != 3 or any(not 1 <= c <= 99 for c in self.carpets):
+            raise ValueError(
+                f"carpets per colour must be three numbers 1..99, found {self.carpets}"
+            )
+        if not 0 <= self.money <= 9999:
+            raise ValueError(f"starting money must be 0..9999, found {self.money}")
+
+    @property
+    def name(self) -> str:
+        """``'standard'``, ``'bga'`` or ``'custom'``."""
+        for name, rules in NAMED_RULE_SETS.items():
+            if rules == self:
+                return name
+        return "custom"
+
+    def carpets_per_colour(self, players: int) -> int:
+        check_players(players)
+        return self.carpets[players - 2]
+
+    def token(self) -> str:
+        """The rule set as one word: its name, or ``custom:12/10/12:30:own|no-own``."""
+        name = self.name
+        if name != "custom":
+            return name
+        carpets = "/".join(str(c) for c in self.carpets)
+        return f"custom:{carpets}:{self.money}:{'own' if self.own_cover else 'no-own'}"
+
+    def __str__(self) -> str:
+        return self.token()
+
+
+STANDARD = RuleSet()
+BGA = RuleSet(carpets=(12, 15, 12), own_cover=True)
+NAMED_RULE_SETS: dict[str, RuleSet] = {"standard": STANDARD, "bga": BGA}
+
+
+def parse_rules(text: str) -> RuleSet:
+    """Parse a rule set word (``standard``, ``bga`` or a ``custom:...`` token)."""
+    named = NAMED_RULE_SETS.get(text)
+    if named is not None:
+        return named
+    parts = text.split(":")
+    if len(parts) != 4 or parts[0] != "custom":
+        raise NotationError(
+            "expected a rule set: standard, bga or custom:C2/C3/C4:MONEY:own|no-own, "
+            f"found {text!r}"
+        )
+    try:
+        carpets = tuple(int(c) for c in parts[1].split("/"))
+        money = int(parts[2])
+    except ValueError:
+        raise NotationError(f"expected numbers in the custom rule set, found {text!r}") from None
+    if parts[3] not in ("own", "no-own") or len(carpets) != 3:
+        raise NotationError(
+            f"expected custom:C2/C3/C4:MONEY:own|no-own (three carpet counts), found {text!r}"
+        )
+    try:
+        return RuleSet(
+            carpets=(carpets[0], carpets[1], carpets[2]), money=money, own_cover=parts[3] == "own"
+        )
+    except ValueError as error:
+        raise NotationError(f"{error} in rule set {text!r}") from None
+
+
+def check_players(players: int) -> None:
+    if players not in (2, 3, 4):
+        raise ValueError(f"Marrakech is played by 2, 3 or 4 players, found {players}")
+
+
+def colours_in_play(players: int) -> int:
+    """Four colours at 2 players (two each, R7), otherwise one per player."""
+    return 4 if players == 2 else players
+
+
+def colours_of(seat: int, players: int) -> tuple[int, ...]:
+    """The colours a seat owns: seat 0 of a 2-player game owns red and yellow."""
+    return (seat, seat + 2) if players == 2 else (seat,)
+
+
+def owner_of(colour: int, players: int) -> int:
+    """The seat that owns ``colour``."""
+    return colour % players
