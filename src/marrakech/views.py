@@ -1,0 +1,117 @@
+"""JSON-ready views of states and events, for interfaces that render and never rule.
+
+The web server sends these to the browser; tools can log them. Squares are named
+(``"d4"``), colours are letters (``"R"``), facings are letters (``"N"``)::
+
+    >>> from marrakech import State
+    >>> view = state_view(State.new(players=3))
+    >>> view["phase"], view["assam"], view["legal"]
+    ('orient', {'square': 'd4', 'facing': 'N'}, ['L', 'S', 'R'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marrakech.events import Event
+from marrakech.geometry import FACING_LETTERS, SQUARES, square_name
+from marrakech.rules import COLOUR_LETTERS, colours_of
+from marrakech.state import State
+
+
+def _colour(colour: int | None) -> str | None:
+    return None if colour is None else COLOUR_LETTERS[colour]
+
+
+def state_view(state: State) -> dict[str, Any]:
+    """Everything public about a position (R40), with the legal action tokens.
+
+    ``board`` maps each occupied square to ``{"colour": "R", "other": "d5" | None}``
+    (``other`` is the square of the other visible half of the same carpet).
+    """
+    players = state.players
+    scores = state.scores()
+    ranks = state.ranks()
+    board = {}
+    for square in range(SQUARES):
+        colour = state.colour_at(square)
+        if colour is not None:
+            other = state.other_half(square)
+            board[square_name(square)] = {
+                "colour": COLOUR_LETTERS[colour],
+                "other": None if other is None else square_name(other),
+            }
+    seats = []
+    for seat in range(players):
+        seats.append(
+            {
+                "seat": seat,
+                "colours": [COLOUR_LETTERS[c] for c in colours_of(seat, players)],
+                "dirhams": state.money[seat],
+                "carpets": state.carpets_in_hand(seat),
+                "carpets_by_colour": {
+                    COLOUR_LETTERS[c]: state.hand[c] for c in colours_of(seat, players)
+                },
+                "pile_top": _colour(state.pile_top(seat)),
+                "next_carpet": _colour(state.next_carpet(seat)),
+                "in_game": state.is_in(seat),
+                "score": scores[seat],
+                "rank": ranks[seat],
+            }
+        )
+    legal = [str(a) for a in state.legal_actions()] if not state.is_chance else []
+    return {
+        "players": players,
+        "rules": state.rules.token(),
+        "phase": state.phase.name.lower(),
+        "turn": state.turn,
+        "to_move": state.to_move,
+        "draw_pile": state.draw_pile,
+        "assam": {
+            "square": square_name(state.assam_square),
+            "facing": FACING_LETTERS[state.assam_facing],
+        },
+        "board": board,
+        "seats": seats,
+        "eliminated": list(state.eliminated),
+        "winners": list(state.winners()),
+        "legal": legal,
+        "notation": state.notation(),
+    }
+
+
+def event_view(event: Event) -> dict[str, Any]:
+    """What one action did: Assam's path, the tithe and its region, covers, the end."""
+    tithe = event.tithe
+    return {
+        "action": str(event.action),
+        "phase": event.phase.name.lower(),
+        "seat": event.seat,
+        "facing_before": None
+        if event.facing_before is None
+        else FACING_LETTERS[event.facing_before],
+        "facing_after": None if event.facing_after is None else FACING_LETTERS[event.facing_after],
+        "path": [
+            {"square": square_name(s.square), "facing": FACING_LETTERS[s.facing], "arc": s.arc}
+            for s in event.path
+        ],
+        "tithe": None
+        if tithe is None
+        else {
+            "payer": tithe.payer,
+            "payee": tithe.payee,
+            "colour": COLOUR_LETTERS[tithe.colour],
+            "due": tithe.due,
+            "paid": tithe.paid,
+            "region": [square_name(s) for s in tithe.region],
+        },
+        "eliminated": event.eliminated,
+        "placed": None if event.placed is None else [square_name(s) for s in event.placed],
+        "placed_colour": _colour(event.placed_colour),
+        "covered": [
+            {"square": square_name(c.square), "colour": COLOUR_LETTERS[c.colour]}
+            for c in event.covered
+        ],
+        "drawn_colour": _colour(event.drawn_colour),
+        "game_over": event.game_over,
+    }
