@@ -1,0 +1,47 @@
+"""The core is standard-library only (DESIGN.md): importing it loads no third-party module."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CORE = [
+    "marrakech",
+    "marrakech.actions",
+    "marrakech.errors",
+    "marrakech.events",
+    "marrakech.geometry",
+    "marrakech.i18n",
+    "marrakech.notation",
+    "marrakech.observation",
+    "marrakech.perft",
+    "marrakech.playout",
+    "marrakech.record",
+    "marrakech.render",
+    "marrakech.rules",
+    "marrakech.state",
+    "marrakech.views",
+    "marrakech.bench",
+    "marrakech.cli",
+]
+
+PROBE = """
+import sys
+before = set(sys.modules)
+import {modules}
+import marrakech
+from marrakech import State, random_game
+import random
+random_game(State.new(4), random.Random(0))
+stdlib = set(sys.stdlib_module_names)
+loaded = {{name.split(".")[0] for name in set(sys.modules) - before}}
+print(sorted(loaded - stdlib - {{"marrakech"}}))
+"""
+
+
+def test_core_loads_no_third_party_module() -> None:
+    code = PROBE.format(modules=", ".join(CORE))
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]", result.stdout + result.stderr
