@@ -35,12 +35,8 @@ from marrakech.actions import (
     ROLL_BASE,
     ROLLS,
     Action,
-    Draw,
-    Orient,
-    Place,
-    Roll,
 )
-from marrakech.errors import IllegalActionError, InvalidStateError
+from marrakech.errors import IllegalActionError
 from marrakech.geometry import (
     CANDIDATES,
     CENTRE,
@@ -55,7 +51,6 @@ from marrakech.geometry import (
     square_name,
 )
 from marrakech.rules import (
-    COLOUR_NAMES,
     ROLL_PROBABILITIES,
     STANDARD,
     RuleSet,
@@ -600,19 +595,4 @@ def _draw_outcomes(pile: int, first: int, second: int) -> tuple[tuple[Action, Fr
     )
 
 
-def describe_colour(colour: int) -> str:
-    return COLOUR_NAMES[colour]
-
-
-__all__ = [
-    "CHANCE",
-    "TERMINAL",
-    "Draw",
-    "InvalidStateError",
-    "Orient",
-    "Phase",
-    "Place",
-    "Roll",
-    "State",
-    "region",
-]
+__all__ = ["CHANCE", "TERMINAL", "Phase", "State", "region"]
