@@ -1,0 +1,179 @@
+"""A pure-Python batch of games with the interface of :class:`marrakech.fast.Batch`.
+
+It runs core :class:`State` objects one by one: slow, but exact by construction (it *is*
+the core), needs no Numba, and serves as the reference the compiled batch is compared
+with. :class:`~marrakech.envs.VectorEnv` uses it with ``backend="python"``, or when
+``marrakech.fast`` cannot be imported::
+
+    >>> batch = PythonBatch(3, players=2, seed=1)
+    >>> batch.to_move().tolist(), batch.legal_masks().sum(axis=1).tolist()
+    ([0, 0, 0], [3, 3, 3])
+    >>> batch.step([1, 1, 1])
+    >>> batch.phase().tolist()
+    [2, 2, 2]
+
+Each game has its own generator (``random.Random`` seeded from the batch seed and the
+game's index) for the chance nodes, and another for :meth:`sample_actions`. A step
+action ``-1`` leaves that game as it is (used to step only some games).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import numpy.typing as npt
+
+from marrakech.actions import ACTIONS, DECISION_IDS
+from marrakech.errors import IllegalActionError
+from marrakech.observation import OBSERVATION_SIZE, encode_observation
+from marrakech.playout import sample_outcome
+from marrakech.rules import STANDARD, RuleSet, check_players
+from marrakech.state import State
+
+__all__ = ["PythonBatch"]
+
+
+class PythonBatch:
+    """``n`` core games stepped together; see the module docstring."""
+
+    def __init__(
+        self, n: int, players: int, rules: RuleSet = STANDARD, seed: int = 0, first_seat: int = 0
+    ) -> None:
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+            raise ValueError(f"a batch holds at least one game, found n={n!r}")
+        check_players(players)
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"expected a RuleSet (see parse_rules), found {type(rules).__name__}")
+        self.n = int(n)
+        self.players = players
+        self.rules = rules
+        self.first_seat = first_seat
+        self._start = State.new(players, rules, first_seat)
+        self.seed(seed)
+        self._states = [self._start] * self.n
+        self._chance_log: list[list[int]] = [[] for _ in range(self.n)]
+        self.reset()
+
+    def seed(self, seed: int) -> None:
+        """Reseed every game's generators (chance and :meth:`sample_actions`)."""
+        self._chance_rngs = [random.Random(f"chance:{seed}:{i}") for i in range(self.n)]
+        self._action_rngs = [random.Random(f"actions:{seed}:{i}") for i in range(self.n)]
+
+    def _resolve(self, i: int, state: State) -> State:
+        rng = self._chance_rngs[i]
+        log = self._chance_log[i]
+        while state.is_chance:
+            outcome = sample_outcome(state, rng)
+            log.append(outcome.id)
+            state = state.apply(outcome)
+        return state
+
+    def reset(self, mask: npt.ArrayLike | None = None) -> None:
+        """Start new games: all of them, or those where ``mask`` (n bools) is True."""
+        flags = np.ones(self.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+        if flags.shape != (self.n,):
+            raise ValueError(f"reset mask: expected {self.n} booleans, found {flags.shape}")
+        for i in np.flatnonzero(flags):
+            self._chance_log[i] = []
+            self._states[i] = self._resolve(int(i), self._start)
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Apply one decision id per game (ignored for finished games, and where -1), then
+        resolve the chance that follows. An illegal action raises before any game moves."""
+        ids = np.asarray(actions)
+        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
+            raise ValueError(
+                f"step: expected {self.n} integer decision ids, found shape {ids.shape} "
+                f"of {ids.dtype}"
+            )
+        moves: list[tuple[int, int]] = []
+        for i, aid in enumerate(ids.tolist()):
+            state = self._states[i]
+            if state.is_terminal or aid == -1:
+                continue
+            if not (0 <= aid < DECISION_IDS and state.legal_mask()[aid]):
+                legal = ", ".join(str(a) for a in state.legal_actions())
+                shown = str(ACTIONS[aid]) if 0 <= aid < len(ACTIONS) else str(aid)
+                raise IllegalActionError(
+                    f"game {i}: illegal action {shown} (id {aid}) in the {state.phase.name} "
+                    f"phase of seat {state.turn}: expected one of {legal}"
+                )
+            moves.append((i, aid))
+        for i, aid in moves:
+            self._chance_log[i] = []
+            self._states[i] = self._resolve(i, self._states[i].apply(ACTIONS[aid]))
+
+    def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal decision id per game (-1 for finished games)."""
+        if out is None:
+            out = np.empty(self.n, dtype=np.int64)
+        for i, state in enumerate(self._states):
+            if state.is_terminal:
+                out[i] = -1
+            else:
+                legal = state.legal_actions()
+                out[i] = legal[self._action_rngs[i].randrange(len(legal))].id
+        return out
+
+    def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+        """``(n, 87)`` legal decision flags (all False once a game is over)."""
+        if out is None:
+            out = np.empty((self.n, DECISION_IDS), dtype=np.bool_)
+        for i, state in enumerate(self._states):
+            out[i] = state.legal_mask()
+        return out
+
+    def phase(self) -> npt.NDArray[np.int8]:
+        return np.array([int(s.phase) for s in self._states], dtype=np.int8)
+
+    def to_move(self) -> npt.NDArray[np.int8]:
+        """``(n,)`` the seat to decide, -2 for a finished game."""
+        return np.array([s.to_move for s in self._states], dtype=np.int8)
+
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        return np.array([s.is_terminal for s in self._states], dtype=np.bool_)
+
+    def scores(self) -> npt.NDArray[np.int32]:
+        return np.array([s.scores() for s in self._states], dtype=np.int32)
+
+    def ranks(self) -> npt.NDArray[np.int8]:
+        return np.array([s.ranks() for s in self._states], dtype=np.int8)
+
+    def observations(
+        self, seats: npt.ArrayLike | None = None, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """``(n, 474)`` observations from each game's acting seat (``state.turn`` once
+        over), or from ``seats``."""
+        if out is None:
+            out = np.empty((self.n, OBSERVATION_SIZE), dtype=np.float32)
+        chosen = None if seats is None else np.asarray(seats).tolist()
+        for i, state in enumerate(self._states):
+            seat = state.turn if chosen is None else chosen[i]
+            out[i] = encode_observation(state, seat)
+        return out
+
+    def last_chance(self) -> npt.NDArray[np.int32]:
+        """``(n, 2)`` chance outcome ids resolved in each game's last reset or step."""
+        out = np.full((self.n, 2), -1, dtype=np.int32)
+        for i, log in enumerate(self._chance_log):
+            out[i, : len(log)] = log[:2]
+        return out
+
+    def state(self, i: int) -> State:
+        return self._states[i]
+
+    def set_state(self, i: int, state: State) -> None:
+        """Put ``state`` in game ``i``; a chance node is resolved at once."""
+        if not isinstance(state, State):
+            raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
+        if state.players != self.players:
+            raise ValueError(
+                f"set_state: this batch plays {self.players} players, found a state of "
+                f"{state.players}"
+            )
+        self._chance_log[i] = []
+        self._states[i] = self._resolve(i, state)
+
+    def __len__(self) -> int:
+        return self.n

@@ -1,0 +1,240 @@
+"""Gymnasium environment ``Marrakech-v0``: one learning seat against bots.
+
+The other seats are played by bots chosen by name (``make_bot``: ``random``, ``greedy``,
+``expectimax``, ``mcts``, or a level such as ``easy``) or given as :class:`Bot` objects;
+they and the chance steps move inside :meth:`MarrakechEnv.step`, so every observation is
+a decision of the learning seat. Observations and actions follow ``marrakech_v0``;
+``info["action_mask"]`` and :meth:`MarrakechEnv.action_masks` give the legal decisions
+(the method is what masked-policy libraries such as sb3-contrib's ``MaskablePPO`` call)::
+
+    >>> import gymnasium, numpy as np
+    >>> import marrakech.envs
+    >>> env = gymnasium.make("Marrakech-v0", opponents=("random",) * 3)
+    >>> observation, info = env.reset(seed=3)
+    >>> rng = np.random.default_rng(0)
+    >>> done = False
+    >>> while not done:
+    ...     action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+    ...     observation, reward, done, truncated, info = env.step(action)
+    >>> done, -1.0 <= reward <= 1.0
+    (True, True)
+
+The episode ends when the game ends or when the learning seat is eliminated (R13; its
+rank, hence its reward, is final then). Rewards are 0 until that last step.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from marrakech.actions import ACTIONS, DECISION_IDS
+from marrakech.bots import Bot, make_bot
+from marrakech.envs.pettingzoo_env import (
+    ChanceFunction,
+    IllegalPolicy,
+    check_illegal_policy,
+    coerce_state,
+    illegal_message,
+)
+from marrakech.envs.spec import (
+    RewardName,
+    action_mask,
+    action_space,
+    check_reward,
+    coerce_players,
+    coerce_rules,
+    decision_id,
+    observation,
+    observation_space,
+    outcome_rewards,
+    worst_reward,
+)
+from marrakech.errors import IllegalActionError
+from marrakech.playout import sample_outcome
+from marrakech.render import render as render_text
+from marrakech.rules import RuleSet
+from marrakech.state import State
+
+__all__ = ["MarrakechEnv"]
+
+Opponent = str | Bot
+
+
+def make_opponents(opponents: Sequence[Opponent]) -> list[Bot]:
+    bots: list[Bot] = []
+    for opponent in opponents:
+        if isinstance(opponent, str):
+            bots.append(make_bot(opponent))
+        elif isinstance(opponent, Bot):
+            bots.append(opponent)
+        else:
+            raise TypeError(f"an opponent is a bot name or a Bot, found {opponent!r}")
+    return bots
+
+
+class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+    """One seat learns; the others are bots. See ``docs/environments.md``.
+
+    Parameters:
+        opponents: one bot (name or :class:`Bot`) per other seat, clockwise from the
+            learning seat; default ``random`` for each. Their number sets the player
+            count unless ``players`` is given too (then they must agree).
+        players: 2..4 (default 4, or ``len(opponents) + 1``).
+        rules: a :class:`RuleSet` or a word (``standard``, ``bga``, ``custom:...``).
+        seat: the learning seat (default 0), or ``"random"`` to draw it at each reset.
+        reward: ``"rank"`` (default, in [-1, 1]) or ``"win"`` (1 split among winners).
+        render_mode: ``"ansi"`` (the text board) or ``"human"`` (printed), or None.
+        illegal_action: ``"lose"`` (default: the episode ends with the worst reward, so
+            unmasked samplers such as Gymnasium's checker work) or ``"raise"``.
+        chance: a function choosing chance outcomes (default: true probabilities).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        opponents: Sequence[Opponent] | None = None,
+        players: int | None = None,
+        rules: RuleSet | str = "standard",
+        *,
+        seat: int | Literal["random"] = 0,
+        reward: RewardName = "rank",
+        render_mode: str | None = None,
+        illegal_action: IllegalPolicy = "lose",
+        chance: ChanceFunction | None = None,
+    ) -> None:
+        if opponents is None:
+            count = 4 if players is None else coerce_players(players)
+            opponents = ("random",) * (count - 1)
+        elif isinstance(opponents, str):
+            raise TypeError(
+                f"opponents must be a sequence with one bot per other seat, such as "
+                f"({opponents!r},) * 3, found the string {opponents!r}"
+            )
+        count = len(opponents) + 1
+        if players is not None and coerce_players(players) != count:
+            raise ValueError(
+                f"{players} players need {players - 1} opponents, found {len(opponents)}"
+            )
+        self.players = coerce_players(count)
+        self.rules = coerce_rules(rules)
+        self.opponents = make_opponents(opponents)
+        if seat != "random" and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count
+        ):
+            raise ValueError(f"seat must be 0..{count - 1} or 'random', found {seat!r}")
+        self.seat_option = seat
+        self.seat = 0 if seat == "random" else seat
+        self.reward_name = check_reward(reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', found {render_mode!r}")
+        self.render_mode = render_mode
+        self.illegal_action = check_illegal_policy(illegal_action)
+        self._chance: ChanceFunction = chance or sample_outcome
+        self.observation_space = observation_space()  # type: ignore[assignment]
+        self.action_space = action_space()
+        self._rng = random.Random(0)
+        self._state = State.new(self.players, self.rules)
+        self.history: list[int] = []
+        self._over = True  # until the first reset
+
+    @property
+    def game_state(self) -> State:
+        """The core :class:`State` now (the learning seat is to move unless it ended)."""
+        return self._state
+
+    def bot_at(self, seat: int) -> Bot:
+        """The bot playing ``seat`` (not the learning seat)."""
+        if seat == self.seat:
+            raise ValueError(f"seat {seat} is the learning seat")
+        return self.opponents[(seat - self.seat) % self.players - 1]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        # Every draw of the episode comes from np_random, so a seed fixes the episode.
+        self._rng = random.Random(int(self.np_random.integers(0, 2**62)))
+        options = options or {}
+        if self.seat_option == "random":
+            self.seat = int(self.np_random.integers(0, self.players))
+        if "state" in options:
+            start = coerce_state(options["state"], self.players)
+        else:
+            start = State.new(self.players, self.rules, int(options.get("first_seat", 0)))
+        self.history = []
+        self._state = self._advance(start)
+        self._over = self._state.is_terminal or not self._state.is_in(self.seat)
+        return observation(self._state, self.seat), self._info()
+
+    def step(
+        self, action: Any
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        state = self._state
+        if self._over:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        aid = decision_id(action)
+        if not (0 <= aid < DECISION_IDS and state.legal_mask()[aid]):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(illegal_message(state, aid, f"seat {self.seat}"))
+            info = self._info()
+            info["illegal_action"] = aid
+            self._over = True
+            return (
+                observation(state, self.seat),
+                worst_reward(self.reward_name),
+                True,
+                False,
+                info,
+            )
+        self.history.append(aid)
+        self._state = self._advance(state.apply(ACTIONS[aid]))
+        done = self._state.is_terminal or not self._state.is_in(self.seat)
+        self._over = done
+        reward = outcome_rewards(self._state, self.reward_name)[self.seat] if done else 0.0
+        info = self._info()
+        if done:
+            info["ranks"] = self._state.ranks()
+            info["scores"] = self._state.scores()
+        if self.render_mode == "human":
+            self.render()
+        return observation(self._state, self.seat), float(reward), done, False, info
+
+    def _advance(self, state: State) -> State:
+        """Chance and the bots move until the learning seat decides or its game ends."""
+        while not state.is_terminal and state.is_in(self.seat):
+            if state.is_chance:
+                action = self._chance(state, self._rng)
+            elif state.to_move == self.seat:
+                break
+            else:
+                action = self.bot_at(state.to_move).choose(state, self._rng)
+            self.history.append(action.id)
+            state = state.apply(action)
+        return state
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": action_mask(self._state, self.seat), "seat": self.seat}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The 87 legal-decision flags of the learning seat (bool), for masked policies."""
+        return action_mask(self._state, self.seat).astype(bool)
+
+    def render(self) -> str | None:
+        """The board and status as text (``ansi``), or printed (``human``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode: pass render_mode='ansi' or 'human'"
+            )
+            return None
+        text = render_text(self._state, unicode=True, color=False)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

@@ -1,0 +1,203 @@
+"""OpenSpiel game ``python_marrakech``: explicit chance nodes, perfect information.
+
+Importing this module registers the game; load it with its parameters ``players``
+(2..4, default 4), ``rules`` (``standard``, ``bga`` or ``custom:...``) and ``reward``
+(``rank`` or ``win``)::
+
+    >>> import pyspiel
+    >>> import marrakech.envs.openspiel
+    >>> game = pyspiel.load_game("python_marrakech", {"players": 3})
+    >>> state = game.new_initial_state()
+    >>> state.current_player(), state.legal_actions()
+    (0, [0, 1, 2])
+    >>> state.apply_action(1)
+    >>> state.is_chance_node(), [a for a, _ in state.chance_outcomes()]
+    (True, [87, 88, 89, 90])
+    >>> len(state.observation_tensor(0))
+    474
+
+Action ids are the core's everywhere: decisions 0..86 (``num_distinct_actions`` = 87) and
+chance outcomes 87..94 (rolls r1..r4, draws +R +B +Y +P; ``max_chance_outcomes`` = 95, of
+which only those ids occur), so ``state.history()`` is a core game record as it is.
+Observation tensors are the shared ``marrakech_v0`` vector; observation strings are the
+position's notation (``State.from_notation`` reads it back).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from marrakech.actions import ACTION_IDS, ACTIONS, DECISION_IDS
+from marrakech.envs.spec import (
+    RewardName,
+    check_reward,
+    coerce_players,
+    coerce_rules,
+    outcome_rewards,
+)
+from marrakech.observation import OBSERVATION_SIZE, encode_observation
+from marrakech.render import render as render_text
+from marrakech.rules import RuleSet, colours_in_play
+from marrakech.state import CHANCE, TERMINAL, State
+
+SHORT_NAME = "python_marrakech"
+_DEFAULTS: dict[str, Any] = {"players": 4, "rules": "standard", "reward": "rank"}
+
+__all__ = ["SHORT_NAME", "MarrakechGame", "MarrakechState", "max_game_length"]
+
+
+def _game_type(reward: RewardName) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Python Marrakech",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if reward == "rank"
+            else pyspiel.GameType.Utility.CONSTANT_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULTS),
+    )
+
+
+def max_game_length(players: int, rules: RuleSet) -> int:
+    """An upper bound on the actions of one game, chance outcomes included.
+
+    Each carpet costs at most orient + roll + place (+ a draw at 2 players), each
+    elimination orient + roll, and a 2-player game opens with two draws (R7).
+    """
+    carpets = colours_in_play(players) * rules.carpets_per_colour(players)
+    per_carpet = 4 if players == 2 else 3
+    return carpets * per_carpet + 2 * (players - 1) + 2
+
+
+class MarrakechGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game; prefer ``pyspiel.load_game("python_marrakech", {...})``."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_DEFAULTS, **(params or {})}
+        unknown = set(params) - set(_DEFAULTS)
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {sorted(unknown)}: expected {sorted(_DEFAULTS)}"
+            )
+        self.players = coerce_players(params["players"])
+        self.rules = coerce_rules(str(params["rules"]))
+        self.reward_name = check_reward(params["reward"])
+        rank = self.reward_name == "rank"
+        info = pyspiel.GameInfo(
+            num_distinct_actions=DECISION_IDS,
+            max_chance_outcomes=ACTION_IDS,
+            num_players=self.players,
+            min_utility=-1.0 if rank else 0.0,
+            max_utility=1.0,
+            utility_sum=0.0 if rank else 1.0,
+            max_game_length=max_game_length(self.players, self.rules),
+        )
+        super().__init__(_game_type(self.reward_name), info, params)
+
+    def new_initial_state(self) -> MarrakechState:
+        return MarrakechState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Any:
+        """The ``marrakech_v0`` observer, or the history observer for perfect recall."""
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return MarrakechObserver(params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class MarrakechState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state around an immutable core :class:`State`."""
+
+    def __init__(self, game: MarrakechGame) -> None:
+        super().__init__(game)
+        self._reward_name: RewardName = game.reward_name
+        self.core: State = State.new(game.players, game.rules)
+
+    # -- the OpenSpiel state API --------------------------------------------------
+
+    def current_player(self) -> int:
+        seat = self.core.to_move
+        if seat == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if seat == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.core.to_move:
+            return []
+        return self.core.legal_action_ids()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(action.id, float(p)) for action, p in self.core.chance_outcomes()]
+
+    def _apply_action(self, action: int) -> None:
+        self.core = self.core.apply(ACTIONS[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(ACTIONS[action])
+
+    def is_terminal(self) -> bool:
+        return self.core.is_terminal
+
+    def returns(self) -> list[float]:
+        if not self.core.is_terminal:
+            return [0.0] * self.core.players
+        return list(outcome_rewards(self.core, self._reward_name))
+
+    def __str__(self) -> str:
+        return render_text(self.core, unicode=False, color=False)
+
+
+class MarrakechObserver:
+    """The ``marrakech_v0`` vector as an OpenSpiel observer (PyObserver interface).
+
+    ``dict`` holds named views of ``tensor``: ``colours`` (4, 7, 7) per relative colour,
+    ``links`` (4, 7, 7) per direction, ``assam`` (7, 7), ``phase`` (5,), ``facing`` (4,),
+    ``seats`` (4, 6). Rows of the 7x7 planes are ranks 1..7, columns files a..g.
+    """
+
+    def __init__(self, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, found {params}")
+        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+        shapes = (
+            ("colours", (4, 7, 7)),
+            ("links", (4, 7, 7)),
+            ("assam", (7, 7)),
+            ("phase", (5,)),
+            ("facing", (4,)),
+            ("seats", (4, 6)),
+        )
+        self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        index = 0
+        for name, shape in shapes:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[index : index + size].reshape(shape)
+            index += size
+
+    def set_from(self, state: MarrakechState, player: int) -> None:
+        self.tensor[:] = encode_observation(state.core, player)
+
+    def string_from(self, state: MarrakechState, player: int) -> str:
+        return state.core.notation()
+
+
+if SHORT_NAME not in pyspiel.registered_names():
+    pyspiel.register_game(_game_type("rank"), MarrakechGame)

@@ -1,0 +1,121 @@
+"""Gymnasium Marrakech-v0: Gymnasium's checker, bots by name, masks, episode ends."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import marrakech.envs
+from marrakech import IllegalActionError, parse_rules
+from marrakech.bots import BOTS, make_bot
+from marrakech.envs.gymnasium_env import MarrakechEnv
+from marrakech.envs.spec import observation, outcome_rewards
+
+LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
+STRONGER = [name for name in ("greedy",) if name in BOTS]
+
+
+def run_episode(env, seed: int) -> tuple[float, int, dict]:
+    _, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps, done, reward = 0, False, 0.0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, done, truncated, info = env.step(action)
+        assert not truncated
+        steps += 1
+    return reward, steps, info
+
+
+def test_registered_on_import_and_passes_check_env() -> None:
+    assert marrakech.envs.GYMNASIUM_ID in gymnasium.registry
+    env = gymnasium.make("Marrakech-v0", opponents=("random",) * 3, render_mode="ansi")
+    check_env(env.unwrapped)
+    with pytest.warns(UserWarning, match="not having a spec"):
+        check_env(MarrakechEnv(opponents=("random",), rules="bga"))
+
+
+@pytest.mark.parametrize("opponents", [("random",) * 3, ("random", *STRONGER)])
+def test_a_whole_episode_against_bots_by_name(opponents: tuple[str, ...]) -> None:
+    env = gymnasium.make("Marrakech-v0", opponents=opponents)
+    reward, steps, info = run_episode(env, seed=1)
+    state = env.unwrapped.game_state
+    assert state.is_terminal or not state.is_in(0)
+    assert -1.0 <= reward <= 1.0 and steps >= 10
+    assert info["ranks"] == state.ranks() and not info["action_mask"].any()
+
+
+def test_observations_and_masks_are_the_learning_seats() -> None:
+    env = MarrakechEnv(opponents=("random", "random"), seat=2)
+    obs, info = env.reset(seed=4)
+    state = env.game_state
+    assert state.to_move == 2  # seats 0 and 1 (bots) moved inside reset
+    assert np.array_equal(obs, observation(state, 2))
+    assert np.array_equal(env.action_masks(), np.asarray(state.legal_mask()))
+    assert env.action_masks().dtype == np.bool_ and info["action_mask"].dtype == np.int8
+    assert info["seat"] == 2
+
+
+def test_random_seat_changes_with_the_seed() -> None:
+    env = MarrakechEnv(players=4, seat="random")
+    seats = {env.reset(seed=seed)[1]["seat"] for seed in range(12)}
+    assert seats == {0, 1, 2, 3}
+
+
+def test_the_episode_ends_when_the_learning_seat_is_eliminated() -> None:
+    """R13: the seat's rank is final once it is out, so its episode ends there."""
+    for seed in range(30):
+        env = MarrakechEnv(opponents=("random",) * 3, rules=LOW_MONEY)
+        reward, _, _ = run_episode(env, seed)
+        state = env.game_state
+        if not state.is_terminal:
+            assert not state.is_in(0)
+            assert reward == outcome_rewards(state)[0] < 0
+            return
+    pytest.fail("the learning seat was never eliminated in 30 low-money games")
+
+
+def test_illegal_actions_lose_by_default_or_raise() -> None:
+    env = MarrakechEnv(opponents=("random",))
+    env.reset(seed=0)
+    _, reward, done, truncated, info = env.step(50)
+    assert (reward, done, truncated, info["illegal_action"]) == (-1.0, True, False, 50)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    strict = MarrakechEnv(opponents=("random",), illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="expected one of 0 \\(L\\), 1 \\(S\\), 2 \\(R\\)"):
+        strict.step(50)
+
+
+def test_bot_objects_and_win_reward() -> None:
+    env = MarrakechEnv(opponents=(make_bot("random"),), reward="win")
+    reward, _, info = run_episode(env, seed=2)
+    assert reward in (0.0, 0.5, 1.0)
+    assert (reward > 0) == (info["ranks"][0] == 1)
+
+
+def test_seeded_episodes_repeat() -> None:
+    first = MarrakechEnv(opponents=("random",) * 2)
+    second = MarrakechEnv(opponents=("random",) * 2)
+    assert run_episode(first, 9)[:2] == run_episode(second, 9)[:2]
+    assert first.history == second.history
+
+
+def test_ansi_render() -> None:
+    env = MarrakechEnv(opponents=("random",), render_mode="ansi")
+    env.reset(seed=0)
+    assert "seat 1 [BP]" in env.render()
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="4 players need 3 opponents, found 1"):
+        MarrakechEnv(opponents=("random",), players=4)
+    with pytest.raises(TypeError, match="one bot per other seat"):
+        MarrakechEnv(opponents="greedy")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
+        MarrakechEnv(opponents=("grandmaster",))
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.1"):
+        MarrakechEnv(opponents=("random",), seat=3)

@@ -1,0 +1,168 @@
+"""VectorEnv: trajectories equal the AEC environment's for the same actions and chance
+outcomes, on both backends; autoreset; bots stepped inside; numpy in and out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from marrakech import State, action_from_id, parse_rules
+from marrakech.envs import VectorEnv, marrakech_v0
+from marrakech.envs.batch import PythonBatch
+from marrakech.envs.spec import observation
+
+LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
+
+
+def backends() -> list[str]:
+    names = ["python"]
+    try:
+        import marrakech.fast  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        names.append("numba")
+    return names
+
+
+def record_vector_games(backend: str, players: int, rules, n: int, seed: int):
+    """Play n whole games in a VectorEnv (no autoreset) with random legal actions; keep
+    per game its decisions, its chance outcomes and every transition row."""
+    env = VectorEnv(n, players, rules, seed, autoreset=False, backend=backend)
+    out = env.reset()
+    chance = [[int(c) for c in row if c >= 0] for row in env.last_chance()]
+    rows = [
+        [(out.observations[i], out.action_masks[i], int(out.to_move[i]), None)] for i in range(n)
+    ]
+    actions: list[list[int]] = [[] for _ in range(n)]
+    rng = np.random.default_rng(seed)
+    while not out.terminated.all():
+        live = ~out.terminated
+        chosen = np.array(
+            [
+                int(rng.choice(np.flatnonzero(m))) if live[i] else 0
+                for i, m in enumerate(out.action_masks)
+            ]
+        )
+        out = env.step(chosen)
+        last = env.last_chance()
+        for i in np.flatnonzero(live):
+            actions[i].append(int(chosen[i]))
+            chance[i].extend(int(c) for c in last[i] if c >= 0)
+            final = out.rewards[i].copy() if out.terminated[i] else None
+            rows[i].append((out.observations[i], out.action_masks[i], int(out.to_move[i]), final))
+    return env, actions, chance, rows
+
+
+def replay_in_aec(players: int, rules, actions: list[int], chance: list[int]):
+    """The same game in the AEC env, its chance function fed the recorded outcomes."""
+    outcomes = iter(chance)
+    env = marrakech_v0.raw_env(
+        players, rules, chance=lambda state, rng: action_from_id(next(outcomes))
+    )
+    env.reset(seed=0)
+    seen = []
+    totals = {agent: 0.0 for agent in env.possible_agents}
+    decisions = iter(actions)
+    while env.agents:
+        agent = env.agent_selection
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seen.append((obs["observation"], obs["action_mask"], int(agent.split("_")[1])))
+        env.step(next(decisions))
+    return env, seen, totals
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize(
+    ("players", "rules"), [(2, "standard"), (3, "bga"), (4, "standard"), (4, LOW_MONEY)]
+)
+def test_trajectories_match_the_aec_environment(backend: str, players: int, rules) -> None:
+    vector, actions, chance, rows = record_vector_games(backend, players, rules, n=3, seed=11)
+    for i in range(vector.n):
+        aec, seen, totals = replay_in_aec(players, rules, actions[i], chance[i])
+        assert aec.game_state == vector.state(i)  # the same final position
+        decisions = rows[i][:-1]  # the last row is the end: nothing to decide there
+        assert len(seen) == len(decisions) == len(actions[i])
+        for (obs, mask, seat), (v_obs, v_mask, v_seat, _) in zip(seen, decisions, strict=True):
+            assert seat == v_seat
+            assert np.array_equal(obs, v_obs)
+            assert np.array_equal(mask.astype(bool), v_mask)
+        final = rows[i][-1][3]
+        assert final is not None
+        assert np.allclose([totals[f"seat_{s}"] for s in range(players)], final)
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_autoreset_starts_a_new_game_in_the_same_step(backend: str) -> None:
+    env = VectorEnv(4, players=2, seed=3, backend=backend)
+    out = env.reset()
+    ended = 0
+    for _ in range(400):
+        out = env.step(sample(out.action_masks, np.random.default_rng(ended)))
+        for i in np.flatnonzero(out.terminated):
+            ended += 1
+            state = env.state(int(i))
+            assert state.phase.name == "ORIENT" and not any(state.board)  # a fresh game
+            assert out.to_move[i] == 0 and out.action_masks[i].sum() == 3
+            assert np.array_equal(out.observations[i], observation(state, 0))
+            assert out.rewards[i].sum() == pytest.approx(0.0)
+            assert set(out.rewards[i].tolist()) <= {-1.0, 0.0, 1.0}
+        assert not out.rewards[~out.terminated].any()
+    assert ended >= 4
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_bots_move_inside_and_the_learner_always_decides(backend: str) -> None:
+    env = VectorEnv(
+        6, players=3, seed=5, opponents=("random", "greedy"), seat="rotate", backend=backend
+    )
+    out = env.reset()
+    assert out.rewards.shape == (6,)
+    assert out.to_move.tolist() == [0, 1, 2, 0, 1, 2]
+    finished = []
+    rng = np.random.default_rng(0)
+    for _ in range(45):  # 3 players, 10 carpets each: a game lasts 20 decisions of a seat
+        out = env.step(sample(out.action_masks, rng))
+        assert np.array_equal(out.to_move, env.seats)
+        for i in range(6):
+            assert np.array_equal(out.observations[i], observation(env.state(i), int(env.seats[i])))
+        finished.extend(out.rewards[out.terminated].tolist())
+    assert finished and all(-1.0 <= r <= 1.0 for r in finished)
+
+
+def test_python_batch_steps_only_the_chosen_games() -> None:
+    batch = PythonBatch(3, players=4, seed=0)
+    batch.step(np.array([1, -1, 0]))
+    assert batch.phase().tolist() == [2, 0, 2]
+    with pytest.raises(ValueError, match="illegal action"):
+        batch.step(np.array([1, 1, 1]))  # game 0 is placing, not orienting
+    assert batch.phase().tolist() == [2, 0, 2]  # nothing moved
+
+
+def test_set_state_and_win_rewards() -> None:
+    env = VectorEnv(2, players=2, seed=0, reward="win", backend="python")
+    env.reset()
+    start = State.new(2)
+    env.set_state(1, start)
+    assert env.state(1).phase.name == "ORIENT"  # the opening draws were resolved
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="3 players need 2 opponents"):
+        VectorEnv(2, players=3, opponents=("random",), backend="python")
+    with pytest.raises(ValueError, match="backend must be"):
+        VectorEnv(2, backend="cuda")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seat must be"):
+        VectorEnv(2, players=2, opponents=("random",), seat=2, backend="python")
+    env = VectorEnv(2, backend="python")
+    env.reset()
+    with pytest.raises(ValueError, match="expected 2 integer decision ids"):
+        env.step(np.array([0.5, 1.0]))
+
+
+def sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks])
