@@ -1,0 +1,49 @@
+// JSON over HTTP to the server (docs/web-protocol.md). Errors become ApiError with the
+// server's code and message.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(0, "network", String(error.message || error));
+  }
+  let data = null;
+  const text = await response.text();
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch (_) {
+    data = null;
+  }
+  if (!response.ok) {
+    const code = (data && data.error) || `http_${response.status}`;
+    const message = (data && data.message) || text || response.statusText;
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+export const api = {
+  createGame: (spec) => request("POST", "/api/games", spec),
+  games: (ids) =>
+    ids.length ? request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`) : [],
+  openGames: () => request("GET", "/api/games/open"),
+  join: (id, seat, name = "") =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/join`, { seat, name }),
+  replay: (id, lang) =>
+    request("GET", `/api/games/${encodeURIComponent(id)}/replay?lang=${lang}`),
+  replayRecord: (recordText, lang) => request("POST", `/api/replay?lang=${lang}`, recordText),
+  recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+};

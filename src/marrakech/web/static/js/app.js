@@ -1,0 +1,90 @@
+// The page's entry point: the top bar (help, language) and the route.
+//   /            lobby
+//   /g/{id}      live game (seat tokens in the fragment: #t=TOKEN,TOKEN)
+//   /r/{id}      replay of a stored game
+//   /r/upload    replay of a record chosen in the lobby
+
+import { h, clear } from "./dom.js";
+import { t, lang, setLang, onLangChange } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { mountGame } from "./game.js";
+import { mountReplay } from "./replay.js";
+
+function route(path) {
+  let m = /^\/g\/([^/]+)\/?$/.exec(path);
+  if (m) return { page: "game", id: decodeURIComponent(m[1]) };
+  m = /^\/r\/([^/]+)\/?$/.exec(path);
+  if (m) return { page: "replay", id: decodeURIComponent(m[1]) };
+  return { page: "lobby" };
+}
+
+function renderChrome(where) {
+  document.getElementById("tagline").textContent = t("app.tagline");
+  const help = document.getElementById("help-button");
+  help.textContent = t("nav.help");
+  help.setAttribute("aria-keyshortcuts", "?");
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  document.querySelector(".brand").setAttribute("aria-label", t("nav.home"));
+  const group = document.getElementById("lang-switch");
+  group.setAttribute("aria-label", t("nav.lang"));
+  for (const b of group.querySelectorAll("button")) {
+    b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
+  }
+  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}` };
+  document.title = where.page === "game" ? t("app.title") : titles[where.page];
+}
+
+function renderHelp() {
+  const dialog = document.getElementById("help");
+  clear(dialog);
+  const close = h("button", { type: "button", class: "btn", "data-testid": "help-close" }, t("help.close"));
+  close.addEventListener("click", () => dialog.close());
+  dialog.append(
+    h("h2", { id: "help-title" }, t("help.title")),
+    h("p", {}, t("help.turn")),
+    h("p", {}, t("help.goal")),
+    h("p", {}, t("help.colours")),
+    h("h3", {}, t("help.keys")),
+    h(
+      "ul",
+      { "data-testid": "help-keys" },
+      ["orient", "roll", "place", "replay", "help", "tab"].map((k) => h("li", {}, t(`help.key.${k}`))),
+    ),
+    h("div", { class: "dialog-actions" }, close),
+  );
+}
+
+function openHelp() {
+  const dialog = document.getElementById("help");
+  if (!dialog.open) dialog.showModal();
+}
+
+function start() {
+  const where = route(location.pathname);
+  const main = document.getElementById("app");
+  renderChrome(where);
+  renderHelp();
+  document.getElementById("help-button").addEventListener("click", openHelp);
+  for (const b of document.querySelectorAll("#lang-switch button")) {
+    b.addEventListener("click", () => setLang(b.dataset.lang));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "?" || e.ctrlKey || e.metaKey || e.altKey) return;
+    const el = e.target;
+    if (el instanceof HTMLElement && ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName)) return;
+    e.preventDefault();
+    openHelp();
+  });
+  onLangChange(() => {
+    renderChrome(where);
+    renderHelp();
+  });
+  clear(main);
+  if (where.page === "game") mountGame(main, where.id);
+  else if (where.page === "replay") mountReplay(main, where.id);
+  else mountLobby(main);
+  document.body.dataset.page = where.page;
+  document.body.dataset.ready = "1";
+}
+
+start();

@@ -1,0 +1,92 @@
+// Small DOM helpers: element builders for HTML and SVG, and a few utilities.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function apply(el, attrs, children) {
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") el.setAttribute("class", value);
+    else if (name === "text") el.textContent = value;
+    else if (name === "html") el.innerHTML = value;
+    else if (name.startsWith("on") && typeof value === "function") {
+      el.addEventListener(name.slice(2).toLowerCase(), value);
+    } else if (name === "dataset") {
+      for (const [k, v] of Object.entries(value)) el.dataset[k] = v;
+    } else if (name === "style" && typeof value === "object") {
+      Object.assign(el.style, value);
+    } else el.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** h("button", {class: "x", onclick: fn}, "text", otherNode) */
+export function h(tag, attrs = {}, ...children) {
+  return apply(document.createElement(tag), attrs, children);
+}
+
+/** s("rect", {x: 0, y: 0}) — an SVG element. */
+export function s(tag, attrs = {}, ...children) {
+  return apply(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** True when the keyboard event was typed into a form field (keys are theirs then). */
+export function isTyping(event) {
+  const el = event.target;
+  if (!(el instanceof HTMLElement)) return false;
+  const tag = el.tagName;
+  return tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || el.isContentEditable;
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (_) {
+    // Clipboard API needs a secure context; fall back to a hidden textarea.
+    const area = h("textarea", { style: { position: "fixed", opacity: "0" } }, text);
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch (_) {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}
+
+/** A polite live region shared by the pages, so screen readers hear the log. */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  region.textContent = "";
+  // A new text node in a later task is announced even when the text repeats.
+  setTimeout(() => {
+    region.textContent = text;
+  }, 30);
+}
+
+export function download(filename, text, type = "application/json") {
+  const blob = new Blob([text], { type });
+  const url = URL.createObjectURL(blob);
+  const a = h("a", { href: url, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

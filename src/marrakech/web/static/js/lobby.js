@@ -1,0 +1,417 @@
+// The lobby (/): create a game, invitation links, your games, open games, upload a record.
+
+import { h, clear, copyText } from "./dom.js";
+import { t, lang, onLangChange, LANGS, seatColoursName } from "./i18n.js";
+import { swatch } from "./board.js";
+import { api } from "./api.js";
+import { myGames, remember, forget, gameLink } from "./store.js";
+import { UPLOAD_KEY } from "./replay.js";
+
+const LEVELS = ["easy", "medium", "hard", "expert"];
+const KINDS = ["here", "human", "open", "bot"];
+
+/** The colours of each seat (R4–R7): one colour each, two each at two players. */
+function seatColours(players, seat) {
+  const letters = "RBYP";
+  return players === 2 ? [letters[seat], letters[seat + 2]] : [letters[seat]];
+}
+
+export function mountLobby(root) {
+  const form = {
+    players: 4,
+    rules: "standard",
+    first: "random",
+    lang: lang(),
+    seats: [
+      { kind: "here", level: "medium", name: "" },
+      { kind: "bot", level: "medium", name: "" },
+      { kind: "bot", level: "medium", name: "" },
+      { kind: "bot", level: "medium", name: "" },
+    ],
+  };
+  let created = null;
+  let createError = null;
+  let busy = false;
+  let mine = [];
+  let open = [];
+  let listError = null;
+
+  let mineHost = null;
+  let openHost = null;
+
+  function render() {
+    clear(root);
+    mineHost = h("div", {});
+    openHost = h("div", {});
+    root.append(
+      h(
+        "div",
+        { class: "lobby", "data-testid": "lobby" },
+        hero(),
+        h("div", {}, createCard()),
+        h("div", {}, created ? createdCard() : null, mineHost, openHost, uploadCard()),
+      ),
+    );
+    renderLists();
+  }
+
+  /** Only the lists: a refresh never disturbs the form someone is filling in. */
+  function renderLists() {
+    if (!mineHost) return;
+    clear(mineHost).append(mineCard());
+    clear(openHost).append(openCard());
+  }
+
+  function hero() {
+    const art = h("div", { "aria-hidden": "true", class: "hero-art" });
+    art.append(swatch("R", 56), swatch("B", 56), swatch("Y", 56), swatch("P", 56));
+    return h(
+      "section",
+      { class: "lobby-hero" },
+      h("div", {}, h("h1", {}, t("app.title")), h("p", {}, t("app.tagline")), h("p", {}, t("help.goal"))),
+      art,
+    );
+  }
+
+  function seatLabel(seat) {
+    return seatColoursName(seatColours(form.players, seat));
+  }
+
+  function createCard() {
+    const players = h(
+      "div",
+      { class: "radio-row", role: "radiogroup", "aria-label": t("lobby.players") },
+      [2, 3, 4].map((n) =>
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "radio",
+            name: "players",
+            value: n,
+            checked: form.players === n,
+            "data-testid": `players-${n}`,
+            onchange: () => {
+              form.players = n;
+              if (form.first !== "random" && Number(form.first) >= n) form.first = "random";
+              render();
+              root.querySelector(`[data-testid=players-${n}]`).focus();
+            },
+          }),
+          t("lobby.players.n", { n }),
+        ),
+      ),
+    );
+    const rows = h("div", { class: "seat-rows" });
+    for (let seat = 0; seat < form.players; seat++) {
+      const spec = form.seats[seat];
+      const kind = h(
+        "select",
+        { "aria-label": `${t("lobby.seat", { n: seat + 1 })} ${seatLabel(seat)} — ${t("lobby.kind")}`, "data-testid": `seat-kind-${seat}` },
+        KINDS.map((k) => h("option", { value: k, selected: spec.kind === k }, t(`lobby.kind.${k}`))),
+      );
+      const level = h(
+        "select",
+        {
+          "aria-label": `${seatLabel(seat)} — ${t("lobby.level")}`,
+          "data-testid": `seat-level-${seat}`,
+          disabled: spec.kind !== "bot",
+        },
+        LEVELS.map((l) => h("option", { value: l, selected: spec.level === l }, t(`lobby.level.${l}`))),
+      );
+      const name = h("input", {
+        type: "text",
+        maxlength: 40,
+        value: spec.name,
+        placeholder: t("lobby.name.placeholder"),
+        "aria-label": `${seatLabel(seat)} — ${t("lobby.name")}`,
+        "data-testid": `seat-name-${seat}`,
+        disabled: spec.kind === "bot",
+      });
+      kind.addEventListener("change", () => {
+        spec.kind = kind.value;
+        level.disabled = spec.kind !== "bot";
+        name.disabled = spec.kind === "bot";
+      });
+      level.addEventListener("change", () => (spec.level = level.value));
+      name.addEventListener("input", () => (spec.name = name.value));
+      rows.append(
+        h(
+          "div",
+          { class: "seat-row" },
+          h("span", { class: "seat-tag" }, seatColours(form.players, seat).map((c) => swatch(c, 24)), seatLabel(seat)),
+          kind,
+          level,
+          name,
+        ),
+      );
+    }
+    const rules = h(
+      "select",
+      { id: "rules", "data-testid": "rules" },
+      ["standard", "bga"].map((r) => h("option", { value: r, selected: form.rules === r }, t(`lobby.rules.${r}`))),
+    );
+    rules.addEventListener("change", () => (form.rules = rules.value));
+    const first = h(
+      "select",
+      { id: "first", "data-testid": "first-seat" },
+      h("option", { value: "random", selected: form.first === "random" }, t("lobby.first.random")),
+      Array.from({ length: form.players }, (_, seat) =>
+        h("option", { value: String(seat), selected: String(form.first) === String(seat) }, form.seats[seat].name || seatLabel(seat)),
+      ),
+    );
+    first.addEventListener("change", () => (form.first = first.value));
+    const gameLang = h(
+      "select",
+      { id: "game-lang", "data-testid": "game-lang" },
+      LANGS.map((l) => h("option", { value: l, selected: form.lang === l }, l === "en" ? "English" : "Français")),
+    );
+    gameLang.addEventListener("change", () => (form.lang = gameLang.value));
+    const submit = h(
+      "button",
+      { type: "submit", class: "btn big warm", "data-testid": "create", disabled: busy },
+      busy ? t("lobby.creating") : t("lobby.submit"),
+    );
+    const formEl = h(
+      "form",
+      { class: "card", "aria-labelledby": "create-title", onsubmit: (e) => (e.preventDefault(), create()) },
+      h("h2", { id: "create-title" }, t("lobby.create")),
+      h("fieldset", {}, h("legend", {}, t("lobby.players")), players),
+      h("fieldset", {}, h("legend", {}, t("lobby.kind")), rows),
+      h(
+        "div",
+        { class: "form-grid" },
+        h("div", {}, h("label", { for: "first" }, t("lobby.first")), first, h("p", { class: "hint" }, t("lobby.first.help"))),
+        h("div", {}, h("label", { for: "rules" }, t("lobby.rules")), rules, h("p", { class: "hint" }, t("lobby.rules.help"))),
+        h("div", {}, h("label", { for: "game-lang" }, t("lobby.lang")), gameLang),
+      ),
+      h("div", { class: "dialog-actions" }, submit),
+      createError ? h("p", { class: "notice error", role: "alert" }, createError) : null,
+    );
+    return formEl;
+  }
+
+  async function create() {
+    if (busy) return;
+    busy = true;
+    createError = null;
+    render();
+    const seats = form.seats.slice(0, form.players).map((s) => {
+      const kind = s.kind === "here" ? "human" : s.kind;
+      const spec = { kind };
+      if (kind === "bot") spec.level = s.level;
+      else if (s.name.trim()) spec.name = s.name.trim();
+      return spec;
+    });
+    const body = {
+      players: form.players,
+      rules: form.rules,
+      seats,
+      first_seat: form.first === "random" ? "random" : Number(form.first),
+      lang: form.lang,
+    };
+    try {
+      const answer = await api.createGame(body);
+      const here = [];
+      const hereSeats = [];
+      const invites = {};
+      for (const seat of answer.seats) {
+        if (!seat.token) continue;
+        if (form.seats[seat.seat].kind === "here") {
+          here.push(seat.token);
+          hereSeats.push(seat.seat);
+        } else invites[seat.seat] = seat.link;
+      }
+      remember(answer.game_id, { tokens: here, seats: hereSeats, invites, players: form.players });
+      created = { ...answer, here, players: form.players, invites };
+      // Only invitations to hand out: show them; otherwise go straight to the board.
+      if (!Object.keys(invites).length) {
+        location.href = gameLink(answer.game_id, here);
+        return;
+      }
+    } catch (error) {
+      createError = t("lobby.error", { message: error.message });
+    }
+    busy = false;
+    render();
+    refresh();
+  }
+
+  function linkRow(label, path, testid) {
+    const url = new URL(path, location.origin).href;
+    const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, "aria-label": label });
+    input.addEventListener("focus", () => input.select());
+    const copy = h("button", { type: "button", class: "btn secondary small" }, t("lobby.copy"));
+    copy.addEventListener("click", async () => {
+      if (await copyText(url)) copy.textContent = t("lobby.copied");
+    });
+    return h("div", { class: "link-row" }, h("label", {}, label), input, copy, h("a", { class: "btn ghost small", href: path }, "↗"));
+  }
+
+  function createdCard() {
+    const c = created;
+    const rows = [];
+    for (const seat of c.seats) {
+      if (c.invites[seat.seat]) {
+        rows.push(linkRow(t("lobby.link.seat", { seat: seatColoursName(seatColours(c.players, seat.seat)) }), seat.link, `invite-${seat.seat}`));
+      }
+    }
+    rows.push(linkRow(t("lobby.link.spectator"), c.spectator_link, "spectator-link"));
+    return h(
+      "section",
+      { class: "card", "data-testid": "created", "aria-labelledby": "created-title" },
+      h("h2", { id: "created-title" }, t("lobby.created")),
+      h("h3", {}, t("lobby.invite")),
+      h("p", { class: "hint" }, t("lobby.invite.help")),
+      h("div", { class: "links" }, rows),
+      h(
+        "div",
+        { class: "dialog-actions" },
+        h("a", { class: "btn big warm", href: gameLink(c.game_id, c.here), "data-testid": "open-created" }, t("lobby.open.here")),
+      ),
+    );
+  }
+
+  function statusText(summary) {
+    return `${t(`lobby.status.${summary.status}`)} · ${t("lobby.turn", { n: summary.version })}`;
+  }
+
+  function mineCard() {
+    const list = h("ul", { class: "game-list", "data-testid": "my-games" });
+    const byId = new Map(mine.map((s) => [s.game_id, s]));
+    const entries = myGames();
+    for (const entry of entries) {
+      const summary = byId.get(entry.id);
+      if (!summary) continue;
+      const players = summary.players;
+      const seats = entry.seats || [];
+      const colours = seats.flatMap((s) => seatColours(players, s));
+      const actions = [];
+      if (summary.status !== "over" && entry.tokens && entry.tokens.length) {
+        actions.push(h("a", { class: "btn small", href: gameLink(entry.id, entry.tokens) }, t("lobby.resume")));
+      } else {
+        actions.push(h("a", { class: "btn small secondary", href: gameLink(entry.id, entry.tokens || []) }, t("lobby.watch")));
+      }
+      actions.push(h("a", { class: "btn small secondary", href: `/r/${entry.id}` }, t("lobby.replay")));
+      const forgetBtn = h("button", { type: "button", class: "btn small ghost" }, t("lobby.mine.forget"));
+      forgetBtn.addEventListener("click", () => {
+        forget(entry.id);
+        renderLists();
+      });
+      actions.push(forgetBtn);
+      list.append(
+        h(
+          "li",
+          { "data-game": entry.id },
+          h(
+            "div",
+            { class: "meta" },
+            h("strong", {}, colours.length ? h("span", { class: "swatches" }, colours.map((c) => swatch(c, 18))) : null, " ", t("lobby.players.n", { n: players }), " · ", summary.rules),
+            h("small", {}, statusText(summary), " · ", t("lobby.created.at", { when: new Date(summary.created).toLocaleString(lang()) })),
+          ),
+          h("div", { class: "actions" }, actions),
+        ),
+      );
+    }
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "mine-title" },
+      h("h2", { id: "mine-title" }, t("lobby.mine")),
+      list.children.length ? list : h("p", { class: "hint" }, t("lobby.mine.empty")),
+      listError ? h("p", { class: "notice error" }, listError) : null,
+    );
+  }
+
+  function openCard() {
+    const list = h("ul", { class: "game-list", "data-testid": "open-games" });
+    for (const game of open) {
+      const actions = game.open_seats.map((seat) => {
+        const b = h("button", { type: "button", class: "btn small", "data-testid": `join-${game.game_id}-${seat}` },
+          swatch(seatColours(game.players, seat)[0], 16), " ", t("lobby.join", { seat: seatColoursName(seatColours(game.players, seat)) }));
+        b.addEventListener("click", () => join(game, seat));
+        return b;
+      });
+      list.append(
+        h(
+          "li",
+          {},
+          h("div", { class: "meta" }, h("strong", {}, t("lobby.players.n", { n: game.players }), " · ", game.rules),
+            h("small", {}, t("lobby.created.at", { when: new Date(game.created).toLocaleString(lang()) }))),
+          h("div", { class: "actions" }, actions),
+        ),
+      );
+    }
+    const refreshBtn = h("button", { type: "button", class: "btn small secondary" }, t("lobby.refresh"));
+    refreshBtn.addEventListener("click", refresh);
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "open-title" },
+      h("div", { class: "control-row", style: { justifyContent: "space-between" } }, h("h2", { id: "open-title" }, t("lobby.open")), refreshBtn),
+      open.length ? list : h("p", { class: "hint" }, t("lobby.open.empty")),
+    );
+  }
+
+  async function join(game, seat) {
+    try {
+      const answer = await api.join(game.game_id, seat);
+      remember(game.game_id, { tokens: [answer.token], seats: [seat], players: game.players });
+      location.href = answer.link;
+    } catch (error) {
+      listError = t("lobby.error", { message: error.message });
+      refresh();
+    }
+  }
+
+  function uploadCard() {
+    const input = h("input", { type: "file", accept: ".json,application/json", id: "upload", "data-testid": "upload-file" });
+    const go = h("button", { type: "button", class: "btn secondary", "data-testid": "upload-go" }, t("lobby.upload.button"));
+    const error = h("p", { class: "notice error", hidden: true, role: "alert" });
+    go.addEventListener("click", async () => {
+      const file = input.files && input.files[0];
+      if (!file) {
+        input.focus();
+        return;
+      }
+      const text = await file.text();
+      try {
+        sessionStorage.setItem(UPLOAD_KEY, text);
+      } catch (e) {
+        error.textContent = String(e.message || e);
+        error.hidden = false;
+        return;
+      }
+      location.href = "/r/upload";
+    });
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "upload-title" },
+      h("h2", { id: "upload-title" }, t("lobby.upload")),
+      h("p", { class: "hint" }, t("lobby.upload.help")),
+      h("div", { class: "control-row" }, h("label", { for: "upload", class: "sr-only" }, t("lobby.upload")), input, go),
+      error,
+    );
+  }
+
+  async function refresh() {
+    listError = null;
+    try {
+      const ids = myGames().map((g) => g.id).slice(0, 50);
+      [mine, open] = await Promise.all([api.games(ids), api.openGames()]);
+    } catch (error) {
+      listError = t("lobby.error", { message: error.message });
+    }
+    renderLists();
+  }
+
+  render();
+  refresh();
+  const off = onLangChange(() => {
+    form.lang = lang();
+    render();
+  });
+  const timer = setInterval(refresh, 15000);
+  return () => {
+    off();
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,172 @@
+"""The test server (:class:`LiveServer`) and driving the page like a player: by mouse
+or by keyboard only.
+
+The page says what it waits for in ``#app[data-input]``: ``orient``, ``roll``,
+``place``, ``handover`` (same-screen seat change), ``over``, or ``wait`` (someone
+else's turn, an animation, an action on its way).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from marrakech.web.app import create_app
+
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+READY = "#app[data-input]:not([data-input='wait'])"
+
+
+def wait_input(page: Any) -> str:
+    """Wait until the page expects something from this browser; return what."""
+    page.wait_for_selector(READY)
+    return str(page.get_attribute("#app", "data-input"))
+
+
+def wait_until(page: Any, check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    """Poll ``check`` (the page's CSP forbids Playwright's eval-based wait_for_function)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(25)
+
+
+def wait_version_above(page: Any, before: int) -> None:
+    wait_until(page, lambda: version(page) > before, f"a version above {before}")
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#app", "data-version") or 0)
+
+
+def legal_squares(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all(".hit.legal", "els => els.map(e => e.dataset.square)"))
+
+
+def mouse_turn(page: Any, rng: random.Random) -> str:
+    """Do what the page waits for with the mouse; return the input handled."""
+    kind = wait_input(page)
+    before = version(page)
+    if kind == "orient":
+        page.click(f"[data-testid=orient-{rng.choice('LSR')}]")
+    elif kind == "roll":
+        page.click("[data-testid=roll]")
+    elif kind == "place":
+        squares = legal_squares(page)
+        assert squares, "no legal square highlighted in the place phase"
+        page.click(f"[data-testid=sq-{rng.choice(squares)}]")
+        if page.is_disabled("[data-testid=place-confirm]"):
+            partners = legal_squares(page)
+            assert partners, "no partner square highlighted after choosing a first square"
+            page.click(f"[data-testid=sq-{rng.choice(partners)}]")
+        assert page.get_attribute("[data-testid=preview] .carpet", "data-squares")
+        page.click("[data-testid=place-confirm]")
+    elif kind == "handover":
+        page.click("[data-testid=handover-ok]")
+        return kind
+    else:
+        return kind
+    wait_version_above(page, before)
+    return kind
+
+
+def keyboard_turn(page: Any, rng: random.Random) -> str:
+    """Do what the page waits for with the keyboard only."""
+    kind = wait_input(page)
+    before = version(page)
+    if kind == "orient":
+        key = rng.choice(["ArrowLeft", "ArrowRight", "ArrowUp"])
+        page.keyboard.press(key)
+        page.wait_for_selector("[data-testid=orient-confirm]")
+        page.keyboard.press("Enter")
+    elif kind == "roll":
+        page.keyboard.press("Enter")
+    elif kind == "place":
+        for _ in range(rng.randint(1, 4)):
+            page.keyboard.press(rng.choice(["ArrowRight", "ArrowDown", "ArrowLeft"]))
+        assert page.get_attribute("[data-testid=preview] .carpet", "data-squares")
+        page.keyboard.press("Enter")
+    elif kind == "handover":
+        page.keyboard.press("Enter")
+        return kind
+    else:
+        return kind
+    wait_version_above(page, before)
+    return kind
+
+
+def panel_numbers(page: Any, seat: int) -> tuple[int, int, int]:
+    """(dirhams, carpets, score) shown on a seat's panel."""
+    return (
+        int(page.inner_text(f"[data-testid=dirhams-{seat}]")),
+        int(page.inner_text(f"[data-testid=carpets-{seat}]")),
+        int(page.inner_text(f"[data-testid=score-{seat}]")),
+    )
+
+
+class LiveServer:
+    """The Marrakech app on uvicorn in a thread, restartable on the same port and file."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.03, seed: int = 11) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.seed = seed
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        app = create_app(self.db, bot_delay=self.bot_delay, seed=self.seed)
+        config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        server = uvicorn.Server(config)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", self.port))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 15
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        self._server, self._thread, self._sock = server, thread, sock
+
+    def stop(self) -> None:
+        if self._server is None:
+            return
+        self._server.should_exit = True
+        assert self._thread is not None
+        self._thread.join(timeout=15)
+        self._sock.close()
+        self._server = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        import httpx
+
+        reply = httpx.request(method, self.base + path, json=body, timeout=10)
+        reply.raise_for_status()
+        return reply.json()
+
+
+def screenshot_path(name: str, tmp_path: Path) -> Path:
+    """Where a documentation screenshot goes: docs/ on request, else the test's tmp."""
+    if os.environ.get("MARRAKECH_SCREENSHOTS") == "1":
+        return DOCS / name
+    return tmp_path / name
