@@ -1,0 +1,213 @@
+"""The Textual app: ``marrakech play``.
+
+    >>> app = MarrakechApp(PlayOptions(players=3, lang="fr"))
+    >>> app.lang, app.options.players
+    ('fr', 3)
+
+Run it with ``marrakech play`` or ``MarrakechApp().run()``; tests drive it with
+``App.run_test`` (see ``tests/tui``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from marrakech.errors import MarrakechError
+from marrakech.record import GameRecord
+from marrakech.rules import STANDARD, RuleSet
+from marrakech.state import State
+from marrakech.tui.dialogs import PathDialog
+from marrakech.tui.screens import (
+    GameScreen,
+    GameSetup,
+    ReplayScreen,
+    SetupScreen,
+    Timing,
+    default_record_name,
+)
+from marrakech.tui.session import SeatSpec, Session
+from marrakech.tui.strings import LANGUAGE_NAMES, t
+
+
+@dataclass
+class PlayOptions:
+    """How the app starts.
+
+    With ``seats`` the setup screen is skipped and the game starts at once; with
+    ``replay`` the app opens that record in the replay screen; with ``load`` it resumes
+    that record. ``seed`` makes the die, the piles and the bots reproducible.
+    """
+
+    players: int = 4
+    rules: RuleSet = STANDARD
+    lang: str = "en"
+    seed: int | None = None
+    seats: tuple[SeatSpec, ...] | None = None
+    first_seat: int | None = None
+    replay: GameRecord | None = None
+    load: GameRecord | None = None
+    timing: Timing = field(default_factory=Timing)
+
+
+class MarrakechApp(App[None]):
+    """Marrakech in the terminal: setup, play against bots or friends, save, replay."""
+
+    CSS_PATH = "marrakech.tcss"
+    TITLE = "Marrakech"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", show=False, priority=True),
+        Binding("ctrl+l", "toggle_language", show=False, priority=True),
+    ]
+
+    def __init__(self, options: PlayOptions | None = None) -> None:
+        super().__init__()
+        self.options = options or PlayOptions()
+        if self.options.lang not in LANGUAGE_NAMES:
+            raise MarrakechError(
+                f"expected a language among {', '.join(LANGUAGE_NAMES)}, "
+                f"found {self.options.lang!r}"
+            )
+        self.lang = self.options.lang
+        self.rng = random.Random(self.options.seed)
+        self.entered_by_replay = self.options.replay is not None
+
+    def on_mount(self) -> None:
+        options = self.options
+        if options.replay is not None:
+            self.push_screen(ReplayScreen(options.replay, options.timing))
+        elif options.load is not None:
+            self.start_session(Session.from_record(options.load, seed=self._seed()))
+        elif options.seats is not None:
+            self.start_game(
+                GameSetup(options.players, options.rules, options.seats, options.first_seat),
+                push=True,
+            )
+        else:
+            self.push_screen(SetupScreen(options.players, options.rules))
+
+    def _seed(self) -> int:
+        return self.rng.randrange(2**32)
+
+    # -- moving between screens -----------------------------------------------------
+
+    def _show(self, screen: SetupScreen | GameScreen | ReplayScreen, push: bool = False) -> None:
+        # Close modal dialogs first so the new screen replaces the main one.
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if push or len(self.screen_stack) < 2:
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
+
+    def start_game(self, setup: GameSetup, push: bool = False) -> None:
+        """Start a new game from the setup's choices (random first seat if not given)."""
+        first = setup.first_seat
+        if first is None:
+            first = self.rng.randrange(setup.players)
+        state = State.new(setup.players, setup.rules, first)
+        self._show(
+            GameScreen(Session(state, setup.seats, seed=self._seed()), self.options.timing), push
+        )
+
+    def start_session(self, session: Session) -> None:
+        self._show(GameScreen(session, self.options.timing))
+
+    def show_setup(self) -> None:
+        self._show(SetupScreen(self.options.players, self.options.rules))
+
+    def leave_replay(self) -> None:
+        if self.entered_by_replay:
+            self.exit()
+        else:
+            self.show_setup()
+
+    # -- language -----------------------------------------------------------------
+
+    def set_language(self, lang: str) -> None:
+        self.lang = lang
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "refresh_language", None)
+            if refresh is not None and screen.is_mounted:
+                refresh()
+
+    def action_toggle_language(self) -> None:
+        codes = list(LANGUAGE_NAMES)
+        self.set_language(codes[(codes.index(self.lang) + 1) % len(codes)])
+
+    # -- files ----------------------------------------------------------------------
+
+    def ask_save(self, session: Session) -> None:
+        def save(path: str | None) -> None:
+            if path:
+                self.save_record(session, path)
+
+        self.push_screen(
+            PathDialog(t("dialog.save", self.lang), default_record_name(), self.lang), save
+        )
+
+    def save_record(self, session: Session, path: str) -> bool:
+        """Write the game as a JSON record; tell the player how it went."""
+        text = session.record({"lang": self.lang}).to_json(indent=1)
+        try:
+            Path(path).expanduser().write_text(text + "\n", encoding="utf-8")
+        except OSError as error:
+            self._error("error.write", path=path, error=error.strerror or error)
+            return False
+        self._say("notice.saved", path=path)
+        return True
+
+    def read_record(self, path: str) -> GameRecord | None:
+        try:
+            text = Path(path).expanduser().read_text(encoding="utf-8")
+        except OSError as error:
+            self._error("error.read", path=path, error=error.strerror or error)
+            return None
+        except UnicodeDecodeError as error:
+            self._error("error.record", error=error)
+            return None
+        try:
+            return GameRecord.from_json(text)
+        except MarrakechError as error:
+            self._error("error.record", error=error)
+            return None
+
+    def ask_load(self) -> None:
+        def load(path: str | None) -> None:
+            if path:
+                self.load_record(path)
+
+        self.push_screen(PathDialog(t("dialog.load", self.lang), "", self.lang), load)
+
+    def load_record(self, path: str) -> bool:
+        record = self.read_record(path)
+        if record is None:
+            return False
+        self.start_session(Session.from_record(record, seed=self._seed()))
+        self._say("notice.loaded", path=path, count=len(record.actions))
+        return True
+
+    def ask_replay(self) -> None:
+        def replay(path: str | None) -> None:
+            if path:
+                record = self.read_record(path)
+                if record is not None:
+                    self._show(ReplayScreen(record, self.options.timing))
+
+        self.push_screen(PathDialog(t("dialog.replay", self.lang), "", self.lang), replay)
+
+    def _say(self, key: str, **values: object) -> None:
+        self.last_notice = t(key, self.lang, **values)
+        self.notify(self.last_notice, timeout=4)
+
+    def _error(self, key: str, **values: object) -> None:
+        self.last_notice = t(key, self.lang, **values)
+        self.notify(self.last_notice, severity="error", timeout=8)
+
+    last_notice: str = ""

@@ -1,0 +1,537 @@
+"""The board widget: 7 × 7 squares, the rim's arcs and corner loops, carpets and Assam.
+
+The picture is built by :func:`draw_board` as rows of styled characters, independent of
+Textual, so it is tested directly; :class:`BoardWidget` shows it at the largest scale that
+fits and turns mouse clicks into squares.
+
+Carpets show their colour letter on their colour, so they are told apart without colour
+(``NO_COLOR``): the wall between the two visible halves of one carpet is left open (as in
+:mod:`marrakech.render`), a half whose other half is covered stands alone in its box.
+The previewed placement and a tithe region are outlined with heavy lines; Assam is an
+arrow pointing where he faces::
+
+    >>> from marrakech import State, parse_action
+    >>> state = State.new(players=3)
+    >>> for token in ("R", "r2", "f3-g3"):  # Red turns right, rolls 2, places
+    ...     state = state.apply(parse_action(token))
+    >>> rows = draw_board(BoardView(state), SCALES[-1])
+    >>> print("\\n".join("".join(char for char, _ in row).rstrip() for row in rows))
+          ╭───╮   ╭───╮   ╭───╮   ╭───╮
+        ┌───┬───┬───┬───┬───┬───┬───┐ │
+    7 ╭ │   │   │   │   │   │   │   │ ╯
+      │ ├───┼───┼───┼───┼───┼───┼───┤
+    6 ╰ │   │   │   │   │   │   │   │ ╮
+        ├───┼───┼───┼───┼───┼───┼───┤ │
+    5 ╭ │   │   │   │   │   │   │   │ ╯
+      │ ├───┼───┼───┼───┼───┼───┼───┤
+    4 ╰ │   │   │   │   │   │▶  │   │ ╮
+        ├───┼───┼───┼───┼───┼───┴───┤ │
+    3 ╭ │   │   │   │   │   │ R   R │ ╯
+      │ ├───┼───┼───┼───┼───┼───┬───┤
+    2 ╰ │   │   │   │   │   │   │   │ ╮
+        ├───┼───┼───┼───┼───┼───┼───┤ │
+    1 ╭ │   │   │   │   │   │   │   │ ╯
+      │ └───┴───┴───┴───┴───┴───┴───┘
+      ╰───╯   ╰───╯   ╰───╯   ╰───╯
+          a   b   c   d   e   f   g
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+
+from marrakech.geometry import SIZE, E, N, S, W
+from marrakech.rules import COLOUR_LETTERS
+from marrakech.state import State
+
+ARROWS = "▲▶▼◀"
+
+
+class Scale(NamedTuple):
+    """Inside of one square: ``width`` columns by ``height`` rows."""
+
+    width: int
+    height: int
+
+
+#: From the largest to the smallest; the widget uses the largest that fits.
+SCALES = (Scale(7, 3), Scale(5, 2), Scale(5, 1), Scale(3, 1))
+
+# Colour-blind-safe carpet colours, the same as render.py's ANSI ones, and letters on them.
+CARPET_BG = ("#d75f00", "#005faf", "#ffd700", "#af5faf")
+CARPET_FG = ("#ffffff", "#ffffff", "#000000", "#ffffff")
+SAND = "#e8c98f"
+WALL = "#8a6a3d"
+RIM = "#a0783c"
+
+
+class Palette:
+    """Styles of the picture (one place to change the looks)."""
+
+    sand: Style = Style(bgcolor=SAND)
+    wall: Style = Style(color=WALL, bgcolor=SAND)
+    preview_wall: Style = Style(color="#000000", bgcolor=SAND, bold=True)
+    region_wall: Style = Style(color="#9b0000", bgcolor=SAND, bold=True)
+    rim: Style = Style(color=RIM)
+    rim_lit: Style = Style(color="#ffd700", bold=True)
+    label: Style = Style(color="#9a9a9a")
+    assam: Style = Style(color="#ffffff", bgcolor="#111111", bold=True)
+    assam_pending: Style = Style(color="#000000", bgcolor="#ffffff", bold=True, blink=True)
+    trail: Style = Style(color="#111111", bold=True)
+    blank: Style = Style()
+
+    def carpet(self, colour: int) -> Style:
+        return Style(color=CARPET_FG[colour], bgcolor=CARPET_BG[colour], bold=True)
+
+    def ghost(self, colour: int) -> Style:
+        # The previewed carpet: its colour as a hatch on the sand, the letter solid.
+        return Style(color=CARPET_BG[colour], bgcolor=SAND, bold=True)
+
+
+PALETTE = Palette()
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What to draw: a state plus the interface's overlays.
+
+    ``assam`` overrides Assam's square and facing (during his walk); ``pending_facing``
+    shows the facing being chosen; ``preview`` is a placement being considered (two
+    squares, in ``preview_colour``); ``region`` is a tithe region; ``trail`` the squares
+    Assam walked through; ``arcs`` the rim arcs he followed, as ``(square, facing)`` of
+    the step that left the board.
+    """
+
+    state: State
+    assam: tuple[int, int] | None = None
+    pending_facing: int | None = None
+    preview: tuple[int, int] | None = None
+    preview_colour: int | None = None
+    region: tuple[int, ...] = ()
+    trail: tuple[int, ...] = ()
+    arcs: tuple[tuple[int, int], ...] = field(default=())
+
+
+Cell = tuple[str, Style]
+
+
+def _box_table() -> dict[tuple[int, int, int, int], str]:
+    """Box-drawing character per arms (up, right, down, left), each 0 none, 1 light, 2 heavy."""
+    weights = {"LIGHT": 1, "HEAVY": 2}
+    arms_of = {
+        "UP": (0,),
+        "RIGHT": (1,),
+        "DOWN": (2,),
+        "LEFT": (3,),
+        "VERTICAL": (0, 2),
+        "HORIZONTAL": (1, 3),
+    }
+    table: dict[tuple[int, int, int, int], str] = {(0, 0, 0, 0): " "}
+    for code in range(0x2500, 0x2580):
+        name = unicodedata.name(chr(code))[len("BOX DRAWINGS ") :]
+        if any(word in name for word in ("DOUBLE", "DASH", "ARC", "DIAGONAL", "SINGLE")):
+            continue
+        arms = [0, 0, 0, 0]
+        weight = 0
+        for part in name.split(" AND "):
+            words = part.split()
+            weight = next((weights[w] for w in words if w in weights), weight)
+            for word in words:
+                for arm in arms_of.get(word, ()):
+                    arms[arm] = weight
+        table[(arms[0], arms[1], arms[2], arms[3])] = chr(code)
+    return table
+
+
+BOX = _box_table()
+
+
+class Layout(NamedTuple):
+    """Where things are in the picture for one scale."""
+
+    scale: Scale
+    left: int  # column of the board's left wall
+    top: int  # row of the board's top wall
+
+    @property
+    def width(self) -> int:
+        return self.right + 3
+
+    @property
+    def height(self) -> int:
+        return self.bottom + 3
+
+    @property
+    def right(self) -> int:
+        return self.left + SIZE * (self.scale.width + 1)
+
+    @property
+    def bottom(self) -> int:
+        return self.top + SIZE * (self.scale.height + 1)
+
+    def wall_col(self, file: int) -> int:
+        return self.left + file * (self.scale.width + 1)
+
+    def wall_row(self, k: int) -> int:
+        """Row of the wall above rank-row ``k`` (k = 0 is rank 7, the top)."""
+        return self.top + k * (self.scale.height + 1)
+
+    def centre(self, square: int) -> tuple[int, int]:
+        """(column, row) of the middle of a square."""
+        file, rank = square % SIZE, square // SIZE
+        k = SIZE - 1 - rank
+        return (
+            self.wall_col(file) + 1 + self.scale.width // 2,
+            self.wall_row(k) + 1 + self.scale.height // 2,
+        )
+
+    def square_at(self, x: int, y: int) -> int | None:
+        """The square under picture column ``x``, row ``y`` (walls go with the square
+        right of or below them), or None off the board."""
+        file = (x - self.left) // (self.scale.width + 1)
+        k = (y - self.top) // (self.scale.height + 1)
+        if not (0 <= file < SIZE and 0 <= k < SIZE) or x >= self.right or y >= self.bottom:
+            return None
+        if x <= self.left or y <= self.top:
+            return None
+        return (SIZE - 1 - k) * SIZE + file
+
+
+def layout(scale: Scale) -> Layout:
+    return Layout(scale, left=4, top=1)
+
+
+def _square(file: int, k: int) -> int:
+    return (SIZE - 1 - k) * SIZE + file
+
+
+def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
+    """The picture of ``view`` at ``scale`` as rows of (character, style)."""
+    pal = PALETTE
+    lay = layout(scale)
+    w, h = scale
+    state = view.state
+    grid: list[list[Cell]] = [[(" ", pal.blank)] * lay.width for _ in range(lay.height)]
+
+    def put(x: int, y: int, char: str, style: Style) -> None:
+        grid[y][x] = (char, style)
+
+    # What each square shows: colour and the square holding its other visible half.
+    colours: list[int | None] = [state.colour_at(sq) for sq in range(SIZE * SIZE)]
+    partner: list[int | None] = [state.other_half(sq) for sq in range(SIZE * SIZE)]
+    ghost = [False] * (SIZE * SIZE)
+    if view.preview is not None and view.preview_colour is not None:
+        a, b = view.preview
+        for sq in (a, b):
+            old = partner[sq]
+            if old is not None and old not in (a, b):
+                partner[old] = None
+            colours[sq] = view.preview_colour
+            ghost[sq] = True
+        partner[a], partner[b] = b, a
+    preview = set(view.preview or ())
+    region = set(view.region)
+
+    def linked(s: int, t: int) -> bool:
+        return partner[s] == t
+
+    def weight(s: int | None, t: int | None) -> int:
+        """Weight of the wall between squares s and t (None = off the board)."""
+        if s is not None and t is not None and linked(s, t):
+            return 0
+        for group in (preview, region):
+            if (s in group) != (t in group):
+                return 2
+        return 1
+
+    def wall_style(s: int | None, t: int | None) -> Style:
+        if (s in preview) != (t in preview):
+            return pal.preview_wall
+        if (s in region) != (t in region):
+            return pal.region_wall
+        return pal.wall
+
+    def fill_style(sq: int) -> Style:
+        colour = colours[sq]
+        if colour is None:
+            return pal.sand
+        return pal.ghost(colour) if ghost[sq] else pal.carpet(colour)
+
+    def sq_at(file: int, k: int) -> int | None:
+        if 0 <= file < SIZE and 0 <= k < SIZE:
+            return _square(file, k)
+        return None
+
+    # Horizontal wall segments: hw[k][f] between rank-rows k-1 and k (k = 0..7).
+    hw = [[weight(sq_at(f, k - 1), sq_at(f, k)) for f in range(SIZE)] for k in range(SIZE + 1)]
+    # Vertical wall segments: vw[k][j] left of file j in rank-row k (j = 0..7).
+    vw = [[weight(sq_at(j - 1, k), sq_at(j, k)) for j in range(SIZE + 1)] for k in range(SIZE)]
+
+    for k in range(SIZE + 1):
+        y = lay.wall_row(k)
+        for f in range(SIZE):
+            s, t = sq_at(f, k - 1), sq_at(f, k)
+            x0 = lay.wall_col(f) + 1
+            if hw[k][f]:
+                char = "━" if hw[k][f] == 2 else "─"
+                style = wall_style(s, t)
+            else:
+                assert s is not None
+                char, style = "░" if ghost[s] else " ", fill_style(s)
+            for x in range(x0, x0 + w):
+                put(x, y, char, style)
+    for k in range(SIZE):
+        y0 = lay.wall_row(k) + 1
+        for j in range(SIZE + 1):
+            s, t = sq_at(j - 1, k), sq_at(j, k)
+            x = lay.wall_col(j)
+            if vw[k][j]:
+                char = "┃" if vw[k][j] == 2 else "│"
+                style = wall_style(s, t)
+            else:
+                assert s is not None
+                char, style = "░" if ghost[s] else " ", fill_style(s)
+            for y in range(y0, y0 + h):
+                put(x, y, char, style)
+    # Junctions: their arms are the four wall segments that meet there.
+    for k in range(SIZE + 1):
+        for j in range(SIZE + 1):
+            up = vw[k - 1][j] if k > 0 else 0
+            down = vw[k][j] if k < SIZE else 0
+            left = hw[k][j - 1] if j > 0 else 0
+            right = hw[k][j] if j < SIZE else 0
+            arms = (up, right, down, left)
+            near = [
+                sq for sq in (sq_at(j - 1, k - 1), sq_at(j, k - 1), sq_at(j - 1, k), sq_at(j, k))
+            ]
+            if 2 in arms:
+                style = pal.preview_wall if any(sq in preview for sq in near) else pal.region_wall
+            elif any(arms):
+                style = pal.wall
+            else:
+                inside = [sq for sq in near if sq is not None]
+                style = fill_style(inside[0]) if inside else pal.sand
+            put(lay.wall_col(j), lay.wall_row(k), BOX[arms], style)
+
+    # Inside of the squares: colour, letter, Assam, the trail of his walk.
+    assam_square, assam_facing = view.assam or (state.assam_square, state.assam_facing)
+    if view.pending_facing is not None and view.assam is None:
+        assam_facing = view.pending_facing
+    for sq in range(SIZE * SIZE):
+        file, k = sq % SIZE, SIZE - 1 - sq // SIZE
+        x0, y0 = lay.wall_col(file) + 1, lay.wall_row(k) + 1
+        style = fill_style(sq)
+        colour = colours[sq]
+        hatch = "░" if ghost[sq] else " "
+        for y in range(y0, y0 + h):
+            for x in range(x0, x0 + w):
+                put(x, y, hatch, style)
+        cx, cy = lay.centre(sq)
+        letter_style = pal.carpet(colour) if colour is not None else style
+        if sq == assam_square:
+            arrow_style = pal.assam_pending if view.pending_facing is not None else pal.assam
+            arrow = ARROWS[assam_facing]
+            if h >= 2:
+                ay = cy - 1
+                for dx in (-1, 0, 1) if w >= 5 else (0,):
+                    put(cx + dx, ay, " ", arrow_style)
+                put(cx, ay, arrow, arrow_style)
+                if colour is not None:
+                    put(cx, cy, COLOUR_LETTERS[colour], letter_style)
+            else:
+                put(cx - 1, cy, arrow, arrow_style)
+                if colour is not None:
+                    put(cx + 1, cy, COLOUR_LETTERS[colour], letter_style)
+        elif colour is not None:
+            put(cx, cy, COLOUR_LETTERS[colour], letter_style)
+        if sq in view.trail and sq != assam_square:
+            put(x0, y0, "•", pal.trail + Style(bgcolor=style.bgcolor))
+
+    _draw_rim(put, lay, set(view.arcs))
+    # Rank and file names.
+    for rank in range(SIZE):
+        _, cy = lay.centre(rank * SIZE)
+        put(0, cy, str(rank + 1), pal.label)
+    for file in range(SIZE):
+        cx, _ = lay.centre(file)
+        put(cx, lay.height - 1, "abcdefg"[file], pal.label)
+    return grid
+
+
+def _draw_rim(
+    put: Callable[[int, int, str, Style], None], lay: Layout, lit: set[tuple[int, int]]
+) -> None:
+    """Arcs join edge squares in pairs and loop at a1 and g7 (R2), as on the real board.
+
+    ``lit`` holds the arcs Assam just followed, as (square he left, facing he left by).
+    """
+    pal = PALETTE
+    top_row, bottom_row = 0, lay.bottom + 1
+    left_col, right_col = lay.left - 2, lay.right + 2
+
+    def style(*exits: tuple[int, int]) -> Style:
+        return pal.rim_lit if any(e in lit for e in exits) else pal.rim
+
+    def hline(y: int, x0: int, x1: int, ends: str, st: Style) -> None:
+        put(x0, y, ends[0], st)
+        for x in range(x0 + 1, x1):
+            put(x, y, "─", st)
+        put(x1, y, ends[1], st)
+
+    def vline(x: int, y0: int, y1: int, ends: str, st: Style) -> None:
+        put(x, y0, ends[0], st)
+        for y in range(y0 + 1, y1):
+            put(x, y, "│", st)
+        put(x, y1, ends[1], st)
+
+    top = SIZE * (SIZE - 1)
+    for file in (0, 2, 4):  # top edge: a7-b7, c7-d7, e7-f7
+        a, b = top + file, top + file + 1
+        hline(top_row, lay.centre(a)[0], lay.centre(b)[0], "╭╮", style((a, N), (b, N)))
+    for file in (1, 3, 5):  # bottom edge: b1-c1, d1-e1, f1-g1
+        hline(
+            bottom_row,
+            lay.centre(file)[0],
+            lay.centre(file + 1)[0],
+            "╰╯",
+            style((file, S), (file + 1, S)),
+        )
+    for rank in (6, 4, 2):  # left edge: a7-a6, a5-a4, a3-a2
+        a, b = rank * SIZE, (rank - 1) * SIZE
+        vline(left_col, lay.centre(a)[1], lay.centre(b)[1], "╭╰", style((a, W), (b, W)))
+    for rank in (5, 3, 1):  # right edge: g6-g5, g4-g3, g2-g1
+        a, b = rank * SIZE + SIZE - 1, (rank - 1) * SIZE + SIZE - 1
+        vline(right_col, lay.centre(a)[1], lay.centre(b)[1], "╮╯", style((a, E), (b, E)))
+    # The loops: g7 from its top side round to its right side, a1 from its left side
+    # round to its bottom side.
+    g7 = SIZE * SIZE - 1
+    st = style((g7, N), (g7, E))
+    cx, cy = lay.centre(g7)
+    hline(top_row, cx, right_col, "╭╮", st)
+    for y in range(top_row + 1, cy):
+        put(right_col, y, "│", st)
+    put(right_col, cy, "╯", st)
+    st = style((0, S), (0, W))
+    cx, cy = lay.centre(0)
+    put(left_col, cy, "╭", st)
+    for y in range(cy + 1, bottom_row):
+        put(left_col, y, "│", st)
+    hline(bottom_row, left_col, cx, "╰╯", st)
+
+
+def picture_text(rows: list[list[Cell]]) -> Text:
+    """Join picture rows into one Rich :class:`Text`."""
+    text = Text(no_wrap=True, overflow="crop", end="")
+    for number, row in enumerate(rows):
+        if number:
+            text.append("\n")
+        run_style: Style | None = None
+        run: list[str] = []
+        for char, style in row:
+            if style != run_style and run:
+                text.append("".join(run), run_style)
+                run = []
+            run_style = style
+            run.append(char)
+        if run:
+            text.append("".join(run), run_style)
+    return text
+
+
+def arcs_of_walk(
+    square: int, facing: int, path: tuple[tuple[int, int, bool], ...]
+) -> list[tuple[int, int]]:
+    """The arcs followed by a walk, as (square left, facing left by), for highlighting."""
+    arcs = []
+    for step_square, step_facing, arc in path:
+        if arc:
+            arcs.append((square, facing))
+        square, facing = step_square, step_facing
+    return arcs
+
+
+class BoardWidget(Widget):
+    """The board, at the largest scale that fits; clicking a square posts
+    :class:`BoardWidget.SquareClicked`."""
+
+    DEFAULT_CSS = """
+    BoardWidget {
+        width: 1fr;
+        height: 1fr;
+        min-width: 36;
+        min-height: 18;
+    }
+    """
+
+    class SquareClicked(Message):
+        """A square of the board was clicked."""
+
+        def __init__(self, square: int) -> None:
+            super().__init__()
+            self.square = square
+
+    def __init__(self, view: BoardView, *, name: str | None = None, id: str | None = None):
+        super().__init__(name=name, id=id)
+        self.view = view
+
+    def show(self, view: BoardView) -> None:
+        self.view = view
+        self.refresh()
+
+    @property
+    def scale(self) -> Scale:
+        width, height = self.size
+        for scale in SCALES:
+            lay = layout(scale)
+            if lay.width <= width and lay.height <= height:
+                return scale
+        return SCALES[-1]
+
+    def _offset(self) -> tuple[int, int]:
+        lay = layout(self.scale)
+        return max(0, (self.size.width - lay.width) // 2), max(
+            0, (self.size.height - lay.height) // 2
+        )
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return layout(SCALES[0]).width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return layout(SCALES[0]).height
+
+    def render(self) -> Text:
+        rows = draw_board(self.view, self.scale)
+        dx, dy = self._offset()
+        pad = [(" ", PALETTE.blank)] * dx
+        return picture_text([[] for _ in range(dy)] + [pad + row for row in rows])
+
+    def square_at(self, x: int, y: int) -> int | None:
+        """The square under widget offset (x, y), if any."""
+        dx, dy = self._offset()
+        return layout(self.scale).square_at(x - dx, y - dy)
+
+    def on_click(self, event: events.Click) -> None:
+        square = self.square_at(event.x, event.y)
+        if square is not None:
+            event.stop()
+            self.post_message(self.SquareClicked(square))
+
+
+__all__ = [
+    "SCALES",
+    "BoardView",
+    "BoardWidget",
+    "Scale",
+    "draw_board",
+    "picture_text",
+]

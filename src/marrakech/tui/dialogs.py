@@ -1,0 +1,171 @@
+"""Modal screens: help, end of game, and the file-name prompt for save and load."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Markdown, Static
+
+from marrakech.i18n import seat_name
+from marrakech.rules import colours_of
+from marrakech.state import State
+from marrakech.tui.strings import t
+from marrakech.tui.widgets import seat_chips
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules summary (with rule numbers) and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "close", show=False),
+    ]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box"):
+            with VerticalScroll(id="help-scroll"):
+                yield Markdown(t("help.body", self.lang), id="help-text")
+            yield Button(t("help.close", self.lang), id="help-close", compact=True)
+
+    def on_mount(self) -> None:
+        # Arrows and page keys scroll the text.
+        self.query_one("#help-scroll", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def refresh_language(self) -> None:
+        self.lang = getattr(self.app, "lang", self.lang)
+        self.refresh(recompose=True)
+
+    @on(Button.Pressed, "#help-close")
+    def _close(self) -> None:
+        self.dismiss(None)
+
+
+def results_table(state: State, lang: str) -> Table:
+    """Ranks (R21), scores (R20), dirhams and visible squares of every seat."""
+    table = Table(expand=False, box=None, padding=(0, 1))
+    for key in ("end.rank", "end.seat", "end.score", "end.dirhams", "end.squares"):
+        table.add_column(t(key, lang), justify="left" if key == "end.seat" else "right")
+    ranks, scores = state.ranks(), state.scores()
+    players = state.players
+    for seat in sorted(range(players), key=lambda s: (ranks[s], s)):
+        squares = sum(state.visible_squares(c) for c in colours_of(seat, players))
+        name = seat_chips(seat, players)
+        name.append(" " + seat_name(seat, players, lang))
+        if not state.is_in(seat):
+            name.append(f" ({t('end.out', lang)})")
+        table.add_row(
+            str(ranks[seat]),
+            name,
+            str(scores[seat]),
+            str(state.money[seat] if state.is_in(seat) else 0),
+            str(squares),
+        )
+    return table
+
+
+def winner_line(state: State, lang: str) -> str:
+    winners = state.winners()
+    names = [seat_name(s, state.players, lang) for s in winners]
+    if not names:
+        return t("end.none", lang)
+    if len(names) == 1:
+        return t("end.winner", lang, seat=names[0])
+    return t("end.shared", lang, seats=", ".join(names))
+
+
+class EndScreen(ModalScreen[str]):
+    """The end of the game: winner, ranks and scores. Dismisses with the chosen action:
+    ``new``, ``save``, ``board``, ``undo`` or ``quit``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", show=False),
+        Binding("s,ctrl+s", "choose('save')", show=False),
+        Binding("escape,b", "choose('board')", show=False),
+        Binding("u", "choose('undo')", show=False),
+        Binding("q", "choose('quit')", show=False),
+    ]
+
+    def __init__(self, state: State, lang: str) -> None:
+        super().__init__()
+        self.state = state
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        with Vertical(id="end-box"):
+            yield Label(t("end.title", lang), id="end-title")
+            yield Static(Text(winner_line(self.state, lang)), id="end-winner")
+            yield Static(results_table(self.state, lang), id="end-table")
+            with Horizontal(id="end-buttons"):
+                yield Button(f"{t('end.new', lang)} (N)", id="new", variant="primary")
+                yield Button(f"{t('end.save', lang)} (S)", id="save")
+                yield Button(f"{t('end.board', lang)} (Esc)", id="board")
+                yield Button(f"{t('end.quit', lang)} (Q)", id="quit", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#new", Button).focus()
+
+    def refresh_language(self) -> None:
+        self.lang = getattr(self.app, "lang", self.lang)
+        self.refresh(recompose=True)
+        self.call_after_refresh(lambda: self.query_one("#new", Button).focus())
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id or "board")
+
+
+class PathDialog(ModalScreen[str | None]):
+    """Ask for a file name; dismisses with the path, or None when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, prompt: str, default: str, lang: str) -> None:
+        super().__init__()
+        self.prompt = prompt
+        self.default = default
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="path-box"):
+            yield Label(self.prompt, id="path-prompt")
+            yield Input(value=self.default, id="path-input")
+            with Horizontal(id="path-buttons"):
+                yield Button(t("dialog.ok", self.lang), id="ok", variant="primary", compact=True)
+                yield Button(t("dialog.cancel", self.lang), id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self.dismiss(self.query_one(Input).value.strip() or None)
+        else:
+            self.dismiss(None)

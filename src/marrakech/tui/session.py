@@ -1,0 +1,269 @@
+"""A game being played in the terminal: seats, history, chance, bots, undo and records.
+
+This module knows nothing of Textual, so the game logic of the interface is tested
+directly. It holds no rules: it asks the core for legal actions, applies them, samples
+chance outcomes with :func:`marrakech.playout.sample_outcome` from its own seeded
+generator, and asks bots (:func:`marrakech.bots.make_bot`) for their decisions::
+
+    >>> from marrakech import State
+    >>> session = Session(State.new(players=3), [SeatSpec.human(), SeatSpec.bot("easy"),
+    ...                                         SeatSpec.bot("easy")], seed=1)
+    >>> session.human_to_move, session.state.phase.name
+    (True, 'ORIENT')
+    >>> event = session.play(session.state.legal_actions()[0])
+    >>> event = session.play(session.sample_chance())
+    >>> session.can_undo, session.undo(), len(session.actions)
+    (True, 2, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from marrakech.actions import Action
+from marrakech.bots import BOTS, LEVELS, Bot, make_bot
+from marrakech.errors import MarrakechError
+from marrakech.events import Event
+from marrakech.playout import sample_outcome
+from marrakech.record import GameRecord
+from marrakech.state import State
+
+#: Player-facing bot levels, weakest first (see :data:`marrakech.bots.LEVELS`).
+LEVEL_ORDER = ("easy", "medium", "hard", "expert")
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits at a seat: a human, or a bot of a level (or a bot name such as ``mcts``).
+
+    >>> SeatSpec.parse("bot:hard"), SeatSpec.parse("human").token
+    (SeatSpec(kind='bot', level='hard'), 'human')
+    """
+
+    kind: str  # "human" or "bot"
+    level: str = ""
+
+    @classmethod
+    def human(cls) -> SeatSpec:
+        return cls("human")
+
+    @classmethod
+    def bot(cls, level: str = "easy") -> SeatSpec:
+        return cls("bot", level)
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+    @property
+    def token(self) -> str:
+        """The seat as stored in a game record: ``human`` or ``bot:LEVEL``."""
+        return "human" if self.is_human else f"bot:{self.level}"
+
+    @classmethod
+    def parse(cls, text: str) -> SeatSpec:
+        """``human``, ``bot:LEVEL``, or a bare level or bot name (``easy``, ``mcts``)."""
+        cleaned = text.strip().lower()
+        if cleaned in ("human", "h", "you"):
+            return cls.human()
+        if cleaned.startswith("bot:"):
+            cleaned = cleaned[4:]
+        known = (*LEVEL_ORDER, *LEVELS, *BOTS)
+        if cleaned in known:
+            return cls.bot(cleaned)
+        raise MarrakechError(
+            f"expected a seat: human, or a bot level ({', '.join(LEVEL_ORDER)}) or bot name "
+            f"({', '.join(BOTS)}); found {text!r}"
+        )
+
+
+def resolve_bot(level: str) -> tuple[str, str | None]:
+    """The bot level or name to build for ``level``, and a notice if it had to fall back.
+
+    Levels whose bot does not exist yet fall back to the strongest weaker level that
+    does, and finally to ``random``::
+
+        >>> resolve_bot("easy")
+        ('easy', None)
+    """
+    if level in BOTS or (level in LEVELS and LEVELS[level] in BOTS):
+        return level, None
+    if level in LEVEL_ORDER:
+        for weaker in reversed(LEVEL_ORDER[: LEVEL_ORDER.index(level)]):
+            if weaker in LEVELS and LEVELS[weaker] in BOTS:
+                return weaker, level
+    return "random", level
+
+
+class Session:
+    """A game in progress: the seats, every state and event so far, and the generators.
+
+    ``seed`` seeds the generator that rolls the die and draws the 2-player piles; each
+    bot gets its own generator derived from it, so a seeded game is reproducible.
+    ``notices`` lists bot levels that had to fall back (see :func:`resolve_bot`) as
+    ``(seat, asked, used)``.
+    """
+
+    def __init__(
+        self,
+        start: State,
+        seats: Sequence[SeatSpec],
+        *,
+        seed: int | None = None,
+        actions: Sequence[Action] = (),
+    ) -> None:
+        if len(seats) != start.players:
+            raise MarrakechError(
+                f"expected {start.players} seats for {start.players} players, found {len(seats)}"
+            )
+        self.start = start
+        self.seats = tuple(seats)
+        self.seed = seed if seed is not None else random.randrange(2**32)
+        self.rng = random.Random(self.seed)
+        self.bots: dict[int, Bot] = {}
+        self.bot_rngs: dict[int, random.Random] = {}
+        self.notices: list[tuple[int, str, str]] = []
+        for seat, spec in enumerate(self.seats):
+            if spec.is_human:
+                continue
+            used, asked = resolve_bot(spec.level)
+            if asked is not None:
+                self.notices.append((seat, asked, used))
+            self.bots[seat] = make_bot(used)
+            self.bot_rngs[seat] = random.Random(self.seed * 7919 + seat + 1)
+        self.states: list[State] = [start]
+        self.events: list[Event] = []
+        for action in actions:
+            self.play(action)
+
+    # -- where the game stands ---------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def actions(self) -> list[Action]:
+        return [event.action for event in self.events]
+
+    @property
+    def players(self) -> int:
+        return self.start.players
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s, spec in enumerate(self.seats) if spec.is_human)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide now, or None at a chance node or the end."""
+        seat = self.state.to_move
+        return seat if seat >= 0 else None
+
+    @property
+    def human_to_move(self) -> bool:
+        seat = self.to_move
+        return seat is not None and self.seats[seat].is_human
+
+    @property
+    def bot_to_move(self) -> bool:
+        seat = self.to_move
+        return seat is not None and not self.seats[seat].is_human
+
+    # -- moving on ---------------------------------------------------------------
+
+    def play(self, action: Action) -> Event:
+        """Apply a legal action (raises :class:`IllegalActionError` otherwise)."""
+        event = self.state.describe(action)
+        self.events.append(event)
+        self.states.append(event.after)
+        return event
+
+    def sample_chance(self) -> Action:
+        """A roll or draw for the current chance node, from the session's generator."""
+        return sample_outcome(self.state, self.rng)
+
+    def bot_choice(self, state: State | None = None) -> Action:
+        """The bot's decision for ``state`` (the current one by default).
+
+        Safe to call from a worker thread: it reads only the immutable state.
+        """
+        state = state if state is not None else self.state
+        seat = state.to_move
+        if seat < 0 or seat not in self.bots:
+            raise MarrakechError(f"no bot decides here (seat to move: {seat})")
+        return self.bots[seat].choose(state, self.bot_rngs[seat])
+
+    # -- undo ----------------------------------------------------------------------
+
+    @property
+    def undo_allowed(self) -> bool:
+        """Undo is offered when exactly one seat is human (no other human is wronged)."""
+        return len(self.humans) == 1
+
+    def undo_target(self) -> int | None:
+        """How many actions remain after an undo: the human's previous decision point."""
+        if not self.undo_allowed:
+            return None
+        human = self.humans[0]
+        for index in range(len(self.events) - 1, -1, -1):
+            if self.states[index].to_move == human:
+                return index
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.undo_target() is not None
+
+    def undo(self) -> int:
+        """Take back to the human's previous decision; return how many actions went."""
+        target = self.undo_target()
+        if target is None:
+            return 0
+        removed = len(self.events) - target
+        del self.events[target:]
+        del self.states[target + 1 :]
+        return removed
+
+    def truncate(self, length: int) -> None:
+        """Keep only the first ``length`` actions."""
+        del self.events[length:]
+        del self.states[length + 1 :]
+
+    # -- records -------------------------------------------------------------------
+
+    def record(self, meta: dict[str, Any] | None = None) -> GameRecord:
+        """The game as a :class:`GameRecord` (the core's JSON format)."""
+        data = {"app": "marrakech play", "seed": self.seed}
+        data.update(meta or {})
+        return GameRecord.from_actions(
+            self.start, self.actions, seats=[spec.token for spec in self.seats], meta=data
+        )
+
+    @classmethod
+    def from_record(
+        cls,
+        record: GameRecord,
+        seats: Sequence[SeatSpec] | None = None,
+        seed: int | None = None,
+    ) -> Session:
+        """Resume a recorded game; seats come from the record unless given.
+
+        Seat names that are neither ``human`` nor ``bot:LEVEL`` (a web player's name, say)
+        are taken as human seats.
+        """
+        if seats is None:
+            seats = [seat_from_token(token) for token in record.seats]
+            seats += [SeatSpec.human()] * (record.players - len(seats))
+        return cls(record.initial_state(), seats, seed=seed, actions=record.actions)
+
+
+def seat_from_token(token: str) -> SeatSpec:
+    """A record's seat name as a :class:`SeatSpec` (unknown names are human seats)."""
+    try:
+        return SeatSpec.parse(token)
+    except MarrakechError:
+        return SeatSpec.human()

@@ -1,0 +1,324 @@
+"""The terminal interface's own words, in English and French.
+
+Game-log sentences, colour and seat names come from :mod:`marrakech.i18n`; this table
+holds only what belongs to this interface (prompts, keys, dialogs, the help page)::
+
+    >>> t("prompt.orient", "fr", seat="Rouge")
+    'Rouge : tournez Assam (← ↑ → ↓ ou L S R), puis Espace pour lancer le dé.'
+    >>> t("setup.start", "xx")
+    'Start'
+"""
+
+from __future__ import annotations
+
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "app.title": "Marrakech",
+        "setup.title": "New game",
+        "setup.players": "Players",
+        "setup.seat": "Seat {n}",
+        "setup.human": "Human",
+        "setup.bot": "Bot: {level}",
+        "setup.rules": "Rule set",
+        "setup.rules.standard": "standard (the rulebook)",
+        "setup.rules.bga": "bga (Board Game Arena)",
+        "setup.rules.custom": "custom ({token})",
+        "setup.first": "Who was the last to holiday in Morocco? They start (R4).",
+        "setup.random": "Nobody knows: draw at random",
+        "setup.lang": "Language",
+        "setup.start": "Start",
+        "setup.load": "Load a game…",
+        "setup.replay": "Watch a record…",
+        "setup.quit": "Quit",
+        "level.easy": "easy",
+        "level.medium": "medium",
+        "level.hard": "hard",
+        "level.expert": "expert",
+        "seat.human": "human",
+        "seat.bot": "bot {level}",
+        "panel.dirhams": "dirhams",
+        "panel.carpets": "carpets",
+        "panel.score": "score",
+        "panel.next": "next",
+        "panel.unknown": "?",
+        "panel.eliminated": "eliminated",
+        "panel.turn": "to play",
+        "panel.winner": "wins",
+        "prompt.orient": "{seat}: turn Assam (← ↑ → ↓ or L S R), then Space to roll.",
+        "prompt.place": (
+            "{seat}: place your {colour} carpet on {token} ({index}/{count}). "
+            "Tab or → for the next, Enter to confirm."
+        ),
+        "prompt.bot": "{seat} ({who}) is thinking…",
+        "prompt.walk": "{seat} rolled {steps}. Assam walks…",
+        "prompt.draw": "{seat} turns over the top carpet of the pile…",
+        "prompt.over": "Game over. N for a new game, S to save, Q to quit.",
+        "prompt.wait": "…",
+        "button.left": "⟲ Left",
+        "button.straight": "↑ Straight",
+        "button.right": "⟳ Right",
+        "button.roll": "⚄ Roll",
+        "button.prev": "◀ Previous",
+        "button.next": "Next ▶",
+        "button.place": "✔ Place",
+        "keys.game": (
+            "[b]?[/] help  [b]u[/] undo  [b]^s[/] save  [b]^o[/] load  [b]^n[/] new  "
+            "[b]^l[/] language  [b]^q[/] quit"
+        ),
+        "keys.replay": (
+            "[b]←/→[/] step  [b]Home/End[/] start/end  [b]Space[/] play/pause  "
+            "[b]p[/] play from here  [b]?[/] help  [b]q[/] back"
+        ),
+        "notice.not_your_turn": "Not your turn: please wait.",
+        "notice.busy": "Wait until Assam has finished walking.",
+        "notice.undo_humans": "Undo is only offered when you are the only human at the table.",
+        "notice.undo_nothing": "Nothing to take back yet.",
+        "notice.undone": "Took back {count} action(s): your decision again.",
+        "notice.saved": "Saved to {path}",
+        "notice.loaded": "Loaded {path} ({count} actions).",
+        "notice.fallback": "The {asked} bot is not available yet: {seat} plays at level {used}.",
+        "notice.no_click": "No legal carpet placement covers {square}.",
+        "notice.bad_facing": "Assam never makes a half turn (R9).",
+        "notice.bot_error": "The bot of {seat} failed: {error}",
+        "dialog.save": "Save the game record (JSON) as:",
+        "dialog.load": "Open a game record (JSON):",
+        "dialog.replay": "Watch a game record (JSON):",
+        "dialog.ok": "OK",
+        "dialog.cancel": "Cancel",
+        "error.write": "Cannot write {path}: {error}",
+        "error.read": "Cannot read {path}: {error}",
+        "error.record": "Not a valid game record: {error}",
+        "end.title": "Game over",
+        "end.winner": "{seat} wins!",
+        "end.shared": "Shared win: {seats}.",
+        "end.none": "Nobody wins.",
+        "end.rank": "Rank",
+        "end.seat": "Seat",
+        "end.score": "Score",
+        "end.dirhams": "Dirhams",
+        "end.squares": "Squares",
+        "end.out": "out",
+        "end.new": "New game",
+        "end.save": "Save",
+        "end.board": "Show the board",
+        "end.quit": "Quit",
+        "replay.title": "Replay: {position}/{count}",
+        "replay.start": "Start of the game.",
+        "status.turn": "Turn of {seat}",
+        "status.rules": "rules: {rules}",
+        "status.players": "{players} players",
+        "help.title": "Help",
+        "help.close": "Close (Esc)",
+        "help.body": """\
+# Marrakech
+
+Merchants lay carpets in the market; the one with the most **dirhams plus visible carpet
+squares** wins (R20).
+
+## A turn
+1. **Orient** Assam: keep his facing or turn him a quarter left or right, never a half
+   turn (R9).
+2. **Roll** the die (1, 2, 2, 3, 3, 4) and Assam walks that many squares straight ahead
+   (R10). Off the edge, he follows the **border arc** onto the neighbouring square and
+   turns back in; at the corners a1 and g7 he loops round (R2).
+3. **Pay**: if he stops on an opponent's carpet, you pay one dirham per square of the
+   region of that colour joined to his square (R11). Cannot pay? You pay all you have
+   and are out (R13).
+4. **Place** a carpet on two adjacent squares, one beside Assam, never under him (R14,
+   R15), and never exactly over both halves of one carpet (R16).
+
+At 2 players each seat plays two colours from a shuffled pile and must place its top
+carpet (R7). The game ends when the carpets run out (R19); ties go to the richer
+player (R21). Rule set `bga` gives 15 carpets each at 3 players and allows covering your
+own carpet (R31).
+
+## Keys
+| Key | Action |
+|---|---|
+| ← ↑ → ↓ | face West, North, East, South (while orienting) |
+| L S R | turn left, keep straight, turn right |
+| Space or Enter | roll the die |
+| Tab, →, ↓ or N | next legal placement |
+| Shift+Tab, ←, ↑ or P | previous legal placement |
+| Enter | place the previewed carpet |
+| click | a square beside Assam: face it; Assam: roll |
+| click | a square: preview a placement there (again: the next) |
+| U | undo (games with one human) |
+| Ctrl+S / Ctrl+O | save / load a game record |
+| Ctrl+N | new game |
+| Ctrl+L | switch English / French |
+| ? or F1 | this help |
+| Ctrl+Q | quit |
+
+Replays (`marrakech play --replay FILE`): ← → step, Home End, Space to play or pause.
+
+On the board each carpet shows its colour letter (**R**ed, **B**lue, **Y**ellow,
+**P**urple); the two visible halves of one carpet share one box. Heavy lines mark the
+placement you are previewing and the region a tithe was paid on.
+""",
+    },
+    "fr": {
+        "app.title": "Marrakech",
+        "setup.title": "Nouvelle partie",
+        "setup.players": "Joueurs",
+        "setup.seat": "Siège {n}",
+        "setup.human": "Humain",
+        "setup.bot": "Robot : {level}",
+        "setup.rules": "Règles",
+        "setup.rules.standard": "standard (la règle du jeu)",
+        "setup.rules.bga": "bga (Board Game Arena)",
+        "setup.rules.custom": "personnalisées ({token})",
+        "setup.first": "Qui est allé au Maroc le plus récemment ? Il commence (R4).",
+        "setup.random": "Personne ne sait : tirage au sort",
+        "setup.lang": "Langue",
+        "setup.start": "Commencer",
+        "setup.load": "Charger une partie…",
+        "setup.replay": "Revoir une partie…",
+        "setup.quit": "Quitter",
+        "level.easy": "facile",
+        "level.medium": "moyen",
+        "level.hard": "difficile",
+        "level.expert": "expert",
+        "seat.human": "humain",
+        "seat.bot": "robot {level}",
+        "panel.dirhams": "dirhams",
+        "panel.carpets": "tapis",
+        "panel.score": "score",
+        "panel.next": "suivant",
+        "panel.unknown": "?",
+        "panel.eliminated": "éliminé",
+        "panel.turn": "à jouer",
+        "panel.winner": "gagne",
+        "prompt.orient": (
+            "{seat} : tournez Assam (← ↑ → ↓ ou L S R), puis Espace pour lancer le dé."
+        ),
+        "prompt.place": (
+            "{seat} : posez votre tapis {colour} sur {token} ({index}/{count}). "
+            "Tab ou → pour le suivant, Entrée pour valider."
+        ),
+        "prompt.bot": "{seat} ({who}) réfléchit…",
+        "prompt.walk": "{seat} a fait {steps}. Assam avance…",
+        "prompt.draw": "{seat} retourne le tapis du dessus de sa pile…",
+        "prompt.over": (
+            "Partie terminée. N pour une nouvelle partie, S pour enregistrer, Q pour quitter."
+        ),
+        "prompt.wait": "…",
+        "button.left": "⟲ Gauche",
+        "button.straight": "↑ Tout droit",
+        "button.right": "⟳ Droite",
+        "button.roll": "⚄ Lancer",
+        "button.prev": "◀ Précédent",
+        "button.next": "Suivant ▶",
+        "button.place": "✔ Poser",
+        "keys.game": (
+            "[b]?[/] aide  [b]u[/] annuler  [b]^s[/] enregistrer  [b]^o[/] charger  "
+            "[b]^n[/] nouvelle  [b]^l[/] langue  [b]^q[/] quitter"
+        ),
+        "keys.replay": (
+            "[b]←/→[/] pas à pas  [b]Début/Fin[/] début/fin  [b]Espace[/] lecture/pause  "
+            "[b]p[/] jouer d’ici  [b]?[/] aide  [b]q[/] retour"
+        ),
+        "notice.not_your_turn": "Ce n’est pas votre tour : patientez.",
+        "notice.busy": "Attendez qu’Assam ait fini de marcher.",
+        "notice.undo_humans": (
+            "L’annulation n’est proposée que si vous êtes le seul humain à la table."
+        ),
+        "notice.undo_nothing": "Rien à annuler pour l’instant.",
+        "notice.undone": "{count} action(s) annulée(s) : à vous de décider à nouveau.",
+        "notice.saved": "Enregistré dans {path}",
+        "notice.loaded": "{path} chargé ({count} actions).",
+        "notice.fallback": (
+            "Le robot {asked} n’est pas encore disponible : {seat} joue au niveau {used}."
+        ),
+        "notice.no_click": "Aucune pose de tapis autorisée ne couvre {square}.",
+        "notice.bad_facing": "Assam ne fait jamais demi-tour (R9).",
+        "notice.bot_error": "Le robot de {seat} a échoué : {error}",
+        "dialog.save": "Enregistrer la partie (JSON) sous :",
+        "dialog.load": "Ouvrir une partie enregistrée (JSON) :",
+        "dialog.replay": "Revoir une partie enregistrée (JSON) :",
+        "dialog.ok": "OK",
+        "dialog.cancel": "Annuler",
+        "error.write": "Impossible d’écrire {path} : {error}",
+        "error.read": "Impossible de lire {path} : {error}",
+        "error.record": "Partie enregistrée invalide : {error}",
+        "end.title": "Partie terminée",
+        "end.winner": "{seat} gagne !",
+        "end.shared": "Victoire partagée : {seats}.",
+        "end.none": "Personne ne gagne.",
+        "end.rank": "Rang",
+        "end.seat": "Siège",
+        "end.score": "Score",
+        "end.dirhams": "Dirhams",
+        "end.squares": "Cases",
+        "end.out": "éliminé",
+        "end.new": "Nouvelle partie",
+        "end.save": "Enregistrer",
+        "end.board": "Voir le plateau",
+        "end.quit": "Quitter",
+        "replay.title": "Revoir : {position}/{count}",
+        "replay.start": "Début de la partie.",
+        "status.turn": "Tour de {seat}",
+        "status.rules": "règles : {rules}",
+        "status.players": "{players} joueurs",
+        "help.title": "Aide",
+        "help.close": "Fermer (Échap)",
+        "help.body": """\
+# Marrakech
+
+Les marchands posent des tapis au souk ; le plus riche en **dirhams plus cases de tapis
+visibles** gagne (R20).
+
+## Un tour
+1. **Orienter** Assam : le laisser face à sa direction ou le tourner d’un quart à gauche
+   ou à droite, jamais de demi-tour (R9).
+2. **Lancer** le dé (1, 2, 2, 3, 3, 4) : Assam avance d’autant de cases tout droit (R10).
+   Au bord du plateau, il suit l’**arc de bordure** vers la case voisine et repart vers
+   l’intérieur ; aux coins a1 et g7 il fait une boucle (R2).
+3. **Payer** : s’il s’arrête sur le tapis d’un adversaire, vous payez un dirham par case
+   de la zone de cette couleur reliée à sa case (R11). Impossible de payer ? Vous donnez
+   tout et quittez la partie (R13).
+4. **Poser** un tapis sur deux cases voisines, l’une touchant Assam, jamais sous lui (R14,
+   R15), et jamais exactement sur les deux moitiés d’un même tapis (R16).
+
+À 2 joueurs chacun joue deux couleurs tirées d’une pile mélangée et pose le tapis du
+dessus (R7). La partie s’arrête quand les tapis sont épuisés (R19) ; à égalité le plus
+riche l’emporte (R21). Les règles `bga` donnent 15 tapis chacun à 3 joueurs et
+permettent de recouvrir son propre tapis (R31).
+
+## Touches
+| Touche | Action |
+|---|---|
+| ← ↑ → ↓ | tourner Assam vers l’ouest, le nord, l’est, le sud |
+| L S R | tourner à gauche, tout droit, à droite |
+| Espace ou Entrée | lancer le dé |
+| Tab, →, ↓ ou N | pose autorisée suivante |
+| Maj+Tab, ←, ↑ ou P | pose autorisée précédente |
+| Entrée | poser le tapis montré |
+| clic | une case voisine d’Assam : l’y tourner ; Assam : lancer |
+| clic | une case : y montrer une pose (encore : la suivante) |
+| U | annuler (parties avec un seul humain) |
+| Ctrl+S / Ctrl+O | enregistrer / charger une partie |
+| Ctrl+N | nouvelle partie |
+| Ctrl+L | passer en anglais / français |
+| ? ou F1 | cette aide |
+| Ctrl+Q | quitter |
+
+Revoir une partie (`marrakech play --replay FICHIER`) : ← → pas à pas, Début Fin,
+Espace pour lire ou mettre en pause.
+
+Sur le plateau chaque tapis porte la lettre de sa couleur (**R**ouge = R, **B**leu = B,
+jaune = Y, violet = P) ; les deux moitiés visibles d’un même tapis partagent un seul
+cadre. Les traits épais montrent la pose proposée et la zone sur laquelle un tribut a été
+payé.
+""",
+    },
+}
+
+
+def t(key: str, lang: str = "en", **values: object) -> str:
+    """The interface sentence ``key`` in ``lang`` (English when missing), filled in."""
+    table = STRINGS.get(lang, STRINGS["en"])
+    template = table.get(key, STRINGS["en"][key])
+    return template.format(**values) if values else template

@@ -1,0 +1,139 @@
+"""Small pieces of the game screen: seat panels, the game log, colour chips.
+
+Everything shown comes from the core: money, carpets, pile tops, scores (R20), ranks
+(R21) and the log sentences of :func:`marrakech.i18n.describe_event`::
+
+    >>> from marrakech import State
+    >>> from marrakech.tui.session import SeatSpec
+    >>> print(seat_text(State.new(players=2), 0, SeatSpec.human(), "en").plain)
+    ▶ RY Red-Yellow · human
+      score 30 · 30 dirhams · 24 carpets · next ?
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import RichLog, Static
+
+from marrakech.events import Event
+from marrakech.i18n import describe_event, seat_name
+from marrakech.rules import COLOUR_LETTERS, colours_of
+from marrakech.state import State
+from marrakech.tui.board import CARPET_BG, CARPET_FG
+from marrakech.tui.session import SeatSpec
+from marrakech.tui.strings import t
+
+
+def chip(colour: int) -> Text:
+    """A colour letter on its colour (readable without colour too)."""
+    return Text(
+        COLOUR_LETTERS[colour],
+        Style(color=CARPET_FG[colour], bgcolor=CARPET_BG[colour], bold=True),
+    )
+
+
+def seat_chips(seat: int, players: int) -> Text:
+    text = Text()
+    for colour in colours_of(seat, players):
+        text.append_text(chip(colour))
+    return text
+
+
+def who(spec: SeatSpec, lang: str) -> str:
+    """``human`` or ``bot easy`` in ``lang``."""
+    if spec.is_human:
+        return t("seat.human", lang)
+    level = t(f"level.{spec.level}", lang) if spec.level in LEVEL_KEYS else spec.level
+    return t("seat.bot", lang, level=level)
+
+
+LEVEL_KEYS = ("easy", "medium", "hard", "expert")
+
+
+def seat_text(state: State, seat: int, spec: SeatSpec, lang: str) -> Text:
+    """Two lines about one seat: who, dirhams, carpets (pile top at 2 players), score."""
+    players = state.players
+    playing = not state.is_terminal and state.turn == seat and state.is_in(seat)
+    text = Text()
+    text.append("▶ " if playing else "  ", Style(bold=True))
+    text.append_text(seat_chips(seat, players))
+    text.append(f" {seat_name(seat, players, lang)}", Style(bold=True))
+    text.append(f" · {who(spec, lang)}")
+    if not state.is_in(seat):
+        text.append(f" · {t('panel.eliminated', lang)}", Style(color="#ff5f5f", bold=True))
+    elif seat in state.winners():
+        text.append(f" · {t('panel.winner', lang)} ★", Style(color="#ffd700", bold=True))
+    text.append("\n  ")
+    text.append(f"{t('panel.score', lang)} {state.scores()[seat]}", Style(bold=True))
+    text.append(f" · {state.money[seat]} {t('panel.dirhams', lang)}")
+    text.append(f" · {state.carpets_in_hand(seat)} {t('panel.carpets', lang)}")
+    if players == 2 and state.is_in(seat) and state.carpets_in_hand(seat):
+        top = state.pile_top(seat)
+        text.append(f" · {t('panel.next', lang)} ")
+        text.append_text(chip(top) if top is not None else Text(t("panel.unknown", lang)))
+    return text
+
+
+class SeatPanel(Static):
+    """One seat's panel; ``-turn`` marks the seat to play, ``-out`` an eliminated one."""
+
+    DEFAULT_CSS = """
+    SeatPanel {
+        height: auto;
+        padding: 0 0;
+    }
+    SeatPanel.-turn {
+        background: $boost;
+    }
+    SeatPanel.-out {
+        text-opacity: 60%;
+    }
+    """
+
+    def __init__(self, seat: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.seat = seat
+
+    def show(self, state: State, spec: SeatSpec, lang: str) -> None:
+        self.update(seat_text(state, self.seat, spec, lang))
+        self.set_class(
+            not state.is_terminal and state.turn == self.seat and state.is_in(self.seat),
+            "-turn",
+        )
+        self.set_class(not state.is_in(self.seat), "-out")
+
+
+def event_text(number: int, event: Event, lang: str) -> Text:
+    """One log entry: the action number, the acting seat's colours, the sentence."""
+    text = Text(f"{number:3d} ", Style(dim=True))
+    text.append_text(seat_chips(event.seat, event.before.players))
+    text.append(" " + describe_event(event, lang))
+    return text
+
+
+class GameLog(RichLog):
+    """The game log in words (English or French), rebuilt on undo, load or language."""
+
+    DEFAULT_CSS = """
+    GameLog {
+        height: 1fr;
+        border: round $primary-darken-2;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, min_width=20)
+        self.can_focus = False
+        self.lines_written = 0
+
+    def add(self, number: int, event: Event, lang: str) -> None:
+        self.write(event_text(number, event, lang))
+        self.lines_written += 1
+
+    def rebuild(self, events: list[Event], lang: str) -> None:
+        self.clear()
+        self.lines_written = 0
+        for number, event in enumerate(events, 1):
+            self.add(number, event, lang)

@@ -1,0 +1,56 @@
+"""Helpers for driving the terminal app with Textual's pilot (``App.run_test``)."""
+
+from __future__ import annotations
+
+from marrakech.tui.app import MarrakechApp, PlayOptions
+from marrakech.tui.dialogs import EndScreen
+from marrakech.tui.screens import GameScreen, Timing
+from marrakech.tui.session import SeatSpec
+
+SIZE = (96, 30)
+
+
+def options(players: int = 3, humans: int = 1, **kwargs: object) -> PlayOptions:
+    """Options for a game that starts at once: ``humans`` human seats, then easy bots."""
+    seats = tuple([SeatSpec.human()] * humans + [SeatSpec.bot("easy")] * (players - humans))
+    values: dict[str, object] = {
+        "players": players,
+        "seats": seats,
+        "seed": 11,
+        "first_seat": 0,
+        "timing": Timing.instant(),
+    }
+    values.update(kwargs)
+    return PlayOptions(**values)  # type: ignore[arg-type]
+
+
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Let the driver run until a human must decide (or the game ends): wait for the
+    workers (the driver, bots thinking) and the messages they post."""
+    app = pilot.app
+    for _ in range(10_000):
+        await app.workers.wait_for_complete()
+        await pilot.pause(0)
+        screen = app.screen
+        if not (isinstance(screen, GameScreen) and screen.busy):
+            await pilot.pause(0)
+            return
+    raise AssertionError("the game screen stayed busy")
+
+
+async def play_to_end(pilot, max_moves: int = 500) -> EndScreen:  # type: ignore[no-untyped-def]
+    """Play every human decision by keys: Enter rolls (keeping Assam's facing) when
+    orienting and places the first legal placement when placing."""
+    app = pilot.app
+    for _ in range(max_moves):
+        await settle(pilot)
+        screen = app.screen
+        if isinstance(screen, EndScreen):
+            return screen
+        assert isinstance(screen, GameScreen), type(screen).__name__
+        await pilot.press("enter")
+    raise AssertionError("the game did not end")
+
+
+def app_with(**kwargs: object) -> MarrakechApp:
+    return MarrakechApp(options(**kwargs))  # type: ignore[arg-type]

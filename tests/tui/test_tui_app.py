@@ -1,0 +1,403 @@
+"""The terminal app driven by key presses and clicks with Textual's pilot."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from marrakech.actions import Orient, Place, Roll
+from marrakech.playout import random_game
+from marrakech.record import GameRecord
+from marrakech.rules import RuleSet
+from marrakech.state import State
+from marrakech.tui.app import MarrakechApp, PlayOptions
+from marrakech.tui.board import BoardWidget, layout
+from marrakech.tui.dialogs import EndScreen, HelpScreen, PathDialog
+from marrakech.tui.screens import GameScreen, ReplayScreen, SetupScreen, Timing
+from marrakech.tui.widgets import GameLog
+
+from .conftest import SIZE, app_with, play_to_end, settle
+
+pytestmark = pytest.mark.asyncio
+
+
+def log_text(app: MarrakechApp) -> str:
+    main = app.screen_stack[1]  # the game or replay screen, under any dialog
+    log = main.query_one(GameLog)
+    return " ".join(" ".join(strip.text for strip in log.lines).split())
+
+
+async def test_whole_game_from_the_setup_screen_to_the_end_screen() -> None:
+    app = MarrakechApp(PlayOptions(players=3, seed=5, timing=Timing.instant()))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        # Every seat but the first to an easy bot, with the keyboard only.
+        setup.query_one("#seat-1").value = "bot:easy"  # type: ignore[attr-defined]
+        setup.query_one("#seat-2").value = "bot:easy"  # type: ignore[attr-defined]
+        await pilot.press("enter")  # the Start button has the focus
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        assert [s.token for s in game.session.seats] == ["human", "bot:easy", "bot:easy"]
+        end = await play_to_end(pilot)
+        state = game.session.state
+        assert state.is_terminal
+        text = str(end.query_one("#end-winner").render())
+        assert "wins" in text or "Shared" in text or "Nobody" in text
+        assert "The game is over." in log_text(app)
+        await pilot.press("escape")  # show the board
+        await pilot.pause()
+        assert app.screen is game
+        await pilot.press("e")  # the end screen again, then a new game
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen is not game
+
+
+async def test_whole_game_in_french() -> None:
+    # Two players (piles and draws, R7) with 3 carpets per colour to keep the test short.
+    app = app_with(players=2, lang="fr", seed=3, rules=RuleSet(carpets=(3, 10, 12)))
+    async with app.run_test(size=SIZE) as pilot:
+        end = await play_to_end(pilot)
+        assert str(end.query_one("#end-title").render()) == "Partie terminée"
+        text = log_text(app)
+        assert "a posé un tapis" in text and "La partie est terminée." in text
+        prompt = str(app.screen_stack[1].query_one("#prompt").render())
+        assert "Partie terminée" in prompt
+        await pilot.press("ctrl+l")  # the end screen follows the language
+        await pilot.pause()
+        assert str(app.screen.query_one("#end-title").render()) == "Game over"
+        game = app.screen_stack[1]
+        assert isinstance(game, GameScreen)
+        played = len(game.session.actions)
+        await pilot.press("u")  # undo from the end screen: back to the last decision
+        await settle(pilot)
+        assert app.screen is game and not game.session.state.is_terminal
+        assert game.session.human_to_move
+        assert len(game.session.actions) < played
+
+
+async def test_illegal_keys_do_nothing_harmful() -> None:
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen) and game.can_orient
+        before = game.session.state
+        assert before.assam_facing == 0  # North
+        # A half turn (R9), placement keys while orienting, undo with nothing to undo,
+        # keys bound to nothing: the position does not change.
+        await pilot.press("down", "tab", "shift+tab", "x", "z", "9", "u", "e")
+        await pilot.pause()
+        assert game.session.state == before and game.pending_facing == 0
+        assert "Nothing to take back" in game.last_notice
+        # Clicking a square Assam cannot face, then off the board: nothing happens.
+        await pilot.click(BoardWidget, offset=(1, 1))
+        assert game.session.state == before
+        await pilot.press("l", "space")
+        await settle(pilot)
+        assert isinstance(game.session.actions[0], Orient)
+        assert game.session.actions[0].turn == -1
+        assert game.can_place
+        # Orientation keys while placing just cycle or are refused.
+        placing = game.session.state
+        await pilot.press("l", "s", "r", "space")
+        await pilot.pause()
+        assert game.session.state == placing
+        # Keys while the bots play are refused with a notice.
+        await pilot.press("enter")
+        await pilot.press("space", "enter", "tab")
+        await settle(pilot)
+        assert game.session.state.phase.name in ("ORIENT", "OVER")
+        assert all(isinstance(a, (Orient, Place)) or a.is_chance for a in game.session.actions)
+
+
+async def test_undo_takes_back_to_the_previous_decision() -> None:
+    app = app_with(players=3, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.press("space")  # keep straight and roll
+        await settle(pilot)
+        assert game.can_place and len(game.session.actions) == 2
+        await pilot.press("u")
+        await settle(pilot)
+        assert game.can_orient and game.session.actions == []
+        await pilot.press("r", "space")
+        await settle(pilot)
+        await pilot.press("enter")  # place; the two bots play their turns
+        await settle(pilot)
+        assert game.can_orient
+        played = list(game.session.actions)
+        assert len(played) > 3
+        await pilot.press("u")  # back to the human's placement of the last turn
+        await settle(pilot)
+        assert game.can_place
+        assert game.session.actions == played[:2]
+        assert "Took back" in game.last_notice
+
+
+async def test_undo_is_refused_with_two_humans() -> None:
+    app = app_with(players=2, humans=2, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.press("space")
+        await settle(pilot)
+        count = len(game.session.actions)
+        await pilot.press("u")
+        await settle(pilot)
+        assert len(game.session.actions) == count
+        assert "only human" in game.last_notice
+
+
+async def test_save_then_load(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    app = app_with(players=3, seed=9)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        saved_actions = list(game.session.actions)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)
+        dialog.query_one(Input).value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        record = GameRecord.from_json(path.read_text(encoding="utf-8"))
+        assert list(record.actions) == saved_actions
+        assert record.seats == ("human", "bot:easy", "bot:easy")
+        assert json.loads(path.read_text())["format"] == "marrakech-record"
+        # Play on, then load the saved game back.
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(game.session.actions) > len(saved_actions)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)
+        dialog.query_one(Input).value = str(path)
+        await pilot.press("enter")
+        await settle(pilot)
+        loaded = app.screen
+        assert isinstance(loaded, GameScreen) and loaded is not game
+        assert loaded.session.actions == saved_actions
+        assert loaded.can_place  # the human was placing when saved
+        assert "Loaded" in app.last_notice
+        # A bad file is reported, the game goes on.
+        (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
+        assert not app.load_record(str(tmp_path / "bad.json"))
+        assert "Not a valid game record" in app.last_notice
+        assert not app.load_record(str(tmp_path / "missing.json"))
+        assert "Cannot read" in app.last_notice
+        assert app.screen is loaded
+
+
+async def test_mouse_orients_and_chooses_a_placement() -> None:
+    app = app_with(players=3, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        board = game.query_one(BoardWidget)
+        lay = layout(board.scale)
+        dx, dy = board._offset()
+
+        def at(square: int) -> tuple[int, int]:
+            x, y = lay.centre(square)
+            return x + dx, y + dy
+
+        state = game.session.state
+        east = state.assam_square + 1  # d4 -> e4
+        await pilot.click(BoardWidget, offset=at(east))
+        assert game.pending_facing == 1
+        await pilot.click(BoardWidget, offset=at(state.assam_square))  # click Assam: roll
+        await settle(pilot)
+        assert game.session.actions[0] == Orient(1)
+        assert game.can_place
+        placements = game.session.state.legal_actions()
+        target = placements[-1]
+        assert isinstance(target, Place)
+        square = target.squares[1]
+        covering = [a for a in placements if square in a.squares]  # type: ignore[attr-defined]
+        seen = set()
+        for _ in covering:
+            await pilot.click(BoardWidget, offset=at(square))
+            seen.add(game.preview)
+        assert seen == set(covering)
+        await pilot.click("#do-place")
+        await settle(pilot)
+        assert isinstance(game.session.actions[2], Place)
+        assert square in game.session.actions[2].squares
+
+
+async def test_bots_think_in_a_worker_and_the_interface_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from marrakech.tui import session as session_module
+
+    release = threading.Event()
+
+    class SlowBot:
+        name = "slow"
+
+        def choose(self, state, rng):  # type: ignore[no-untyped-def]
+            release.wait(10)
+            return state.legal_actions()[0]
+
+    monkeypatch.setattr(session_module, "make_bot", lambda name: SlowBot())
+    app = app_with(players=3, seed=1, first_seat=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        assert game.busy and "thinking" in str(game.query_one("#prompt").render())
+        await pilot.press("question_mark")  # the interface answers while the bot thinks
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert game.session.actions == []
+        await pilot.press("space", "enter", "u")  # not the human's turn: refused
+        await pilot.pause()
+        assert game.session.actions == []
+        release.set()
+        await settle(pilot)
+        assert game.session.actions[0] == Orient(-1)
+
+
+async def test_replay_steps_through_a_record() -> None:
+    final, actions = random_game(State.new(players=2), random.Random(8))
+    record = GameRecord.from_actions(State.new(players=2), actions, seats=["human", "bot:easy"])
+    replay = MarrakechApp(PlayOptions(replay=record, timing=Timing.instant()))
+    async with replay.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = replay.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("right", "right", "right")
+        assert screen.index == 3
+        assert screen.query_one(GameLog).lines_written == 3
+        await pilot.press("left")
+        assert screen.index == 2
+        await pilot.press("end")
+        assert screen.index == len(record.actions)
+        assert "The game is over." in log_text(replay)
+        await pilot.press("right")  # past the end: nothing
+        assert screen.index == len(record.actions)
+        await pilot.press("home", "ctrl+l")
+        assert screen.index == 0 and replay.lang == "fr"
+        assert "Début de la partie" in str(screen.query_one("#prompt").render())
+        await pilot.press("pagedown", "p")  # play on from move 10
+        await settle(pilot)
+        game = replay.screen
+        assert isinstance(game, GameScreen)
+        assert game.session.actions == list(record.actions[:10])
+        assert final.is_terminal
+
+
+async def test_language_switch_rewrites_the_log() -> None:
+    app = app_with(players=3, seed=6)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        assert "rolled" in log_text(app)
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert "a fait" in log_text(app)
+        assert "posez votre tapis" in str(app.screen.query_one("#prompt").render())
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_no_color_keeps_letters_and_heavy_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = app_with(players=3, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.no_color
+        await pilot.press("space")
+        await settle(pilot)
+        svg = app.export_screenshot()
+        assert "┏" in svg or "┓" in svg or "┗" in svg or "┛" in svg or "┃" in svg
+        board = app.screen.query_one(BoardWidget)
+        assert "░" in board.render().plain  # the previewed carpet, without colour
+
+
+async def test_animated_walks_leave_the_trail_arcs_and_region() -> None:
+    timing = Timing(step=0.002, tithe=0.002, bot=0.002, replay=0.01)
+    app = app_with(players=3, seed=1, timing=timing)
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        for _ in range(4):
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            if game.can_place:
+                roll = game.session.events[-1]
+                assert isinstance(roll.action, Roll)
+                # The squares Assam left, then where he stands now.
+                assert len(game.overlay.trail) == len(roll.path)
+                assert game.overlay.arcs == tuple(
+                    (prev.square, prev.facing)
+                    for prev, step in zip(
+                        (
+                            roll.path[0]._replace(
+                                square=roll.before.assam_square, facing=roll.before.assam_facing
+                            ),
+                            *roll.path[:-1],
+                        ),
+                        roll.path,
+                        strict=True,
+                    )
+                    if step.arc
+                )
+                region = roll.tithe.region if roll.tithe else ()
+                assert game.overlay.region == region
+                assert game.query_one(BoardWidget).view.region == region
+
+
+async def test_replay_plays_by_itself() -> None:
+    start = State.new(players=3, rules=RuleSet(carpets=(12, 3, 12)))  # a short game
+    final, actions = random_game(start, random.Random(2))
+    record = GameRecord.from_actions(start, actions)
+    timing = Timing(step=0.0, tithe=0.0, bot=0.0, replay=0.001)
+    app = MarrakechApp(PlayOptions(replay=record, timing=timing))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("space")
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if screen.index == len(actions):
+                break
+        assert screen.index == len(actions) and screen.timer is None
+        assert screen.states[screen.index] == final
+        await pilot.press("q")  # opened with --replay: q quits
+        await pilot.pause()
+    assert app.return_code == 0

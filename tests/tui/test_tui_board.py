@@ -1,0 +1,143 @@
+"""The board picture: walls, carpets, stacking, Assam, rim arcs (R2), highlights."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from marrakech.actions import parse_action
+from marrakech.geometry import SIZE, parse_square
+from marrakech.playout import random_action
+from marrakech.state import State
+from marrakech.tui.board import (
+    ARROWS,
+    BOX,
+    PALETTE,
+    SCALES,
+    BoardView,
+    Scale,
+    draw_board,
+    layout,
+    picture_text,
+)
+
+
+def played(*tokens: str, players: int = 3) -> State:
+    state = State.new(players=players)
+    for token in tokens:
+        state = state.apply(parse_action(token))
+    return state
+
+
+def char(rows: list, x: int, y: int) -> str:  # type: ignore[type-arg]
+    return str(rows[y][x][0])
+
+
+def wall_between(scale: Scale, a: str, b: str) -> tuple[int, int]:
+    """Picture position of the middle of the wall between two adjacent squares."""
+    lay = layout(scale)
+    (xa, ya), (_, yb) = lay.centre(parse_square(a)), lay.centre(parse_square(b))
+    if ya == yb:
+        return (lay.wall_col(max(parse_square(a), parse_square(b)) % SIZE), ya)
+    rank = max(parse_square(a), parse_square(b)) // SIZE  # the upper square's rank
+    return (xa, lay.wall_row(SIZE - rank))
+
+
+def test_box_table_has_every_junction() -> None:
+    assert len(BOX) == 81  # 3 ** 4 arm combinations, blank included
+    assert BOX[(1, 1, 1, 1)] == "┼" and BOX[(2, 2, 2, 2)] == "╋" and BOX[(0, 1, 1, 0)] == "┌"
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_every_scale_has_the_layout_size(scale: Scale) -> None:
+    rows = draw_board(BoardView(State.new(players=4)), scale)
+    lay = layout(scale)
+    assert len(rows) == lay.height and all(len(row) == lay.width for row in rows)
+    for square in range(SIZE * SIZE):
+        assert lay.square_at(*lay.centre(square)) == square
+    assert lay.square_at(0, 0) is None and lay.square_at(lay.width - 1, lay.height - 1) is None
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_one_carpet_shows_as_one_box(scale: Scale) -> None:
+    # R14: Red places on f3-g3; the wall between its two halves is open (R16 needs links).
+    state = played("R", "r2", "f3-g3")
+    rows = draw_board(BoardView(state), scale)
+    lay = layout(scale)
+    for name in ("f3", "g3"):
+        x, y = lay.centre(parse_square(name))
+        assert char(rows, x, y) == "R"
+        assert rows[y][x][1] == PALETTE.carpet(0)
+    x, y = wall_between(scale, "f3", "g3")
+    assert char(rows, x, y) == " " and rows[y][x][1] == PALETTE.carpet(0)
+    x, y = wall_between(scale, "e3", "f3")
+    assert char(rows, x, y) == "│"
+
+
+def test_a_half_covered_carpet_stands_alone() -> None:
+    # Blue covers half of Red's carpet: Red's other half keeps walls all round (R17).
+    state = played("R", "r2", "f3-g3", "S", "r1", "g2-g3")
+    assert state.colour_at(parse_square("g3")) == 1 and state.other_half(parse_square("f3")) is None
+    scale = SCALES[-1]
+    rows = draw_board(BoardView(state), scale)
+    x, y = wall_between(scale, "f3", "g3")
+    assert char(rows, x, y) == "│"
+    x, y = wall_between(scale, "g2", "g3")
+    assert char(rows, x, y) == " "
+
+
+@pytest.mark.parametrize("facing", range(4))
+def test_assam_points_where_he_faces(facing: int) -> None:
+    state = State.new(players=3)
+    rows = draw_board(BoardView(state, assam=(parse_square("b6"), facing)), SCALES[2])
+    text = "".join(c for row in rows for c, _ in row)
+    assert text.count(ARROWS[facing]) == 1
+    assert sum(text.count(arrow) for arrow in ARROWS) == 1
+
+
+def test_pending_facing_and_preview_and_region_use_heavy_lines() -> None:
+    state = played("L", "r1")  # Assam on c4 facing West, Red to place
+    preview = parse_action("b4-b5").squares  # type: ignore[attr-defined]
+    view = BoardView(state, preview=preview, preview_colour=0, region=(parse_square("f6"),))
+    scale = SCALES[-1]
+    rows = draw_board(view, scale)
+    text = "\n".join("".join(c for c, _ in row) for row in rows)
+    assert "░" in text  # the previewed carpet is hatched
+    assert "┃" in text and "━" in text
+    x, y = wall_between(scale, "b4", "b5")
+    assert char(rows, x, y) == "░"  # open wall inside the previewed carpet
+    rows = draw_board(BoardView(state, pending_facing=0), scale)
+    assert ARROWS[0] in "".join(c for row in rows for c, _ in row)
+
+
+def test_rim_draws_every_arc_and_lights_the_ones_followed() -> None:
+    state = State.new(players=3)
+    scale = SCALES[-1]
+    plain = draw_board(BoardView(state), scale)
+    lit = draw_board(BoardView(state, arcs=((parse_square("a1"), 3),)), scale)
+    lit_cells = [
+        (x, y)
+        for y, row in enumerate(lit)
+        for x, cell in enumerate(row)
+        if cell[1] == PALETTE.rim_lit
+    ]
+    assert lit_cells  # the a1 loop
+    assert all(plain[y][x][1] == PALETTE.rim for x, y in lit_cells)
+    text = "\n".join("".join(c for c, _ in row) for row in plain)
+    # 3 arcs on each of the 4 edges (2 rounded ends each), and 2 corner loops (3 each).
+    assert sum(text.count(c) for c in "╭╮╰╯") == 12 * 2 + 2 * 3
+
+
+def test_random_positions_render_at_every_scale() -> None:
+    rng = random.Random(5)
+    state = State.new(players=4)
+    while not state.is_terminal:
+        state = state.apply(random_action(state, rng))
+        if state.phase.name == "PLACE":
+            for scale in SCALES:
+                rows = draw_board(BoardView(state, trail=(0, 1)), scale)
+                letters = "".join(c for row in rows for c, _ in row if c in "RBYP")
+                assert len(letters) == sum(1 for sq in range(49) if state.colour_at(sq) is not None)
+    text = picture_text(draw_board(BoardView(state), SCALES[0]))
+    assert text.plain.count("\n") == layout(SCALES[0]).height - 1

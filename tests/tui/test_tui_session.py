@@ -1,0 +1,107 @@
+"""The game session behind the terminal app: seats, bots, chance, undo, records."""
+
+from __future__ import annotations
+
+import pytest
+
+from marrakech.actions import Orient, Place, Roll
+from marrakech.errors import MarrakechError
+from marrakech.record import GameRecord
+from marrakech.state import State
+from marrakech.tui import session as session_module
+from marrakech.tui.session import SeatSpec, Session, resolve_bot, seat_from_token
+
+
+def seats(*tokens: str) -> list[SeatSpec]:
+    return [SeatSpec.parse(token) for token in tokens]
+
+
+def test_seat_specs_parse_and_round_trip() -> None:
+    assert SeatSpec.parse("human") == SeatSpec.human()
+    assert SeatSpec.parse("bot:easy") == SeatSpec.bot("easy")
+    assert SeatSpec.parse(" Medium ") == SeatSpec.bot("medium")
+    assert SeatSpec.parse("random").token == "bot:random"
+    assert seat_from_token("Alice") == SeatSpec.human()  # a web player's name
+    with pytest.raises(MarrakechError, match="expected a seat: human, or a bot level"):
+        SeatSpec.parse("grandmaster")
+
+
+def test_levels_without_a_bot_fall_back_with_a_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(session_module, "LEVELS", {"easy": "random"})
+    monkeypatch.setattr(session_module, "BOTS", {"random": session_module.BOTS["random"]})
+    assert resolve_bot("easy") == ("easy", None)
+    assert resolve_bot("expert") == ("easy", "expert")
+    game = Session(State.new(players=3), seats("human", "expert", "easy"), seed=1)
+    assert game.notices == [(1, "expert", "easy")]
+    assert game.bots[1].name == "random"
+
+
+def test_seat_count_must_match_the_players() -> None:
+    with pytest.raises(MarrakechError, match="expected 3 seats for 3 players, found 2"):
+        Session(State.new(players=3), seats("human", "easy"))
+
+
+def test_seeded_sessions_are_reproducible() -> None:
+    def play(seed: int) -> list[str]:
+        game = Session(State.new(players=3), seats("easy", "easy", "easy"), seed=seed)
+        while not game.state.is_terminal:
+            action = game.sample_chance() if game.state.is_chance else game.bot_choice()
+            game.play(action)
+        return [str(a) for a in game.actions]
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)
+
+
+def test_undo_goes_back_to_the_humans_previous_decision() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=3)
+    assert not game.can_undo  # nothing played yet
+    game.play(Orient(0))
+    game.play(Roll(2))
+    assert game.human_to_move and game.state.phase.name == "PLACE"
+    # At PLACE, undo takes back the roll and the orientation (R9, R10 again).
+    assert game.undo() == 2 and game.actions == [] and game.state == State.new(players=3)
+    game.play(Orient(1))
+    game.play(Roll(1))
+    game.play(game.state.legal_actions()[0])
+    while not game.human_to_move:
+        game.play(game.sample_chance() if game.state.is_chance else game.bot_choice())
+    played = game.actions
+    # At the human's next ORIENT, undo takes back to the placement (the roll stays).
+    game.undo()
+    assert game.actions == played[:2] and game.state.phase.name == "PLACE"
+    assert len(game.states) == len(game.events) + 1
+
+
+def test_undo_needs_exactly_one_human() -> None:
+    two = Session(State.new(players=2), seats("human", "human"), seed=1)
+    two.play(two.sample_chance())
+    two.play(two.sample_chance())
+    two.play(Orient(0))
+    assert not two.undo_allowed and two.undo() == 0
+    bots = Session(State.new(players=3), seats("easy", "easy", "easy"), seed=1)
+    assert not bots.undo_allowed
+
+
+def test_records_round_trip() -> None:
+    game = Session(State.new(players=4, first_seat=2), seats("human", "easy", "easy", "hard"))
+    for _ in range(30):
+        state = game.state
+        game.play(game.sample_chance() if state.is_chance else state.legal_actions()[0])
+    record = GameRecord.from_json(game.record({"lang": "fr"}).to_json())
+    assert record.seats == ("human", "bot:easy", "bot:easy", "bot:hard")
+    assert record.first_seat == 2 and record.meta["lang"] == "fr"
+    again = Session.from_record(record, seed=5)
+    assert again.actions == game.actions and again.state == game.state
+    assert again.seats == game.seats
+    assert all(isinstance(e.action, (Orient, Roll, Place)) for e in again.events)
+
+
+def test_bot_choice_is_refused_where_no_bot_decides() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=1)
+    with pytest.raises(MarrakechError, match="no bot decides here"):
+        game.bot_choice()
+    game.play(Orient(0))
+    with pytest.raises(MarrakechError, match="no bot decides here"):
+        game.bot_choice()  # a chance node
+    assert game.sample_chance() in game.state.legal_actions()
