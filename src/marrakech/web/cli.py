@@ -1,0 +1,198 @@
+"""``marrakech serve``: start the web app on uvicorn and print its address.
+
+``--port 0`` picks a free port; the printed line carries the real one, once the server
+accepts connections, so scripts can wait for it::
+
+    $ marrakech serve --port 0
+    Marrakech is ready at http://127.0.0.1:43121/  (Ctrl+C to stop)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+# Without the 'web' extra the command line offers to install it (see marrakech.cli).
+for _module in ("fastapi", "uvicorn", "platformdirs"):
+    if importlib.util.find_spec(_module) is None:
+        raise ImportError(f"marrakech serve needs {_module}: pip install 'marrakech[web]'")
+
+#: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the
+#: app, which answers ``too_large``; anything past this is cut off by the server.
+WS_MAX_SIZE = 64 * 1024
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``serve`` to the ``marrakech`` command."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="start the web app (lobby, live games, replays)",
+        description="Start the Marrakech web app and print its address.",
+    )
+    add_serve_options(parser)
+    parser.set_defaults(run=run)
+
+
+def add_serve_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument(
+        "--port", type=_port, default=8000, help="port to listen on (8000; 0 = any free port)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="SQLite file of the games (default: marrakech.sqlite3 in your data directory)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=_seconds,
+        default=0.7,
+        metavar="SECONDS",
+        help="pause before each bot move, so people can follow it (0.7)",
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="messages per second allowed per WebSocket connection (20; bursts of 2N)",
+    )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=2,
+        metavar="N",
+        help="worker processes for the bots' thinking (2; 0 = threads in the server)",
+    )
+    parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="flush every action to disk (survives a power cut; slower)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log level (info)",
+    )
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0..65535, found {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 60, found {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the server until Ctrl+C; returns the exit code."""
+    import uvicorn
+
+    from marrakech.web.app import create_app
+    from marrakech.web.store import SQLiteStore, StoreError, default_db_path
+
+    db = Path(args.db).expanduser() if args.db else default_db_path()
+    if args.rate <= 0:
+        print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
+        return 2
+    try:
+        SQLiteStore(db).close()  # create or migrate the schema now, to fail clearly
+    except StoreError as error:
+        print(f"marrakech serve: {error}", file=sys.stderr)
+        return 1
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as error:
+        print(
+            f"marrakech serve: cannot listen on {args.host}:{args.port}: {error.strerror}",
+            file=sys.stderr,
+        )
+        return 1
+    host, port = sock.getsockname()[:2]
+    app = create_app(
+        db,
+        bot_delay=args.bot_delay,
+        rate=args.rate,
+        burst=max(1, int(args.rate * 2)),
+        bot_processes=max(0, args.bot_processes),
+        synchronous="FULL" if args.durable else "NORMAL",
+    )
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_max_size=WS_MAX_SIZE,
+        # Compressing every small message cost a quarter of the server's time per action.
+        ws_per_message_deflate=False,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+    )
+    address = url(host, port)
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, printing the address once it accepts connections."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                print(f"Marrakech is ready at {address}  (Ctrl+C to stop)", flush=True)
+                print(f"Games are stored in {db}", flush=True)
+
+    server = Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down cleanly
+        pass
+    finally:
+        sock.close()
+    return 0 if server.started else 1
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening-ready TCP socket on ``host:port`` (``port`` 0: the system picks)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def url(host: str, port: int) -> str:
+    """The address to open: a wildcard host is shown as the local machine."""
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "[::1]"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m marrakech.web``: the same as ``marrakech serve``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m marrakech.web", description="Start the Marrakech web app."
+    )
+    add_serve_options(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        return 130

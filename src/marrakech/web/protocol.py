@@ -1,0 +1,279 @@
+"""The messages of the web protocol (docs/web-protocol.md), validated against schemas.
+
+Every message from a browser is untrusted: it is size-checked, parsed as JSON, and
+validated strictly (no extra fields, no type coercion). A fault becomes a
+:class:`ProtocolError` whose message says what was expected and what was found::
+
+    >>> parse_client_message('{"type": "action", "seat": 1, "version": 7, "action": "L"}')
+    ActionMessage(type='action', seat=1, version=7, action='L')
+    >>> parse_client_message('{"type": "action", "seat": "1", "version": 7, "action": "L"}')
+    Traceback (most recent call last):
+    ...
+    marrakech.web.protocol.ProtocolError: bad_message: seat: expected a valid integer (found '1')
+    >>> parse_client_message("[1]")
+    Traceback (most recent call last):
+    ...
+    marrakech.web.protocol.ProtocolError: bad_message: expected a JSON object, found a JSON list
+
+Per-connection rate limiting is a token bucket (:class:`RateLimiter`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+#: Largest WebSocket message accepted from a client, in bytes (UTF-8).
+MAX_MESSAGE_BYTES = 4096
+#: Largest HTTP request body (a game record to replay is the big one: ~10 KiB typical).
+MAX_BODY_BYTES = 256 * 1024
+#: At most this many ids in one lobby query.
+MAX_IDS = 50
+MAX_NAME = 40
+
+Lang = Literal["en", "fr"]
+LEVELS = ("easy", "medium", "hard", "expert")
+Level = Literal["easy", "medium", "hard", "expert"]
+
+#: Error codes sent in ``{"type": "error", "code": ...}`` (see docs/web-protocol.md).
+ERROR_CODES = (
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "not_found",
+    "bad_token",
+    "not_your_seat",
+    "not_your_turn",
+    "stale_version",
+    "illegal_action",
+    "game_over",
+    "server_error",
+)
+
+
+class ProtocolError(ValueError):
+    """A refused message: ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+
+
+class Hello(_Strict):
+    """First message of a connection: the seat tokens it holds (none for a spectator)."""
+
+    type: Literal["hello"]
+    tokens: list[Token] = Field(default_factory=list, max_length=4)
+    lang: Lang = "en"
+
+
+class ActionMessage(_Strict):
+    """A decision token (``L``, ``c3-c4``...) or ``roll`` for ``seat`` at ``version``."""
+
+    type: Literal["action"]
+    seat: int = Field(ge=0, le=3)
+    version: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=16)
+
+
+class Ping(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | ActionMessage | Ping, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[Hello | ActionMessage | Ping] = TypeAdapter(ClientMessage)
+
+
+def _name(value: str) -> str:
+    """A display name: trimmed, no control characters, at most :data:`MAX_NAME`."""
+    value = " ".join(value.split())
+    for char in value:
+        if unicodedata.category(char)[0] == "C":
+            raise ValueError(f"names cannot hold control characters, found {char!r}")
+    if len(value) > MAX_NAME:
+        raise ValueError(f"expected a name of at most {MAX_NAME} characters, found {len(value)}")
+    return value
+
+
+class SeatSpec(_Strict):
+    """A seat of a new game: a human (gets a link), an open seat (lobby) or a bot."""
+
+    kind: Literal["human", "open", "bot"]
+    level: Level | None = None
+    name: str = ""
+
+    _clean_name = field_validator("name")(classmethod(lambda cls, v: _name(v)))
+
+    @model_validator(mode="after")
+    def _level_for_bots_only(self) -> SeatSpec:
+        if self.level is not None and self.kind != "bot":
+            raise ValueError(f"level is for bot seats only, found one on a {self.kind} seat")
+        return self
+
+
+class CreateGame(_Strict):
+    """``POST /api/games``."""
+
+    players: Literal[2, 3, 4]
+    rules: Literal["standard", "bga"] = "standard"
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    first_seat: int | Literal["random"] = "random"
+    lang: Lang = "en"
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CreateGame:
+        if len(self.seats) != self.players:
+            raise ValueError(
+                f"expected {self.players} seats for {self.players} players, found {len(self.seats)}"
+            )
+        if isinstance(self.first_seat, int) and not 0 <= self.first_seat < self.players:
+            raise ValueError(
+                f"first_seat: expected 0..{self.players - 1} or 'random', found {self.first_seat}"
+            )
+        return self
+
+
+class JoinGame(_Strict):
+    """``POST /api/games/{id}/join``."""
+
+    seat: int = Field(ge=0, le=3)
+    name: str = ""
+
+    _clean_name = field_validator("name")(classmethod(lambda cls, v: _name(v)))
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    parts: list[str] = []
+    for part in loc:
+        if isinstance(part, int):
+            parts.append(f"[{part}]")
+        elif not part.startswith("function-"):  # a validator's name, not a field
+            parts.append(("." if parts else "") + part)
+    return "".join(parts)
+
+
+def describe_validation_error(error: ValidationError, tagged: bool = False) -> str:
+    """One clause per fault (at most 5): ``field: expected ... (found X)``.
+
+    ``tagged``: the first location item is the union tag (the message ``type``), not a
+    field the sender wrote.
+    """
+    lines = []
+    for item in error.errors(include_url=False)[:5]:
+        loc = tuple(item.get("loc", ()))
+        kind = str(item.get("type", ""))
+        if tagged and loc and kind != "union_tag_not_found":
+            loc = loc[1:]
+        where = _where(loc)
+        prefix = f"{where}: " if where else ""
+        message = str(item.get("msg", "invalid")).removeprefix("Value error, ")
+        message = message.replace("Input should be", "expected")
+        if kind == "missing":
+            line = f"{prefix}expected this field, found nothing"
+        elif kind == "extra_forbidden":
+            line = f"{prefix}unexpected field"
+        elif kind == "union_tag_not_found":
+            line = 'type: expected "hello", "action" or "ping", found nothing'
+        elif kind == "union_tag_invalid":
+            tag = item.get("ctx", {}).get("tag")
+            line = f'type: expected "hello", "action" or "ping", found {tag!r}'
+        elif kind == "model_type" or "found" in message:
+            line = prefix + message
+        else:
+            shown = repr(item.get("input"))
+            if len(shown) > 40:
+                shown = shown[:37] + "..."
+            line = f"{prefix}{message} (found {shown})"
+        lines.append(line)
+    return "; ".join(lines)
+
+
+def _json_object(text: str | bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ProtocolError("bad_message", f"expected a JSON object: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(
+            "bad_message", f"expected a JSON object, found a JSON {type(data).__name__}"
+        )
+    return data
+
+
+def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
+    """Check the size, parse and validate one WebSocket message from a client."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes, found {size}"
+        )
+    data = _json_object(text)
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as error:
+        raise ProtocolError("bad_message", describe_validation_error(error, tagged=True)) from None
+
+
+def parse_body(model: type[_Strict], body: bytes) -> Any:
+    """Validate an HTTP JSON body against ``model``; :class:`ProtocolError` on faults."""
+    data = _json_object(body)
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise ProtocolError("bad_request", describe_validation_error(error)) from None
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages per second on average, bursts up to ``burst``.
+
+    >>> limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: 0.0)
+    >>> [limiter.allow() for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(self, rate: float = 20.0, burst: int = 40, clock: Any = time.monotonic) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"expected rate > 0 and burst >= 1, found {rate} and {burst}")
+        self.rate = rate
+        self.burst = float(burst)
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+        #: Messages refused so far (the server closes a connection that keeps flooding).
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+
+def error_message(code: str, message: str, version: int | None = None) -> dict[str, Any]:
+    """``{"type": "error", "code": ..., "message": ..., "version": ...}``."""
+    return {"type": "error", "code": code, "message": message, "version": version}

@@ -1,0 +1,171 @@
+"""Fixtures for the web layer: an app on a temporary SQLite file and WebSocket helpers."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+with warnings.catch_warnings():
+    # Starlette suggests httpx2 for its test client; httpx is what the project ships.
+    warnings.filterwarnings("ignore", message="Using `httpx` with", category=UserWarning)
+    from fastapi.testclient import TestClient
+
+from marrakech.web.app import create_app
+
+#: Seconds a test waits for a message before failing (a hang is a bug, not a slow test).
+RECEIVE_TIMEOUT = 10.0
+
+
+class Conn:
+    """A WebSocket client of the test server: sends messages, tracks the latest state."""
+
+    def __init__(self, ws: Any, tokens: list[str] | None = None, lang: str = "en") -> None:
+        self.ws = ws
+        self.errors: list[dict[str, Any]] = []
+        self.updates: list[dict[str, Any]] = []
+        ws.send_text(json.dumps({"type": "hello", "tokens": tokens or [], "lang": lang}))
+        message = self.receive()
+        while message["type"] == "error":
+            self.errors.append(message)
+            message = self.receive()
+        assert message["type"] == "welcome", message
+        self.welcome = message
+        self.game = message["game"]
+        self.you: list[int] = message["you"]
+        self.version: int = message["version"]
+        self.state: dict[str, Any] = message["state"]
+        self.legal: dict[str, list[str]] = message["legal"]
+        self.log: list[str] = list(message["log"])
+
+    def receive(self) -> dict[str, Any]:
+        """The next message (fails after :data:`RECEIVE_TIMEOUT` seconds)."""
+
+        async def get() -> Any:
+            with anyio.fail_after(RECEIVE_TIMEOUT):
+                return await self.ws._send_rx.receive()
+
+        message = self.ws.portal.call(get)
+        if message["type"] == "websocket.close":
+            return {"type": "closed", "code": message.get("code")}
+        data: dict[str, Any] = json.loads(message["text"])
+        if data["type"] == "update":
+            assert data["version"] == self.version + len(data["events"]), (data, self.version)
+            self.version = data["version"]
+            self.state = data["state"]
+            self.legal = data["legal"]
+            self.log.extend(data["log"])
+            self.updates.append(data)
+        elif data["type"] == "game":
+            self.game = data["game"]
+        return data
+
+    def send(self, data: Any) -> None:
+        self.ws.send_text(data if isinstance(data, str) else json.dumps(data))
+
+    def act(self, seat: int, action: str, version: int | None = None) -> None:
+        self.send(
+            {
+                "type": "action",
+                "seat": seat,
+                "version": self.version if version is None else version,
+                "action": action,
+            }
+        )
+
+    def until(self, done: Callable[[Conn], bool]) -> None:
+        """Read messages until ``done(self)``; errors fail the test."""
+        while not done(self):
+            message = self.receive()
+            assert message["type"] in ("update", "game", "pong"), message
+
+    def expect_error(self, code: str) -> dict[str, Any]:
+        """The next message is an error with ``code``; then a ping proves nothing else came."""
+        message = self.receive()
+        assert message["type"] == "error", message
+        assert message["code"] == code, message
+        self.send({"type": "ping"})
+        assert self.receive() == {"type": "pong"}
+        return message
+
+    @property
+    def over(self) -> bool:
+        return self.state["phase"] == "over"
+
+
+def mover(state: dict[str, Any]) -> int | None:
+    """The seat the server waits for, read off a state view (roll: the seat's turn)."""
+    if state["phase"] == "over":
+        return None
+    return state["turn"] if state["phase"] == "roll" else state["to_move"]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+class Apps:
+    """Apps started on the test's SQLite file, one after another (a restart) or at once."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self.running: list[TestClient] = []
+
+    def start(self, **options: Any) -> TestClient:
+        options.setdefault("bot_delay", 0)
+        options.setdefault("seed", 1)
+        # Test clients play far faster than people; the limit has its own test.
+        options.setdefault("rate", 10_000.0)
+        options.setdefault("burst", 10_000)
+        client = TestClient(create_app(self.db_path, **options))
+        client.__enter__()
+        self.running.append(client)
+        return client
+
+    def stop(self, client: TestClient) -> None:
+        """Shut an app down as a server stop would (lifespan end: store closed)."""
+        self.running.remove(client)
+        client.__exit__(None, None, None)
+
+    def stop_all(self) -> None:
+        for client in reversed(self.running[:]):
+            self.stop(client)
+
+
+@pytest.fixture
+def apps(db_path: Path) -> Iterator[Apps]:
+    started = Apps(db_path)
+    yield started
+    started.stop_all()
+
+
+@pytest.fixture
+def client(apps: Apps) -> TestClient:
+    return apps.start()
+
+
+def create_game(client: TestClient, **spec: Any) -> dict[str, Any]:
+    spec.setdefault("players", 2)
+    spec.setdefault("seats", [{"kind": "human"}] * spec["players"])
+    spec.setdefault("first_seat", 0)
+    reply = client.post("/api/games", json=spec)
+    assert reply.status_code == 201, reply.text
+    data: dict[str, Any] = reply.json()
+    return data
+
+
+def tokens(game: dict[str, Any]) -> list[str | None]:
+    return [seat.get("token") for seat in game["seats"]]
+
+
+def stored_actions(client: TestClient, game_id: str) -> list[str]:
+    reply = client.get(f"/api/games/{game_id}/record")
+    assert reply.status_code == 200, reply.text
+    actions: list[str] = reply.json()["actions"]
+    return actions

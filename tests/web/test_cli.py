@@ -1,0 +1,99 @@
+"""``marrakech serve``: options, and a real server that prints its real address."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from marrakech.cli import build_parser
+from marrakech.web.cli import url
+
+
+def test_serve_options() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.db, args.bot_delay) == ("127.0.0.1", 8000, None, 0.7)
+    args = build_parser().parse_args(
+        ["serve", "--host", "0.0.0.0", "--port", "0", "--db", "x.sqlite3", "--bot-delay", "0"]
+    )
+    assert (args.host, args.port, args.db, args.bot_delay) == ("0.0.0.0", 0, "x.sqlite3", 0.0)
+    assert callable(args.run)
+
+
+@pytest.mark.parametrize("bad", [["--port", "70000"], ["--port", "http"], ["--bot-delay", "-1"]])
+def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", *bad])
+    assert "expected" in capsys.readouterr().err
+
+
+def test_url() -> None:
+    assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert url("0.0.0.0", 80) == "http://127.0.0.1:80/"
+    assert url("::1", 8000) == "http://[::1]:8000/"
+
+
+def test_serve_prints_the_real_address_and_serves(tmp_path: Path) -> None:
+    db = tmp_path / "served.sqlite3"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "marrakech.web",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0",
+            "--bot-processes",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # printed once the server accepts connections
+        assert line.startswith("Marrakech is ready at http://127.0.0.1:"), line
+        address = line.split()[4]
+        assert not address.endswith(":0/")
+        assert process.stdout.readline().strip() == f"Games are stored in {db}"
+        with urllib.request.urlopen(address + "api/games/open", timeout=10) as reply:
+            assert json.loads(reply.read()) == []
+        assert db.exists()
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            code = process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+        finally:
+            if process.stdout is not None:
+                process.stdout.close()
+    assert code == 0
+
+
+def test_serve_reports_a_bad_database(tmp_path: Path) -> None:
+    db = tmp_path / "bad.sqlite3"
+    db.write_bytes(b"not a database" * 200)
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "marrakech.web", "--port", "0", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert "cannot open the game store" in done.stderr
+    assert time.monotonic() - started < 30

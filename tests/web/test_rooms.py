@@ -1,0 +1,153 @@
+"""Rooms without the network: bots (levels, fallbacks, processes), the store hand-off."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from marrakech import Orient, State
+from marrakech.actions import Action
+from marrakech.bots import Bot, make_bot
+from marrakech.web.protocol import CreateGame
+from marrakech.web.rooms import RoomManager, bot_for_level
+from marrakech.web.store import SQLiteStore
+from tests.web.conftest import Apps, Conn, create_game, tokens
+
+
+def only_easy(name: str) -> Bot:
+    if name in ("expert", "hard", "mcts", "expectimax"):
+        raise ValueError(f"unknown bot {name!r}")
+    return make_bot(name)
+
+
+def test_missing_levels_fall_back_to_weaker_bots() -> None:
+    assert bot_for_level("expert", only_easy).name == make_bot("medium").name
+    assert bot_for_level("easy", only_easy).name == "random"
+    assert bot_for_level("nonsense", only_easy).name == "random"
+
+
+async def wait_until_over(manager: RoomManager, game_id: str) -> State:
+    for _ in range(2000):
+        room = await manager.get(game_id)
+        assert room is not None
+        if room.state.is_terminal:
+            return room.state
+        await asyncio.sleep(0.005)
+    raise AssertionError("the bots did not finish")
+
+
+def bots_game(players: int = 3) -> CreateGame:
+    return CreateGame.model_validate(
+        {"players": players, "seats": [{"kind": "bot", "level": "easy"}] * players}
+    )
+
+
+def in_fresh_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test with ``asyncio.run`` in its own thread: nothing else's event loop
+    (Playwright's, in the browser tests sharing this process) can get in the way."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, test(*args, **kwargs)).result(timeout=120)
+
+    return run
+
+
+@in_fresh_loop
+async def test_bots_play_a_whole_game_alone_and_it_is_stored(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    manager = RoomManager(store, bot_delay=0, seed=3)
+    room, issued = await manager.create(bots_game())
+    assert issued == {}
+    final = await wait_until_over(manager, room.game_id)
+    record = await manager.record(room.game_id)
+    assert record is not None and record.final_state() == final
+    stored = await manager.run_store(store.load_game, room.game_id)
+    assert stored is not None and stored.status == "over" and not stored.bot_to_move
+    await manager.stop()
+
+
+class Cheater:
+    """A broken bot: always turns left, even when it should place a carpet."""
+
+    name = "cheater"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return Orient(-1)
+
+
+@in_fresh_loop
+async def test_a_broken_bot_cannot_stall_or_corrupt_a_game(tmp_path: Path) -> None:
+    manager = RoomManager(
+        SQLiteStore(tmp_path / "games.sqlite3"), bot_delay=0, bot_factory=lambda name: Cheater()
+    )
+    room, _ = await manager.create(bots_game(players=2))
+    final = await wait_until_over(manager, room.game_id)
+    record = await manager.record(room.game_id)
+    assert record is not None and record.final_state() == final  # every action legal
+    await manager.stop()
+
+
+@in_fresh_loop
+async def test_a_seed_makes_the_dice_reproducible(tmp_path: Path) -> None:
+    def dice(manager: RoomManager, version: int = 0) -> list[float]:
+        rng = manager.rng("game1", "die", version)
+        return [rng.random() for _ in range(5)]
+
+    managers = [
+        RoomManager(SQLiteStore(tmp_path / f"{n}.sqlite3"), seed=seed)
+        for n, seed in enumerate((9, 9, 10, None))
+    ]
+    same, again, other, unseeded = managers
+    assert dice(same) == dice(again) != dice(other)
+    assert dice(unseeded) != dice(same)
+    assert dice(same, version=7) != dice(same)  # a resumed room does not replay old rolls
+    for manager in managers:
+        await manager.stop()
+
+
+@in_fresh_loop
+async def test_store_calls_keep_their_order_under_load(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    manager = RoomManager(store, bot_delay=0)
+    rooms = [
+        (
+            await manager.create(
+                CreateGame.model_validate({"players": 2, "seats": [{"kind": "human"}] * 2})
+            )
+        )[0]
+        for _ in range(20)
+    ]
+    # Many concurrent calls, batched into few trips to the store thread, in order.
+    results = await asyncio.gather(
+        *(manager.run_store(store.load_game, room.game_id) for room in rooms)
+    )
+    assert [game.id for game in results if game] == [room.game_id for room in rooms]
+    with pytest.raises(Exception, match="no game nope"):
+        await manager.run_store(store.append_actions, "nope", 0, [], "running", False)
+    await manager.stop()
+
+
+def test_bots_can_think_in_worker_processes(apps: Apps) -> None:
+    client: TestClient = apps.start(bot_processes=1)
+    game = create_game(
+        client, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "medium"}]
+    )
+    with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        red = Conn(ws, [tokens(game)[0]])
+        while red.version < 12:
+            seat = str(red.you[0])
+            if red.legal[seat]:
+                red.act(0, red.legal[seat][0])
+            red.until(lambda c, v=red.version: c.version > v)  # type: ignore[misc]
+    kinds = {event["seat"] for update in red.updates for event in update["events"]}
+    assert 1 in kinds  # the bot (seat 1) moved, from its worker process

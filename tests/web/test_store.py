@@ -1,0 +1,157 @@
+"""The SQLite game store: schema and migrations, WAL, atomic conditional appends."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from marrakech.web.store import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    ActionRow,
+    SeatRow,
+    SQLiteStore,
+    StoreConflict,
+    StoredGame,
+    StoreError,
+    default_db_path,
+    hash_token,
+)
+
+
+def a_game(game_id: str = "g1", **changes: object) -> StoredGame:
+    fields: dict[str, object] = {
+        "id": game_id,
+        "players": 3,
+        "rules": "standard",
+        "first_seat": 1,
+        "lang": "fr",
+        "seats": (
+            SeatRow(0, "human", name="Ana", token_hash=hash_token("secret")),
+            SeatRow(1, "bot", level="hard"),
+            SeatRow(2, "open"),
+        ),
+        "status": "waiting",
+    }
+    fields.update(changes)
+    return StoredGame(**fields)  # type: ignore[arg-type]
+
+
+def test_new_file_gets_the_schema_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "games.sqlite3"
+    store = SQLiteStore(path)
+    assert store.journal_mode == "wal" and store.schema_version == SCHEMA_VERSION
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"games", "seats", "actions", "schema_version"} <= tables
+
+
+def test_games_round_trip(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    store.create_game(a_game(created=1000.0))
+    store.append_actions("g1", 0, [ActionRow("L", 1), ActionRow("r2", 1)], "waiting", False)
+    store.append_actions("g1", 2, [ActionRow("c3-c4", 1)], "waiting", True)
+    store.close()
+    store = SQLiteStore(tmp_path / "games.sqlite3")  # reopened: nothing lost
+    game = store.load_game("g1")
+    assert game is not None
+    assert [a.token for a in game.actions] == ["L", "r2", "c3-c4"]
+    assert [a.seat for a in game.actions] == [1, 1, 1]
+    assert game.version == 3 and game.bot_to_move and game.created == 1000.0
+    assert game.seats == a_game().seats
+    assert (game.players, game.rules, game.first_seat, game.lang) == (3, "standard", 1, "fr")
+    assert store.load_game("nope") is None
+    assert store.games_with_bot_to_move() == ["g1"]
+    [summary] = store.summaries(["g1", "nope"])
+    assert summary.version == 3 and summary.actions == ()
+
+
+def test_append_is_conditional_on_the_version(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    store.create_game(a_game())
+    store.append_actions("g1", 0, [ActionRow("L", 1)], "running", False)
+    with pytest.raises(StoreConflict, match="at version 1, not 0"):
+        store.append_actions("g1", 0, [ActionRow("R", 1)], "running", False)
+    with pytest.raises(StoreError, match="no game nope"):
+        store.append_actions("nope", 0, [ActionRow("R", 1)], "running", False)
+    game = store.load_game("g1")
+    assert game is not None and [a.token for a in game.actions] == ["L"]
+
+
+def test_claim_seat_once(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    store.create_game(a_game())
+    assert [g.id for g in store.open_games(10)] == ["g1"]
+    assert store.claim_seat("g1", 2, hash_token("t2"), "Bea")
+    assert not store.claim_seat("g1", 2, hash_token("t3"), "Cid")  # taken
+    assert not store.claim_seat("g1", 1, hash_token("t3"), "Cid")  # a bot
+    store.set_status("g1", "running")
+    assert store.open_games(10) == []
+    game = store.load_game("g1")
+    assert game is not None
+    assert game.seats[2] == SeatRow(2, "human", None, "Bea", hash_token("t2"))
+
+
+def test_lobby_queries(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    for number in range(5):
+        store.create_game(a_game(f"g{number}", created=float(number)))
+    store.create_game(a_game("full", status="running"))
+    assert [g.id for g in store.open_games(3)] == ["g4", "g3", "g2"]
+    assert [g.id for g in store.summaries(["g3", "g1", "g3"])] == ["g3", "g1"]
+    assert store.summaries([]) == []
+
+
+def test_older_schema_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = SQLiteStore(path)
+    store.create_game(a_game())
+    store.close()
+    newer = {
+        **MIGRATIONS,
+        SCHEMA_VERSION + 1: ["ALTER TABLE games ADD COLUMN title TEXT NOT NULL DEFAULT ''"],
+    }
+    store = SQLiteStore(path, migrations=newer)
+    assert store.schema_version == SCHEMA_VERSION + 1
+    assert store.load_game("g1") is not None
+    store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT title FROM games").fetchall() == [("",)]
+    # The migrated file is newer than this code: refuse rather than guess.
+    with pytest.raises(StoreError, match="newer than this marrakech understands"):
+        SQLiteStore(path)
+
+
+def test_a_failed_migration_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    SQLiteStore(path).close()
+    broken = {**MIGRATIONS, SCHEMA_VERSION + 1: ["CREATE TABLE extra (x)", "NOT SQL"]}
+    with pytest.raises(sqlite3.Error):
+        SQLiteStore(path, migrations=broken)
+    store = SQLiteStore(path)
+    assert store.schema_version == SCHEMA_VERSION
+    store.close()
+    with sqlite3.connect(path) as db:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    assert "extra" not in tables
+
+
+def test_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="cannot open the game store"):
+        SQLiteStore(path)
+
+
+def test_tokens_are_stored_hashed() -> None:
+    assert hash_token("abc") != "abc"
+    assert hash_token("abc") == hash_token("abc") != hash_token("abd")
+
+
+def test_default_path_is_in_the_user_data_directory() -> None:
+    path = default_db_path()
+    assert path.name == "marrakech.sqlite3" and "marrakech" in path.parent.parts[-1]
