@@ -79,9 +79,13 @@ class PageErrors:
             "console",
             lambda m: (
                 self.errors.append(f"{page.url}: console {m.text}")
-                # A refused HTTP request logs "Failed to load resource"; the page shows the
-                # server's message itself, which the tests check.
-                if m.type == "error" and "Failed to load resource" not in m.text
+                # A refused HTTP request logs "Failed to load resource", and a socket that
+                # cannot connect (a server restarting) logs "WebSocket connection to ...":
+                # the browser reports those itself; the page shows the server's message or
+                # reconnects, which the tests check.
+                if m.type == "error"
+                and "Failed to load resource" not in m.text
+                and "WebSocket connection to" not in m.text
                 else None
             ),
         )
