@@ -62,8 +62,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="time random games through the engine")
     add_game_options(bench)
-    bench.add_argument("--games", type=int, default=1000)
+    bench.add_argument(
+        "--engine",
+        choices=("core", "fast"),
+        default="core",
+        help="core: the pure-Python engine (default); fast: the compiled kernels",
+    )
+    bench.add_argument(
+        "--games", type=int, default=None, help="games to play (default 1000 core, 200000 fast)"
+    )
     bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    bench.add_argument(
+        "--batch",
+        type=int,
+        default=None,
+        metavar="N",
+        help="fast engine: also time batched stepping of N games (default 4096, 0 to skip)",
+    )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
 
     replay = commands.add_parser("replay", help="print every position of a game record")
@@ -124,15 +140,32 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from marrakech.bench import bench_core
+    from marrakech.bench import bench_core, bench_fast
 
-    if args.games < 1:
-        raise MarrakechError(f"--games must be at least 1, found {args.games}")
-    result = bench_core(args.players, args.rules, args.games, args.seed)
+    fast = args.engine == "fast"
+    games = args.games if args.games is not None else (200_000 if fast else 1000)
+    if games < 1:
+        raise MarrakechError(f"--games must be at least 1, found {games}")
+    if args.workers < 1:
+        raise MarrakechError(f"--workers must be at least 1, found {args.workers}")
+    if args.batch is not None and args.batch < 0:
+        raise MarrakechError(f"--batch must be 0 or more games, found {args.batch}")
+    if not fast and args.batch:
+        raise MarrakechError("--batch times the compiled kernels: add --engine fast")
+    if fast:
+        try:
+            batch = 4096 if args.batch is None else args.batch
+            result = bench_fast(args.players, args.rules, games, args.seed, args.workers, batch)
+        except ImportError as error:
+            print(f"marrakech bench: {error}", file=sys.stderr)
+            return 2
+    else:
+        result = bench_core(args.players, args.rules, games, args.seed, args.workers)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        print(f"engine core, {args.players} players, rules {args.rules}")
+        workers = f", {args.workers} workers" if args.workers > 1 else ""
+        print(f"engine {args.engine}, {args.players} players, rules {args.rules}{workers}")
         print("\n".join(result.lines()))
     return 0
 

@@ -1,0 +1,305 @@
+"""Many games stepped at once: :class:`Batch`, the engine under the batched environments.
+
+A batch holds ``n`` games in one ``(n, WIDTH)`` ``int32`` array. Chance nodes (the die,
+R3; the 2-player piles, R7) are resolved inside with one seeded generator per game, so
+after :meth:`Batch.reset` and after every :meth:`Batch.step` each game waits at a decision
+(ORIENT or PLACE) or is over. Games may be at different phases::
+
+    >>> batch = Batch(4, players=4, seed=0)
+    >>> batch.phase().tolist()
+    [0, 0, 0, 0]
+    >>> batch.step(batch.sample_actions())
+    >>> batch.phase().tolist(), batch.to_move().tolist()
+    ([2, 2, 2, 2], [0, 0, 0, 0])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from marrakech.actions import ACTIONS, DECISION_IDS
+from marrakech.errors import IllegalActionError
+from marrakech.fast import kernels
+from marrakech.fast.layout import (
+    CHANCE_LOG,
+    LAST_DUE,
+    LAST_PAID,
+    LAST_PAYEE,
+    LAST_PAYER,
+    PHASE,
+    PLIES,
+    TITHE_DIRHAMS,
+    TITHES,
+    TURN,
+    TURNS,
+    WIDTH,
+    from_arrays,
+    to_arrays,
+)
+from marrakech.observation import OBSERVATION_SIZE
+from marrakech.rules import STANDARD, RuleSet, check_players
+from marrakech.state import Phase, State
+
+#: Largest batch accepted (the kernels index with 64-bit integers; this bounds memory).
+MAX_GAMES = 1 << 24
+_OVER = int(Phase.OVER)
+_SALT_GAMES = np.uint64(0x243F6A8885A308D3)
+_SALT_ACTIONS = np.uint64(0x13198A2E03707344)
+
+
+class Batch:
+    """``n`` games of ``players`` seats under ``rules``, in flat arrays.
+
+    ``seed`` seeds one generator per game for the chance nodes and another per game for
+    :meth:`sample_actions`; the same seed and the same actions replay the same games.
+    Resetting a game does not reseed it: its generator carries on, so a reset game is a
+    new game. All games start from :meth:`State.new` with ``first_seat``.
+
+    Arrays returned by the methods are new arrays unless ``out`` is given; :attr:`rows`
+    is the live game array (read it, do not write it: use :meth:`set_state`).
+    """
+
+    def __init__(
+        self,
+        n: int,
+        players: int,
+        rules: RuleSet = STANDARD,
+        seed: int = 0,
+        first_seat: int = 0,
+    ) -> None:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_GAMES:
+            raise ValueError(f"a batch holds 1..{MAX_GAMES} games, found n={n!r}")
+        check_players(players)
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"expected a RuleSet (see parse_rules), found {type(rules).__name__}")
+        self.n = int(n)
+        self.players = players
+        self.rules = rules
+        self.first_seat = first_seat
+        self._start = to_arrays(State.new(players, rules, first_seat))
+        self.rows: npt.NDArray[np.int32] = np.zeros((self.n, WIDTH), dtype=np.int32)
+        self._streams = np.zeros(self.n, dtype=np.uint64)
+        self._action_streams = np.zeros(self.n, dtype=np.uint64)
+        self.seed(seed)
+        self.reset()
+
+    # -- driving ------------------------------------------------------------------------
+
+    def seed(self, seed: int) -> None:
+        """Reseed every game's generators (chance and :meth:`sample_actions`)."""
+        value = np.uint64(int(seed) % 2**64)
+        kernels.seed_streams(value, _SALT_GAMES, self._streams)
+        kernels.seed_streams(value, _SALT_ACTIONS, self._action_streams)
+
+    def reset(self, mask: npt.ArrayLike | None = None) -> None:
+        """Start new games: all of them, or those where ``mask`` (n bools) is True."""
+        if mask is None:
+            flags = np.ones(self.n, dtype=np.bool_)
+        else:
+            flags = np.asarray(mask)
+            if flags.shape != (self.n,) or flags.dtype != np.bool_:
+                raise ValueError(
+                    f"reset mask: expected {self.n} booleans, found shape {flags.shape} "
+                    f"of {flags.dtype}"
+                )
+            flags = np.ascontiguousarray(flags)
+        kernels.batch_reset(self.rows, self._streams, self._start, flags)
+
+    def step(self, actions: npt.ArrayLike, mask: npt.ArrayLike | None = None) -> None:
+        """Apply one decision id per game (ignored for finished games), then resolve the
+        chance that follows (the roll after ORIENT, a pile's draw after PLACE).
+
+        With ``mask`` (n bools), only the games where it is True move; the others keep
+        their position and their last-step fields, whatever their action.
+        Raises :class:`~marrakech.IllegalActionError` (a ``ValueError``) naming the first
+        game whose action is illegal; then no game has moved.
+        """
+        ids = np.asarray(actions)
+        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
+            raise ValueError(
+                f"step: expected {self.n} integer decision ids, found shape {ids.shape} "
+                f"of {ids.dtype}"
+            )
+        if ids.dtype != np.int64 or not ids.flags.c_contiguous:
+            ids = np.ascontiguousarray(ids, dtype=np.int64)
+        if mask is None:
+            bad = kernels.batch_step(self.rows, self._streams, ids)
+        else:
+            flags = np.asarray(mask)
+            if flags.shape != (self.n,) or flags.dtype != np.bool_:
+                raise ValueError(
+                    f"step mask: expected {self.n} booleans, found shape {flags.shape} "
+                    f"of {flags.dtype}"
+                )
+            flags = np.ascontiguousarray(flags)
+            bad = kernels.batch_step_some(self.rows, self._streams, ids, flags)
+        if bad >= 0:
+            raise self._illegal(int(bad), int(ids[bad]))
+
+    def _illegal(self, index: int, action: int) -> IllegalActionError:
+        state = self.state(index)
+        legal = ", ".join(str(a) for a in state.legal_actions())
+        shown = str(ACTIONS[action]) if 0 <= action < len(ACTIONS) else str(action)
+        return IllegalActionError(
+            f"game {index}: illegal action {shown} (id {action}) in the {state.phase.name} "
+            f"phase of seat {state.turn}: expected one of {legal}"
+        )
+
+    def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal decision id per game (-1 for finished games).
+
+        Uses a per-game generator separate from the chance generator.
+        """
+        if out is None:
+            out = np.empty(self.n, dtype=np.int64)
+        kernels.batch_sample(self.rows, self._action_streams, out)
+        return out
+
+    # -- reading ------------------------------------------------------------------------
+
+    def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+        """``(n, 87)`` legal decision flags, ids as the core numbers them (all False once
+        a game is over)."""
+        if out is None:
+            out = np.empty((self.n, DECISION_IDS), dtype=np.bool_)
+        kernels.batch_masks(self.rows, out)
+        masks: npt.NDArray[np.bool_] = out
+        return masks
+
+    def phase(self) -> npt.NDArray[np.int8]:
+        """``(n,)`` :class:`~marrakech.Phase` values: ORIENT 0, PLACE 2 or OVER 4."""
+        return self.rows[:, PHASE].astype(np.int8)
+
+    def to_move(self) -> npt.NDArray[np.int8]:
+        """``(n,)`` the seat to decide, -2 (``TERMINAL``) for a finished game."""
+        seats = self.rows[:, TURN].astype(np.int8)
+        seats[self.rows[:, PHASE] == _OVER] = -2
+        return seats
+
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        """``(n,)`` True where the game is over (R19)."""
+        over: npt.NDArray[np.bool_] = self.rows[:, PHASE] == _OVER
+        return over
+
+    def _results(self) -> npt.NDArray[np.int32]:
+        block = np.empty((self.n, 3 * self.players), dtype=np.int32)
+        kernels.batch_results(self.rows, block)
+        return block
+
+    def scores(self) -> npt.NDArray[np.int32]:
+        """``(n, players)`` scores (R20) as they stand."""
+        return self._results()[:, : self.players].copy()
+
+    def money(self) -> npt.NDArray[np.int32]:
+        """``(n, players)`` dirhams."""
+        return self._results()[:, self.players : 2 * self.players].copy()
+
+    def ranks(self) -> npt.NDArray[np.int8]:
+        """``(n, players)`` ranks (R21: 1 = win, equal seats share a rank), as they stand."""
+        return self._results()[:, 2 * self.players :].astype(np.int8)
+
+    def rewards(self) -> npt.NDArray[np.float32]:
+        """``(n, players)`` end-of-game rewards, 0 for games not over.
+
+        The rank value of :meth:`PlayoutResult.rank_values`: 1 for a sole winner, 0 for
+        the last, places shared on ties (a game's rewards sum to ``players / 2``).
+        """
+        ranks = self.ranks().astype(np.float64)
+        shared = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
+        value = (self.players - (ranks + (shared - 1) / 2.0)) / (self.players - 1)
+        value[~self.terminated()] = 0.0
+        rewards: npt.NDArray[np.float32] = value.astype(np.float32)
+        return rewards
+
+    def observations(
+        self, seats: npt.ArrayLike | None = None, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """``(n, 474)`` float32 ``marrakech_v0`` observations (:mod:`marrakech.observation`).
+
+        Seen from each game's acting seat (for a finished game, seat ``state.turn``, which
+        is 0), or from ``seats`` (n seat numbers). Bit-identical to
+        :func:`~marrakech.observation.encode_observation`.
+        """
+        if seats is None:
+            seat_ids = self.rows[:, TURN].astype(np.int64)
+        else:
+            seat_ids = np.ascontiguousarray(np.asarray(seats), dtype=np.int64)
+            if seat_ids.shape != (self.n,):
+                raise ValueError(
+                    f"observations: expected {self.n} seats, found shape {seat_ids.shape}"
+                )
+            if seat_ids.size and (seat_ids.min() < 0 or seat_ids.max() >= self.players):
+                raise ValueError(
+                    f"observations: seats must be 0..{self.players - 1}, found "
+                    f"{int(seat_ids.min())}..{int(seat_ids.max())}"
+                )
+        if out is None:
+            out = np.empty((self.n, OBSERVATION_SIZE), dtype=np.float32)
+        kernels.batch_observe(self.rows, seat_ids, out)
+        observations: npt.NDArray[np.float32] = out
+        return observations
+
+    # -- counters ------------------------------------------------------------------------
+
+    def plies(self) -> npt.NDArray[np.int32]:
+        """``(n,)`` actions applied since each game's start (decisions and chance)."""
+        return self.rows[:, PLIES].copy()
+
+    def turns(self) -> npt.NDArray[np.int32]:
+        """``(n,)`` ORIENT decisions since each game's start."""
+        return self.rows[:, TURNS].copy()
+
+    def tithes_paid(self) -> npt.NDArray[np.int32]:
+        """``(n,)`` dirhams handed over in tithes (R11, R13) since each game's start."""
+        return self.rows[:, TITHE_DIRHAMS].copy()
+
+    def tithe_counts(self) -> npt.NDArray[np.int32]:
+        """``(n,)`` tithes paid since each game's start."""
+        return self.rows[:, TITHES].copy()
+
+    def last_tithes(self) -> npt.NDArray[np.int32]:
+        """``(n, 4)`` the tithe of the last step: payer, payee, due, paid (payer -1: none)."""
+        return self.rows[:, [LAST_PAYER, LAST_PAYEE, LAST_DUE, LAST_PAID]].copy()
+
+    def last_chance(self) -> npt.NDArray[np.int32]:
+        """``(n, 2)`` the chance outcome ids resolved in the last reset or step (-1 pad):
+        a roll ``87..90`` after ORIENT, a draw ``91..94`` after PLACE at 2 players, two
+        draws after a 2-player reset."""
+        return self.rows[:, CHANCE_LOG : CHANCE_LOG + 2].copy()
+
+    # -- core states ----------------------------------------------------------------------
+
+    def _index(self, i: int) -> int:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not -self.n <= i < self.n:
+            raise IndexError(f"game index must be 0..{self.n - 1}, found {i!r}")
+        return int(i) % self.n
+
+    def state(self, i: int) -> State:
+        """Game ``i`` as a core :class:`State`."""
+        return from_arrays(self.rows[self._index(i)])
+
+    def set_state(self, i: int, state: State) -> None:
+        """Put a core ``state`` in game ``i`` (counters cleared); a chance node is resolved
+        at once with the game's generator.
+
+        The state keeps its own rule set until the game is reset (a reset starts
+        ``State.new`` under the batch's rules).
+        """
+        index = self._index(i)
+        if not isinstance(state, State):
+            raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
+        if state.players != self.players:
+            raise ValueError(
+                f"set_state: this batch plays {self.players} players, found a state of "
+                f"{state.players}"
+            )
+        self.rows[index] = to_arrays(state)
+        kernels.batch_resolve(self.rows, self._streams, index)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __repr__(self) -> str:
+        over = int(self.terminated().sum())
+        return f"Batch(n={self.n}, players={self.players}, rules={self.rules}, {over} over)"

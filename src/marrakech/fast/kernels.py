@@ -1,0 +1,841 @@
+"""Numba kernels: the rules of the core, on kernel rows (see :mod:`marrakech.fast.layout`).
+
+Every function here mirrors one part of :class:`marrakech.state.State` line for line
+(``_roll``, ``_place``, ``_draw``, ``_next_seat``, ``_game_over``, ``scores``, ``ranks``)
+and is differential-tested against it. All compile with ``cache=True`` and each is called
+with one set of argument types only (``int32`` rows, ``uint64`` generator states, ``int64``
+actions and seats), so a second process loads them from the cache instead of compiling.
+
+Random numbers come from SplitMix64 (one ``uint64`` of state per stream): fast, good
+enough for playouts and simple to keep per game. ``k`` outcomes are drawn with the
+multiply-shift method on the top 32 bits (bias below ``k / 2**32``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from marrakech.fast.tables import (
+    CAND,
+    CAND_LINK,
+    CAND_LOW,
+    CAND_N,
+    CAND_OK,
+    DELTA_T,
+    DIE,
+    NOT_FILE_A,
+    NOT_FILE_G,
+    PATH_END,
+    SLOT_HIGH,
+    SLOT_LINK,
+    SLOT_LOW,
+)
+
+# The fields of a kernel row. They are defined here, in the file whose compiled code is
+# cached, because Numba's cache only notices changes to the file that defines a kernel.
+# -- the fields of a row ------------------------------------------------------------------
+BOARD = 0  # 49 cells: 0 empty, else 1 + colour + 4 * link (as the core packs them)
+ASSAM = 49  # square * 4 + facing
+MONEY = 50  # 4 seats (unused seats 0)
+HAND = 54  # 4 colours (colours not in play 0)
+TOPS = 58  # 2 pile tops (-1 unknown or empty; 3-4 players: -1)
+OUT = 60  # 4 eliminated seats in the order they went out (-1 padding)
+NOUT = 64  # how many seats are out
+OUTMASK = 65  # bit s set when seat s is out
+PHASE = 66  # Phase value (ORIENT 0, ROLL 1, PLACE 2, DRAW 3, OVER 4)
+TURN = 67
+PILE = 68  # during DRAW: the pile revealing its top; else 0 as in the core
+PLAYERS = 69
+OWN_COVER = 70  # rule set: 1 when a seat may cover its own whole carpet (R31)
+RULE_CARPETS = 71  # rule set: carpets per colour for 2, 3, 4 players (3 fields)
+RULE_MONEY = 74  # rule set: starting dirhams
+START_CARPETS = 75  # carpets a seat starts with (both colours at 2 players)
+# Squares showing each colour as bitboards (derived from the board, kept up to date so a
+# tithe region grows with a few shifts, R11): colour c's squares 0..27 in BITS + 2c,
+# squares 28..48 (shifted down by 28) in BITS + 2c + 1.
+BITS = 76
+BITS_SPLIT = 28
+# -- counters (not part of the position) --------------------------------------------------
+PLIES = 84  # actions applied since the start of the game (decisions and chance)
+TURNS = 85  # ORIENT decisions
+TITHES = 86  # tithes paid (R11), including a partial one that eliminates (R13)
+TITHE_DIRHAMS = 87  # dirhams handed over in tithes
+LAST_PAYER = 88  # the last step's tithe: payer seat (-1: none), payee, due, paid
+LAST_PAYEE = 89
+LAST_DUE = 90
+LAST_PAID = 91
+CHANCE_COUNT = 92  # chance outcomes resolved during the last reset/step (0..2)
+CHANCE_LOG = 93  # their action ids (2 fields, -1 padding)
+PLACES = 95  # PLACE decisions
+PLACE_OPTIONS = 96  # legal placements summed over PLACE decisions
+WIDTH = 104
+
+#: Fields that make up the position (everything before the counters).
+POSITION_FIELDS = PLIES
+
+ORIENT, ROLL, PLACE, DRAW, OVER = 0, 1, 2, 3, 4
+PLACE_BASE, ROLL_BASE, DRAW_BASE, DECISION_IDS = 3, 87, 91, 87
+OBS_SIZE = 474
+#: Columns of the statistics array filled by :func:`playouts`.
+STAT_PLIES, STAT_TURNS, STAT_TITHES, STAT_TITHE_DIRHAMS = 0, 1, 2, 3
+STAT_OUT, STAT_PLACES, STAT_PLACE_OPTIONS = 4, 5, 6
+STATS = 7
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_U27 = np.uint64(27)
+_U30 = np.uint64(30)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_U11 = np.uint64(11)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_NOT_G = np.int64(NOT_FILE_G)
+_NOT_A = np.int64(NOT_FILE_A)
+_ONE = np.int64(1)
+
+
+# -- random numbers -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def mix64(z: np.uint64) -> np.uint64:
+    """The SplitMix64 output function (also used to derive seeds)."""
+    z = (z ^ (z >> _U30)) * _MIX1
+    z = (z ^ (z >> _U27)) * _MIX2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True)
+def below(state: np.uint64, k: int) -> tuple[np.uint64, int]:
+    """Advance ``state``; return it and a uniform integer in ``[0, k)``."""
+    state = state + _GOLDEN
+    z = mix64(state)
+    return state, int(np.int64(((z >> _U32) * np.uint64(k)) >> _U32))
+
+
+@njit(cache=True)
+def unit(state: np.uint64) -> tuple[np.uint64, float]:
+    """Advance ``state``; return it and a uniform float in ``[0, 1)``."""
+    state = state + _GOLDEN
+    z = mix64(state)
+    return state, np.float64(z >> _U11) * _TO_UNIT
+
+
+@njit(cache=True)
+def seed_streams(seed: np.uint64, salt: np.uint64, out: np.ndarray) -> None:
+    """One independent generator state per entry of ``out``, derived from ``seed``."""
+    base = mix64(mix64(seed ^ salt) + salt)
+    for i in range(out.shape[0]):
+        out[i] = mix64(base + np.uint64(i) * _GOLDEN)
+
+
+# -- rules (mirroring marrakech.state) -----------------------------------------------------
+
+
+@njit(cache=True)
+def owner_of(colour: int, players: int) -> int:
+    """``colour % players`` without a division (colour is 0..3, so below 2 * players)."""
+    return colour - players if colour >= players else colour
+
+
+@njit(cache=True)
+def _held(s: np.ndarray, seat: int) -> int:
+    if s[PLAYERS] == 2:
+        return int(s[HAND + seat] + s[HAND + seat + 2])
+    return int(s[HAND + seat])
+
+
+@njit(cache=True)
+def _is_out(s: np.ndarray, seat: int) -> bool:
+    return bool((s[OUTMASK] >> seat) & 1 == 1)
+
+
+@njit(cache=True)
+def _game_over(s: np.ndarray) -> bool:
+    """R19: at most one seat in, or no seat still in holds a carpet."""
+    players = s[PLAYERS]
+    if players - s[NOUT] <= 1:
+        return True
+    for seat in range(players):  # noqa: SIM110 - a generator does not compile in Numba
+        if not _is_out(s, seat) and _held(s, seat) > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _next_seat(s: np.ndarray, seat: int) -> int:
+    """The next seat clockwise still in the game (R19), preferring one with carpets."""
+    players = int(s[PLAYERS])
+    fallback = -1
+    for offset in range(1, players + 1):
+        candidate = (seat + offset) % players
+        if _is_out(s, candidate):
+            continue
+        if _held(s, candidate) > 0:
+            return candidate
+        if fallback < 0:
+            fallback = candidate
+    return max(fallback, 0)
+
+
+@njit(cache=True)
+def colour_bits(s: np.ndarray, colour: int) -> np.int64:
+    """The squares showing ``colour`` as a 49-bit board."""
+    return np.int64(s[BITS + 2 * colour]) | (np.int64(s[BITS + 2 * colour + 1]) << BITS_SPLIT)
+
+
+@njit(cache=True)
+def _paint(s: np.ndarray, square: int, old_cell: int, colour: int) -> None:
+    """Keep the colour bitboards in step with a square turning to ``colour``."""
+    if square < BITS_SPLIT:
+        field = BITS
+        bit = np.int32(1) << square
+    else:
+        field = BITS + 1
+        bit = np.int32(1) << (square - BITS_SPLIT)
+    if old_cell != 0:
+        s[field + 2 * ((old_cell - 1) & 3)] &= ~bit
+    s[field + 2 * colour] |= bit
+
+
+@njit(cache=True)
+def fill_bits(s: np.ndarray) -> None:
+    """Recompute the colour bitboards of row ``s`` from its board."""
+    for field in range(8):
+        s[BITS + field] = 0
+    for square in range(49):
+        cell = s[BOARD + square]
+        if cell != 0:
+            _paint(s, square, 0, (cell - 1) & 3)
+
+
+@njit(cache=True)
+def region_size(s: np.ndarray, square: int) -> int:
+    """Squares of the region of ``square`` (R11), grown on a 49-bit board."""
+    same = colour_bits(s, (s[BOARD + square] - 1) & 3)
+    region = _ONE << square
+    while True:
+        grown = (region | (region << 7) | (region >> 7) | ((region & _NOT_G) << 1)) | (
+            (region & _NOT_A) >> 1
+        )
+        grown &= same
+        if grown == region:
+            break
+        region = grown
+    count = 0
+    while region:
+        region &= region - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def orient(s: np.ndarray, turn_by: int) -> None:
+    """R9: ``turn_by`` 0, 1, 2 = left, straight, right (the Orient action id)."""
+    assam = s[ASSAM]
+    facing = ((assam & 3) + turn_by - 1) & 3
+    s[ASSAM] = (assam & ~3) | facing
+    s[PHASE] = ROLL
+    s[PILE] = 0
+    s[TURNS] += 1
+    s[PLIES] += 1
+
+
+@njit(cache=True)
+def roll(s: np.ndarray, steps: int) -> None:
+    """R10-R13: move Assam ``steps`` squares, pay the tithe, eliminate who cannot pay."""
+    position = PATH_END[s[ASSAM] * 5 + steps]
+    square = position >> 2
+    players = s[PLAYERS]
+    turn = s[TURN]
+    phase = PLACE
+    cell = s[BOARD + square]
+    s[PLIES] += 1
+    if cell != 0:
+        owner = owner_of((cell - 1) & 3, players)
+        if owner != turn and not _is_out(s, owner):  # R11, R12
+            due = region_size(s, square)
+            have = s[MONEY + turn]
+            paid = due if have >= due else have
+            s[MONEY + owner] += paid
+            s[MONEY + turn] = have - paid
+            s[TITHES] += 1
+            s[TITHE_DIRHAMS] += paid
+            s[LAST_PAYER] = turn
+            s[LAST_PAYEE] = owner
+            s[LAST_DUE] = due
+            s[LAST_PAID] = paid
+            if have < due:  # R13: pays all he has and is out
+                s[OUT + s[NOUT]] = turn
+                s[NOUT] += 1
+                s[OUTMASK] |= 1 << turn
+                s[HAND + turn] = 0
+                if players == 2:
+                    s[HAND + turn + 2] = 0
+                    s[TOPS + turn] = -1
+                if _game_over(s):
+                    phase = OVER
+                    turn = 0
+                else:
+                    phase = ORIENT
+                    turn = _next_seat(s, turn)
+    s[ASSAM] = position
+    s[PHASE] = phase
+    s[TURN] = turn
+    s[PILE] = 0
+
+
+@njit(cache=True)
+def placement_ok(s: np.ndarray, slot: int) -> bool:
+    """R16 (and R31's own-cover option) for a slot already allowed by R14/R15."""
+    cell = s[BOARD + SLOT_LOW[slot]]
+    if cell != 0 and ((cell - 1) >> 2) == SLOT_LINK[slot]:
+        if s[OWN_COVER] == 0 or owner_of((cell - 1) & 3, s[PLAYERS]) != s[TURN]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def placements(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal slot numbers (in id order) into ``out``; return how many."""
+    square = s[ASSAM] >> 2
+    # Branch-free compaction: the legality of a candidate is unpredictable, so write
+    # every slot and advance the count by its legality.
+    own = s[OWN_COVER] != 0
+    players = s[PLAYERS]
+    turn = s[TURN]
+    count = 0
+    for i in range(CAND_N[square]):
+        cell = s[BOARD + CAND_LOW[square, i]] - 1
+        whole = (cell >= 0) & ((cell >> 2) == CAND_LINK[square, i])
+        colour = cell & 3
+        allowed = own & ((colour - players * np.int64(colour >= players)) == turn)
+        out[count] = CAND[square, i]
+        count += int((not whole) | allowed)
+    return count
+
+
+@njit(cache=True)
+def place(s: np.ndarray, slot: int) -> None:
+    """R14-R17 and R19: lay the seat's next carpet on ``slot`` and pass the turn."""
+    players = s[PLAYERS]
+    turn = s[TURN]
+    low = SLOT_LOW[slot]
+    high = SLOT_HIGH[slot]
+    link = SLOT_LINK[slot]
+    low_cell = s[BOARD + low]
+    high_cell = s[BOARD + high]
+    colour = s[TOPS + turn] if players == 2 else turn
+    # Half-cover: the other half of a covered carpet loses its partner (R17).
+    if low_cell != 0 and low_cell <= 16:
+        partner = low + DELTA_T[(low_cell - 1) >> 2]
+        if partner != high:
+            s[BOARD + partner] = 17 + ((s[BOARD + partner] - 1) & 3)
+    if high_cell != 0 and high_cell <= 16:
+        partner = high + DELTA_T[(high_cell - 1) >> 2]
+        if partner != low:
+            s[BOARD + partner] = 17 + ((s[BOARD + partner] - 1) & 3)
+    _paint(s, low, low_cell, colour)
+    _paint(s, high, high_cell, colour)
+    s[BOARD + low] = 1 + colour + 4 * link
+    s[BOARD + high] = 9 + colour + 4 * link
+    s[HAND + colour] -= 1
+    s[PLIES] += 1
+    if players == 2:
+        s[TOPS + turn] = -1
+    if s[NOUT] > 0 or (s[HAND] + s[HAND + 1] + s[HAND + 2] + s[HAND + 3]) == 0:
+        if _game_over(s):
+            s[PHASE] = OVER
+            s[TURN] = 0
+            s[PILE] = 0
+            return
+    phase = ORIENT
+    pile = 0
+    if players == 2:
+        if s[HAND + turn] + s[HAND + turn + 2] > 0:
+            phase = DRAW  # reveal this pile's next top first (R7)
+            pile = turn
+        nxt = 1 - turn
+        if s[HAND + nxt] + s[HAND + nxt + 2] > 0:
+            turn = nxt
+        else:
+            turn = _next_seat(s, turn)
+    else:
+        nxt = turn + 1 if turn + 1 < players else 0
+        if s[HAND + nxt] > 0 and s[NOUT] == 0:
+            turn = nxt
+        else:
+            turn = _next_seat(s, turn)
+    s[PHASE] = phase
+    s[TURN] = turn
+    s[PILE] = pile
+
+
+@njit(cache=True)
+def draw(s: np.ndarray, colour: int) -> None:
+    """R7: the top of a 2-player pile is revealed as ``colour``."""
+    s[TOPS + s[PILE]] = colour
+    s[PLIES] += 1
+    phase = ORIENT
+    pile = 0
+    for seat in range(2):  # the opening reveals seat 0's top, then seat 1's (R7)
+        if s[TOPS + seat] < 0 and not _is_out(s, seat):
+            if s[HAND + seat] + s[HAND + seat + 2] > 0:
+                phase = DRAW
+                pile = seat
+                break
+    s[PHASE] = phase
+    s[PILE] = pile
+
+
+@njit(cache=True)
+def is_legal(s: np.ndarray, action: int) -> bool:
+    """Whether ``action`` (0..94, decisions and chance outcomes) is legal in row ``s``."""
+    phase = s[PHASE]
+    if phase == ORIENT:
+        return 0 <= action <= 2
+    if phase == PLACE:
+        slot = action - PLACE_BASE
+        if slot < 0 or slot >= 84 or not CAND_OK[s[ASSAM] >> 2, slot]:
+            return False
+        return placement_ok(s, slot)
+    if phase == ROLL:
+        return ROLL_BASE <= action < DRAW_BASE
+    if phase == DRAW:
+        colour = action - DRAW_BASE
+        return 0 <= colour < 4 and colour % 2 == s[PILE] and s[HAND + colour] > 0
+    return False
+
+
+@njit(cache=True)
+def apply_unchecked(s: np.ndarray, action: int) -> None:
+    """Apply a legal ``action`` (any id 0..94) to row ``s``."""
+    if action < PLACE_BASE:
+        orient(s, action)
+    elif action < ROLL_BASE:
+        place(s, action - PLACE_BASE)
+    elif action < DRAW_BASE:
+        roll(s, action - ROLL_BASE + 1)
+    else:
+        draw(s, action - DRAW_BASE)
+
+
+@njit(cache=True)
+def apply_action(s: np.ndarray, action: int) -> bool:
+    """Apply ``action`` if legal (decision or chance outcome); False and no change if not."""
+    if not is_legal(s, action):
+        return False
+    s[LAST_PAYER] = -1
+    s[LAST_PAYEE] = -1
+    s[LAST_DUE] = 0
+    s[LAST_PAID] = 0
+    apply_unchecked(s, action)
+    return True
+
+
+@njit(cache=True)
+def _log_chance(s: np.ndarray, action: int) -> None:
+    count = s[CHANCE_COUNT]
+    if count < 2:
+        s[CHANCE_LOG + count] = action
+    s[CHANCE_COUNT] = count + 1
+
+
+@njit(cache=True)
+def resolve_chance(s: np.ndarray, state: np.uint64) -> np.uint64:
+    """Sample ROLL and DRAW nodes with their true probabilities (R3, R7) until a decision
+    node or the end; return the advanced generator state."""
+    while True:
+        phase = s[PHASE]
+        if phase == ROLL:
+            state, face = below(state, 6)
+            steps = DIE[face]
+            _log_chance(s, ROLL_BASE + steps - 1)
+            roll(s, steps)
+        elif phase == DRAW:
+            pile = s[PILE]
+            first = s[HAND + pile]
+            state, k = below(state, first + s[HAND + pile + 2])
+            colour = pile if k < first else pile + 2
+            _log_chance(s, DRAW_BASE + colour)
+            draw(s, colour)
+        else:
+            return state
+
+
+@njit(cache=True)
+def results(s: np.ndarray, out: np.ndarray) -> None:
+    """R20 scores, dirhams and R21 ranks (1 = win, shared on ties) of row ``s``, written
+    to ``out[0:p]``, ``out[p:2p]`` and ``out[2p:3p]`` for ``p`` players."""
+    players = s[PLAYERS]
+    key0 = key1 = key2 = key3 = np.int64(0)  # (in, score, dirhams) packed in one integer
+    for seat in range(players):
+        bits = colour_bits(s, seat)
+        if players == 2:
+            bits |= colour_bits(s, seat + 2)
+        score = 0
+        while bits:  # visible squares of the seat's colours
+            bits &= bits - 1
+            score += 1
+        money = s[MONEY + seat]
+        if _is_out(s, seat):
+            key = np.int64(0)
+            for i in range(s[NOUT]):
+                if s[OUT + i] == seat:
+                    key = np.int64(i)
+        else:
+            score += money
+            key = (np.int64(1) << 50) + (np.int64(score) << 24) + money
+        out[seat] = score
+        out[players + seat] = money
+        if seat == 0:
+            key0 = key
+        elif seat == 1:
+            key1 = key
+        elif seat == 2:
+            key2 = key
+        else:
+            key3 = key
+    for seat in range(players):
+        key = key0 if seat == 0 else key1 if seat == 1 else key2 if seat == 2 else key3
+        rank = 1 + (key0 > key) + (key1 > key)
+        if players > 2:
+            rank += key2 > key
+        if players > 3:
+            rank += key3 > key
+        out[2 * players + seat] = rank
+
+
+# -- random playouts -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _choose_weighted(state: np.uint64, weights: np.ndarray, count: int) -> tuple[np.uint64, int]:
+    total = 0.0
+    for i in range(count):
+        total += weights[i]
+    if total <= 0.0:
+        return below(state, count)
+    state, x = unit(state)
+    x *= total
+    for i in range(count - 1):
+        x -= weights[i]
+        if x < 0.0:
+            return state, i
+    return state, count - 1
+
+
+@njit(cache=True)
+def playouts(
+    start: np.ndarray,
+    seed: np.uint64,
+    weights: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Play ``out.shape[0]`` games from row ``start`` to the end; per game, ``out`` gets
+    the :func:`results` (``3 * players`` columns) then the :data:`STATS` counters.
+
+    ``weights`` empty: decisions uniform over the legal ones. Otherwise 6 weights: orient
+    left, straight, right, then per half of a placement on an empty square, on an
+    opponent's colour, on an own colour (a placement's weight is the sum over its two
+    halves). Chance always follows the true probabilities.
+    """
+    n = out.shape[0]
+    weighted = weights.shape[0] > 0
+    s = np.empty(WIDTH, dtype=np.int32)
+    slots = np.empty(12, dtype=np.int32)
+    slot_weights = np.empty(12, dtype=np.float64)
+    state = mix64(seed ^ np.uint64(0x3C6EF372FE94F82B))
+    players = start[PLAYERS]
+    for game in range(n):
+        for k in range(POSITION_FIELDS):
+            s[k] = start[k]
+        for k in range(POSITION_FIELDS, WIDTH):
+            s[k] = 0
+        places = 0
+        options = 0
+        while True:
+            phase = s[PHASE]
+            if phase == ORIENT:
+                if weighted:
+                    state, k = _choose_weighted(state, weights, 3)
+                else:
+                    state, k = below(state, 3)
+                orient(s, k)
+            elif phase == ROLL:
+                state, face = below(state, 6)
+                roll(s, DIE[face])
+            elif phase == PLACE:
+                count = placements(s, slots)
+                places += 1
+                options += count
+                if weighted:
+                    turn = s[TURN]
+                    for i in range(count):
+                        w = 0.0
+                        for half in range(2):
+                            sq = SLOT_LOW[slots[i]] if half == 0 else SLOT_HIGH[slots[i]]
+                            cell = s[BOARD + sq]
+                            if cell == 0:
+                                w += weights[3]
+                            elif owner_of((cell - 1) & 3, players) == turn:
+                                w += weights[5]
+                            else:
+                                w += weights[4]
+                        slot_weights[i] = w
+                    state, k = _choose_weighted(state, slot_weights, count)
+                else:
+                    state, k = below(state, count)
+                place(s, slots[k])
+            elif phase == DRAW:
+                pile = s[PILE]
+                first = s[HAND + pile]
+                state, k = below(state, first + s[HAND + pile + 2])
+                draw(s, pile if k < first else pile + 2)
+            else:
+                break
+        o = out[game]
+        results(s, o)
+        base = 3 * players
+        o[base + STAT_PLIES] = s[PLIES]
+        o[base + STAT_TURNS] = s[TURNS]
+        o[base + STAT_TITHES] = s[TITHES]
+        o[base + STAT_TITHE_DIRHAMS] = s[TITHE_DIRHAMS]
+        o[base + STAT_OUT] = s[NOUT] - start[NOUT]
+        o[base + STAT_PLACES] = places
+        o[base + STAT_PLACE_OPTIONS] = options
+
+
+# -- batches -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _clear_step(s: np.ndarray) -> None:
+    s[LAST_PAYER] = -1
+    s[LAST_PAYEE] = -1
+    s[LAST_DUE] = 0
+    s[LAST_PAID] = 0
+    s[CHANCE_COUNT] = 0
+    s[CHANCE_LOG] = -1
+    s[CHANCE_LOG + 1] = -1
+
+
+@njit(cache=True)
+def batch_reset(rows: np.ndarray, streams: np.ndarray, start: np.ndarray, mask: np.ndarray) -> None:
+    """Rows where ``mask`` is True become ``start`` (counters cleared), chance resolved."""
+    for i in range(rows.shape[0]):
+        if mask[i]:
+            s = rows[i]
+            for k in range(POSITION_FIELDS):
+                s[k] = start[k]
+            for k in range(POSITION_FIELDS, WIDTH):
+                s[k] = 0
+            _clear_step(s)
+            streams[i] = resolve_chance(s, streams[i])
+
+
+@njit(cache=True)
+def batch_resolve(rows: np.ndarray, streams: np.ndarray, index: int) -> None:
+    """Resolve the chance nodes of one game (after a state was set from outside)."""
+    s = rows[index]
+    _clear_step(s)
+    streams[index] = resolve_chance(s, streams[index])
+
+
+@njit(cache=True)
+def batch_check(rows: np.ndarray, actions: np.ndarray) -> int:
+    """The first game whose action is illegal (terminal games excepted), or -1."""
+    for i in range(rows.shape[0]):
+        s = rows[i]
+        if s[PHASE] != OVER and not is_legal(s, actions[i]):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def batch_step(rows: np.ndarray, streams: np.ndarray, actions: np.ndarray) -> int:
+    """Apply one decision per live game and resolve the chance that follows.
+
+    Checks every action first and returns the index of the first illegal one without
+    changing anything; otherwise returns -1.
+    """
+    bad = batch_check(rows, actions)
+    if bad >= 0:
+        return bad
+    for i in range(rows.shape[0]):
+        s = rows[i]
+        if s[PHASE] == OVER:
+            continue
+        _clear_step(s)
+        apply_unchecked(s, actions[i])
+        if s[PHASE] == ROLL or s[PHASE] == DRAW:
+            streams[i] = resolve_chance(s, streams[i])
+    return -1
+
+
+@njit(cache=True)
+def batch_step_some(
+    rows: np.ndarray, streams: np.ndarray, actions: np.ndarray, mask: np.ndarray
+) -> int:
+    """:func:`batch_step` for the games where ``mask`` is True only (others untouched)."""
+    for i in range(rows.shape[0]):
+        s = rows[i]
+        if mask[i] and s[PHASE] != OVER and not is_legal(s, actions[i]):
+            return i
+    for i in range(rows.shape[0]):
+        s = rows[i]
+        if not mask[i] or s[PHASE] == OVER:
+            continue
+        _clear_step(s)
+        apply_unchecked(s, actions[i])
+        if s[PHASE] == ROLL or s[PHASE] == DRAW:
+            streams[i] = resolve_chance(s, streams[i])
+    return -1
+
+
+@njit(cache=True)
+def batch_masks(rows: np.ndarray, out: np.ndarray) -> None:
+    """Legal decision flags (87 per game); all False for a finished game."""
+    slots = np.empty(12, dtype=np.int32)
+    for i in range(rows.shape[0]):
+        s = rows[i]
+        for a in range(DECISION_IDS):
+            out[i, a] = False
+        phase = s[PHASE]
+        if phase == ORIENT:
+            out[i, 0] = True
+            out[i, 1] = True
+            out[i, 2] = True
+        elif phase == PLACE:
+            count = placements(s, slots)
+            for k in range(count):
+                out[i, PLACE_BASE + slots[k]] = True
+
+
+@njit(cache=True)
+def batch_sample(rows: np.ndarray, streams: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random legal decision per game (-1 for a finished game)."""
+    slots = np.empty(12, dtype=np.int32)
+    for i in range(rows.shape[0]):
+        s = rows[i]
+        phase = s[PHASE]
+        if phase == ORIENT:
+            streams[i], k = below(streams[i], 3)
+            out[i] = k
+        elif phase == PLACE:
+            count = placements(s, slots)
+            streams[i], k = below(streams[i], count)
+            out[i] = PLACE_BASE + slots[k]
+        else:
+            out[i] = -1
+
+
+@njit(cache=True)
+def batch_results(rows: np.ndarray, out: np.ndarray) -> None:
+    """:func:`results` of every game: ``out`` is ``(n, 3 * players)``."""
+    for i in range(rows.shape[0]):
+        results(rows[i], out[i])
+
+
+@njit(cache=True)
+def batch_observe(rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+    """The ``marrakech_v0`` observation of each game from ``seats[i]`` (see observation.py).
+
+    Values are computed in float64 as the core does, then stored as float32.
+    """
+    rel_colour = np.zeros(4, dtype=np.int64)
+    for i in range(rows.shape[0]):
+        s = rows[i]
+        o = out[i]
+        o[:] = 0.0
+        players = s[PLAYERS]
+        seat = seats[i]
+        # relative colour per colour, worked out once per game (divisions are slow)
+        for colour in range(4):
+            owner = owner_of(colour, players)
+            rel_colour[colour] = (owner - seat + players) % players + (
+                players if colour >= players else 0
+            )
+        for sq in range(49):
+            cell = s[BOARD + sq]
+            if cell == 0:
+                continue
+            colour = (cell - 1) & 3
+            link = (cell - 1) >> 2
+            o[rel_colour[colour] * 49 + sq] = 1.0
+            if link != 4:
+                o[196 + link * 49 + sq] = 1.0
+        o[392 + (s[ASSAM] >> 2)] = 1.0
+        o[441 + s[PHASE]] = 1.0
+        o[446 + (s[ASSAM] & 3)] = 1.0
+        start = s[START_CARPETS]
+        all_money = 30 * players
+        for relative in range(players):
+            other = (seat + relative) % players
+            base = 450 + relative * 6
+            o[base] = 1.0
+            o[base + 1] = 0.0 if _is_out(s, other) else 1.0
+            o[base + 2] = min(1.0, s[MONEY + other] / all_money)
+            o[base + 3] = _held(s, other) / start
+            if players == 2:
+                top = s[TOPS + other]
+                if top >= 0:
+                    o[base + 4 + (0 if top == other else 1)] = 1.0
+
+
+# -- single rows (conversion checks, differential tests) ------------------------------------
+
+
+@njit(cache=True)
+def legal_flags(s: np.ndarray, out: np.ndarray) -> None:
+    """``out[a]`` = whether action id ``a`` (0..94) is legal in row ``s``."""
+    for a in range(out.shape[0]):
+        out[a] = is_legal(s, a)
+
+
+# -- cache guard ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _frozen_checksum() -> int:
+    # The tables as the (possibly cached) compiled code saw them.
+    total = 0
+    weight = 1
+    for table in (PATH_END, CAND_N, SLOT_LOW, SLOT_HIGH, SLOT_LINK, DIE):
+        for value in table:
+            total += weight * (int(value) + 7)
+            weight = weight % 1000003 + 1
+    for table2 in (CAND, CAND_LOW, CAND_LINK):
+        for row in table2:
+            for value in row:
+                total += weight * (int(value) + 7)
+                weight = weight % 1000003 + 1
+    return total
+
+
+def _checksum() -> int:
+    total = 0
+    weight = 1
+    for table in (PATH_END, CAND_N, SLOT_LOW, SLOT_HIGH, SLOT_LINK, DIE, CAND, CAND_LOW, CAND_LINK):
+        for value in table.ravel().tolist():
+            total += weight * (value + 7)
+            weight = weight % 1000003 + 1
+    return total
+
+
+def _guard_cache() -> None:
+    """Numba's cache notices changes to this file only, not to the core geometry the
+    tables come from: if the cached code holds other tables, drop the cache."""
+    if _frozen_checksum() == _checksum():
+        return
+    for value in list(globals().values()):
+        cache = getattr(value, "_cache", None)
+        if cache is not None and hasattr(cache, "flush"):
+            cache.flush()
+    # Cache the checksum of the new tables too, so the next process compares against them.
+    _frozen_checksum.recompile()
+
+
+_guard_cache()

@@ -1,0 +1,116 @@
+"""random_playouts: results, determinism, rewards, the weighted policy."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from marrakech import BGA, STANDARD, State, parse_action, random_action, random_game
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba")
+
+from marrakech.fast import PlayoutResult, random_playouts  # noqa: E402
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shapes_and_types(players: int) -> None:
+    result = random_playouts(State.new(players, BGA), 50, seed=1)
+    assert isinstance(result, PlayoutResult)
+    assert result.scores.shape == (50, players) and result.scores.dtype == np.int32
+    assert result.money.shape == (50, players)
+    assert result.ranks.shape == (50, players) and result.ranks.dtype == np.int8
+    assert result.plies.shape == (50,)
+    assert (result.ranks.min(axis=1) == 1).all()
+    assert ((result.ranks >= 1) & (result.ranks <= players)).all()
+
+
+def test_deterministic_for_a_seed() -> None:
+    a = random_playouts(State.new(4), 200, seed=5)
+    b = random_playouts(State.new(4), 200, seed=5)
+    c = random_playouts(State.new(4), 200, seed=6)
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.plies, b.plies)
+    assert not np.array_equal(a.scores, c.scores)
+
+
+def test_scores_are_money_plus_squares_and_money_is_kept() -> None:
+    """R20; tithes only move dirhams between seats (R11), so the total stays 30 each."""
+    result = random_playouts(State.new(4), 300, seed=2)
+    out = result.eliminated == 0
+    assert (result.money[out].sum(axis=1) == 120).all()
+    assert (result.scores >= result.money).all()
+
+
+def test_from_any_position_chance_and_end_included() -> None:
+    state = State.new(3).apply(parse_action("S"))  # a ROLL chance node
+    result = random_playouts(state, 20, seed=0)
+    assert (result.turns == 29).all()  # 30 carpets in all: the first turn already began
+    final, _ = random_game(State.new(2), random.Random(1))
+    ended = random_playouts(final, 7, seed=0)
+    assert (ended.plies == 0).all()
+    assert (ended.scores == np.array(final.scores())).all()
+    assert (ended.ranks == np.array(final.ranks())).all()
+
+
+def test_statistics_match_the_core() -> None:
+    """Uniform playouts and core random games agree on average length and placements."""
+    games = 400
+    rng = random.Random(3)
+    plies = places = options = 0
+    for _ in range(games):
+        state = State.new(4)
+        while not state.is_terminal:
+            if state.phase.name == "PLACE":
+                places += 1
+                options += len(state.legal_actions())
+            state = state.apply(random_action(state, rng))
+            plies += 1
+    result = random_playouts(State.new(4), 20_000, seed=3)
+    assert abs(result.plies.mean() - plies / games) < 1.0
+    assert abs(result.place_options.sum() / result.places.sum() - options / places) < 0.1
+
+
+def test_rewards() -> None:
+    result = random_playouts(State.new(4), 500, seed=9)
+    values = result.rank_values()
+    assert np.allclose(values.sum(axis=1), 2.0)
+    assert values.min() >= 0 and values.max() <= 1
+    assert np.allclose(result.win_shares().sum(axis=1), 1.0)
+    mean = result.mean_rank_reward()
+    assert mean.shape == (4,) and np.isclose(mean.sum(), 2.0)
+    shares = result.mean_win_share()
+    assert np.isclose(shares.sum(), 1.0)
+    ranks = np.array([[1, 1, 3, 4]], dtype=np.int8)
+    tied = PlayoutResult(ranks, ranks, ranks, *(np.zeros(1, np.int32),) * 7)
+    assert tied.rank_values().tolist() == [[5 / 6, 5 / 6, 1 / 3, 0.0]]
+    assert tied.win_shares().tolist() == [[0.5, 0.5, 0.0, 0.0]]
+
+
+def test_weighted_policy_changes_play() -> None:
+    """Covering opponents hides squares (fewer visible in all) and breaks their regions
+    (smaller tithes); spreading on empty squares does the opposite."""
+    start = State.new(4, STANDARD)
+    uniform = random_playouts(start, 3000, seed=1, weights=(1, 1, 1, 1, 1, 1))
+    cover = random_playouts(start, 3000, seed=1, weights=(1, 1, 1, 0, 1, 0))
+    spread = random_playouts(start, 3000, seed=1, weights=(1, 1, 1, 1, 0, 0))
+    total = {
+        name: r.scores.sum(axis=1).mean()
+        for name, r in (("uniform", uniform), ("cover", cover), ("spread", spread))
+    }
+    assert total["cover"] < total["uniform"] - 4 < total["spread"] - 8
+    assert cover.tithe_dirhams.mean() < uniform.tithe_dirhams.mean() < spread.tithe_dirhams.mean()
+    # all legal placements weighing 0 falls back to a uniform choice
+    assert random_playouts(start, 100, seed=1, weights=(1, 1, 1, 0, 0, 0)).n == 100
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="expected 6 policy weights"):
+        random_playouts(State.new(4), 1, 0, weights=(1, 2))
+    with pytest.raises(ValueError, match="finite and >= 0"):
+        random_playouts(State.new(4), 1, 0, weights=(1, 1, 1, -1, 1, 1))
+    with pytest.raises(ValueError, match="n must be"):
+        random_playouts(State.new(4), -1, 0)
+    with pytest.raises(TypeError, match="expected a marrakech State"):
+        random_playouts("4", 1, 0)  # type: ignore[arg-type]
+    assert random_playouts(State.new(4), 0, 0).scores.shape == (0, 4)
