@@ -78,10 +78,16 @@ class PythonBatch:
             self._chance_log[i] = []
             self._states[i] = self._resolve(int(i), self._start)
 
-    def step(self, actions: npt.ArrayLike) -> None:
+    def step(self, actions: npt.ArrayLike, mask: npt.ArrayLike | None = None) -> None:
         """Apply one decision id per game (ignored for finished games, and where -1), then
-        resolve the chance that follows. An illegal action raises before any game moves."""
+        resolve the chance that follows. An illegal action raises before any game moves.
+
+        With ``mask`` (n bools), only the games where it is True move, as in
+        :meth:`marrakech.fast.Batch.step`.
+        """
         ids = np.asarray(actions)
+        if mask is not None:
+            ids = np.where(np.asarray(mask, dtype=bool), ids, -1)
         if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
             raise ValueError(
                 f"step: expected {self.n} integer decision ids, found shape {ids.shape} "

@@ -250,23 +250,10 @@ class VectorEnv:
 
     def _step_some(self, actions: npt.NDArray[np.int64]) -> None:
         """Step only the games whose action is not -1."""
-        if isinstance(self._batch, PythonBatch) or (actions >= 0).all():
+        if (actions >= 0).all():
             self._batch.step(actions)
-            return
-        # The compiled batch steps every live game; step the chosen rows in a
-        # sub-array and write them back (the games keep their own generators).
-        from marrakech.fast import kernels
-
-        batch = self._batch
-        rows = np.flatnonzero(actions >= 0)
-        sub_rows = np.ascontiguousarray(batch.rows[rows])
-        sub_streams = np.ascontiguousarray(batch._streams[rows])
-        sub_actions = np.ascontiguousarray(actions[rows])
-        bad = kernels.batch_step(sub_rows, sub_streams, sub_actions)
-        if bad >= 0:
-            raise batch._illegal(int(rows[bad]), int(sub_actions[bad]))
-        batch.rows[rows] = sub_rows
-        batch._streams[rows] = sub_streams
+        else:
+            self._batch.step(actions, mask=actions >= 0)
 
     def _transition(
         self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
