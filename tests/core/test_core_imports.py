@@ -35,6 +35,7 @@ import random
 random_game(State.new(4), random.Random(0))
 stdlib = set(sys.stdlib_module_names)
 loaded = {{name.split(".")[0] for name in set(sys.modules) - before}}
+loaded = {{name for name in loaded if not name.startswith("__")}}  # __mp_main__ aliases __main__
 print(sorted(loaded - stdlib - {{"marrakech"}}))
 """
 
