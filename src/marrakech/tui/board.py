@@ -38,6 +38,7 @@ arrow pointing where he faces::
 
 from __future__ import annotations
 
+import contextlib
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +51,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
+from marrakech.actions import Place
+from marrakech.errors import MarrakechError
 from marrakech.geometry import SIZE, E, N, S, W
 from marrakech.rules import COLOUR_LETTERS
 from marrakech.state import State
@@ -226,19 +229,17 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
     def put(x: int, y: int, char: str, style: Style) -> None:
         grid[y][x] = (char, style)
 
-    # What each square shows: colour and the square holding its other visible half.
-    colours: list[int | None] = [state.colour_at(sq) for sq in range(SIZE * SIZE)]
-    partner: list[int | None] = [state.other_half(sq) for sq in range(SIZE * SIZE)]
+    # What each square shows: colour and the square holding its other visible half. A
+    # previewed placement is shown as the core would lay it (R17), not re-derived here.
+    shown = state
     ghost = [False] * (SIZE * SIZE)
     if view.preview is not None and view.preview_colour is not None:
         a, b = view.preview
-        for sq in (a, b):
-            old = partner[sq]
-            if old is not None and old not in (a, b):
-                partner[old] = None
-            colours[sq] = view.preview_colour
-            ghost[sq] = True
-        partner[a], partner[b] = b, a
+        with contextlib.suppress(MarrakechError, ValueError):
+            shown = state.apply(Place(a, b))
+            ghost[a] = ghost[b] = True
+    colours: list[int | None] = [shown.colour_at(sq) for sq in range(SIZE * SIZE)]
+    partner: list[int | None] = [shown.other_half(sq) for sq in range(SIZE * SIZE)]
     preview = set(view.preview or ())
     region = set(view.region)
 
