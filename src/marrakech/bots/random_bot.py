@@ -20,6 +20,14 @@ class RandomBot:
 
     name = "random"
 
+    def __init__(self, seconds: float | None = None, iterations: int | None = None) -> None:
+        # Budgets are accepted for a uniform interface; the bot always answers at once.
+        self.seconds = seconds
+        self.iterations = iterations
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
     def choose(self, state: State, rng: random.Random) -> Action:
         check_decision_node(state)
         legal = state.legal_actions()

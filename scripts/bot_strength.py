@@ -1,0 +1,251 @@
+"""Measure the bots' strength with the arena and regenerate the table in docs/bots.md.
+
+Each match of ``MATCHES`` is played with ``marrakech.arena.run_match`` into
+``--results DIR/<name>.jsonl`` (resumable: an interrupted run continues where it
+stopped), then the table between the ``strength-table`` markers of ``docs/bots.md`` is
+rewritten from every results file found.
+
+    python scripts/bot_strength.py                       # play everything, update the doc
+    python scripts/bot_strength.py --only mcts-greedy-2p --games 200 --workers 2
+    python scripts/bot_strength.py --table-only          # just rebuild the table
+
+The budgets are iteration/depth counts, not seconds, so every number is reproducible
+exactly (same seed, same games) on any machine and with any number of workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from marrakech.arena import MatchConfig, ProgressBar, read_results, run_match, summarise
+from marrakech.arena.stats import BotSummary
+from marrakech.errors import MarrakechError
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "bots.md"
+START, END = "<!-- strength-table:start -->", "<!-- strength-table:end -->"
+TIMING = ("<!-- timing-table:start -->", "<!-- timing-table:end -->")
+TIMED_SPECS = ("random", "greedy", "hard", "expert", "expectimax@depth=2", "mcts@iterations=300")
+
+MCTS = "mcts@iterations=300"
+MCTS_LONG = "mcts@iterations=1000"  # about 0.3 s a decision; 1 s gives about 3000
+EXPECTIMAX = "expectimax@depth=2"
+
+
+@dataclass(frozen=True)
+class Match:
+    name: str
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    target: str
+    threshold: float  # win share the first bot must reach (0 = no target)
+
+
+MATCHES = (
+    Match("greedy-random-2p", 2, ("greedy", "random"), 400, "greedy beats random >= 90%", 0.90),
+    Match("expectimax-greedy-2p", 2, (EXPECTIMAX, "greedy"), 400, "expectimax >= 65%", 0.65),
+    Match("mcts-greedy-2p", 2, (MCTS, "greedy"), 400, "mcts >= 75%", 0.75),
+    Match("mcts1000-greedy-2p", 2, (MCTS_LONG, "greedy"), 400, "mcts >= 75%", 0.75),
+    Match("mcts-expectimax-2p", 2, (MCTS, EXPECTIMAX), 400, "mcts beats expectimax", 0.50),
+    Match("mcts-3greedy-4p", 4, (MCTS, "greedy", "greedy", "greedy"), 400, "mcts >= 45%", 0.45),
+    Match(
+        "mcts1000-3greedy-4p",
+        4,
+        (MCTS_LONG, "greedy", "greedy", "greedy"),
+        400,
+        "mcts >= 45%",
+        0.45,
+    ),
+)
+
+
+def results_path(folder: Path, match: Match) -> Path:
+    return folder / f"{match.name}.jsonl"
+
+
+def play(match: Match, folder: Path, games: int, workers: int, seed: int) -> None:
+    config = MatchConfig(match.players, match.bots, games, seed)
+    path = results_path(folder, match)
+    resume = False
+    if path.exists():
+        stored, _ = read_results(path)
+        if replace(stored, games=config.games) != config:
+            raise MarrakechError(f"{path} holds another match; move it away first")
+        resume = True
+        config = replace(config, games=max(games, stored.games))
+    print(f"== {match.name}: {','.join(match.bots)}, {games} games", flush=True)
+    outcome = run_match(
+        config, workers=workers, out=path, resume=resume, progress=ProgressBar(sys.stderr)
+    )
+    if outcome.interrupted:
+        raise KeyboardInterrupt
+
+
+def _row(match: Match, path: Path) -> str | None:
+    if not path.exists():
+        return None
+    config, games = read_results(path)
+    if not games:
+        return None
+    rows: dict[str, BotSummary] = {r.bot: r for r in summarise(games)}
+    first = rows[match.bots[0]]
+    others = [rows[b] for b in dict.fromkeys(match.bots[1:])]
+    met = (
+        "yes"
+        if first.ci_low >= match.threshold
+        else ("likely" if first.win_share >= match.threshold else "no")
+    )
+    opponents = ", ".join(f"`{o.bot}` {o.win_share:.1%}" for o in others)
+    return (
+        f"| {config.players} | `{first.bot}` vs {opponents} | {len(games)} | "
+        f"**{first.win_share:.1%}** ({first.ci_low:.1%}-{first.ci_high:.1%}) | "
+        f"{first.mean_score:.1f} / {others[0].mean_score:.1f} | "
+        f"{first.rating - others[0].rating:+.0f} | {first.seconds_per_decision:.3f} | "
+        f"{match.target} | {met} |"
+    )
+
+
+def table(folder: Path) -> str:
+    lines = [
+        "| players | match (first bot vs the others' win share) | games | first bot's win "
+        "share (95% CI) | mean score (first / other) | rating gap | s / decision "
+        "(first bot) | target | met |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for match in MATCHES:
+        row = _row(match, results_path(folder, match))
+        if row is not None:
+            lines.append(row)
+    stamp = time.strftime("%Y-%m-%d")
+    lines.append("")
+    lines.append(
+        f"_Generated by `scripts/bot_strength.py` on {stamp} from `{folder.name}/`; "
+        "'met' is yes when the whole 95% interval clears the target, likely when only "
+        "the point estimate does. Seconds per decision are as measured during the runs, "
+        "on a machine shared with other work; the time table below has idle figures._"
+    )
+    return "\n".join(lines)
+
+
+def update_doc(text: str, doc: Path = DOC, markers: tuple[str, str] = (START, END)) -> None:
+    start, end = markers
+    body = doc.read_text(encoding="utf-8")
+    if start not in body or end not in body:
+        raise MarrakechError(f"{doc} has no {start} ... {end} markers")
+    head, rest = body.split(start, 1)
+    _, tail = rest.split(end, 1)
+    doc.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
+
+
+def timing(positions: int, seed: int) -> str:
+    """Seconds per decision of each bot spec over positions sampled from random games."""
+    import random
+
+    from marrakech import State, random_action
+    from marrakech.bots import make_bot
+
+    rng = random.Random(seed)
+    samples: dict[int, list[State]] = {}
+    for players in (2, 4):
+        found: list[State] = []
+        while len(found) < positions:
+            state = State.new(players)
+            seen = []
+            while not state.is_terminal:
+                if not state.is_chance:
+                    seen.append(state)
+                state = state.apply(random_action(state, rng))
+            found.extend(rng.sample(seen, min(4, positions - len(found))))
+        samples[players] = found
+    lines = [
+        "| bot spec | players | decisions | mean s | max s | budget | search per decision |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for spec in TIMED_SPECS:
+        for players, states in samples.items():
+            bot = make_bot(spec)
+            times = []
+            depths: list[int] = []
+            iterations: list[int] = []
+            for state in states:
+                began = time.perf_counter()
+                bot.choose(state, random.Random(0))
+                times.append(time.perf_counter() - began)
+                if hasattr(bot, "last_depth"):
+                    depths.append(bot.last_depth)
+                if hasattr(bot, "last_iterations"):
+                    iterations.append(bot.last_iterations)
+            budget = getattr(bot, "seconds", None)
+            search = "-"
+            if depths:
+                search = f"{min(depths)}-{max(depths)} turns deep"
+            elif iterations:
+                search = f"{sum(iterations) / len(iterations):.0f} iterations (mean)"
+            lines.append(
+                f"| `{spec}` | {players} | {len(times)} | {sum(times) / len(times):.3f} | "
+                f"{max(times):.3f} | {'-' if budget is None else f'{budget:g} s'} | {search} |"
+            )
+            print(lines[-1], flush=True)
+    lines.append("")
+    lines.append(
+        f"_Measured by `scripts/bot_strength.py --timing` on {time.strftime('%Y-%m-%d')}, "
+        f"{positions} positions per player count sampled from random games._"
+    )
+    return "\n".join(lines)
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--results", default=str(ROOT / "benchmarks" / "strength"))
+    parser.add_argument("--games", type=int, help="games per match (default: each match's)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", help="comma-separated match names")
+    parser.add_argument("--table-only", action="store_true", help="do not play, only rebuild")
+    parser.add_argument("--print", action="store_true", help="print the table, leave the doc")
+    parser.add_argument(
+        "--timing", type=int, metavar="N", help="time every bot on N positions and stop"
+    )
+    args = parser.parse_args(argv)
+    if args.timing:
+        text = timing(args.timing, args.seed)
+        if not args.print:
+            update_doc(text, markers=TIMING)
+        return 0
+    folder = Path(args.results)
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen = MATCHES
+    if args.only:
+        names = set(args.only.split(","))
+        unknown = names - {m.name for m in MATCHES}
+        if unknown:
+            parser.error(f"unknown match {sorted(unknown)}; expected {[m.name for m in MATCHES]}")
+        chosen = tuple(m for m in MATCHES if m.name in names)
+    if not args.table_only:
+        signal.signal(signal.SIGTERM, _stop)  # `kill PID` stops as cleanly as Ctrl-C
+        try:
+            for match in chosen:
+                play(match, folder, args.games or match.games, args.workers, args.seed)
+        except KeyboardInterrupt:
+            print("stopped; finished games are kept, run again to continue", file=sys.stderr)
+    text = table(folder)
+    if args.print:
+        print(text)
+    else:
+        update_doc(text)
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

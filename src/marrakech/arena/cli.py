@@ -1,0 +1,160 @@
+"""``marrakech arena``: play bots against each other, report win shares and ratings.
+
+    marrakech arena --players 4 --bots mcts:0.2,greedy,greedy,greedy --games 400 \\
+        --workers 2 --seed 1 --out results.jsonl --csv results.csv --plot ratings.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from marrakech.arena.match import MatchConfig
+from marrakech.arena.output import save_csv, save_plot
+from marrakech.arena.runner import BACKENDS, ProgressBar, read_results, run_match
+from marrakech.arena.stats import format_table, seat_shares, summarise
+from marrakech.bots import parse_bot_spec
+from marrakech.errors import MarrakechError
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the ``arena`` subcommand to the ``marrakech`` command."""
+    from marrakech.cli import add_game_options
+
+    parser = subparsers.add_parser(
+        "arena",
+        help="play bots against each other and rate them",
+        description=(
+            "Play a match between bots with every seat arrangement rotated evenly, in "
+            "parallel, and report per bot: win share with a 95 percent interval, mean score, "
+            "mean rank and a Bradley-Terry rating. Bot specs: NAME[:SECONDS][@KEY=VALUE]..., "
+            "e.g. mcts:0.2, mcts@iterations=2000, expectimax@depth=2, greedy, random, or a "
+            "level (easy, medium, hard, expert)."
+        ),
+    )
+    add_game_options(parser)
+    parser.add_argument(
+        "--bots",
+        help="comma-separated bot specs, one per seat (e.g. mcts,greedy,greedy,greedy)",
+    )
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="parallel games (default: one per core)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    parser.add_argument("--backend", choices=BACKENDS, default="local")
+    parser.add_argument("--address", help="Ray cluster address (with --backend ray)")
+    parser.add_argument(
+        "--out", help="results file (JSON Lines, one game record per line); default arena-*.jsonl"
+    )
+    parser.add_argument("--csv", help="write the table as CSV")
+    parser.add_argument("--plot", help="write a PNG of ratings and win shares")
+    parser.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE")
+    parser.add_argument(
+        "--records", metavar="DIR", help="also save each game record as DIR/game-N.json"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def _config(args: argparse.Namespace) -> MatchConfig:
+    if not args.bots:
+        raise MarrakechError("expected --bots (e.g. --bots mcts,greedy) or --resume FILE")
+    bots = tuple(b.strip() for b in args.bots.split(","))
+    for spec in bots:
+        try:
+            parse_bot_spec(spec)
+        except ValueError as error:
+            raise MarrakechError(str(error)) from None
+    if len(bots) != args.players:
+        raise MarrakechError(
+            f"--bots gives {len(bots)} seats but --players is {args.players}: "
+            "expected one bot spec per seat"
+        )
+    return MatchConfig(args.players, bots, args.games, args.seed, args.rules)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.resume:
+        config, _ = read_results(args.resume)
+        out = args.resume
+        if args.out and Path(args.out) != Path(args.resume):
+            raise MarrakechError("--resume continues its own file; leave out --out")
+    else:
+        config = _config(args)
+        out = args.out or time.strftime("arena-%Y%m%d-%H%M%S.jsonl")
+    timed = [s for s in set(config.bots) if parse_bot_spec(s)[1].get("seconds", 0) is not None]
+    clocked = [s for s in timed if parse_bot_spec(s)[0] in ("mcts", "expectimax")]
+    if clocked and not args.quiet:
+        print(
+            f"note: {', '.join(sorted(clocked))} play on a clock, so games depend on the machine's "
+            "load; use @iterations=N (mcts) or @depth=N (expectimax) for exactly reproducible "
+            "results"
+        )
+    arrangements = config.arrangement_count
+    if config.games % arrangements and not args.quiet:
+        print(
+            f"note: {config.games} games do not divide evenly into the {arrangements} seat "
+            "arrangements; use a multiple for exactly balanced seats"
+        )
+    if not args.quiet:
+        print(
+            f"arena: {config.players} players, rules {config.rules}, bots "
+            f"{','.join(config.bots)}, {config.games} games, seed {config.seed}, "
+            f"{args.workers} worker(s) on {args.backend}; results in {out}"
+        )
+    bar = None if args.quiet else ProgressBar()
+    # `kill PID` (SIGTERM) stops the match as cleanly as Ctrl-C: finished games are kept.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        outcome = run_match(
+            config,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            out=out,
+            resume=bool(args.resume),
+            progress=bar,
+        )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if bar is not None:
+        bar.finish()
+    games = outcome.games
+    if outcome.interrupted:
+        print(
+            f"stopped: {len(games)} of {config.games} games kept in {out}; "
+            f"continue with: marrakech arena --resume {out}"
+        )
+    if not games:
+        return 130 if outcome.interrupted else 0
+    rows = summarise(games)
+    print(format_table(rows))
+    shares = "  ".join(
+        f"seat {s}: {share:.1%}" for s, share in enumerate(seat_shares(games, config.players))
+    )
+    print(f"win share by seat: {shares}")
+    if args.records:
+        folder = Path(args.records)
+        folder.mkdir(parents=True, exist_ok=True)
+        for game in games:
+            (folder / f"game-{game.index:05d}.json").write_text(
+                game.record.to_json(indent=1), encoding="utf-8"
+            )
+    if args.csv:
+        save_csv(rows, args.csv)
+    if args.plot:
+        title = f"{config.players} players, {config.rules}, {len(games)} games"
+        save_plot(rows, args.plot, title)
+    return 130 if outcome.interrupted else 0

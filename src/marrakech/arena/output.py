@@ -1,0 +1,89 @@
+"""Writing a match's results: the CSV table and the ratings plot (matplotlib, Agg).
+
+>>> import io
+>>> from marrakech.arena.stats import BotSummary
+>>> row = BotSummary("greedy", 10, 9.0, 0.9, 0.6, 0.98, 60.0, 1.1, 1700.0, 0.001)
+>>> buffer = io.StringIO()
+>>> write_csv([row], buffer)
+>>> buffer.getvalue().splitlines()[0]
+'bot,games,wins,win_share,ci_low,ci_high,mean_score,mean_rank,rating,seconds_per_decision'
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Sequence
+from typing import IO
+
+from marrakech.arena.stats import BotSummary
+from marrakech.errors import MarrakechError
+
+CSV_FIELDS = (
+    "bot",
+    "games",
+    "wins",
+    "win_share",
+    "ci_low",
+    "ci_high",
+    "mean_score",
+    "mean_rank",
+    "rating",
+    "seconds_per_decision",
+)
+
+
+def write_csv(rows: Sequence[BotSummary], handle: IO[str]) -> None:
+    """The arena table as CSV, one row per bot."""
+    writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(row.to_dict())
+
+
+def save_csv(rows: Sequence[BotSummary], path: str | os.PathLike[str]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            write_csv(rows, handle)
+    except OSError as error:
+        raise MarrakechError(f"cannot write {path}: {error.strerror}") from None
+
+
+def save_plot(rows: Sequence[BotSummary], path: str | os.PathLike[str], title: str = "") -> None:
+    """Two panels: ratings (Elo scale) and win shares with their 95% intervals."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise MarrakechError("--plot needs matplotlib: pip install 'marrakech[arena]'") from None
+    matplotlib.use("Agg")  # files only, no display needed
+    import matplotlib.pyplot as plt
+
+    names = [r.bot for r in rows]
+    positions = list(range(len(rows)))
+    figure, (left, right) = plt.subplots(
+        1, 2, figsize=(10, 1.2 + 0.6 * len(rows)), constrained_layout=True
+    )
+    left.barh(positions, [r.rating for r in rows], color="#b5523b")
+    left.set_yticks(positions, names)
+    left.invert_yaxis()
+    low = min(r.rating for r in rows)
+    left.set_xlim(min(1300.0, low - 50), max(1700.0, max(r.rating for r in rows) + 50))
+    left.set_xlabel("rating (Bradley-Terry, Elo scale, mean 1500)")
+    shares = [100 * r.win_share for r in rows]
+    errors = [  # clamped: rounding can put a bound a hair on the wrong side
+        [max(0.0, 100 * (r.win_share - r.ci_low)) for r in rows],
+        [max(0.0, 100 * (r.ci_high - r.win_share)) for r in rows],
+    ]
+    right.barh(positions, shares, xerr=errors, color="#3b6fb5", capsize=4)
+    right.set_yticks(positions, names)
+    right.invert_yaxis()
+    right.set_xlim(0, 100)
+    right.set_xlabel("win share, % (95% interval)")
+    if title:
+        figure.suptitle(title)
+    try:
+        figure.savefig(path, format="png", dpi=100)
+    except OSError as error:
+        raise MarrakechError(f"cannot write {path}: {error.strerror}") from None
+    finally:
+        plt.close(figure)

@@ -1,0 +1,200 @@
+"""The static evaluation shared by ``greedy`` and ``expectimax``.
+
+A position is scored per seat (a *value vector*), in dirhams:
+
+* the score itself (R20): dirhams plus visible squares;
+* region potential: a region of ``n`` squares charges ``n`` dirhams to whoever stops on
+  it (R11), and a bigger region is also more likely to be stopped on, so future income
+  grows about like ``n * n``; each seat gets ``REGION_WEIGHT * sum(n * n)`` over its regions;
+* the coming roll: the seat about to orient Assam is assumed to choose the orientation
+  with the smallest expected tithe (R9-R13), and a seat about to roll keeps the facing
+  it chose; that expected tithe moves from it to the owners, and its chance of
+  elimination costs it ``ELIMINATION_PENALTY``;
+* eliminated seats (R13) are worth ``ELIMINATED`` whatever they hold; at the end the
+  value is the exact score with dirhams as tie-break (R21).
+
+Each seat turns the vector into one number with :func:`utility`: its own value minus
+the average of the best and the mean of the others still in, so it both gains and keeps
+the leader in check.
+
+>>> from marrakech import State
+>>> values = evaluate(State.new(players=3))
+>>> [round(v, 1) for v in values]
+[30.0, 30.0, 30.0]
+>>> utility(values, 0)
+0.0
+"""
+
+from __future__ import annotations
+
+from marrakech.geometry import NEIGHBOURS, PATHS, SQUARES
+from marrakech.rules import ROLL_PROBABILITIES
+from marrakech.state import Phase, State
+
+REGION_WEIGHT = 0.06
+ELIMINATION_PENALTY = 60.0
+THREAT_WEIGHT = 0.9
+ELIMINATED = -1000.0
+
+_ROLL_P = tuple(float(ROLL_PROBABILITIES[k]) for k in range(1, 5))
+#: _ENDS[position * 3 + orient] -> the squares Assam stops on for rolls 1..4, where
+#: position = square * 4 + facing and orient 0, 1, 2 = left, straight, right (R9, R10).
+_ENDS: tuple[tuple[int, int, int, int], ...] = tuple(
+    (
+        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 1][-1].square,
+        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 2][-1].square,
+        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 3][-1].square,
+        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 4][-1].square,
+    )
+    for p in range(SQUARES * 4)
+    for o in range(3)
+)
+
+_Analysis = tuple[tuple[int, ...], tuple[int, ...], tuple[int, int, int, int], tuple[float, ...]]
+_analysis_cache: dict[tuple[int, ...], _Analysis] = {}
+
+
+def analyse(board: tuple[int, ...]) -> _Analysis:
+    """Regions of a packed board (R11): per-square region size, per-square colour (-1
+    when empty), visible squares per colour, and ``sum(size * size)`` per colour.
+
+    Boards repeat often inside a search (same board, other Assam or money), so results
+    are cached.
+    """
+    found = _analysis_cache.get(board)
+    if found is not None:
+        return found
+    size_at = [0] * SQUARES
+    colour_at = [-1] * SQUARES
+    counts = [0, 0, 0, 0]
+    squares_sq = [0.0, 0.0, 0.0, 0.0]
+    seen = [False] * SQUARES
+    for start in range(SQUARES):
+        cell = board[start]
+        if not cell or seen[start]:
+            continue
+        colour = (cell - 1) & 3
+        seen[start] = True
+        members = [start]
+        i = 0
+        while i < len(members):
+            for near in NEIGHBOURS[members[i]]:
+                other = board[near]
+                if other and not seen[near] and (other - 1) & 3 == colour:
+                    seen[near] = True
+                    members.append(near)
+            i += 1
+        n = len(members)
+        for square in members:
+            size_at[square] = n
+            colour_at[square] = colour
+        counts[colour] += n
+        squares_sq[colour] += n * n
+    result: _Analysis = (
+        tuple(size_at),
+        tuple(colour_at),
+        (counts[0], counts[1], counts[2], counts[3]),
+        tuple(squares_sq),
+    )
+    if len(_analysis_cache) > 100_000:
+        _analysis_cache.clear()  # bounded memory over long arena runs
+    _analysis_cache[board] = result
+    return result
+
+
+def roll_threat(state: State, orient: int) -> tuple[float, float, list[float]]:
+    """For the seat to orient: expected tithe paid, elimination chance, and expected
+    dirhams received per seat, if it turns Assam by ``orient`` (0 left, 1 straight,
+    2 right) and rolls (R10-R13)."""
+    players = state.players
+    mover = state.turn
+    out = state.eliminated
+    size_at, colour_at, _, _ = analyse(state.board)
+    have = state.money[mover]
+    ends = _ENDS[(state.assam_square * 4 + state.assam_facing) * 3 + orient]
+    paid = 0.0
+    eliminated = 0.0
+    received = [0.0] * players
+    for k, end in enumerate(ends):
+        colour = colour_at[end]
+        if colour >= 0:
+            owner = colour % players
+            if owner != mover and owner not in out:
+                due = size_at[end]
+                p = _ROLL_P[k]
+                if due > have:
+                    eliminated += p
+                    due = have
+                paid += p * due
+                received[owner] += p * due
+    return paid, eliminated, received
+
+
+def best_orient(state: State) -> int:
+    """The orientation (0 left, 1 straight, 2 right) with the least expected loss."""
+    return _cheapest(state)[0]
+
+
+def _cheapest(state: State) -> tuple[int, float, float, list[float]]:
+    """:func:`roll_threat` of the cheapest orientation, straight first on ties."""
+    best: tuple[int, float, float, list[float]] | None = None
+    best_cost = float("inf")
+    for orient in (1, 0, 2):  # straight first: ties keep Assam's facing
+        paid, eliminated, received = roll_threat(state, orient)
+        cost = paid + ELIMINATION_PENALTY * eliminated
+        if cost < best_cost:
+            best, best_cost = (orient, paid, eliminated, received), cost
+            if cost == 0.0:
+                break  # nothing cheaper than a free roll
+    assert best is not None
+    return best
+
+
+def evaluate(state: State) -> list[float]:
+    """The value vector of ``state``, one number (in dirhams) per seat."""
+    players = state.players
+    out = state.eliminated
+    money = state.money
+    _, _, counts, squares_sq = analyse(state.board)
+    two = players == 2
+    values: list[float] = []
+    over = state.is_terminal
+    for seat in range(players):
+        if seat in out:
+            values.append(ELIMINATED + 10.0 * out.index(seat))
+            continue
+        if two:
+            area = counts[seat] + counts[seat + 2]
+            potential = squares_sq[seat] + squares_sq[seat + 2]
+        else:
+            area = counts[seat]
+            potential = squares_sq[seat]
+        if over:
+            values.append(money[seat] + area + 0.001 * money[seat])
+        else:
+            values.append(money[seat] + area + REGION_WEIGHT * potential)
+    if over:
+        return values
+    phase = state.phase
+    if phase is not Phase.PLACE:
+        mover = state.turn
+        # Before a roll Assam's facing is already chosen (straight on); before an
+        # orientation the mover is assumed to choose the cheapest one.
+        if phase is Phase.ROLL:
+            paid, eliminated, received = roll_threat(state, 1)
+        else:
+            _, paid, eliminated, received = _cheapest(state)
+        values[mover] -= THREAT_WEIGHT * (paid + ELIMINATION_PENALTY * eliminated)
+        for seat in range(players):
+            values[seat] += THREAT_WEIGHT * received[seat]
+    return values
+
+
+def utility(values: list[float], seat: int) -> float:
+    """What ``seat`` maximises: its value minus the mean of (best other, average other),
+    counting only the other seats still in (eliminated ones cannot win, R21)."""
+    mine = values[seat]
+    others = [v for s, v in enumerate(values) if s != seat and v > ELIMINATED / 2]
+    if not others:
+        return mine + 100.0
+    return mine - 0.5 * (max(others) + sum(others) / len(others))

@@ -1,0 +1,60 @@
+"""The static evaluation and the greedy bot's choices in set-up positions (R9-R16)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from marrakech import Orient, State
+from marrakech.bots import GreedyBot
+from marrakech.bots.evaluation import (
+    ELIMINATED,
+    analyse,
+    best_orient,
+    evaluate,
+    roll_threat,
+    utility,
+)
+
+# Red (seat 0) shows one region of 4 squares: d5-e5 and e6-e7 touch through e5-e6 (R11).
+# Blue lies on a1-b1. Yellow (seat 2) is to orient Assam, on d4 facing North.
+POSITION = "4Rs2/4Rn2/3ReRw2/7/7/7/BeBw5 d4N 30,30,30 8,9,10 - - orient:2 standard"
+
+
+def test_regions_are_counted_by_colour_through_sides() -> None:
+    state = State.from_notation(POSITION)
+    size_at, colour_at, counts, squares_sq = analyse(state.board)
+    d5 = 4 * 7 + 3
+    assert size_at[d5] == 4 and colour_at[d5] == 0
+    assert counts == (4, 2, 0, 0)
+    assert squares_sq[0] == 16 and squares_sq[1] == 4
+    assert colour_at[24] == -1 and size_at[24] == 0
+
+
+def test_the_mover_is_expected_to_avoid_the_big_region() -> None:
+    # Straight ahead, a roll of 1 stops on d5: a tithe of 4 to red.
+    state = State.from_notation(POSITION)
+    paid_straight, _, received = roll_threat(state, 1)
+    assert paid_straight > 0 and received[0] == pytest.approx(paid_straight)
+    assert best_orient(state) != 1
+    paid, _, _ = roll_threat(state, best_orient(state))
+    assert paid < paid_straight
+
+
+def test_greedy_turns_assam_away_from_an_expensive_region() -> None:
+    state = State.from_notation(POSITION)
+    action = GreedyBot().choose(state, random.Random(0))
+    assert action != Orient(0)
+
+
+def test_elimination_and_end_values() -> None:
+    state = State.from_notation(
+        "4Rs2/4Rn2/3ReRw2/7/7/7/BeBw5 d4N 30,0,30 8,0,10 - 1 orient:2 standard"
+    )
+    values = evaluate(state)
+    assert values[1] < ELIMINATED / 2
+    assert utility(values, 0) > 0  # seat 0 leads the seats still in
+    opening = evaluate(State.new(players=4))
+    assert opening == pytest.approx([30.0] * 4)
+    assert utility(opening, 2) == pytest.approx(0.0)

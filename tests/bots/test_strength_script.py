@@ -1,0 +1,46 @@
+"""``scripts/bot_strength.py`` builds its table from arena results files."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from marrakech.arena import MatchConfig, run_match
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bot_strength.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bot_strength", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bot_strength"] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_table_rows_come_from_results_files(tmp_path: Path) -> None:
+    script = load_script()
+    run_match(
+        MatchConfig(2, ("greedy", "random"), games=4, seed=1),
+        out=tmp_path / "greedy-random-2p.jsonl",
+    )
+    text = script.table(tmp_path)
+    assert "`greedy` vs `random`" in text
+    assert "| 4 |" in text
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"# Bots\n{script.START}\nold\n{script.END}\nafter\n")
+    script.update_doc(text, doc)
+    body = doc.read_text()
+    assert "old" not in body and "`greedy` vs `random`" in body and body.endswith("after\n")
+
+
+def test_unknown_match_names_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script()
+    with pytest.raises(SystemExit):
+        script.main(["--only", "nonsense", "--table-only", "--print"])
+    assert "unknown match" in capsys.readouterr().err
