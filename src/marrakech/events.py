@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from marrakech.actions import Action, Draw, Orient, Place, Roll
@@ -84,67 +85,33 @@ class Event:
 
 def describe(before: State, action: Action) -> Event:
     after = before.apply(action)  # validates; raises IllegalActionError
-    phase = before.phase
     seat = before.draw_pile if before.draw_pile is not None else before.turn
-    game_over = after.is_terminal
+    event = partial(Event, action, before.phase, seat, before, after, game_over=after.is_terminal)
     if isinstance(action, Orient):
-        return Event(
-            action,
-            phase,
-            seat,
-            before,
-            after,
-            before.assam_facing,
-            after.assam_facing,
-            game_over=game_over,
-        )
+        return event(facing_before=before.assam_facing, facing_after=after.assam_facing)
     if isinstance(action, Roll):
         path = PATHS[(before.assam_square * 4 + before.assam_facing) * 5 + action.steps]
-        tithe = None
         landing = path[-1].square
         colour = before.colour_at(landing)
+        tithe = None
         if colour is not None:
             payee = owner_of(colour, before.players)
-            paid = after.money[payee] - before.money[payee]
-            if payee != seat and before.is_in(payee):
-                tithe = Tithe(
-                    seat,
-                    payee,
-                    colour,
-                    len(before.region_at(landing)),
-                    paid,
-                    before.region_at(landing),
-                )
-        eliminated = seat if seat in after.eliminated and seat not in before.eliminated else None
-        return Event(
-            action,
-            phase,
-            seat,
-            before,
-            after,
-            path=path,
-            tithe=tithe,
-            eliminated=eliminated,
-            game_over=game_over,
-        )
+            if payee != seat and before.is_in(payee):  # R11, R12
+                region = before.region_at(landing)
+                paid = after.money[payee] - before.money[payee]
+                tithe = Tithe(seat, payee, colour, len(region), paid, region)
+        out = seat in after.eliminated and seat not in before.eliminated
+        return event(path=path, tithe=tithe, eliminated=seat if out else None)
     if isinstance(action, Place):
         covered = tuple(
             Covered(square, colour)
             for square in action.squares
             if (colour := before.colour_at(square)) is not None
         )
-        return Event(
-            action,
-            phase,
-            seat,
-            before,
-            after,
+        return event(
             placed_colour=after.colour_at(action.squares[0]),
             placed=action.squares,
             covered=covered,
-            game_over=game_over,
         )
     assert isinstance(action, Draw)
-    return Event(
-        action, phase, seat, before, after, drawn_colour=action.colour, game_over=game_over
-    )
+    return event(drawn_colour=action.colour)
