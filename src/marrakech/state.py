@@ -120,6 +120,24 @@ def region(board: Sequence[int], square: int) -> list[int]:
     return found
 
 
+def regions(board: Sequence[int]) -> list[list[int]]:
+    """Every region of a packed board (R11), each a list of squares of one colour.
+
+    >>> regions(State.from_notation(
+    ...     "7/7/7/7/7/7/ReRwBx4 d4N 30,30,30 9,9,10 - - orient:0 standard").board)
+    [[0, 1], [2]]
+    """
+    seen = [False] * SQUARES
+    found: list[list[int]] = []
+    for start, cell in enumerate(board):
+        if cell and not seen[start]:
+            members = region(board, start)
+            for square in members:
+                seen[square] = True
+            found.append(members)
+    return found
+
+
 class State(tuple[Any, ...]):
     """A position of Marrakech: immutable, hashable, equal when the positions are equal.
 
@@ -595,4 +613,4 @@ def _draw_outcomes(pile: int, first: int, second: int) -> tuple[tuple[Action, Fr
     )
 
 
-__all__ = ["CHANCE", "TERMINAL", "Phase", "State", "region"]
+__all__ = ["CHANCE", "TERMINAL", "Phase", "State", "region", "regions"]

@@ -27,9 +27,9 @@ the leader in check.
 
 from __future__ import annotations
 
-from marrakech.geometry import NEIGHBOURS, PATHS, SQUARES
+from marrakech.geometry import PATHS, SQUARES
 from marrakech.rules import ROLL_PROBABILITIES
-from marrakech.state import Phase, State
+from marrakech.state import Phase, State, regions
 
 REGION_WEIGHT = 0.06
 ELIMINATION_PENALTY = 60.0
@@ -68,22 +68,8 @@ def analyse(board: tuple[int, ...]) -> _Analysis:
     colour_at = [-1] * SQUARES
     counts = [0, 0, 0, 0]
     squares_sq = [0.0, 0.0, 0.0, 0.0]
-    seen = [False] * SQUARES
-    for start in range(SQUARES):
-        cell = board[start]
-        if not cell or seen[start]:
-            continue
-        colour = (cell - 1) & 3
-        seen[start] = True
-        members = [start]
-        i = 0
-        while i < len(members):
-            for near in NEIGHBOURS[members[i]]:
-                other = board[near]
-                if other and not seen[near] and (other - 1) & 3 == colour:
-                    seen[near] = True
-                    members.append(near)
-            i += 1
+    for members in regions(board):
+        colour = (board[members[0]] - 1) & 3
         n = len(members)
         for square in members:
             size_at[square] = n
