@@ -32,9 +32,13 @@ DELTA = (SIZE, 1, -SIZE, -1)
 CENTRE = 3 * SIZE + 3  # d4, where Assam starts (R8)
 
 
+#: SQUARE_NAMES[square] -> its name, ``'a1'`` .. ``'g7'``.
+SQUARE_NAMES: tuple[str, ...] = tuple(FILES[sq % SIZE] + RANKS[sq // SIZE] for sq in range(SQUARES))
+
+
 def square_name(square: int) -> str:
     """``square_name(0) == 'a1'``."""
-    return FILES[square % SIZE] + RANKS[square // SIZE]
+    return SQUARE_NAMES[square]
 
 
 def parse_square(text: str) -> int:

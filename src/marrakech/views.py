@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from marrakech.events import Event
-from marrakech.geometry import FACING_LETTERS, SQUARES, square_name
+from marrakech.geometry import DELTA, FACING_LETTERS, SQUARE_NAMES, square_name
 from marrakech.rules import COLOUR_LETTERS, colours_of
-from marrakech.state import State
+from marrakech.state import NO_LINK, State
 
 
 def _colour(colour: int | None) -> str | None:
@@ -33,13 +33,12 @@ def state_view(state: State) -> dict[str, Any]:
     scores = state.scores()
     ranks = state.ranks()
     board = {}
-    for square in range(SQUARES):
-        colour = state.colour_at(square)
-        if colour is not None:
-            other = state.other_half(square)
-            board[square_name(square)] = {
-                "colour": COLOUR_LETTERS[colour],
-                "other": None if other is None else square_name(other),
+    for square, cell in enumerate(state.board):
+        if cell:  # packed: 1 + colour + 4 * link (link 4: the other half is covered)
+            link = (cell - 1) >> 2
+            board[SQUARE_NAMES[square]] = {
+                "colour": COLOUR_LETTERS[(cell - 1) & 3],
+                "other": None if link == NO_LINK else SQUARE_NAMES[square + DELTA[link]],
             }
     seats = []
     for seat in range(players):
