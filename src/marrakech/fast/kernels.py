@@ -654,6 +654,16 @@ def batch_check(rows: np.ndarray, actions: np.ndarray) -> int:
     return -1
 
 
+@njit(cache=True, inline="always")
+def _step_row(s: np.ndarray, stream: np.uint64, action: np.int64) -> np.uint64:
+    """Apply one decision to a live game, then the chance that follows; the new stream."""
+    _clear_step(s)
+    apply_unchecked(s, action)
+    if s[PHASE] == ROLL or s[PHASE] == DRAW:
+        return resolve_chance(s, stream)
+    return stream
+
+
 @njit(cache=True)
 def batch_step(rows: np.ndarray, streams: np.ndarray, actions: np.ndarray) -> int:
     """Apply one decision per live game and resolve the chance that follows.
@@ -666,12 +676,8 @@ def batch_step(rows: np.ndarray, streams: np.ndarray, actions: np.ndarray) -> in
         return bad
     for i in range(rows.shape[0]):
         s = rows[i]
-        if s[PHASE] == OVER:
-            continue
-        _clear_step(s)
-        apply_unchecked(s, actions[i])
-        if s[PHASE] == ROLL or s[PHASE] == DRAW:
-            streams[i] = resolve_chance(s, streams[i])
+        if s[PHASE] != OVER:
+            streams[i] = _step_row(s, streams[i], actions[i])
     return -1
 
 
@@ -686,12 +692,8 @@ def batch_step_some(
             return i
     for i in range(rows.shape[0]):
         s = rows[i]
-        if not mask[i] or s[PHASE] == OVER:
-            continue
-        _clear_step(s)
-        apply_unchecked(s, actions[i])
-        if s[PHASE] == ROLL or s[PHASE] == DRAW:
-            streams[i] = resolve_chance(s, streams[i])
+        if mask[i] and s[PHASE] != OVER:
+            streams[i] = _step_row(s, streams[i], actions[i])
     return -1
 
 
