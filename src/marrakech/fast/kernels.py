@@ -655,7 +655,7 @@ def batch_check(rows: np.ndarray, actions: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def _step_row(s: np.ndarray, stream: np.uint64, action: np.int64) -> np.uint64:
+def _step_row(s: np.ndarray, stream: np.uint64, action: int) -> np.uint64:
     """Apply one decision to a live game, then the chance that follows; the new stream."""
     _clear_step(s)
     apply_unchecked(s, action)
