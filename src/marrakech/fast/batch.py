@@ -92,18 +92,19 @@ class Batch:
         kernels.seed_streams(value, _SALT_GAMES, self._streams)
         kernels.seed_streams(value, _SALT_ACTIONS, self._action_streams)
 
+    def _flags(self, mask: npt.ArrayLike, what: str) -> npt.NDArray[np.bool_]:
+        """``mask`` checked to be one boolean per game, as the kernels want it."""
+        flags = np.asarray(mask)
+        if flags.shape != (self.n,) or flags.dtype != np.bool_:
+            raise ValueError(
+                f"{what} mask: expected {self.n} booleans, found shape {flags.shape} "
+                f"of {flags.dtype}"
+            )
+        return np.ascontiguousarray(flags)
+
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
         """Start new games: all of them, or those where ``mask`` (n bools) is True."""
-        if mask is None:
-            flags = np.ones(self.n, dtype=np.bool_)
-        else:
-            flags = np.asarray(mask)
-            if flags.shape != (self.n,) or flags.dtype != np.bool_:
-                raise ValueError(
-                    f"reset mask: expected {self.n} booleans, found shape {flags.shape} "
-                    f"of {flags.dtype}"
-                )
-            flags = np.ascontiguousarray(flags)
+        flags = np.ones(self.n, dtype=np.bool_) if mask is None else self._flags(mask, "reset")
         kernels.batch_reset(self.rows, self._streams, self._start, flags)
 
     def step(self, actions: npt.ArrayLike, mask: npt.ArrayLike | None = None) -> None:
@@ -126,13 +127,7 @@ class Batch:
         if mask is None:
             bad = kernels.batch_step(self.rows, self._streams, ids)
         else:
-            flags = np.asarray(mask)
-            if flags.shape != (self.n,) or flags.dtype != np.bool_:
-                raise ValueError(
-                    f"step mask: expected {self.n} booleans, found shape {flags.shape} "
-                    f"of {flags.dtype}"
-                )
-            flags = np.ascontiguousarray(flags)
+            flags = self._flags(mask, "step")
             bad = kernels.batch_step_some(self.rows, self._streams, ids, flags)
         if bad >= 0:
             raise self._illegal(int(bad), int(ids[bad]))
