@@ -212,23 +212,31 @@ def fill_bits(s: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _popcount(bits: np.int64) -> int:
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def spread(bits: np.int64) -> np.int64:
+    """``bits`` and every square sharing a side with one of them (may set bits above 48)."""
+    return (bits | (bits << 7) | (bits >> 7) | ((bits & _NOT_G) << 1)) | ((bits & _NOT_A) >> 1)
+
+
+@njit(cache=True)
 def region_size(s: np.ndarray, square: int) -> int:
     """Squares of the region of ``square`` (R11), grown on a 49-bit board."""
     same = colour_bits(s, (s[BOARD + square] - 1) & 3)
     region = _ONE << square
     while True:
-        grown = (region | (region << 7) | (region >> 7) | ((region & _NOT_G) << 1)) | (
-            (region & _NOT_A) >> 1
-        )
-        grown &= same
+        grown = spread(region) & same
         if grown == region:
             break
         region = grown
-    count = 0
-    while region:
-        region &= region - 1
-        count += 1
-    return count
+    return _popcount(region)
 
 
 @njit(cache=True)
@@ -527,22 +535,132 @@ def _choose_weighted(state: np.uint64, weights: np.ndarray, count: int) -> tuple
     return state, count - 1
 
 
+#: Chance of each roll 1..4 in sixths (R3: faces 1, 2, 2, 3, 3, 4).
+_ROLL_SIXTHS = np.array([0, 1, 2, 2, 1], dtype=np.int64)
+
+#: The parameters of the informed policy (see :func:`playouts`), in this order.
+INFORMED_PARAMS = 5
+P_EPSILON, P_COVER, P_GROW, P_OWN, P_RUIN = range(INFORMED_PARAMS)
+
+
+@njit(cache=True)
+def roll_cost(s: np.ndarray, turn_by: int, ruin: float) -> float:
+    """Expected tithe (in dirhams) the seat to orient pays if it turns Assam by
+    ``turn_by`` and rolls (R9-R13); a roll it cannot pay costs its money plus ``ruin``."""
+    assam = s[ASSAM]
+    position = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
+    turn = s[TURN]
+    players = s[PLAYERS]
+    have = s[MONEY + turn]
+    cost = 0.0
+    for steps in range(1, 5):
+        square = PATH_END[position * 5 + steps] >> 2
+        cell = s[BOARD + square]
+        if cell != 0:
+            owner = owner_of((cell - 1) & 3, players)
+            if owner != turn and not _is_out(s, owner):
+                due = region_size(s, square)
+                lost = have + ruin if due > have else due
+                cost += _ROLL_SIXTHS[steps] * lost / 6.0
+    return cost
+
+
+@njit(cache=True)
+def place_value(s: np.ndarray, slot: int, params: np.ndarray) -> float:
+    """How much the informed policy likes laying the seat's carpet on ``slot``: squares
+    of opponents' regions it covers (R16-R17), own squares it touches (a region grows,
+    R11), minus own squares it hides."""
+    players = s[PLAYERS]
+    turn = s[TURN]
+    colour = s[TOPS + turn] if players == 2 else turn
+    if colour < 0:
+        colour = turn
+    low = SLOT_LOW[slot]
+    high = SLOT_HIGH[slot]
+    halves = (_ONE << low) | (_ONE << high)
+    touching = spread(halves) & ~halves & colour_bits(s, colour)  # colour_bits: 49 bits
+    value: float = params[P_GROW] * _popcount(touching)
+    for half in range(2):
+        square = low if half == 0 else high
+        cell = s[BOARD + square]
+        if cell != 0:
+            owner = owner_of((cell - 1) & 3, players)
+            if owner == turn:
+                value -= params[P_OWN]
+            elif not _is_out(s, owner):
+                value += params[P_COVER] * region_size(s, square)
+    return value
+
+
+@njit(cache=True)
+def _best_of(scores: np.ndarray, count: int, state: np.uint64) -> tuple[np.uint64, int]:
+    """The index of the highest of ``scores[:count]``, equal best ones drawn uniformly
+    (reservoir sampling, so one pass)."""
+    best = 0
+    best_score = -1e18
+    ties = 0
+    for i in range(count):
+        score = scores[i]
+        if score > best_score + 1e-9:
+            best, best_score, ties = i, score, 1
+        elif score > best_score - 1e-9:
+            ties += 1
+            state, r = below(state, ties)
+            if r == 0:
+                best = i
+    return state, best
+
+
+@njit(cache=True)
+def _informed_orient(
+    s: np.ndarray, scores: np.ndarray, state: np.uint64, params: np.ndarray
+) -> tuple[np.uint64, int]:
+    state, x = unit(state)
+    if x < params[P_EPSILON]:
+        return below(state, 3)
+    for k in range(3):
+        scores[k] = -roll_cost(s, k, params[P_RUIN])
+    return _best_of(scores, 3, state)
+
+
+@njit(cache=True)
+def _informed_place(
+    s: np.ndarray,
+    slots: np.ndarray,
+    count: int,
+    scores: np.ndarray,
+    state: np.uint64,
+    params: np.ndarray,
+) -> tuple[np.uint64, int]:
+    state, x = unit(state)
+    if x < params[P_EPSILON]:
+        return below(state, count)
+    for i in range(count):
+        scores[i] = place_value(s, slots[i], params)
+    return _best_of(scores, count, state)
+
+
 @njit(cache=True)
 def playouts(
     start: np.ndarray,
     seed: np.uint64,
     weights: np.ndarray,
+    informed: np.ndarray,
     out: np.ndarray,
 ) -> None:
     """Play ``out.shape[0]`` games from row ``start`` to the end; per game, ``out`` gets
     the :func:`results` (``3 * players`` columns) then the :data:`STATS` counters.
 
-    ``weights`` empty: decisions uniform over the legal ones. Otherwise 6 weights: orient
-    left, straight, right, then per half of a placement on an empty square, on an
-    opponent's colour, on an own colour (a placement's weight is the sum over its two
-    halves). Chance always follows the true probabilities.
+    The decision policy: with ``informed`` holding :data:`INFORMED_PARAMS` numbers, each
+    seat orients towards the least expected tithe (:func:`roll_cost`) and places where
+    :func:`place_value` is highest, ties at random, and with probability ``epsilon``
+    decides uniformly instead. Otherwise, ``weights`` empty: decisions uniform over the
+    legal ones; 6 weights: orient left, straight, right, then per half of a placement on
+    an empty square, on an opponent's colour, on an own colour (a placement's weight is
+    the sum over its two halves). Chance always follows the true probabilities.
     """
     n = out.shape[0]
+    smart = informed.shape[0] > 0
     weighted = weights.shape[0] > 0
     s = np.empty(WIDTH, dtype=np.int32)
     slots = np.empty(12, dtype=np.int32)
@@ -559,7 +677,9 @@ def playouts(
         while True:
             phase = s[PHASE]
             if phase == ORIENT:
-                if weighted:
+                if smart:
+                    state, k = _informed_orient(s, slot_weights, state, informed)
+                elif weighted:
                     state, k = _choose_weighted(state, weights, 3)
                 else:
                     state, k = below(state, 3)
@@ -571,7 +691,9 @@ def playouts(
                 count = placements(s, slots)
                 places += 1
                 options += count
-                if weighted:
+                if smart:
+                    state, k = _informed_place(s, slots, count, slot_weights, state, informed)
+                elif weighted:
                     turn = s[TURN]
                     for i in range(count):
                         w = 0.0
