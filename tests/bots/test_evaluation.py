@@ -10,9 +10,12 @@ from marrakech import Orient, State
 from marrakech.bots import GreedyBot
 from marrakech.bots.evaluation import (
     ELIMINATED,
+    TUNED_WEIGHTS,
+    Weights,
     analyse,
     best_orient,
     evaluate,
+    resolve_weights,
     roll_threat,
     utility,
 )
@@ -58,3 +61,35 @@ def test_elimination_and_end_values() -> None:
     opening = evaluate(State.new(players=4))
     assert opening == pytest.approx([30.0] * 4)
     assert utility(opening, 2) == pytest.approx(0.0)
+
+
+def test_weights_change_the_value_of_squares_and_regions() -> None:
+    """R20 counts a visible square as a dirham; the evaluation may weigh it more (it also
+    brings tithes, R11). None takes the tuned weight of the player count."""
+    state = State.from_notation(POSITION)
+    base = evaluate(state, Weights(area=1.0, region=0.0, threat=0.0))
+    assert base[0] == pytest.approx(30 + 4) and base[1] == pytest.approx(30 + 2)
+    heavier = evaluate(state, Weights(area=2.0, region=0.0, threat=0.0))
+    assert heavier[0] == pytest.approx(30 + 8)
+    regions = evaluate(state, Weights(area=1.0, region=0.5, threat=0.0))
+    assert regions[0] == pytest.approx(30 + 4 + 0.5 * 16)
+    assert evaluate(state) == evaluate(state, TUNED_WEIGHTS[3])
+    assert resolve_weights(Weights(area=1.2), 2) == (1.2, *resolve_weights(None, 2)[1:])
+    assert TUNED_WEIGHTS[2] != TUNED_WEIGHTS[4]
+
+
+def test_bots_take_the_weights_as_keywords_and_refuse_bad_ones() -> None:
+    from marrakech.bots import make_bot
+
+    greedy = make_bot("greedy@area=1.5@threat=0.5")
+    assert isinstance(greedy, GreedyBot)
+    assert greedy.weights == Weights(area=1.5, region=None, threat=0.5)
+    assert GreedyBot().weights is None  # the tuned weights of each player count
+    for spec in ("expectimax@depth=1@region=0.1", "mcts@iterations=5@area=2"):
+        bot = make_bot(spec)
+        state = State.from_notation(POSITION)
+        assert bot.choose(state, random.Random(0)) in state.legal_actions()
+    with pytest.raises(ValueError, match="evaluation weight area must be finite and >= 0"):
+        GreedyBot(area=-1.0)
+    with pytest.raises(ValueError, match="threat expects a number, found 'lots'"):
+        make_bot("greedy@threat=lots")

@@ -71,6 +71,28 @@ def test_rewards_are_per_seat_and_favour_the_winner() -> None:
     assert len(heuristic_rewards(state)) == 3
 
 
+def test_the_win_objective_values_only_the_win() -> None:
+    """R21: the richest seat wins; tied winners share the win, other places are worth
+    nothing beyond their score margin."""
+    second, third = final_rewards([50, 40, 30, 20], [1, 2, 3, 4], "win")[1:3]
+    assert second == pytest.approx(third, abs=0.25) and second < 0.25
+    tied = final_rewards([45, 45, 30], [1, 1, 3], "win")
+    rank_tied = final_rewards([45, 45, 30], [1, 1, 3], "rank")
+    assert tied[0] == pytest.approx(tied[1]) and tied[0] < rank_tied[0]
+    assert Rollouts(objective="win").objective == "win"
+    with pytest.raises(ValueError, match="expected an objective among rank, win, found 'gold'"):
+        Rollouts(objective="gold")
+    with pytest.raises(ValueError, match="objective"):
+        MctsBot(iterations=10, objective="gold")
+
+
+@pytest.mark.parametrize("use_fast", [None, False])
+def test_the_win_objective_plays_legal_moves(use_fast: bool | None) -> None:
+    bot = MctsBot(seconds=None, iterations=60, objective="win", use_fast=use_fast)
+    for state in decision_positions(4, "standard", count=3, seed=5):
+        assert bot.choose(state, random.Random(0)) in state.legal_actions()
+
+
 def test_python_playouts_work_without_the_compiled_kernel(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -94,6 +116,10 @@ def test_compiled_and_python_playouts_estimate_the_same_values() -> None:
     fast = Rollouts(use_fast=True).run(state, 2000, random.Random(0))
     slow = Rollouts(use_fast=False).run(state, 300, random.Random(0))
     # Same policy (uniform decisions, true chance): the mean rewards agree.
+    for objective in ("win", "rank"):
+        fast_win = Rollouts(use_fast=True, objective=objective).run(state, 2000, random.Random(0))
+        slow_win = Rollouts(use_fast=False, objective=objective).run(state, 300, random.Random(0))
+        assert fast_win == pytest.approx(slow_win, abs=0.08)
     assert fast == pytest.approx(slow, abs=0.08)
     # Seat 0 moves first and wins most often in random play.
     assert fast[0] > fast[3]
@@ -114,3 +140,16 @@ def test_mcts_reuses_its_tree_between_decisions() -> None:
     fresh = MctsBot(seconds=None, iterations=200, use_fast=False, reuse=False)
     fresh.choose(placing, random.Random(0))
     assert fresh.last_visits == 200
+
+
+def test_mcts_plays_out_with_the_informed_policy_by_default() -> None:
+    from marrakech.bots import make_bot
+
+    default = MctsBot(seconds=None, iterations=10)
+    assert default._rollouts.informed is True
+    assert default.rollouts == (8 if default.compiled else 1)
+    uniform = make_bot("mcts@iterations=10@informed=false@objective=win")
+    assert isinstance(uniform, MctsBot)
+    assert uniform._rollouts.informed is False and uniform._rollouts.objective == "win"
+    state = decision_positions(2, "standard", count=1, seed=4)[0]
+    assert uniform.choose(state, random.Random(0)) in state.legal_actions()

@@ -51,15 +51,20 @@ LEVELS: dict[str, str] = {
 }
 
 #: Budget keywords each bot takes, with the type of their value.
+#: The evaluation's weights (:class:`marrakech.bots.evaluation.Weights`), taken by every
+#: bot that evaluates positions.
+_WEIGHTS: dict[str, type] = {"area": float, "region": float, "threat": float}
+
 OPTIONS: dict[str, dict[str, type]] = {
     "random": {"seconds": float, "iterations": int},
-    "greedy": {"seconds": float, "iterations": int},
+    "greedy": {"seconds": float, "iterations": int, **_WEIGHTS},
     "expectimax": {
         "seconds": float,
         "depth": int,
         "width": int,
         "orient_width": int,
         "iterations": int,
+        **_WEIGHTS,
     },
     "mcts": {
         "seconds": float,
@@ -70,6 +75,9 @@ OPTIONS: dict[str, dict[str, type]] = {
         "reuse": bool,
         "heuristic": float,
         "prior": float,
+        "informed": bool,
+        "objective": str,
+        **_WEIGHTS,
     },
 }
 

@@ -44,7 +44,13 @@ from fractions import Fraction
 
 from marrakech.actions import Action
 from marrakech.bots.base import check_decision_node
-from marrakech.bots.evaluation import ELIMINATION_PENALTY, evaluate, roll_threat, utility
+from marrakech.bots.evaluation import (
+    ELIMINATION_PENALTY,
+    chosen_weights,
+    evaluate,
+    roll_threat,
+    utility,
+)
 from marrakech.bots.greedy import pick_best
 from marrakech.state import Phase, State
 
@@ -70,7 +76,8 @@ class ExpectimaxBot:
     in whole turns (with ``seconds=None`` the search is exactly that deep, which makes
     the bot reproducible whatever the machine load); ``width`` and ``orient_width``
     are how many placements and orientations are searched at the turns after the
-    first. ``iterations`` is accepted as an alias of ``depth``.
+    first. ``iterations`` is accepted as an alias of ``depth``. ``area``, ``region``
+    and ``threat`` are the evaluation's :class:`~marrakech.bots.evaluation.Weights`.
     """
 
     name = "expectimax"
@@ -82,7 +89,11 @@ class ExpectimaxBot:
         width: int = 4,
         iterations: int | None = None,
         orient_width: int = 2,
+        area: float | None = None,
+        region: float | None = None,
+        threat: float | None = None,
     ) -> None:
+        self.weights = chosen_weights(area, region, threat)
         if depth is None:
             depth = iterations
         if seconds is not None and seconds <= 0:
@@ -171,7 +182,7 @@ class ExpectimaxBot:
     def _static_choice(self, state: State, rng: random.Random) -> Action:
         actions = state.legal_actions()
         seat = state.turn
-        scores = [utility(evaluate(state.apply(a)), seat) for a in actions]
+        scores = [utility(evaluate(state.apply(a), self.weights), seat) for a in actions]
         return pick_best(actions, scores, rng)
 
     # -- the search ---------------------------------------------------------------
@@ -184,10 +195,10 @@ class ExpectimaxBot:
 
     def _search(self, state: State, depth: int) -> list[float]:
         if state.is_terminal:
-            return evaluate(state)
+            return evaluate(state, self.weights)
         if depth <= 0:
             self._cut = True
-            return evaluate(state)
+            return evaluate(state, self.weights)
         full = depth == self._root_depth
         key = (state, depth, full)
         found = self._table.get(key)
@@ -227,7 +238,7 @@ class ExpectimaxBot:
             if phase is _PLACE and (not full) and depth > 1 and len(children) > self.width:
                 # Forward pruning by static value (a placement ends the turn, so its
                 # static value is a fair first guess at its searched value).
-                statics = [utility(evaluate(c), mover) for c in children]
+                statics = [utility(evaluate(c, self.weights), mover) for c in children]
                 ranked = sorted(range(len(children)), key=lambda i: -statics[i])
                 children = [children[i] for i in ranked[: self.width]]
             best_value: list[float] | None = None

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from marrakech.actions import Action
 from marrakech.bots.base import check_decision_node
-from marrakech.bots.evaluation import evaluate, utility
+from marrakech.bots.evaluation import Weights, chosen_weights, evaluate, utility
 from marrakech.state import Phase, State
 
 _TIE = 1e-9
@@ -40,22 +40,26 @@ def pick_best(actions: Sequence[Action], scores: Sequence[float], rng: random.Ra
     return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 
-def place_scores(state: State, seat: int) -> tuple[Sequence[Action], list[float]]:
+def place_scores(
+    state: State, seat: int, weights: Weights | None = None
+) -> tuple[Sequence[Action], list[float]]:
     """Each legal placement and the value to ``seat`` of the position it leads to."""
     actions = state.legal_actions()
-    return actions, [utility(evaluate(state.apply(a)), seat) for a in actions]
+    return actions, [utility(evaluate(state.apply(a), weights), seat) for a in actions]
 
 
-def after_roll_value(state: State, seat: int) -> float:
+def after_roll_value(state: State, seat: int, weights: Weights | None = None) -> float:
     """The value to ``seat`` of a position right after a roll: its best placement, or
     the position itself when the roll ended the turn (elimination, R13) or the game."""
     if state.phase is Phase.PLACE and state.turn == seat:
-        _, scores = place_scores(state, seat)
+        _, scores = place_scores(state, seat, weights)
         return max(scores)
-    return utility(evaluate(state), seat)
+    return utility(evaluate(state, weights), seat)
 
 
-def orient_scores(state: State, seat: int) -> tuple[Sequence[Action], list[float]]:
+def orient_scores(
+    state: State, seat: int, weights: Weights | None = None
+) -> tuple[Sequence[Action], list[float]]:
     """Each orientation and its expected value over the die (one turn deep)."""
     actions = state.legal_actions()
     scores: list[float] = []
@@ -63,7 +67,7 @@ def orient_scores(state: State, seat: int) -> tuple[Sequence[Action], list[float
         rolled = state.apply(orient)
         total = 0.0
         for outcome, probability in rolled.chance_outcomes():
-            total += float(probability) * after_roll_value(rolled.apply(outcome), seat)
+            total += float(probability) * after_roll_value(rolled.apply(outcome), seat, weights)
         scores.append(total)
     return actions, scores
 
@@ -72,22 +76,31 @@ class GreedyBot:
     """One turn of lookahead with the static evaluation; a few milliseconds a decision.
 
     ``seconds`` and ``iterations`` are accepted for a uniform interface and ignored:
-    the bot always answers at once.
+    the bot always answers at once. ``area``, ``region`` and ``threat`` are the
+    evaluation's :class:`~marrakech.bots.evaluation.Weights`.
     """
 
     name = "greedy"
 
-    def __init__(self, seconds: float | None = None, iterations: int | None = None) -> None:
+    def __init__(
+        self,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        area: float | None = None,
+        region: float | None = None,
+        threat: float | None = None,
+    ) -> None:
         self.seconds = seconds
         self.iterations = iterations
+        self.weights = chosen_weights(area, region, threat)
 
     def choose(self, state: State, rng: random.Random) -> Action:
         check_decision_node(state)
         seat = state.turn
         if state.phase is Phase.ORIENT:
-            actions, scores = orient_scores(state, seat)
+            actions, scores = orient_scores(state, seat, self.weights)
         else:
-            actions, scores = place_scores(state, seat)
+            actions, scores = place_scores(state, seat, self.weights)
         return pick_best(actions, scores, rng)
 
     def __repr__(self) -> str:

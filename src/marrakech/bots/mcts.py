@@ -10,9 +10,10 @@ Each iteration walks down the tree from the current position:
   search starts from the greedy bot's opinion and needs real evidence to overturn it;
 * at a **chance node** (ROLL, DRAW) it samples the outcome with its exact probability
   (R3, R7) and follows that child, creating it the first time;
-* the first node it reaches that no iteration has visited yet is valued: random
-  playouts to the end of the game, through the compiled kernel (``marrakech.fast``)
-  when it is available, in Python otherwise (:mod:`marrakech.bots.rollout`), blended
+* the first node it reaches that no iteration has visited yet is valued: playouts to
+  the end of the game, through the compiled kernel (``marrakech.fast``, with its
+  informed policy: no seat walks into a large region it could avoid) when it is
+  available, uniformly random in Python otherwise (:mod:`marrakech.bots.rollout`), blended
   with the static evaluation (weight ``heuristic``). Rewards are per seat in [0, 1]:
   mostly the final rank (R21), partly the final score margin (R20); they are added
   along the path.
@@ -41,7 +42,7 @@ from collections import deque
 
 from marrakech.actions import Action
 from marrakech.bots.base import check_decision_node
-from marrakech.bots.evaluation import evaluate, utility
+from marrakech.bots.evaluation import Weights, chosen_weights, evaluate, utility
 from marrakech.bots.rollout import Rollouts, terminal_rewards
 from marrakech.playout import sample_outcome
 from marrakech.state import State
@@ -54,10 +55,10 @@ _REUSE_NODES = 50_000
 HEURISTIC_SCALE = 15.0
 
 
-def heuristic_rewards(state: State) -> list[float]:
+def heuristic_rewards(state: State, weights: Weights | None = None) -> list[float]:
     """Per-seat rewards in [0, 1] from the static evaluation (the margin over the others,
     squashed by tanh), on the same scale as the playout rewards."""
-    values = evaluate(state)
+    values = evaluate(state, weights)
     return [
         0.5 + 0.5 * math.tanh(utility(values, seat) / HEURISTIC_SCALE)
         for seat in range(state.players)
@@ -83,10 +84,17 @@ class _Node:
 
 
 class MctsBot:
-    """UCT with chance nodes, random playouts, multi-seat rewards and tree reuse.
+    """UCT with chance nodes, playouts, multi-seat rewards and tree reuse.
 
     ``exploration`` is the UCB1 constant (rewards lie in [0, 1]); ``rollouts`` is the
-    number of playouts per new node (default 1 in Python, 32 with the compiled kernel);
+    number of playouts per new node (default 1 in Python, 8 with the compiled kernel);
+    ``informed`` plays them out with the kernel's informed policy (every seat steers
+    Assam away from tithes and places sensibly, see
+    :func:`marrakech.fast.random_playouts`) rather than uniformly; the Python fallback
+    is always uniform; ``objective`` is what the rank part of a reward values
+    (``"rank"``: every place, ``"win"``: only the win, see
+    :data:`marrakech.bots.rollout.OBJECTIVES`); ``area``, ``region`` and ``threat`` are
+    the evaluation's :class:`~marrakech.bots.evaluation.Weights`;
     ``heuristic`` is the weight of the static evaluation in a new node's value (0:
     playouts only, 1: no playouts); ``prior`` is the number of virtual visits that seed
     each new child at its static value (0: none); ``use_fast`` forces (True) or forbids
@@ -105,7 +113,13 @@ class MctsBot:
         reuse: bool = True,
         heuristic: float = 0.5,
         prior: float = 4.0,
+        informed: bool = True,
+        objective: str = "rank",
+        area: float | None = None,
+        region: float | None = None,
+        threat: float | None = None,
     ) -> None:
+        self.weights = chosen_weights(area, region, threat)
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive, found {seconds}")
         if iterations is not None and iterations < 1:
@@ -124,8 +138,8 @@ class MctsBot:
         self.iterations = iterations
         self.exploration = exploration
         self.reuse = reuse
-        self._rollouts = Rollouts(use_fast)
-        default = 32 if self._rollouts.compiled else 1
+        self._rollouts = Rollouts(use_fast, informed, objective)
+        default = 8 if self._rollouts.compiled else 1
         self.rollouts = default if rollouts is None else rollouts
         if self.rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, found {self.rollouts}")
@@ -209,11 +223,11 @@ class MctsBot:
     def _leaf(self, state: State, rng: random.Random) -> list[float]:
         """The value of a new node: playouts blended with the static evaluation."""
         if state.is_terminal:
-            return terminal_rewards(state)
+            return terminal_rewards(state, self._rollouts.objective)
         h = self.heuristic
         if h <= 0.0:
             return self._rollouts.run(state, self.rollouts, rng)
-        guess = heuristic_rewards(state)
+        guess = heuristic_rewards(state, self.weights)
         if h >= 1.0:
             return guess
         played = self._rollouts.run(state, self.rollouts, rng)
@@ -230,7 +244,7 @@ class MctsBot:
         for action in actions:
             child = _Node(state.apply(action))
             if prior > 0:
-                guess = heuristic_rewards(child.state)
+                guess = heuristic_rewards(child.state, self.weights)
                 child.visits = prior
                 child.totals = [prior * g for g in guess]
             node.children[action] = child
@@ -243,7 +257,7 @@ class MctsBot:
         while True:
             state = node.state
             if state.is_terminal:
-                rewards = terminal_rewards(state)
+                rewards = terminal_rewards(state, self._rollouts.objective)
                 break
             if state.is_chance:
                 outcome = sample_outcome(state, rng)

@@ -55,35 +55,56 @@ def fast_kernel() -> Callable[..., Any] | None:
     return _kernel
 
 
-def final_rewards(scores: Sequence[int], ranks: Sequence[int]) -> list[float]:
+#: What the rank part of a reward values: ``"rank"`` (1 for the win, 0 for the last
+#: place, linear between) or ``"win"`` (only the win counts, shared by tied winners).
+OBJECTIVES = ("rank", "win")
+
+
+def final_rewards(
+    scores: Sequence[int], ranks: Sequence[int], objective: str = "rank"
+) -> list[float]:
     """Per-seat rewards in [0, 1] from the final scores and ranks (R20, R21)."""
     players = len(scores)
+    winners = sum(1 for r in ranks if r == 1)
     rewards: list[float] = []
     for seat in range(players):
-        rank_value = (players - ranks[seat]) / (players - 1)
+        if objective == "win":
+            rank_value = 1.0 / winners if ranks[seat] == 1 else 0.0
+        else:
+            rank_value = (players - ranks[seat]) / (players - 1)
         best_other = max(scores[s] for s in range(players) if s != seat)
         margin = 0.5 + 0.5 * math.tanh((scores[seat] - best_other) / MARGIN_SCALE)
         rewards.append(WIN_WEIGHT * rank_value + (1.0 - WIN_WEIGHT) * margin)
     return rewards
 
 
-def terminal_rewards(state: State) -> list[float]:
+def terminal_rewards(state: State, objective: str = "rank") -> list[float]:
     """Rewards of a finished game (eliminated seats score their rank only)."""
-    return final_rewards(state.scores(), state.ranks())
+    return final_rewards(state.scores(), state.ranks(), objective)
 
 
 class Rollouts:
-    """Runs ``n`` random playouts from a position and averages their rewards.
+    """Runs ``n`` playouts from a position and averages their rewards.
 
     ``use_fast``: None picks the compiled kernel when it is available, False forces the
-    pure-Python engine, True requires the kernel (ImportError otherwise).
+    pure-Python engine, True requires the kernel (ImportError otherwise). ``informed``
+    makes the kernel's playouts follow its informed policy instead of uniform decisions
+    (the Python playouts are always uniform).
     """
 
-    def __init__(self, use_fast: bool | None = None) -> None:
+    def __init__(
+        self, use_fast: bool | None = None, informed: bool = False, objective: str = "rank"
+    ) -> None:
+        if objective not in OBJECTIVES:
+            raise ValueError(
+                f"expected an objective among {', '.join(OBJECTIVES)}, found {objective!r}"
+            )
+        self.objective = objective
         kernel = fast_kernel() if use_fast is not False else None
         if use_fast and kernel is None:
             raise ImportError("the compiled kernels (marrakech.fast) are not available")
         self._kernel = kernel
+        self.informed = informed
 
     @property
     def compiled(self) -> bool:
@@ -93,7 +114,7 @@ class Rollouts:
     def run(self, state: State, n: int, rng: random.Random) -> list[float]:
         """Average rewards per seat over ``n`` playouts from ``state``."""
         if state.is_terminal:
-            return terminal_rewards(state)
+            return terminal_rewards(state, self.objective)
         if self._kernel is not None:
             try:
                 return self._run_fast(state, n, rng)
@@ -105,7 +126,7 @@ class Rollouts:
             end = state
             while not end.is_terminal:
                 end = end.apply(random_action(end, rng))
-            for seat, reward in enumerate(terminal_rewards(end)):
+            for seat, reward in enumerate(terminal_rewards(end, self.objective)):
                 total[seat] += reward
         return [t / n for t in total]
 
@@ -113,11 +134,14 @@ class Rollouts:
         import numpy as np
 
         assert self._kernel is not None
-        result = self._kernel(state, n, rng.getrandbits(62))
+        result = self._kernel(state, n, rng.getrandbits(62), informed=self.informed)
         scores = result.scores.astype(np.float64)
         players = scores.shape[1]
         # The same rewards as final_rewards, for all playouts at once.
-        rank_value = (players - result.ranks.astype(np.float64)) / (players - 1)
+        if self.objective == "win":
+            rank_value = result.win_shares()
+        else:
+            rank_value = (players - result.ranks.astype(np.float64)) / (players - 1)
         ordered = np.sort(scores, axis=1)
         best, second = ordered[:, -1:], ordered[:, -2:-1]
         best_other = np.where(scores == best, second, best)
