@@ -1,21 +1,23 @@
-"""The static evaluation shared by ``greedy`` and ``expectimax``.
+"""The static evaluation shared by ``greedy``, ``expectimax`` and ``mcts``.
 
 A position is scored per seat (a *value vector*), in dirhams:
 
-* the score itself (R20): dirhams plus visible squares;
+* the score itself (R20): dirhams plus visible squares, a square weighing ``area``
+  dirhams (more than one at two players: it also brings tithes);
 * region potential: a region of ``n`` squares charges ``n`` dirhams to whoever stops on
   it (R11), and a bigger region is also more likely to be stopped on, so future income
-  grows about like ``n * n``; each seat gets ``REGION_WEIGHT * sum(n * n)`` over its regions;
+  grows about like ``n * n``; each seat gets ``region * sum(n * n)`` over its regions;
 * the coming roll: the seat about to orient Assam is assumed to choose the orientation
   with the smallest expected tithe (R9-R13), and a seat about to roll keeps the facing
-  it chose; that expected tithe moves from it to the owners, and its chance of
-  elimination costs it ``ELIMINATION_PENALTY``;
+  it chose; that expected tithe (times ``threat``) moves from it to the owners, and
+  its chance of elimination costs it ``ELIMINATION_PENALTY``;
 * eliminated seats (R13) are worth ``ELIMINATED`` whatever they hold; at the end the
   value is the exact score with dirhams as tie-break (R21).
 
 Each seat turns the vector into one number with :func:`utility`: its own value minus
 the average of the best and the mean of the others still in, so it both gains and keeps
-the leader in check.
+the leader in check. The weights ``area``, ``region`` and ``threat`` are
+:data:`TUNED_WEIGHTS` per player count unless a bot is given others (:class:`Weights`).
 
 >>> from marrakech import State
 >>> values = evaluate(State.new(players=3))
@@ -79,17 +81,19 @@ def resolve_weights(weights: Weights | None, players: int) -> tuple[float, float
     if found is None:
         given = weights or Weights()
         tuned = TUNED_WEIGHTS[players]
-        values = [
-            mine if mine is not None else default
-            for mine, default in (
-                (given.area, tuned.area),
-                (given.region, tuned.region),
-                (given.threat, tuned.threat),
-            )
-        ]
-        found = (float(values[0] or 0.0), float(values[1] or 0.0), float(values[2] or 0.0))
+        found = (
+            _either(given.area, tuned.area),
+            _either(given.region, tuned.region),
+            _either(given.threat, tuned.threat),
+        )
         _resolved[(weights, players)] = found
     return found
+
+
+def _either(mine: float | None, tuned: float | None) -> float:
+    value = mine if mine is not None else tuned
+    assert value is not None  # every TUNED_WEIGHTS entry is complete
+    return value
 
 
 def chosen_weights(
