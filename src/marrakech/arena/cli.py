@@ -116,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
         )
     bar = None if args.quiet else ProgressBar()
     # `kill PID` (SIGTERM) stops the match as cleanly as Ctrl-C: finished games are kept.
+    # SIGINT too, even when the shell started us with it ignored (a background job).
     previous = signal.signal(signal.SIGTERM, _interrupt)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         outcome = run_match(
             config,
@@ -129,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
     if bar is not None:
         bar.finish()
     games = outcome.games
