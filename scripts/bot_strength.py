@@ -53,9 +53,9 @@ MATCHES = (
     Match("mcts-greedy-2p", 2, (MCTS, "greedy"), 400, "mcts >= 75%", 0.75),
     Match("mcts1000-greedy-2p", 2, (MCTS_LONG, "greedy"), 400, "mcts >= 75%", 0.75),
     Match("mcts-expectimax-2p", 2, (MCTS, EXPECTIMAX), 400, "mcts beats expectimax", 0.50),
-    Match("mcts-3greedy-4p", 4, (MCTS, "greedy", "greedy", "greedy"), 400, "mcts >= 45%", 0.45),
     # The interactive budget: 1 s a decision on a clock, so not exactly reproducible.
     Match("mcts1s-greedy-2p", 2, ("mcts", "greedy"), 400, "mcts (1 s) >= 75%", 0.75),
+    Match("mcts-3greedy-4p", 4, (MCTS, "greedy", "greedy", "greedy"), 400, "mcts >= 45%", 0.45),
     Match(
         "mcts1000-3greedy-4p",
         4,
