@@ -1,9 +1,11 @@
-"""Random playouts for Monte Carlo search: the compiled kernel when present, else Python.
+"""Playouts for Monte Carlo search: the compiled kernel when present, else Python.
 
-``marrakech.fast.random_playouts`` (Numba) plays many random games from a position in
-one call. When it cannot be imported (no ``fast`` extra, no Numba, or an older build
-without the function) the same playouts run through the pure-Python engine. Both play
-uniformly random decisions with true chance, so they estimate the same values.
+``marrakech.fast.random_playouts`` (Numba) plays many games from a position in one
+call, uniformly or with its informed policy (``informed=True``: seats steer Assam away
+from tithes and place sensibly). When it cannot be imported (no ``fast`` extra, no
+Numba, or an older build without the function) uniform playouts run through the
+pure-Python engine instead; uniform kernel playouts and Python playouts estimate the
+same values.
 
 Rewards are per seat in ``[0, 1]``, from the final scores (R20, R21), and suited to more
 than two players: ``WIN_WEIGHT`` of it is the rank (1 for the win, 0 for the last
