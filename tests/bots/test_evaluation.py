@@ -84,7 +84,8 @@ def test_bots_take_the_weights_as_keywords_and_refuse_bad_ones() -> None:
     greedy = make_bot("greedy@area=1.5@threat=0.5")
     assert isinstance(greedy, GreedyBot)
     assert greedy.weights == Weights(area=1.5, region=None, threat=0.5)
-    assert GreedyBot().weights is None  # the tuned weights of each player count
+    # No weight given: the tuned weights of each player count.
+    assert resolve_weights(GreedyBot().weights, 2) == resolve_weights(TUNED_WEIGHTS[2], 2)
     for spec in ("expectimax@depth=1@region=0.1", "mcts@iterations=5@area=2"):
         bot = make_bot(spec)
         state = State.from_notation(POSITION)

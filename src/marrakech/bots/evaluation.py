@@ -96,15 +96,6 @@ def _either(mine: float | None, tuned: float | None) -> float:
     return value
 
 
-def chosen_weights(
-    area: float | None = None, region: float | None = None, threat: float | None = None
-) -> Weights | None:
-    """The weights a bot was given (None: the tuned ones of each player count)."""
-    if area is None and region is None and threat is None:
-        return None
-    return Weights(area, region, threat)
-
-
 _ROLL_P = tuple(float(ROLL_PROBABILITIES[k]) for k in range(1, 5))
 #: _ENDS[position * 3 + orient] -> the squares Assam stops on for rolls 1..4, where
 #: position = square * 4 + facing and orient 0, 1, 2 = left, straight, right (R9, R10).

@@ -46,7 +46,7 @@ from marrakech.actions import Action
 from marrakech.bots.base import check_decision_node
 from marrakech.bots.evaluation import (
     ELIMINATION_PENALTY,
-    chosen_weights,
+    Weights,
     evaluate,
     roll_threat,
     utility,
@@ -93,7 +93,7 @@ class ExpectimaxBot:
         region: float | None = None,
         threat: float | None = None,
     ) -> None:
-        self.weights = chosen_weights(area, region, threat)
+        self.weights = Weights(area, region, threat)
         if depth is None:
             depth = iterations
         if seconds is not None and seconds <= 0:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from marrakech.actions import Action
 from marrakech.bots.base import check_decision_node
-from marrakech.bots.evaluation import Weights, chosen_weights, evaluate, utility
+from marrakech.bots.evaluation import Weights, evaluate, utility
 from marrakech.state import Phase, State
 
 _TIE = 1e-9
@@ -92,7 +92,7 @@ class GreedyBot:
     ) -> None:
         self.seconds = seconds
         self.iterations = iterations
-        self.weights = chosen_weights(area, region, threat)
+        self.weights = Weights(area, region, threat)
 
     def choose(self, state: State, rng: random.Random) -> Action:
         check_decision_node(state)

@@ -42,7 +42,7 @@ from collections import deque
 
 from marrakech.actions import Action
 from marrakech.bots.base import check_decision_node
-from marrakech.bots.evaluation import Weights, chosen_weights, evaluate, utility
+from marrakech.bots.evaluation import Weights, evaluate, utility
 from marrakech.bots.rollout import Rollouts, terminal_rewards
 from marrakech.playout import sample_outcome
 from marrakech.state import State
@@ -119,7 +119,7 @@ class MctsBot:
         region: float | None = None,
         threat: float | None = None,
     ) -> None:
-        self.weights = chosen_weights(area, region, threat)
+        self.weights = Weights(area, region, threat)
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive, found {seconds}")
         if iterations is not None and iterations < 1:

@@ -535,8 +535,8 @@ def _choose_weighted(state: np.uint64, weights: np.ndarray, count: int) -> tuple
     return state, count - 1
 
 
-#: Chance of each roll 1..4 in sixths (R3: faces 1, 2, 2, 3, 3, 4).
-_ROLL_SIXTHS = np.array([0, 1, 2, 2, 1], dtype=np.int64)
+#: Chance of each roll 1..4 in sixths: how many faces of the die show it (R3).
+_ROLL_SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
 
 #: The parameters of the informed policy (see :func:`playouts`), in this order.
 INFORMED_PARAMS = 5
