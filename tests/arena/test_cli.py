@@ -62,15 +62,19 @@ def test_arena_resume_finishes_a_stopped_match(
         (["--players", "2", "--bots", "greedy,wizard"], "unknown bot 'wizard'"),
         (["--players", "2", "--bots", "mcts@speed=3,greedy"], "mcts takes"),
         (["--players", "2", "--bots", "mcts:fast,greedy"], "seconds expects a number"),
+        (["--players", "2", "--bots", "greedy@area=-1,random"], "area must be finite and >= 0"),
+        (["--players", "2", "--bots", "mcts@objective=gold,random"], "found 'gold'"),
         (["--players", "2"], "expected --bots"),
     ],
 )
 def test_arena_explains_bad_input(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code = main(["arena", *argv, "--out", str(tmp_path / "x.jsonl"), "--quiet"])
+    out = tmp_path / "x.jsonl"
+    code = main(["arena", *argv, "--out", str(out), "--quiet"])
     assert code == 2
     assert message in capsys.readouterr().err
+    assert not out.exists()  # refused before a results file or a worker
 
 
 def test_ctrl_c_stops_a_parallel_match_and_keeps_finished_games(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from marrakech.arena.match import MatchConfig
 from marrakech.arena.output import save_csv, save_plot
 from marrakech.arena.runner import BACKENDS, ProgressBar, read_results, run_match
 from marrakech.arena.stats import format_table, seat_shares, summarise
-from marrakech.bots import parse_bot_spec
+from marrakech.bots import make_bot, parse_bot_spec
 from marrakech.errors import MarrakechError
 
 
@@ -68,9 +68,11 @@ def _config(args: argparse.Namespace) -> MatchConfig:
     if not args.bots:
         raise MarrakechError("expected --bots (e.g. --bots mcts,greedy) or --resume FILE")
     bots = tuple(b.strip() for b in args.bots.split(","))
-    for spec in bots:
+    for spec in dict.fromkeys(bots):
         try:
-            parse_bot_spec(spec)
+            # Build each bot once here: a bad value (a negative weight, an unknown
+            # objective) is refused before any worker starts, not as a worker's traceback.
+            make_bot(spec)
         except ValueError as error:
             raise MarrakechError(str(error)) from None
     if len(bots) != args.players:
