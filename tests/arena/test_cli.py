@@ -120,8 +120,12 @@ def test_the_plot_handles_a_clean_sweep(tmp_path: Path) -> None:
 
     low, high = wilson(10, 10)  # the upper bound rounds to a hair under 1
     rows = [
-        BotSummary("greedy", 10, 10.0, 1.0, low, high, 70.0, 1.0, 1800.0, 0.002),
-        BotSummary("random", 10, 0.0, 0.0, 0.0, 1 - high, 20.0, 2.0, 1200.0, 0.0),
+        BotSummary(
+            "greedy", 10, 10.0, 1.0, low, high, 70.0, 1.0, 1800.0, 0.002, 2.0, 1.0, low, high
+        ),
+        BotSummary(
+            "random", 10, 0.0, 0.0, 0.0, 1 - high, 20.0, 2.0, 1200.0, 0.0, -2.0, 0.0, 0.0, 0.1
+        ),
     ]
     save_plot(rows, tmp_path / "sweep.png", "sweep")
     assert (tmp_path / "sweep.png").read_bytes()[:4] == b"\x89PNG"

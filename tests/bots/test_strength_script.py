@@ -39,6 +39,24 @@ def test_table_rows_come_from_results_files(tmp_path: Path) -> None:
     assert "old" not in body and "`greedy` vs `random`" in body and body.endswith("after\n")
 
 
+def test_luck_table_splits_each_match_by_who_the_dice_favoured(tmp_path: Path) -> None:
+    script = load_script()
+    run_match(
+        MatchConfig(2, ("greedy", "random"), games=6, seed=2),
+        out=tmp_path / "greedy-random-2p.jsonl",
+    )
+    row = next(line for line in script.luck_table(tmp_path).splitlines() if "`greedy`" in line)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[:3] == ["2", "`greedy`, `random`", "6"]
+    assert float(cells[3]) > 0  # the dice were not neutral in six games
+    luckier, less_lucky = cells[5], cells[6]
+    # greedy wins every game against random, whoever the dice favoured; the game
+    # counts of the two columns add up to the games.
+    counts = [int(c.split("(")[1].rstrip(")")) for c in (luckier, less_lucky) if c != "-"]
+    assert sum(counts) == 6
+    assert all(c.startswith("100.0%") for c in (luckier, less_lucky) if c != "-")
+
+
 def test_unknown_match_names_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script()
     with pytest.raises(SystemExit):

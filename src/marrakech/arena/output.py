@@ -2,11 +2,13 @@
 
 >>> import io
 >>> from marrakech.arena.stats import BotSummary
->>> row = BotSummary("greedy", 10, 9.0, 0.9, 0.6, 0.98, 60.0, 1.1, 1700.0, 0.001)
+>>> row = BotSummary(
+...     "greedy", 10, 9.0, 0.9, 0.6, 0.98, 60.0, 1.1, 1700.0, 0.001, 0.4, 0.9, 0.6, 0.98
+... )
 >>> buffer = io.StringIO()
 >>> write_csv([row], buffer)
->>> buffer.getvalue().splitlines()[0]
-'bot,games,wins,win_share,ci_low,ci_high,mean_score,mean_rank,rating,seconds_per_decision'
+>>> buffer.getvalue().splitlines()[0].split(",")[:8]
+['bot', 'games', 'wins', 'win_share', 'ci_low', 'ci_high', 'corrected_share', 'corrected_low']
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ CSV_FIELDS = (
     "win_share",
     "ci_low",
     "ci_high",
+    "corrected_share",
+    "corrected_low",
+    "corrected_high",
+    "luck",
     "mean_score",
     "mean_rank",
     "rating",
