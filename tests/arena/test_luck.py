@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import itertools
 import math
+import pickle
 import random
+from pathlib import Path
 
 import pytest
 
 from marrakech import State, random_game
-from marrakech.arena import MatchConfig, run_match, summarise
+from marrakech.arena import MatchConfig, read_results, run_match, summarise
 from marrakech.arena.luck import dice_luck, roll_luck
+from marrakech.arena.match import play_game
 from marrakech.arena.stats import MIN_CORRECTED, format_table, luck_corrected, wilson
 from marrakech.bots.evaluation import roll_threat
 from marrakech.record import GameRecord
@@ -167,3 +170,14 @@ def test_the_arena_table_reports_luck_and_the_corrected_share() -> None:
     assert first.corrected_share + second.corrected_share == pytest.approx(1.0, abs=1e-9)
     table = format_table(list(rows.values()))
     assert "luck-corrected" in table and "luck" in table
+
+
+def test_a_game_result_carries_its_luck_from_the_worker(tmp_path: Path) -> None:
+    config = MatchConfig(players=3, bots=("greedy", "random", "random"), games=3, seed=4)
+    result = play_game(config, 1)
+    assert "luck" in vars(result)  # computed where the game was played
+    travelled = pickle.loads(pickle.dumps(result))
+    assert vars(travelled)["luck"] == result.luck == dice_luck(result.record)
+    run_match(config, workers=1, out=tmp_path / "m.jsonl")
+    _, stored = read_results(tmp_path / "m.jsonl")
+    assert stored[1].luck == result.luck  # and the same, replayed from the file

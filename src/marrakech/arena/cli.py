@@ -30,8 +30,9 @@ def add_parser(subparsers: Any) -> None:
         help="play bots against each other and rate them",
         description=(
             "Play a match between bots with every seat arrangement rotated evenly, in "
-            "parallel, and report per bot: win share with a 95 percent interval, mean score, "
-            "mean rank and a Bradley-Terry rating. Bot specs: NAME[:SECONDS][@KEY=VALUE]..., "
+            "parallel, and report per bot: win share with a 95 percent interval, the same "
+            "corrected for dice luck, mean score, mean rank and a Bradley-Terry rating. "
+            "Bot specs: NAME[:SECONDS][@KEY=VALUE]..., "
             "e.g. mcts:0.2, mcts@iterations=2000, expectimax@depth=2, greedy, random, or a "
             "level (easy, medium, hard, expert)."
         ),

@@ -25,8 +25,10 @@ import itertools
 import random
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from marrakech.arena.luck import dice_luck
 from marrakech.bots import make_bot, parse_bot_spec
 from marrakech.errors import MarrakechError
 from marrakech.playout import sample_outcome
@@ -126,6 +128,13 @@ class GameResult:
     def winners(self) -> tuple[int, ...]:
         return tuple(s for s, r in enumerate(self.ranks) if r == 1 and s not in self.eliminated)
 
+    @cached_property
+    def luck(self) -> tuple[float, ...]:
+        """Each seat's dice luck in dirhams (:func:`marrakech.arena.luck.dice_luck`),
+        replayed from the record once and kept (a worker computes it before sending the
+        result back, so it travels with it)."""
+        return dice_luck(self.record)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "type": "game",
@@ -191,7 +200,7 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
         seats=tuple(f"bot:{spec}" for spec in seats),
         meta={"arena_seed": config.seed, "game": index},
     )
-    return GameResult(
+    result = GameResult(
         index=index,
         seats=seats,
         scores=state.scores(),
@@ -203,3 +212,5 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
         decisions=tuple(decisions),
         record=record,
     )
+    _ = result.luck  # replayed here, in the worker: the cached value travels with it
+    return result

@@ -56,7 +56,8 @@ def save_csv(rows: Sequence[BotSummary], path: str | os.PathLike[str]) -> None:
 
 
 def save_plot(rows: Sequence[BotSummary], path: str | os.PathLike[str], title: str = "") -> None:
-    """Two panels: ratings (Elo scale) and win shares with their 95% intervals."""
+    """Two panels: ratings (Elo scale) and win shares with their 95% intervals, raw
+    (bars) and corrected for dice luck (dots)."""
     try:
         import matplotlib
     except ImportError:
@@ -80,11 +81,26 @@ def save_plot(rows: Sequence[BotSummary], path: str | os.PathLike[str], title: s
         [max(0.0, 100 * (r.win_share - r.ci_low)) for r in rows],
         [max(0.0, 100 * (r.ci_high - r.win_share)) for r in rows],
     ]
-    right.barh(positions, shares, xerr=errors, color="#3b6fb5", capsize=4)
+    right.barh(positions, shares, xerr=errors, color="#3b6fb5", capsize=4, label="win share")
+    corrected = [100 * r.corrected_share for r in rows]
+    corrected_errors = [
+        [max(0.0, 100 * (r.corrected_share - r.corrected_low)) for r in rows],
+        [max(0.0, 100 * (r.corrected_high - r.corrected_share)) for r in rows],
+    ]
+    right.errorbar(
+        corrected,
+        [p + 0.25 for p in positions],
+        xerr=corrected_errors,
+        fmt="o",
+        color="black",
+        capsize=3,
+        label="corrected for dice luck",
+    )
     right.set_yticks(positions, names)
     right.invert_yaxis()
     right.set_xlim(0, 100)
     right.set_xlabel("win share, % (95% interval)")
+    right.legend(loc="lower right", fontsize="small")
     if title:
         figure.suptitle(title)
     try:

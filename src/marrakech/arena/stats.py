@@ -30,7 +30,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from marrakech.arena.luck import dice_luck
 from marrakech.arena.match import GameResult
 
 Z95 = 1.959963984540054
@@ -168,7 +167,6 @@ def summarise(games: Sequence[GameResult]) -> list[BotSummary]:
             if spec not in order:
                 order.append(spec)
     ratings = bradley_terry(games, order) if games else {}
-    lucks = [dice_luck(game.record) for game in games]
     rows: list[BotSummary] = []
     for bot in order:
         played = 0
@@ -179,14 +177,14 @@ def summarise(games: Sequence[GameResult]) -> list[BotSummary]:
         decisions = 0
         won: list[float] = []
         luck: list[float] = []
-        for game, game_luck in zip(games, lucks, strict=True):
+        for game in games:
             winners = game.winners
             for seat, spec in enumerate(game.seats):
                 if spec != bot:
                     continue
                 played += 1
                 won.append(1.0 / len(winners) if seat in winners else 0.0)
-                luck.append(game_luck[seat])
+                luck.append(game.luck[seat])
                 wins += won[-1]
                 score += game.scores[seat]
                 rank += game.ranks[seat]
