@@ -57,8 +57,9 @@ def luck_corrected(
     ``wins[i]`` is a seat-game's win (1, 0, or a split share, R21) and ``lucks[i]`` its
     dice luck (:func:`marrakech.arena.luck.dice_luck`), whose expectation is exactly
     zero. The estimate is ``mean(wins) - c * mean(lucks)`` with ``c`` the regression
-    slope of wins on luck (a control variate): unbiased for the win share, with the
-    variance of the part of the wins that luck does not explain. In two-player games
+    slope of wins on luck (a control variate): unbiased for the win share but for an
+    O(1/n) term from estimating ``c``, with the variance of the part of the wins that
+    luck does not explain. In two-player games
     between bots the correlation is about 0.7, which narrows the interval as much as
     twice the games would. Below :data:`MIN_CORRECTED` seat-games, when no seat was
     ever lucky or unlucky, or when every game had the same result (a clean sweep leaves
