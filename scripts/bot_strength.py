@@ -23,9 +23,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from marrakech.arena import MatchConfig, ProgressBar, read_results, run_match, summarise
-from marrakech.arena.luck import dice_luck
 from marrakech.arena.stats import BotSummary
 from marrakech.errors import MarrakechError
+from marrakech.luck import dice_luck
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "bots.md"
@@ -35,7 +35,8 @@ LUCK = ("<!-- luck-table:start -->", "<!-- luck-table:end -->")
 TIMED_SPECS = ("random", "greedy", "hard", "expert", "expectimax@depth=2", "mcts@iterations=300")
 
 MCTS = "mcts@iterations=300"
-MCTS_LONG = "mcts@iterations=1000"  # about 0.15 s a decision; 1 s gives 5000-7000
+MCTS_LONG = "mcts@iterations=1000"  # 4 players: about 0.15 s a decision; 1 s gives 6000
+MCTS_DEEP = "mcts@iterations=3000"  # 2 players: about 0.15 s a decision; 1 s gives 19000
 EXPECTIMAX = "expectimax@depth=2"
 
 
@@ -53,7 +54,7 @@ MATCHES = (
     Match("greedy-random-2p", 2, ("greedy", "random"), 400, "greedy beats random >= 90%", 0.90),
     Match("expectimax-greedy-2p", 2, (EXPECTIMAX, "greedy"), 400, "expectimax >= 65%", 0.65),
     Match("mcts-greedy-2p", 2, (MCTS, "greedy"), 400, "mcts >= 75%", 0.75),
-    Match("mcts1000-greedy-2p", 2, (MCTS_LONG, "greedy"), 400, "mcts >= 75%", 0.75),
+    Match("mcts3000-greedy-2p", 2, (MCTS_DEEP, "greedy"), 400, "mcts >= 75%", 0.75),
     Match("mcts-expectimax-2p", 2, (MCTS, EXPECTIMAX), 400, "mcts beats expectimax", 0.50),
     # The interactive budget: 1 s a decision on a clock, so not exactly reproducible.
     Match("mcts1s-greedy-2p", 2, ("mcts", "greedy"), 400, "mcts (1 s) >= 75%", 0.75),
@@ -142,7 +143,7 @@ def table(folder: Path) -> str:
 
 def luck_table(folder: Path) -> str:
     """How much the dice's money decides each match: the spread of a seat's dice luck
-    (``marrakech.arena.luck``), how often the luckiest seat wins, and the first bot's
+    (``marrakech.luck``), how often the luckiest seat wins, and the first bot's
     win share in the games the dice favoured it and in the others."""
     lines = [
         "| players | match | games | luck per seat-game (sd, dirhams) | luckiest seat wins | "

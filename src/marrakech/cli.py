@@ -171,6 +171,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from marrakech.luck import dice_luck
     from marrakech.record import GameRecord
     from marrakech.render import render, supports_color
 
@@ -187,6 +188,8 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"== {heading}")
         print(render(state, unicode=not args.ascii, color=color))
         print(state.notation())
+    luck = "  ".join(f"seat {seat}: {x:+.1f}" for seat, x in enumerate(dice_luck(record)))
+    print(f"dice luck (dirhams the die moved beyond each roll's expectation): {luck}")
     return 0
 
 

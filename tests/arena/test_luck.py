@@ -1,4 +1,4 @@
-"""Dice luck (R3, R11-R13) and the luck-corrected win share."""
+"""The arena and dice luck: results carry it, tables correct win shares for it."""
 
 from __future__ import annotations
 
@@ -10,84 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from marrakech import State, random_game
 from marrakech.arena import MatchConfig, read_results, run_match, summarise
-from marrakech.arena.luck import dice_luck, roll_luck
 from marrakech.arena.match import play_game
 from marrakech.arena.stats import MIN_CORRECTED, format_table, luck_corrected, wilson
-from marrakech.bots.evaluation import roll_threat
-from marrakech.record import GameRecord
-from marrakech.rules import BGA, STANDARD, RuleSet
+from marrakech.luck import dice_luck
 from marrakech.state import Phase
-
-
-def games(players: int, count: int, seed: int, rules: RuleSet = STANDARD) -> list[GameRecord]:
-    rng = random.Random(seed)
-    records = []
-    for _ in range(count):
-        start = State.new(players, rules, rng.randrange(players))
-        _, actions = random_game(start, rng)
-        records.append(GameRecord.from_actions(start, actions))
-    return records
-
-
-def rolls(record: GameRecord) -> list[State]:
-    return [s for s in record.states() if s.phase is Phase.ROLL]
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("rules", [STANDARD, BGA], ids=["standard", "bga"])
-def test_r11_a_games_lucks_add_up_to_zero(players: int, rules: RuleSet) -> None:
-    # A tithe moves dirhams from the seat that rolled to the owner (R11), all it has if
-    # it cannot pay (R13): what one seat's luck gains another's loses.
-    for record in games(players, 20, seed=players, rules=rules):
-        luck = dice_luck(record)
-        assert len(luck) == players
-        assert sum(luck) == pytest.approx(0.0, abs=1e-9)
-    assert any(any(abs(x) > 1 for x in dice_luck(r)) for r in games(players, 20, players, rules))
-
-
-def test_r3_each_rolls_luck_averages_exactly_zero_over_the_die() -> None:
-    lucky = 0
-    for players in (2, 3, 4):
-        for record in games(players, 5, seed=10 + players):
-            for state in rolls(record):
-                outcomes = state.chance_outcomes()
-                per_outcome = [roll_luck(state, state.apply(roll)) for roll, _ in outcomes]
-                for seat in range(players):
-                    mean = sum(
-                        float(p) * luck[seat]
-                        for (_, p), luck in zip(outcomes, per_outcome, strict=True)
-                    )
-                    assert mean == pytest.approx(0.0, abs=1e-9)
-                lucky += any(abs(x) > 0 for luck in per_outcome for x in luck)
-    assert lucky > 20  # many rolls had a tithe on some outcome
-
-
-def test_r11_the_expected_change_is_the_bots_expected_tithe() -> None:
-    # Two implementations of the same expectation: the arena's (apply every roll) and
-    # the bots' (walk Assam's paths over the board's regions, R10-R13).
-    checked = 0
-    for players in (2, 3, 4):
-        for record in games(players, 4, seed=20 + players):
-            for state in rolls(record):
-                outcome = state.apply(state.chance_outcomes()[0][0])
-                luck = roll_luck(state, outcome)
-                changed = [outcome.money[s] - state.money[s] for s in range(players)]
-                expected = [c - x for c, x in zip(changed, luck, strict=True)]
-                paid, _, received = roll_threat(state, 1)  # 1: Assam's facing as chosen
-                mover = state.turn
-                for seat in range(players):
-                    want = received[seat] - (paid if seat == mover else 0.0)
-                    assert expected[seat] == pytest.approx(want, abs=1e-9), (state, seat)
-                checked += 1
-    assert checked > 100
-
-
-def test_roll_luck_refuses_a_state_that_does_not_roll() -> None:
-    state = State.new(3)
-    with pytest.raises(ValueError, match="expected a state about to roll, found phase ORIENT"):
-        roll_luck(state, state)
 
 
 def test_luck_has_mean_zero_even_for_the_seat_that_walks_into_tithes() -> None:

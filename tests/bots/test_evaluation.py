@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from marrakech import Orient, State
+from marrakech import Orient, Phase, State, random_action
 from marrakech.bots import GreedyBot
 from marrakech.bots.evaluation import (
     ELIMINATED,
@@ -19,6 +19,7 @@ from marrakech.bots.evaluation import (
     roll_threat,
     utility,
 )
+from marrakech.luck import roll_luck
 
 # Red (seat 0) shows one region of 4 squares: d5-e5 and e6-e7 touch through e5-e6 (R11).
 # Blue lies on a1-b1. Yellow (seat 2) is to orient Assam, on d4 facing North.
@@ -94,3 +95,25 @@ def test_bots_take_the_weights_as_keywords_and_refuse_bad_ones() -> None:
         GreedyBot(area=-1.0)
     with pytest.raises(ValueError, match="threat expects a number, found 'lots'"):
         make_bot("greedy@threat=lots")
+
+
+def test_r11_roll_threat_is_the_engines_expected_tithe() -> None:
+    # Two implementations of one expectation: the bots' (walk Assam's paths over the
+    # board's regions, R10-R13) and the core's dice luck (apply every roll, R3).
+    rng = random.Random(20)
+    checked = 0
+    for players in (2, 3, 4):
+        for _ in range(4):
+            state = State.new(players)
+            while not state.is_terminal:
+                if state.phase is Phase.ROLL:
+                    outcome = state.apply(state.chance_outcomes()[0][0])
+                    luck = roll_luck(state, outcome)
+                    paid, _, received = roll_threat(state, 1)  # 1: the facing as chosen
+                    for seat in range(players):
+                        changed = outcome.money[seat] - state.money[seat]
+                        want = received[seat] - (paid if seat == state.turn else 0.0)
+                        assert changed - luck[seat] == pytest.approx(want, abs=1e-9)
+                    checked += 1
+                state = state.apply(random_action(state, rng))
+    assert checked > 100

@@ -12,6 +12,7 @@ import pytest
 
 from marrakech import State, __version__, random_game
 from marrakech.cli import main
+from marrakech.luck import dice_luck
 from marrakech.record import GameRecord
 
 
@@ -77,6 +78,9 @@ def test_replay_prints_every_position(capsys: pytest.CaptureFixture[str], tmp_pa
     assert code == 0
     assert out.count("== ") == len(actions) + 1
     assert record.final_state().notation() in out
+    luck = dice_luck(record)
+    expected = "  ".join(f"seat {seat}: {x:+.1f}" for seat, x in enumerate(luck))
+    assert out.rstrip().endswith(expected) and "dice luck" in out.splitlines()[-1]
 
 
 def test_replay_of_a_broken_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

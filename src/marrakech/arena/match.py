@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from marrakech.arena.luck import dice_luck
 from marrakech.bots import make_bot, parse_bot_spec
 from marrakech.errors import MarrakechError
+from marrakech.luck import dice_luck
 from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD, RuleSet, parse_rules
@@ -130,7 +130,7 @@ class GameResult:
 
     @cached_property
     def luck(self) -> tuple[float, ...]:
-        """Each seat's dice luck in dirhams (:func:`marrakech.arena.luck.dice_luck`),
+        """Each seat's dice luck in dirhams (:func:`marrakech.luck.dice_luck`),
         replayed from the record once and kept (a worker computes it before sending the
         result back, so it travels with it)."""
         return dice_luck(self.record)

@@ -9,7 +9,7 @@ Per bot spec (seats holding the same spec are pooled):
   the same game are not independent, so with pooled seats the interval is a little
   narrow; the single-seat bot, the one a strength claim is about, is exact);
 * **luck-corrected win share**: the win share with the dice's luck taken out
-  (:mod:`marrakech.arena.luck`): the same quantity, estimated with a narrower interval
+  (:mod:`marrakech.luck`): the same quantity, estimated with a narrower interval
   (:func:`luck_corrected`);
 * **mean score** (R20) and **mean rank** (R21, 1 = win);
 * **rating**: a Bradley-Terry model fitted on every pair of seats with different bots in
@@ -55,7 +55,7 @@ def luck_corrected(
     """A win share and its 95% interval, corrected for dice luck: ``(share, low, high)``.
 
     ``wins[i]`` is a seat-game's win (1, 0, or a split share, R21) and ``lucks[i]`` its
-    dice luck (:func:`marrakech.arena.luck.dice_luck`), whose expectation is exactly
+    dice luck (:func:`marrakech.luck.dice_luck`), whose expectation is exactly
     zero. The estimate is ``mean(wins) - c * mean(lucks)`` with ``c`` the regression
     slope of wins on luck (a control variate): unbiased for the win share but for an
     O(1/n) term from estimating ``c``, with the variance of the part of the wins that
