@@ -25,7 +25,6 @@ from pathlib import Path
 from marrakech.arena import MatchConfig, ProgressBar, read_results, run_match, summarise
 from marrakech.arena.stats import BotSummary
 from marrakech.errors import MarrakechError
-from marrakech.luck import dice_luck
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "bots.md"
@@ -142,8 +141,8 @@ def table(folder: Path) -> str:
 
 def luck_table(folder: Path) -> str:
     """How much the dice's money decides each match: the spread of a seat's dice luck
-    (``marrakech.luck``), how often the luckiest seat wins, and the first bot's
-    win share in the games the dice favoured it and in the others."""
+    (``GameResult.luck``, see ``marrakech.luck``), how often the luckiest seat wins,
+    and the first bot's win share in the games the dice favoured it and in the others."""
     lines = [
         "| players | match | games | luck per seat-game (sd, dirhams) | luckiest seat wins | "
         "first bot wins when luckier | when less lucky |",
@@ -160,7 +159,7 @@ def luck_table(folder: Path) -> str:
         luckiest = 0.0
         split = {True: [0, 0.0], False: [0, 0.0]}  # luckier?: [games, wins]
         for game in games:
-            luck = dice_luck(game.record)
+            luck = game.luck
             share = 1.0 / len(game.winners) if game.winners else 0.0
             best = max(range(len(luck)), key=luck.__getitem__)
             luckiest += share if best in game.winners else 0.0

@@ -59,12 +59,11 @@ def luck_corrected(
     zero. The estimate is ``mean(wins) - c * mean(lucks)`` with ``c`` the regression
     slope of wins on luck (a control variate): unbiased for the win share but for an
     O(1/n) term from estimating ``c``, with the variance of the part of the wins that
-    luck does not explain. In two-player games
-    between bots the correlation is about 0.7, which narrows the interval as much as
-    twice the games would. Below :data:`MIN_CORRECTED` seat-games, when no seat was
-    ever lucky or unlucky, or when every game had the same result (a clean sweep leaves
-    nothing to explain, and a normal interval would be of zero width), it is the raw
-    share with Wilson's interval.
+    luck does not explain. In two-player games between bots the correlation is about
+    0.7, which narrows the interval as much as twice the games would. Below
+    :data:`MIN_CORRECTED` seat-games, when no seat was ever lucky or unlucky, or when
+    every game had the same result (a clean sweep leaves nothing to explain, and a
+    normal interval would be of zero width), it is the raw share with Wilson's interval.
 
     >>> wins = [1, 1, 1, 0, 0] * 8             # 60% of 40 games, the wins mostly lucky
     >>> lucks = [8.0, 4.0, -1.0, -6.0, -3.0] * 8
