@@ -160,15 +160,13 @@ def luck_table(folder: Path) -> str:
         split = {True: [0, 0.0], False: [0, 0.0]}  # luckier?: [games, wins]
         for game in games:
             luck = game.luck
-            share = 1.0 / len(game.winners) if game.winners else 0.0
-            best = max(range(len(luck)), key=luck.__getitem__)
-            luckiest += share if best in game.winners else 0.0
+            luckiest += game.win_share(max(range(len(luck)), key=luck.__getitem__))
             seat = game.seats.index(match.bots[0])
             spread.append(luck[seat])
             rivals = max(x for s, x in enumerate(luck) if s != seat)
             bucket = split[luck[seat] > rivals]
             bucket[0] += 1
-            bucket[1] += share if seat in game.winners else 0.0
+            bucket[1] += game.win_share(seat)
         mean = sum(spread) / len(spread)
         sd = (sum((x - mean) ** 2 for x in spread) / max(1, len(spread) - 1)) ** 0.5
         when = [f"{b[1] / b[0]:.1%} ({b[0]})" if b[0] else "-" for b in (split[True], split[False])]

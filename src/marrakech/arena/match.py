@@ -128,6 +128,11 @@ class GameResult:
     def winners(self) -> tuple[int, ...]:
         return tuple(s for s, r in enumerate(self.ranks) if r == 1 and s not in self.eliminated)
 
+    def win_share(self, seat: int) -> float:
+        """The seat's share of the win: 1 alone, 1/k when k winners share it (R21)."""
+        winners = self.winners
+        return 1.0 / len(winners) if seat in winners else 0.0
+
     @cached_property
     def luck(self) -> tuple[float, ...]:
         """Each seat's dice luck in dirhams (:func:`marrakech.luck.dice_luck`),

@@ -178,12 +178,11 @@ def summarise(games: Sequence[GameResult]) -> list[BotSummary]:
         won: list[float] = []
         luck: list[float] = []
         for game in games:
-            winners = game.winners
             for seat, spec in enumerate(game.seats):
                 if spec != bot:
                     continue
                 played += 1
-                won.append(1.0 / len(winners) if seat in winners else 0.0)
+                won.append(game.win_share(seat))
                 luck.append(game.luck[seat])
                 wins += won[-1]
                 score += game.scores[seat]
@@ -218,9 +217,8 @@ def seat_shares(games: Sequence[GameResult], players: int) -> list[float]:
     """Each seat's share of the wins (first-seat advantage check)."""
     shares = [0.0] * players
     for game in games:
-        winners = game.winners
-        for seat in winners:
-            shares[seat] += 1.0 / len(winners)
+        for seat in game.winners:
+            shares[seat] += game.win_share(seat)
     total = len(games) or 1
     return [s / total for s in shares]
 
