@@ -4,8 +4,9 @@ Decisions are uniform over the legal actions, chance outcomes follow their true
 probabilities. The figures: games and plies per second, turns per game, legal placements
 per PLACE decision and each seat's share of the wins (a shared win is split between its
 winners). ``engine="core"`` plays through the pure-Python public API;
-``engine="fast"`` through the compiled kernels of :mod:`marrakech.fast`, which can also
-time batched stepping. ``workers`` > 1 splits the games over that many processes.
+``engine="fast"`` through the compiled kernels (:func:`marrakech.fast.bench.bench_fast`,
+which can also time batched stepping). ``workers`` > 1 splits the games over that many
+processes.
 """
 
 from __future__ import annotations
@@ -96,14 +97,13 @@ def _core_games(task: tuple[int, RuleSet, int, int]) -> tuple[_Counts, float]:
                 action = legal[int(rand() * len(legal))]
             state = state.apply(action)
             plies += 1
-        winners = state.winners()
-        for seat in winners:
-            wins[seat] += 1 / len(winners)
+        for seat, share in enumerate(state.outcome().win_shares):
+            wins[seat] += share
     seconds = time.perf_counter() - start
     return _Counts(games, plies, turns, places, placement_choices, wins), seconds
 
 
-def _split(games: int, workers: int, seed: int) -> list[tuple[int, int]]:
+def split_games(games: int, workers: int, seed: int) -> list[tuple[int, int]]:
     """(games, seed) per worker; worker 0 of a single-process run keeps ``seed``."""
     if workers == 1:
         return [(games, seed)]
@@ -119,7 +119,7 @@ def bench_core(
     """Play ``games`` random games with the pure-Python engine (in ``workers`` processes)."""
     if workers < 1:
         raise MarrakechError(f"workers must be at least 1, found {workers}")
-    tasks = [(players, rules, share, s) for share, s in _split(games, workers, seed)]
+    tasks = [(players, rules, share, s) for share, s in split_games(games, workers, seed)]
     if workers == 1:
         counts, seconds = _core_games(tasks[0])
         parts = [counts]
@@ -145,44 +145,3 @@ def bench_core(
         engine="core",
         workers=workers,
     )
-
-
-def bench_fast(
-    players: int,
-    rules: RuleSet,
-    games: int,
-    seed: int,
-    workers: int = 1,
-    batch: int = 0,
-    batch_rounds: int = 300,
-) -> BenchResult:
-    """The same figures through the compiled kernels (:mod:`marrakech.fast`).
-
-    ``batch`` > 0 also times a :class:`~marrakech.fast.Batch` of that many games stepped
-    ``batch_rounds`` times. Raises :class:`~marrakech.fast.FastUnavailableError` (an
-    ``ImportError``) without Numba.
-    """
-    from marrakech.fast.bench import time_batch, time_playouts
-
-    if workers < 1:
-        raise MarrakechError(f"workers must be at least 1, found {workers}")
-    if batch < 0:
-        raise MarrakechError(f"the batch size must be >= 0, found {batch}")
-    totals, seconds = time_playouts(players, rules, games, seed, workers)
-    result = BenchResult(
-        games=games,
-        seconds=seconds,
-        games_per_s=games / seconds,
-        plies_per_s=totals.plies / seconds,
-        turns_per_game=totals.turns / games,
-        placements_per_place=totals.place_options / max(totals.places, 1),
-        win_share=[w / games for w in totals.win_share],
-        engine="fast",
-        workers=workers,
-    )
-    if batch:
-        timing = time_batch(players, rules, batch, seed, batch_rounds)
-        result.batch = batch
-        result.batch_steps_per_s = timing.steps_per_s
-        result.batch_observed_steps_per_s = timing.observed_steps_per_s
-    return result

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from marrakech import __version__
+from marrakech.arguments import add_game_options
 from marrakech.errors import MarrakechError
-from marrakech.rules import NAMED_RULE_SETS, RuleSet, parse_rules
 
 #: Subcommands provided by optional layers: name -> (module, extra, help).
 LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -22,30 +22,6 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("marrakech.tui.cli", "tui", "play in the terminal"),
     "arena": ("marrakech.arena.cli", "arena", "play bots against each other and rate them"),
 }
-
-
-def _rules(text: str) -> RuleSet:
-    try:
-        return parse_rules(text)
-    except MarrakechError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _players(text: str) -> int:
-    if text not in ("2", "3", "4"):
-        raise argparse.ArgumentTypeError(f"expected 2, 3 or 4 players, found {text!r}")
-    return int(text)
-
-
-def add_game_options(parser: argparse.ArgumentParser, players: int = 4) -> None:
-    """``--players`` and ``--rules``, shared by every subcommand that starts games."""
-    parser.add_argument("--players", type=_players, default=players, help="2, 3 or 4")
-    parser.add_argument(
-        "--rules",
-        type=_rules,
-        default=NAMED_RULE_SETS["standard"],
-        help="standard (default), bga, or custom:C2/C3/C4:MONEY:own|no-own",
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -140,7 +116,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from marrakech.bench import bench_core, bench_fast
+    from marrakech.bench import bench_core
 
     fast = args.engine == "fast"
     games = args.games if args.games is not None else (200_000 if fast else 1000)
@@ -154,6 +130,8 @@ def _bench(args: argparse.Namespace) -> int:
         raise MarrakechError("--batch times the compiled kernels: add --engine fast")
     if fast:
         try:
+            from marrakech.fast.bench import bench_fast
+
             batch = 4096 if args.batch is None else args.batch
             result = bench_fast(args.players, args.rules, games, args.seed, args.workers, batch)
         except ImportError as error:

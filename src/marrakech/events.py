@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING
 
 from marrakech.actions import Action, Draw, Orient, Place, Roll
 from marrakech.geometry import PATHS, Step
+from marrakech.i18n import describe_event
+from marrakech.position import Phase
 from marrakech.rules import owner_of
 
 if TYPE_CHECKING:
-    from marrakech.state import Phase, State
+    # Only named in annotations: describe() is handed a state, the state module calls it.
+    from marrakech.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +81,6 @@ class Event:
         return self.path[-1].square if self.path else None
 
     def __str__(self) -> str:
-        from marrakech.i18n import describe_event
-
         return describe_event(self, "en")
 
 

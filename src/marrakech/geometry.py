@@ -146,6 +146,41 @@ def _paths() -> tuple[tuple[Step, ...], ...]:
 PATHS = _paths()
 
 
+class RimArc(NamedTuple):
+    """One piece of the board's rim (R2): an arc joining two edge squares, or a loop.
+
+    ``squares`` are the two squares the arc joins, lower-left first; a corner loop joins
+    a square to itself. ``edges`` are the facings that leave the board along it: one for
+    an arc, the two of its corner for a loop.
+    """
+
+    squares: tuple[int, int]
+    edges: tuple[int, ...]
+
+    @property
+    def loop(self) -> bool:
+        return self.squares[0] == self.squares[1]
+
+
+def _rim() -> tuple[RimArc, ...]:
+    # Read the arcs off the steps themselves, so the drawings cannot disagree with R2.
+    arcs: dict[tuple[int, int], list[int]] = {}
+    for facing in range(4):
+        for square in range(SQUARES):
+            step = STEP[square * 4 + facing]
+            if step.arc:
+                pair = (min(square, step.square), max(square, step.square))
+                edges = arcs.setdefault(pair, [])
+                if facing not in edges:
+                    edges.append(facing)
+    return tuple(RimArc(pair, tuple(edges)) for pair, edges in arcs.items())
+
+
+#: The rim, derived from the steps (R2): 12 arcs (three per edge) and the two corner
+#: loops, edge by edge (N, E, S, W), each edge in board order.
+RIM: tuple[RimArc, ...] = _rim()
+
+
 def walk(square: int, facing: int, steps: int) -> tuple[Step, ...]:
     """Assam's path for a roll (R10), square by square, following the arcs (R2).
 

@@ -13,10 +13,15 @@ the same thing everywhere and the rules stay in the core::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from marrakech.actions import Draw, Orient, Place, Roll
-from marrakech.events import Event
 from marrakech.geometry import square_name
 from marrakech.rules import colours_of
+
+if TYPE_CHECKING:
+    # Only named in annotations: an Event's __str__ calls describe_event.
+    from marrakech.events import Event
 
 LANGUAGES = ("en", "fr")
 

@@ -12,28 +12,37 @@ Eight fields separated by single spaces::
 squares and an occupied square is a colour letter (``R B Y P``) followed by the direction
 of the other visible half of the same carpet (``n e s w``) or ``x`` when that half is
 covered. ``PHASE`` is ``orient:S``, ``roll:S``, ``place:S``, ``draw:P:S`` (pile P, turn
-S next) or ``over``.
+S next) or ``over``, which a position carries exactly when the game is over (R19).
+
+This module turns text into the packed :class:`~marrakech.position.Fields` of a position
+and back; :meth:`State.from_notation <marrakech.state.State.from_notation>` and
+:meth:`State.notation <marrakech.state.State.notation>` are the way to use it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from marrakech.errors import InvalidStateError, NotationError
 from marrakech.geometry import DELTA, FACING_LETTERS, SIZE, neighbour, parse_square, square_name
+from marrakech.position import NO_LINK, Fields, Phase
 from marrakech.rules import (
     COLOUR_LETTERS,
+    carpets_held,
     colours_in_play,
-    colours_of,
+    game_over,
     owner_of,
     parse_rules,
 )
-from marrakech.state import NO_LINK, Phase, State, _game_over, _make
 
 LINK_LETTERS = "nesw"
 _PHASE_WORDS = {"orient": Phase.ORIENT, "roll": Phase.ROLL, "place": Phase.PLACE}
 
 
-def format_position(state: State) -> str:
-    board = state.board
+def format_position(fields: Sequence[Any]) -> str:
+    """The position string of a position's :class:`Fields` (a :class:`State` is one)."""
+    players, rules, board, assam, money, hand, tops, out, phase, turn, pile = Fields(*fields)
     ranks: list[str] = []
     for rank in range(SIZE - 1, -1, -1):
         text = ""
@@ -53,25 +62,28 @@ def format_position(state: State) -> str:
         if empty:
             text += str(empty)
         ranks.append(text)
-    assam = square_name(state.assam_square) + FACING_LETTERS[state.assam_facing]
-    money = ",".join(str(m) for m in state.money)
-    hand = ",".join(str(h) for h in state.hand)
-    if state.players == 2:
-        tops = ",".join(
-            "-" if (top := state.pile_top(seat)) is None else COLOUR_LETTERS[top] for seat in (0, 1)
-        )
+    assam_text = square_name(assam >> 2) + FACING_LETTERS[assam & 3]
+    if players == 2:
+        tops_text = ",".join("-" if top < 0 else COLOUR_LETTERS[top] for top in tops)
     else:
-        tops = "-"
-    out = ",".join(str(s) for s in state.eliminated) or "-"
-    phase = state.phase
+        tops_text = "-"
     if phase == Phase.OVER:
         phase_text = "over"
     elif phase == Phase.DRAW:
-        phase_text = f"draw:{state.draw_pile}:{state.turn}"
+        phase_text = f"draw:{pile}:{turn}"
     else:
-        phase_text = f"{phase.name.lower()}:{state.turn}"
+        phase_text = f"{Phase(phase).name.lower()}:{turn}"
     return " ".join(
-        ("/".join(ranks), assam, money, hand, tops, out, phase_text, state.rules.token())
+        (
+            "/".join(ranks),
+            assam_text,
+            ",".join(str(m) for m in money),
+            ",".join(str(h) for h in hand),
+            tops_text,
+            ",".join(str(s) for s in out) or "-",
+            phase_text,
+            rules.token(),
+        )
     )
 
 
@@ -129,22 +141,22 @@ def _parse_board(text: str) -> list[int]:
     return board
 
 
-def parse_position(text: str) -> State:
-    """Parse and validate a position string.
+def parse_position(text: str) -> Fields:
+    """Parse and validate a position string into the :class:`Fields` of a position.
 
     Raises :class:`NotationError` for text that does not parse and
     :class:`InvalidStateError` for a position the rules cannot play from.
     """
     if not isinstance(text, str):
         raise NotationError(f"expected a position string, found {type(text).__name__}")
-    fields = text.split(" ")
-    if len(fields) != 8:
+    parts = text.split(" ")
+    if len(parts) != 8:
         raise NotationError(
             "expected 8 fields separated by single spaces (board, Assam, money, hand, tops, "
-            f"eliminated, phase, rules), found {len(fields)} in {text!r}"
+            f"eliminated, phase, rules), found {len(parts)} in {text!r}"
         )
     board_text, assam_text, money_text, hand_text, tops_text, out_text, phase_text, rules_text = (
-        fields
+        parts
     )
     board = _parse_board(board_text)
     if len(assam_text) != 3 or assam_text[2] not in FACING_LETTERS:
@@ -185,7 +197,7 @@ def parse_position(text: str) -> State:
     out = () if out_text == "-" else tuple(_numbers(out_text, "eliminated seats", 6))
     phase, turn, pile = _parse_phase(phase_text, players)
     rules = parse_rules(rules_text)
-    state = _make(
+    fields = Fields(
         players,
         rules,
         tuple(board),
@@ -198,8 +210,8 @@ def parse_position(text: str) -> State:
         turn,
         pile,
     )
-    _validate(state, board)
-    return state
+    _validate(fields)
+    return fields
 
 
 def _parse_phase(text: str, players: int) -> tuple[Phase, int, int]:
@@ -224,8 +236,9 @@ def _parse_phase(text: str, players: int) -> tuple[Phase, int, int]:
     return phase, seats[0], 0
 
 
-def _validate(state: State, board: list[int]) -> None:
-    players = state.players
+def _validate(fields: Fields) -> None:
+    """Raise :class:`InvalidStateError` listing every way ``fields`` cannot be a position."""
+    players, rules, board, _, money, hand, tops, out, phase, turn, pile = fields
     problems: list[str] = []
     for square, cell in enumerate(board):
         if not cell or (cell - 1) >> 2 == NO_LINK:
@@ -243,7 +256,7 @@ def _validate(state: State, board: list[int]) -> None:
             )
         assert partner == square + DELTA[link]
     colours = colours_in_play(players)
-    per_colour = state.rules.carpets_per_colour(players)
+    per_colour = rules.carpets_per_colour(players)
     for colour in range(4):
         visible = sum(1 for cell in board if cell and (cell - 1) & 3 == colour)
         if colour >= colours:
@@ -252,54 +265,65 @@ def _validate(state: State, board: list[int]) -> None:
                     f"colour {COLOUR_LETTERS[colour]} is not in play at {players} players"
                 )
             continue
-        if state.hand[colour] > per_colour:
+        if hand[colour] > per_colour:
             problems.append(
-                f"{state.hand[colour]} {COLOUR_LETTERS[colour]} carpets in hand, more than the "
+                f"{hand[colour]} {COLOUR_LETTERS[colour]} carpets in hand, more than the "
                 f"{per_colour} of the rule set"
             )
-        if owner_of(colour, players) not in state.eliminated:
-            placed = per_colour - state.hand[colour]
+        if owner_of(colour, players) not in out:
+            placed = per_colour - hand[colour]
             if visible > 2 * placed:
                 problems.append(
                     f"{visible} {COLOUR_LETTERS[colour]} squares visible but only {placed} "
                     "carpets placed"
                 )
-    out = state.eliminated
     if len(set(out)) != len(out) or any(s >= players for s in out):
         problems.append(f"eliminated seats must be distinct seats 0..{players - 1}, found {out}")
     for seat in out:
-        if seat < players and (state.money[seat] or state.carpets_in_hand(seat)):
+        if seat < players and (money[seat] or carpets_held(seat, players, hand)):
             problems.append(f"eliminated seat {seat} still holds dirhams or carpets")
     if players == 2:
         for seat in (0, 1):
-            top = state.pile_top(seat)
-            if top is not None and (owner_of(top, 2) != seat or not state.hand[top]):
+            top = tops[seat]
+            if top >= 0 and (owner_of(top, 2) != seat or not hand[top]):
                 problems.append(
                     f"seat {seat}'s pile top {COLOUR_LETTERS[top]} is not one of its carpets "
                     "in hand"
                 )
-    phase = state.phase
-    if phase != Phase.OVER:
-        if state.turn in out:
-            problems.append(f"seat {state.turn} is to play but was eliminated")
-        if _game_over(players, state.hand, out):
+    over = game_over(players, hand, out)
+    if phase == Phase.OVER:
+        if not over:
+            problems.append(
+                "the phase is 'over' but the game goes on (R19: a seat still in holds a "
+                "carpet and at least two seats are in)"
+            )
+    else:
+        if turn in out:
+            problems.append(f"seat {turn} is to play but was eliminated")
+        if over:
             problems.append("the game is over (R19) but the phase is not 'over'")
         if phase == Phase.DRAW:
-            pile = state.draw_pile
             if players != 2:
                 problems.append("a draw phase exists only at 2 players")
-            elif pile is not None and (
-                state.pile_top(pile) is not None or not state.carpets_in_hand(pile)
-            ):
+            elif tops[pile] >= 0 or not carpets_held(pile, players, hand):
                 problems.append(f"seat {pile}'s pile has nothing to reveal")
         elif players == 2:
             for seat in (0, 1):
-                if seat not in out and state.carpets_in_hand(seat) and state.pile_top(seat) is None:
+                if seat not in out and carpets_held(seat, players, hand) and tops[seat] < 0:
                     problems.append(f"seat {seat}'s pile top is not revealed outside a draw")
-        if phase == Phase.PLACE and state.next_carpet(state.turn) is None:
-            problems.append(f"seat {state.turn} has no carpet to place")
+        if phase == Phase.PLACE and not _has_next_carpet(fields, turn):
+            problems.append(f"seat {turn} has no carpet to place")
     if problems:
         raise InvalidStateError("impossible position: " + "; ".join(problems))
 
 
-__all__ = ["colours_of", "format_position", "parse_position"]
+def _has_next_carpet(fields: Fields, seat: int) -> bool:
+    """Whether ``seat`` knows the carpet it places next (R7: its pile top at 2 players)."""
+    if seat in fields.out:
+        return False
+    if fields.players == 2:
+        return fields.tops[seat] >= 0
+    return fields.hand[seat] > 0
+
+
+__all__ = ["format_position", "parse_position"]

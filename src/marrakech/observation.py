@@ -10,21 +10,20 @@ Seats and colours are **relative to the observing seat**: relative seat ``k`` is
 players is ``((c % n) - seat) % n + n * (c // n)``: at 3-4 players that is the relative seat
 of its owner; at 2 players 0 and 2 are the observer's two colours, 1 and 3 the opponent's.
 
-Layout (``OBSERVATION_SIZE`` = 474 float values in ``[0, 1]``):
+Layout: :data:`LAYOUT` names the pieces (``OBSERVATION_SIZE`` = 474 floats in ``[0, 1]``)::
 
-=========  ======  ============================================================
-offset     size    content
-=========  ======  ============================================================
-0          4 × 49  plane per relative colour: 1 where that colour is visible
-196        4 × 49  plane per direction N, E, S, W: 1 where the other visible half
-                   of the same carpet lies that way
-392        49      Assam's square
-441        5       phase one-hot: ORIENT, ROLL, PLACE, DRAW, OVER
-446        4       Assam's facing one-hot: N, E, S, W
-450        4 × 6   per relative seat: seat exists, still in the game, dirhams /
-                   (30 × players) capped at 1, carpets in hand / starting carpets,
-                   pile top is its first colour, pile top is its second colour
-=========  ======  ============================================================
+    >>> for piece in LAYOUT:
+    ...     print(f"{piece.offset:>3}  {piece.name:<7}  {str(piece.shape):<9}  {piece.meaning}")
+      0  colours  (4, 7, 7)  per relative colour: 1 where that colour is visible
+    196  links    (4, 7, 7)  per facing N, E, S, W: 1 where the other half lies that way
+    392  assam    (7, 7)     1 on Assam's square
+    441  phase    (5,)       phase one-hot: ORIENT, ROLL, PLACE, DRAW, OVER
+    446  facing   (4,)       Assam's facing one-hot: N, E, S, W
+    450  seats    (4, 6)     per relative seat: exists, in, dirhams, carpets, pile top
+
+The six values per relative seat: the seat exists, is still in the game, its dirhams /
+(:data:`DIRHAMS_SCALE` × players) capped at 1, its carpets in hand / its starting carpets,
+its pile top is its first colour, its pile top is its second colour (2 players).
 
 Planes index squares ``rank * 7 + file`` (``a1`` = 0, ``g7`` = 48).
 
@@ -36,19 +35,71 @@ Planes index squares ``rank * 7 + file`` (``a1`` = 0, ``g7`` = 48).
 
 from __future__ import annotations
 
-from marrakech.geometry import SQUARES
+from math import prod
+from typing import NamedTuple
+
+from marrakech.geometry import SIZE, SQUARES
+from marrakech.position import NO_LINK
 from marrakech.rules import colours_of
-from marrakech.state import NO_LINK, State
+from marrakech.state import State
 
 SPEC_VERSION = "marrakech_v0"
-PLANES_OFFSET = 0
-LINKS_OFFSET = 4 * SQUARES
-ASSAM_OFFSET = 8 * SQUARES
-PHASE_OFFSET = 9 * SQUARES
-FACING_OFFSET = PHASE_OFFSET + 5
-SEATS_OFFSET = FACING_OFFSET + 4
+
+
+class Piece(NamedTuple):
+    """One named piece of the observation vector: where it starts and its shape."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+#: Per relative seat, the meaning of each of its :data:`SEAT_FEATURES` values.
+SEAT_EXISTS, SEAT_IN, SEAT_DIRHAMS, SEAT_CARPETS, SEAT_TOP_FIRST, SEAT_TOP_SECOND = range(6)
 SEAT_FEATURES = 6
-OBSERVATION_SIZE = SEATS_OFFSET + 4 * SEAT_FEATURES  # 474
+#: Dirhams are divided by this times the number of players (and capped at 1).
+DIRHAMS_SCALE = 30
+
+
+def _layout(*pieces: tuple[str, tuple[int, ...], str]) -> tuple[Piece, ...]:
+    table: list[Piece] = []
+    offset = 0
+    for name, shape, meaning in pieces:
+        table.append(Piece(name, offset, shape, meaning))
+        offset += prod(shape)
+    return tuple(table)
+
+
+#: The observation, piece by piece, in order: the one description that the encoders
+#: (this module, the compiled kernels), OpenSpiel's observer and the docs read.
+LAYOUT: tuple[Piece, ...] = _layout(
+    ("colours", (4, SIZE, SIZE), "per relative colour: 1 where that colour is visible"),
+    ("links", (4, SIZE, SIZE), "per facing N, E, S, W: 1 where the other half lies that way"),
+    ("assam", (SIZE, SIZE), "1 on Assam's square"),
+    ("phase", (5,), "phase one-hot: ORIENT, ROLL, PLACE, DRAW, OVER"),
+    ("facing", (4,), "Assam's facing one-hot: N, E, S, W"),
+    ("seats", (4, SEAT_FEATURES), "per relative seat: exists, in, dirhams, carpets, pile top"),
+)
+PIECES: dict[str, Piece] = {piece.name: piece for piece in LAYOUT}
+PLANES_OFFSET = PIECES["colours"].offset
+LINKS_OFFSET = PIECES["links"].offset
+ASSAM_OFFSET = PIECES["assam"].offset
+PHASE_OFFSET = PIECES["phase"].offset
+FACING_OFFSET = PIECES["facing"].offset
+SEATS_OFFSET = PIECES["seats"].offset
+OBSERVATION_SIZE = LAYOUT[-1].end  # 474
+
+# marrakech_v0 is these 474 values: another layout is another spec version (and name).
+assert SPEC_VERSION == "marrakech_v0" and OBSERVATION_SIZE == 474, LAYOUT
 
 
 def relative_colour(colour: int, seat: int, players: int) -> int:
@@ -70,15 +121,15 @@ def encode_observation(state: State, seat: int) -> list[float]:
     vector[PHASE_OFFSET + int(state.phase)] = 1.0
     vector[FACING_OFFSET + state.assam_facing] = 1.0
     start = state.rules.carpets_per_colour(players) * (2 if players == 2 else 1)
-    all_money = 30 * players
+    all_money = DIRHAMS_SCALE * players
     for relative in range(players):
         other = (seat + relative) % players
         base = SEATS_OFFSET + relative * SEAT_FEATURES
-        vector[base] = 1.0
-        vector[base + 1] = 0.0 if other in state.eliminated else 1.0
-        vector[base + 2] = min(1.0, state.money[other] / all_money)
-        vector[base + 3] = state.carpets_in_hand(other) / start
+        vector[base + SEAT_EXISTS] = 1.0
+        vector[base + SEAT_IN] = 0.0 if other in state.eliminated else 1.0
+        vector[base + SEAT_DIRHAMS] = min(1.0, state.money[other] / all_money)
+        vector[base + SEAT_CARPETS] = state.carpets_in_hand(other) / start
         top = state.pile_top(other)
         if top is not None:
-            vector[base + 4 + colours_of(other, players).index(top)] = 1.0
+            vector[base + SEAT_TOP_FIRST + colours_of(other, players).index(top)] = 1.0
     return vector

@@ -32,11 +32,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from marrakech.geometry import SIZE
+from marrakech.geometry import RIM, SIZE, E, N, S, file_of, rank_of
+from marrakech.position import NO_LINK, Phase
 from marrakech.rules import COLOUR_LETTERS, colours_of
-from marrakech.state import NO_LINK, Phase, State
+
+if TYPE_CHECKING:
+    # Only named in annotations: render() is handed a state, State.__str__ calls it.
+    from marrakech.state import State
 
 # Colour-blind-safe backgrounds (Okabe-Ito inspired) for red, blue, yellow, purple.
 _ANSI_BACKGROUND = (
@@ -126,22 +130,24 @@ def _row(rank: int) -> int:
 
 
 def _draw_rim(put: Callable[[int, int, str], None], glyphs: dict[str, str]) -> None:
-    """The rim (R2): pairs joined by half-circle arcs, a loop at a1 and at g7."""
-    for file in (0, 2, 4):  # top: a7-b7, c7-d7, e7-f7
-        put(0, _LEFT + 4 * file + 2, glyphs["top"])
-    put(0, _LEFT + 4 * 6 + 2, glyphs["loop"])  # g7 loop
-    for file in (1, 3, 5):  # bottom: b1-c1, d1-e1, f1-g1
-        put(2 * SIZE + 2, _LEFT + 4 * file + 2, glyphs["bottom"])
-    put(2 * SIZE + 2, _LEFT + 2, glyphs["loop"])  # a1 loop
-    for upper in (6, 4, 2):  # left: a7-a6, a5-a4, a3-a2
-        for i in range(3):
-            put(_row(upper) + i, _LEFT - 2, glyphs["left"][i])
-    put(_row(0), _LEFT - 2, glyphs["loop"])  # a1 loop
-    right = _LEFT + 4 * SIZE + 2
-    for upper in (5, 3, 1):  # right: g6-g5, g4-g3, g2-g1
-        for i in range(3):
-            put(_row(upper) + i, right, glyphs["right"][i])
-    put(_row(SIZE - 1), right, glyphs["loop"])  # g7 loop
+    """The rim (R2) as :data:`marrakech.geometry.RIM` has it: a half circle outside each
+    pair of joined squares, a loop beside a corner on each edge it leaves by."""
+    right, bottom = _LEFT + 4 * SIZE + 2, 2 * SIZE + 2
+    for arc in RIM:
+        low, high = arc.squares
+        for edge in arc.edges:
+            column = _LEFT + 4 * file_of(low) + 2
+            if edge == N:
+                put(0, column, glyphs["loop" if arc.loop else "top"])
+            elif edge == S:
+                put(bottom, column, glyphs["loop" if arc.loop else "bottom"])
+            else:
+                side = right if edge == E else _LEFT - 2
+                if arc.loop:
+                    put(_row(rank_of(low)), side, glyphs["loop"])
+                    continue
+                for i, glyph in enumerate(glyphs["right" if edge == E else "left"]):
+                    put(_row(rank_of(high)) + i, side, glyph)
 
 
 def _colourize(text: str) -> str:

@@ -13,6 +13,7 @@ set that the engine and every interface accept::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -126,3 +127,21 @@ def colours_of(seat: int, players: int) -> tuple[int, ...]:
 def owner_of(colour: int, players: int) -> int:
     """The seat that owns ``colour``."""
     return colour % players
+
+
+def carpets_held(seat: int, players: int, hand: Sequence[int]) -> int:
+    """Carpets ``seat`` has not placed yet (both its colours at 2 players), from ``hand``
+    (carpets per colour in play)."""
+    return hand[seat] + hand[seat + 2] if players == 2 else hand[seat]
+
+
+def game_over(players: int, hand: Sequence[int], out: Sequence[int]) -> bool:
+    """R19: the game is over when at most one seat is still in, or when no seat still in
+    holds a carpet (``hand`` per colour in play, ``out`` the eliminated seats).
+
+    >>> game_over(3, hand=(0, 0, 1), out=()), game_over(3, hand=(0, 0, 1), out=(2,))
+    (False, True)
+    """
+    if players - len(out) <= 1:
+        return True
+    return not any(carpets_held(s, players, hand) for s in range(players) if s not in out)

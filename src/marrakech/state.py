@@ -20,12 +20,12 @@ outcome like any other action::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from marrakech.actions import (
+    ACTIONS,
     DECISION_IDS,
     DRAW_BASE,
     DRAWS,
@@ -37,12 +37,12 @@ from marrakech.actions import (
     Action,
 )
 from marrakech.errors import IllegalActionError
+from marrakech.events import Event, describe
 from marrakech.geometry import (
     CANDIDATES,
     CENTRE,
     DELTA,
     FACING_LETTERS,
-    NEIGHBOURS,
     PATHS,
     SLOTS,
     SQUARES,
@@ -50,42 +50,32 @@ from marrakech.geometry import (
     Step,
     square_name,
 )
+from marrakech.notation import format_position, parse_position
+from marrakech.outcome import Outcome, rank_seats
+from marrakech.position import (
+    CHANCE,
+    NO_LINK,
+    TERMINAL,
+    Fields,
+    Phase,
+    pack_cell,
+    region,
+    regions,
+)
+from marrakech.render import render
 from marrakech.rules import (
     ROLL_PROBABILITIES,
     STANDARD,
     RuleSet,
+    carpets_held,
     check_players,
     colours_in_play,
     colours_of,
+    game_over,
 )
-
-if TYPE_CHECKING:
-    from marrakech.events import Event
-
-#: ``state.to_move`` at a chance node (ROLL, DRAW) and at the end of the game.
-CHANCE = -1
-TERMINAL = -2
-
-
-class Phase(IntEnum):
-    ORIENT = 0
-    ROLL = 1
-    PLACE = 2
-    DRAW = 3
-    OVER = 4
-
 
 _ORIENT, _ROLL, _PLACE, _DRAW, _OVER = 0, 1, 2, 3, 4
 _PHASES = tuple(Phase)
-
-# A square's cell packs the visible carpet: 0 when empty, else 1 + colour + 4 * link,
-# where link is the facing towards the other visible half of the same carpet (0..3) or
-# 4 when that half is covered. Colour and link are what equality needs (R16), no ids.
-NO_LINK = 4
-
-
-def _cell(colour: int, link: int) -> int:
-    return 1 + colour + 4 * link
 
 
 #: Legal-placement bitmask per Assam square: bit (action id) set for R14/R15 candidates.
@@ -102,40 +92,6 @@ _ROLL_OUTCOMES: tuple[tuple[Action, Fraction], ...] = tuple(
     (ROLLS[k - 1], ROLL_PROBABILITIES[k]) for k in range(1, 5)
 )
 _EMPTY_BOARD = (0,) * SQUARES
-
-
-def region(board: Sequence[int], square: int) -> list[int]:
-    """The squares joined to ``square`` through shared sides showing its colour (R11)."""
-    colour = (board[square] - 1) & 3
-    found = [square]
-    seen = {square}
-    i = 0
-    while i < len(found):
-        for near in NEIGHBOURS[found[i]]:
-            cell = board[near]
-            if cell and near not in seen and (cell - 1) & 3 == colour:
-                seen.add(near)
-                found.append(near)
-        i += 1
-    return found
-
-
-def regions(board: Sequence[int]) -> list[list[int]]:
-    """Every region of a packed board (R11), each a list of squares of one colour.
-
-    >>> regions(State.from_notation(
-    ...     "7/7/7/7/7/7/ReRwBx4 d4N 30,30,30 9,9,10 - - orient:0 standard").board)
-    [[0, 1], [2]]
-    """
-    seen = [False] * SQUARES
-    found: list[list[int]] = []
-    for start, cell in enumerate(board):
-        if cell and not seen[start]:
-            members = region(board, start)
-            for square in members:
-                seen[square] = True
-            found.append(members)
-    return found
 
 
 class State(tuple[Any, ...]):
@@ -163,31 +119,45 @@ class State(tuple[Any, ...]):
         colours = colours_in_play(players)
         hand = (rules.carpets_per_colour(players),) * colours
         two = players == 2
-        return _make(
-            players,
-            rules,
-            _EMPTY_BOARD,
-            CENTRE * 4 + N,
-            (rules.money,) * players,
-            hand,
-            (-1, -1) if two else (),
-            (),
-            _DRAW if two else _ORIENT,
-            first_seat,
-            0,
+        return _new(
+            State,
+            (
+                players,
+                rules,
+                _EMPTY_BOARD,
+                CENTRE * 4 + N,
+                (rules.money,) * players,
+                hand,
+                (-1, -1) if two else (),
+                (),
+                _DRAW if two else _ORIENT,
+                first_seat,
+                0,
+            ),
         )
 
     @classmethod
     def from_notation(cls, text: str) -> State:
-        """Parse a position string (see ``docs/notation.md``)."""
-        from marrakech.notation import parse_position
+        """Parse a position string (see ``docs/notation.md``).
 
-        return parse_position(text)
+        Raises :class:`~marrakech.NotationError` for text that does not parse and
+        :class:`~marrakech.InvalidStateError` for a position the rules cannot reach.
+        """
+        return _new(State, parse_position(text))
+
+    @classmethod
+    def from_fields(cls, fields: Fields) -> State:
+        """The state holding exactly ``fields`` (see :class:`~marrakech.position.Fields`),
+        unchecked: for code that packs positions itself, such as the compiled kernels'
+        rows. Untrusted input goes through :meth:`from_notation`, which validates."""
+        return _new(State, fields)
+
+    def fields(self) -> Fields:
+        """The packed fields of this position (see :class:`~marrakech.position.Fields`)."""
+        return Fields(*self)
 
     def notation(self) -> str:
         """The one-line position string; ``State.from_notation(s.notation()) == s``."""
-        from marrakech.notation import format_position
-
         return format_position(self)
 
     # -- what the position is -----------------------------------------------------
@@ -296,7 +266,7 @@ class State(tuple[Any, ...]):
         return self[2]
 
     def visible_squares(self, colour: int) -> int:
-        cell_values = {_cell(colour, link) for link in range(5)}
+        cell_values = {pack_cell(colour, link) for link in range(5)}
         return sum(1 for cell in self[2] if cell in cell_values)
 
     def region_at(self, square: int) -> tuple[int, ...]:
@@ -321,31 +291,24 @@ class State(tuple[Any, ...]):
         )
 
     def ranks(self) -> tuple[int, ...]:
-        """1-based rank per seat (R21); equal seats share a rank, rank 1 wins.
-
-        Seats still in rank by (score, dirhams); eliminated seats rank below them, the
-        last to go out highest.
+        """1-based rank per seat (R21, see :mod:`marrakech.outcome`); rank 1 wins.
 
         >>> State.new(players=3).ranks()
         (1, 1, 1)
         """
-        scores = self.scores()
-        keys: dict[int, tuple[int, int, int]] = {}
-        for seat in range(self[0]):
-            if seat in self[7]:
-                keys[seat] = (0, self[7].index(seat), 0)
-            else:
-                keys[seat] = (1, scores[seat], self[4][seat])
-        return tuple(
-            1 + sum(1 for other in keys.values() if other > keys[seat]) for seat in range(self[0])
-        )
+        return rank_seats(self.scores(), self[4], self[7])
+
+    def outcome(self) -> Outcome:
+        """How the game ended, or stands: ranks, winners, rank values, win shares.
+
+        >>> State.new(players=2).outcome().over
+        False
+        """
+        return Outcome(self.ranks(), over=self[8] == _OVER)
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first (several on a shared win); empty before the end."""
-        if self[8] != _OVER:
-            return ()
-        ranks = self.ranks()
-        return tuple(s for s in range(self[0]) if ranks[s] == 1 and s not in self[7])
+        return self.outcome().winners
 
     # -- moves --------------------------------------------------------------------
 
@@ -424,25 +387,46 @@ class State(tuple[Any, ...]):
             colour = aid - DRAW_BASE
             if 0 <= colour < 4 and colour % 2 == pile and hand[colour] > 0:
                 return self._draw(colour)
-        raise self._illegal(action)
+        raise self.illegal_action_error(action)
 
     def describe(self, action: Action) -> Event:
         """Apply ``action`` and tell what happened: path, tithe, elimination, covers, end.
 
         Interfaces use this rather than re-deriving any rule; see :class:`Event`.
         """
-        from marrakech.events import describe
-
         return describe(self, action)
 
-    def _illegal(self, action: Action) -> IllegalActionError:
-        legal = ", ".join(str(a) for a in self.legal_actions())
-        where = f"the {self.phase.name} phase of seat {self[9]}"
+    def illegal_action_error(self, action: Action | int, who: str = "") -> IllegalActionError:
+        """The error for ``action`` where it is not legal: what was found, where, and the
+        legal actions instead. Every layer builds its illegal-action errors here.
+
+        ``action`` is an :class:`Action`, or an integer id (learning code): then the ids
+        are shown with their tokens. ``who`` names the caller's game or agent and
+        prefixes the message.
+
+        >>> state = State.new(players=3)
+        >>> print(state.illegal_action_error(ROLLS[0]))
+        illegal action r1 in the ORIENT phase of seat 0: expected one of L, S, R
+        >>> print(state.illegal_action_error(61, who="game 7"))  # doctest: +NORMALIZE_WHITESPACE
+        game 7: illegal action id 61 (c3-c4) in the ORIENT phase of seat 0:
+        expected one of 0 (L), 1 (S), 2 (R)
+        """
+        prefix = f"{who}: " if who else ""
+        if isinstance(action, Action):
+            found = str(action)
+            legal = ", ".join(str(a) for a in self.legal_actions())
+        else:
+            known = 0 <= action < len(ACTIONS)
+            found = f"id {action} ({ACTIONS[action]})" if known else f"id {action}"
+            legal = ", ".join(f"{a.id} ({a})" for a in self.legal_actions())
         if self[8] == _OVER:
-            return IllegalActionError(f"illegal action {action}: the game is over")
+            return IllegalActionError(f"{prefix}illegal action {found}: the game is over")
+        where = f"the {self.phase.name} phase of seat {self[9]}"
         if self[8] == _DRAW:
             where = f"the DRAW phase of seat {self[10]}'s pile"
-        return IllegalActionError(f"illegal action {action} in {where}: expected one of {legal}")
+        return IllegalActionError(
+            f"{prefix}illegal action {found} in {where}: expected one of {legal}"
+        )
 
     def _roll(self, steps: int) -> State:
         players, rules, board, assam, money, hand, tops, out, _, turn, _ = self
@@ -468,7 +452,7 @@ class State(tuple[Any, ...]):
                     hand = tuple(emptied)
                     if players == 2:
                         tops = (-1, tops[1]) if turn == 0 else (tops[0], -1)
-                    if _game_over(players, hand, out):
+                    if game_over(players, hand, out):
                         phase, turn = _OVER, 0
                     else:
                         phase, turn = _ORIENT, _next_seat(turn, players, out, hand)
@@ -504,7 +488,7 @@ class State(tuple[Any, ...]):
         if players == 2:
             tops = (-1, tops[1]) if turn == 0 else (tops[0], -1)
         if out or not any(hand):
-            if _game_over(players, hand, out):
+            if game_over(players, hand, out):
                 return _new(
                     State,
                     (players, rules, tuple(cells), assam, money, hand, tops, out, _OVER, 0, 0),
@@ -549,8 +533,6 @@ class State(tuple[Any, ...]):
         return f"State.from_notation({self.notation()!r})"
 
     def __str__(self) -> str:
-        from marrakech.render import render
-
         return render(self, color=False)
 
     def summary(self) -> str:
@@ -563,31 +545,6 @@ class State(tuple[Any, ...]):
 _new = tuple.__new__
 
 
-def _make(
-    players: int,
-    rules: RuleSet,
-    board: tuple[int, ...],
-    assam: int,
-    money: tuple[int, ...],
-    hand: tuple[int, ...],
-    tops: tuple[int, ...],
-    out: tuple[int, ...],
-    phase: int,
-    turn: int,
-    pile: int,
-) -> State:
-    return _new(State, (players, rules, board, assam, money, hand, tops, out, phase, turn, pile))
-
-
-def _game_over(players: int, hand: tuple[int, ...], out: tuple[int, ...]) -> bool:
-    """R19: at most one seat in, or no seat still in holds a carpet."""
-    if players - len(out) <= 1:
-        return True
-    if players == 2:
-        return not any(hand[s] + hand[s + 2] for s in (0, 1) if s not in out)
-    return not any(hand[s] for s in range(players) if s not in out)
-
-
 def _next_seat(seat: int, players: int, out: tuple[int, ...], hand: tuple[int, ...]) -> int:
     """The next seat clockwise still in the game (R19), preferring one with carpets."""
     fallback = -1
@@ -595,8 +552,7 @@ def _next_seat(seat: int, players: int, out: tuple[int, ...], hand: tuple[int, .
         candidate = (seat + offset) % players
         if candidate in out:
             continue
-        held = hand[candidate] + hand[candidate + 2] if players == 2 else hand[candidate]
-        if held:
+        if carpets_held(candidate, players, hand):
             return candidate
         if fallback < 0:
             fallback = candidate
@@ -613,4 +569,6 @@ def _draw_outcomes(pile: int, first: int, second: int) -> tuple[tuple[Action, Fr
     )
 
 
-__all__ = ["CHANCE", "TERMINAL", "Phase", "State", "region", "regions"]
+# Phase, CHANCE, TERMINAL, NO_LINK and the region functions live in marrakech.position;
+# they are named here too because a state's readers reach for them with it.
+__all__ = ["CHANCE", "NO_LINK", "TERMINAL", "Phase", "State", "region", "regions"]

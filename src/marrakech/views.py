@@ -15,8 +15,9 @@ from typing import Any
 
 from marrakech.events import Event
 from marrakech.geometry import DELTA, FACING_LETTERS, SQUARE_NAMES, square_name
+from marrakech.position import NO_LINK
 from marrakech.rules import COLOUR_LETTERS, colours_of
-from marrakech.state import NO_LINK, State
+from marrakech.state import State
 
 
 def _colour(colour: int | None) -> str | None:

@@ -17,14 +17,13 @@ from marrakech.arena.match import MatchConfig
 from marrakech.arena.output import save_csv, save_plot
 from marrakech.arena.runner import BACKENDS, ProgressBar, read_results, run_match
 from marrakech.arena.stats import format_table, seat_shares, summarise
+from marrakech.arguments import add_game_options
 from marrakech.bots import make_bot, parse_bot_spec
 from marrakech.errors import MarrakechError
 
 
 def add_parser(subparsers: Any) -> None:
     """Add the ``arena`` subcommand to the ``marrakech`` command."""
-    from marrakech.cli import add_game_options
-
     parser = subparsers.add_parser(
         "arena",
         help="play bots against each other and rate them",

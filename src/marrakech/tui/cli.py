@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import textual  # noqa: F401  (without the 'tui' extra, `marrakech play` says what to install)
 
+from marrakech.arguments import add_game_options
 from marrakech.errors import MarrakechError
 from marrakech.record import GameRecord
 from marrakech.tui.session import SeatSpec
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand to the ``marrakech`` command."""
-    from marrakech.cli import add_game_options
-
     parser = subparsers.add_parser(
         "play",
         help="play in the terminal",

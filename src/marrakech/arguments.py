@@ -1,0 +1,47 @@
+"""Command-line arguments that every layer's ``marrakech`` subcommand shares.
+
+The ``marrakech`` command (:mod:`marrakech.cli`) sits above every layer and gathers their
+subcommands; the layers build their own parsers (``play`` in :mod:`marrakech.tui.cli`,
+``arena`` in :mod:`marrakech.arena.cli`...) and take the common options from here, below
+them, rather than from the command above them::
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_game_options(parser)
+    >>> args = parser.parse_args(["--players", "3", "--rules", "bga"])
+    >>> args.players, args.rules.name
+    (3, 'bga')
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from marrakech.errors import MarrakechError
+from marrakech.rules import STANDARD, RuleSet, parse_rules
+
+
+def rules_argument(text: str) -> RuleSet:
+    """An argparse type: a rule set word (``standard``, ``bga``, ``custom:...``)."""
+    try:
+        return parse_rules(text)
+    except MarrakechError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def players_argument(text: str) -> int:
+    """An argparse type: 2, 3 or 4 players."""
+    if text not in ("2", "3", "4"):
+        raise argparse.ArgumentTypeError(f"expected 2, 3 or 4 players, found {text!r}")
+    return int(text)
+
+
+def add_game_options(parser: argparse.ArgumentParser, players: int = 4) -> None:
+    """``--players`` and ``--rules``, shared by every subcommand that starts games."""
+    parser.add_argument("--players", type=players_argument, default=players, help="2, 3 or 4")
+    parser.add_argument(
+        "--rules",
+        type=rules_argument,
+        default=STANDARD,
+        help="standard (default), bga, or custom:C2/C3/C4:MONEY:own|no-own",
+    )
