@@ -31,6 +31,7 @@ from typing import Any
 from marrakech.bots import make_bot, parse_bot_spec
 from marrakech.errors import MarrakechError
 from marrakech.luck import dice_luck
+from marrakech.outcome import Outcome
 from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD, RuleSet, parse_rules
@@ -124,14 +125,18 @@ class GameResult:
     decisions: tuple[int, ...]
     record: GameRecord = field(compare=False)
 
+    @cached_property
+    def outcome(self) -> Outcome:
+        """How the game ended (:class:`marrakech.outcome.Outcome`)."""
+        return Outcome(self.ranks)
+
     @property
     def winners(self) -> tuple[int, ...]:
-        return tuple(s for s, r in enumerate(self.ranks) if r == 1 and s not in self.eliminated)
+        return self.outcome.winners
 
     def win_share(self, seat: int) -> float:
         """The seat's share of the win: 1 alone, 1/k when k winners share it (R21)."""
-        winners = self.winners
-        return 1.0 / len(winners) if seat in winners else 0.0
+        return self.outcome.win_share(seat)
 
     @cached_property
     def luck(self) -> tuple[float, ...]:

@@ -26,7 +26,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+import types
+import typing
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from marrakech.bots.base import Bot
@@ -35,51 +39,61 @@ from marrakech.bots.greedy import GreedyBot
 from marrakech.bots.mcts import MctsBot
 from marrakech.bots.random_bot import RandomBot
 
-#: Bot names -> factories taking keyword budgets.
-BOTS: dict[str, Callable[..., Bot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "expectimax": ExpectimaxBot,
-    "mcts": MctsBot,
-}
-#: Player-facing levels -> bot names.
-LEVELS: dict[str, str] = {
-    "easy": "random",
-    "medium": "greedy",
-    "hard": "expectimax",
-    "expert": "mcts",
-}
 
-#: Budget keywords each bot takes, with the type of their value.
-#: The evaluation's weights (:class:`marrakech.bots.evaluation.Weights`), taken by every
-#: bot that evaluates positions.
-_WEIGHTS: dict[str, type] = {"area": float, "region": float, "threat": float}
+@dataclass(frozen=True)
+class BotEntry:
+    """One line of the registry: a bot's name, its class, and its player-facing level."""
 
-OPTIONS: dict[str, dict[str, type]] = {
-    "random": {"seconds": float, "iterations": int},
-    "greedy": {"seconds": float, "iterations": int, **_WEIGHTS},
-    "expectimax": {
-        "seconds": float,
-        "depth": int,
-        "width": int,
-        "orient_width": int,
-        "iterations": int,
-        **_WEIGHTS,
-    },
-    "mcts": {
-        "seconds": float,
-        "iterations": int,
-        "exploration": float,
-        "rollouts": int,
-        "use_fast": bool,
-        "reuse": bool,
-        "heuristic": float,
-        "prior": float,
-        "informed": bool,
-        "objective": str,
-        **_WEIGHTS,
-    },
-}
+    name: str
+    factory: type[Bot]
+    level: str | None = None
+
+
+#: Every bot, weakest level first. Adding a bot is one file in ``bots/`` and one line
+#: here; names, levels, specs and every interface's list of levels come from it.
+REGISTRY: tuple[BotEntry, ...] = (
+    BotEntry("random", RandomBot, level="easy"),
+    BotEntry("greedy", GreedyBot, level="medium"),
+    BotEntry("expectimax", ExpectimaxBot, level="hard"),
+    BotEntry("mcts", MctsBot, level="expert"),
+)
+
+#: Bot names -> their classes (constructors taking keyword budgets and options).
+BOTS: dict[str, type[Bot]] = {entry.name: entry.factory for entry in REGISTRY}
+#: Player-facing levels, weakest first -> bot names.
+LEVELS: dict[str, str] = {entry.level: entry.name for entry in REGISTRY if entry.level}
+#: Budgets that count work rather than time: giving one alone drops the default clock.
+COUNT_BUDGETS = ("iterations", "depth")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A keyword a bot's constructor takes: its value type, whether ``none`` is allowed,
+    and its default."""
+
+    kind: type
+    optional: bool
+    default: Any
+
+
+@cache
+def options_of(name: str) -> dict[str, Option]:
+    """The keywords bot ``name`` takes, read from its constructor's signature and types.
+
+    >>> options_of("greedy")["area"]
+    Option(kind=<class 'float'>, optional=True, default=None)
+    """
+    factory = BOTS[bot_name(name)]
+    hints = typing.get_type_hints(factory.__init__)
+    options: dict[str, Option] = {}
+    for key, parameter in inspect.signature(factory).parameters.items():
+        hint = hints[key]
+        members = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        kinds = [member for member in members if member is not type(None)]
+        if len(kinds) != 1 or kinds[0] not in (bool, int, float, str):
+            raise TypeError(f"bot {name}: option {key} must be bool, int, float or str")
+        options[key] = Option(kinds[0], len(kinds) < len(members), parameter.default)
+    return options
 
 
 def _known() -> str:
@@ -94,8 +108,9 @@ def bot_name(name: str) -> str:
     return key
 
 
-def _convert(spec: str, key: str, text: str, kind: type) -> Any:
-    if text.lower() == "none" and key in ("seconds", "iterations", "depth", "rollouts"):
+def _convert(spec: str, key: str, text: str, option: Option) -> Any:
+    kind = option.kind
+    if option.optional and text.lower() == "none":
         return None
     if kind is bool:
         if text.lower() in ("1", "true", "yes", "on"):
@@ -115,19 +130,20 @@ def _convert(spec: str, key: str, text: str, kind: type) -> Any:
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``NAME[:SECONDS][@KEY=VALUE]...`` into the bot name and its keywords.
 
-    A level is accepted for the name. ``@iterations=N`` alone (no ``:SECONDS``) drops the
-    default time budget so the bot is reproducible; ``@seconds=none`` does it explicitly.
+    A level is accepted for the name. A count budget (``@iterations=N``, ``@depth=N``)
+    alone, without ``:SECONDS``, drops the default time budget so the bot is
+    reproducible; ``@seconds=none`` does it explicitly.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"expected a bot spec such as 'mcts:0.5', found {spec!r}")
-    head, *options = spec.strip().split("@")
+    head, *extra = spec.strip().split("@")
     name_text, _, seconds_text = head.partition(":")
     name = bot_name(name_text.strip())
-    allowed = OPTIONS.get(name, {})
+    allowed = options_of(name)
     budget: dict[str, Any] = {}
     if seconds_text:
-        budget["seconds"] = _convert(spec, "seconds", seconds_text, float)
-    for option in options:
+        budget["seconds"] = _convert(spec, "seconds", seconds_text, allowed["seconds"])
+    for option in extra:
         key, equals, value = option.partition("=")
         key = key.strip()
         if not equals or not key:
@@ -138,8 +154,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 f"found {key!r}"
             )
         budget[key] = _convert(spec, key, value.strip(), allowed[key])
-    fixed = ("iterations" in budget) or ("depth" in budget)
-    if fixed and "seconds" not in budget and name in ("mcts", "expectimax"):
+    counted = any(key in budget for key in COUNT_BUDGETS)
+    if counted and "seconds" not in budget and allowed["seconds"].default is not None:
         budget["seconds"] = None  # a count budget alone: no clock, reproducible
     return name, budget
 
@@ -159,14 +175,18 @@ def make_bot(name: str, **budget: Any) -> Bot:
 
 __all__ = [
     "BOTS",
+    "COUNT_BUDGETS",
     "LEVELS",
-    "OPTIONS",
+    "REGISTRY",
     "Bot",
+    "BotEntry",
     "ExpectimaxBot",
     "GreedyBot",
     "MctsBot",
+    "Option",
     "RandomBot",
     "bot_name",
     "make_bot",
+    "options_of",
     "parse_bot_spec",
 ]

@@ -32,8 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from marrakech.geometry import PATHS, SQUARES
+from marrakech.position import Phase, regions
 from marrakech.rules import ROLL_PROBABILITIES
-from marrakech.state import Phase, State, regions
+from marrakech.state import State
 
 REGION_WEIGHT = 0.06
 ELIMINATION_PENALTY = 60.0

@@ -8,10 +8,11 @@ pure-Python engine instead; uniform kernel playouts and Python playouts estimate
 same values.
 
 Rewards are per seat in ``[0, 1]``, from the final scores (R20, R21), and suited to more
-than two players: ``WIN_WEIGHT`` of it is the rank (1 for the win, 0 for the last
-place, shared ranks share the value) and the rest is the score margin over the best
-other seat squashed by ``tanh``, which keeps the search playing for points when every
-rollout wins or every rollout loses.
+than two players: ``WIN_WEIGHT`` of it is the rank value of the game's
+:class:`~marrakech.outcome.Outcome` (1 for the win, 0 for the last place, tied seats
+share their places) or, with the ``win`` objective, its win share; the rest is the score
+margin over the best other seat squashed by ``tanh``, which keeps the search playing for
+points when every rollout wins or every rollout loses.
 
 >>> import random
 >>> from marrakech import State
@@ -27,6 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from marrakech.outcome import Outcome
 from marrakech.playout import random_action
 from marrakech.state import State
 
@@ -65,18 +67,19 @@ OBJECTIVES = ("rank", "win")
 def final_rewards(
     scores: Sequence[int], ranks: Sequence[int], objective: str = "rank"
 ) -> list[float]:
-    """Per-seat rewards in [0, 1] from the final scores and ranks (R20, R21)."""
+    """Per-seat rewards in [0, 1] from the final scores and ranks (R20, R21).
+
+    >>> [round(r, 3) for r in final_rewards((40, 40, 10), (1, 1, 3))]
+    [0.688, 0.688, 0.002]
+    """
+    outcome = Outcome(tuple(ranks))
+    rank_part = outcome.win_shares if objective == "win" else outcome.rank_values
     players = len(scores)
-    winners = sum(1 for r in ranks if r == 1)
     rewards: list[float] = []
     for seat in range(players):
-        if objective == "win":
-            rank_value = 1.0 / winners if ranks[seat] == 1 else 0.0
-        else:
-            rank_value = (players - ranks[seat]) / (players - 1)
         best_other = max(scores[s] for s in range(players) if s != seat)
         margin = 0.5 + 0.5 * math.tanh((scores[seat] - best_other) / MARGIN_SCALE)
-        rewards.append(WIN_WEIGHT * rank_value + (1.0 - WIN_WEIGHT) * margin)
+        rewards.append(WIN_WEIGHT * rank_part[seat] + (1.0 - WIN_WEIGHT) * margin)
     return rewards
 
 
@@ -138,12 +141,9 @@ class Rollouts:
         assert self._kernel is not None
         result = self._kernel(state, n, rng.getrandbits(62), informed=self.informed)
         scores = result.scores.astype(np.float64)
-        players = scores.shape[1]
         # The same rewards as final_rewards, for all playouts at once.
-        if self.objective == "win":
-            rank_value = result.win_shares()
-        else:
-            rank_value = (players - result.ranks.astype(np.float64)) / (players - 1)
+        values, shares = result.outcome_values()
+        rank_value = shares if self.objective == "win" else values
         ordered = np.sort(scores, axis=1)
         best, second = ordered[:, -1:], ordered[:, -2:-1]
         best_other = np.where(scores == best, second, best)

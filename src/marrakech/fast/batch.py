@@ -37,6 +37,7 @@ from marrakech.fast.layout import (
     from_arrays,
     to_arrays,
 )
+from marrakech.fast.playouts import outcome_arrays
 from marrakech.observation import OBSERVATION_SIZE
 from marrakech.rules import STANDARD, RuleSet, check_players
 from marrakech.state import Phase, State
@@ -195,16 +196,12 @@ class Batch:
         return self._results()[:, 2 * self.players :].astype(np.int8)
 
     def rewards(self) -> npt.NDArray[np.float32]:
-        """``(n, players)`` end-of-game rewards, 0 for games not over.
-
-        The rank value of :meth:`PlayoutResult.rank_values`: 1 for a sole winner, 0 for
-        the last, places shared on ties (a game's rewards sum to ``players / 2``).
-        """
-        ranks = self.ranks().astype(np.float64)
-        shared = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
-        value = (self.players - (ranks + (shared - 1) / 2.0)) / (self.players - 1)
-        value[~self.terminated()] = 0.0
-        rewards: npt.NDArray[np.float32] = value.astype(np.float32)
+        """``(n, players)`` end-of-game rewards, 0 for games not over: the rank value of
+        :class:`marrakech.outcome.Outcome` (1 for a sole winner, 0 for the last, places
+        shared on ties; a game's rewards sum to ``players / 2``)."""
+        values, _ = outcome_arrays(self.ranks())
+        values[~self.terminated()] = 0.0
+        rewards: npt.NDArray[np.float32] = values.astype(np.float32)
         return rewards
 
     def observations(

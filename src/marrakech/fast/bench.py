@@ -1,7 +1,8 @@
 """Timing the compiled kernels: random playouts (one or more processes) and batches.
 
-``marrakech bench --engine fast`` calls these; ``benchmarks/bench_fast.py`` prints a table.
-Compilation (or loading the cache) happens before the clock starts.
+``marrakech bench --engine fast`` calls :func:`bench_fast`, which gives the figures of
+the core's :class:`~marrakech.bench.BenchResult`; ``benchmarks/bench_fast.py`` prints a
+table. Compilation (or loading the cache) happens before the clock starts.
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from marrakech.actions import DECISION_IDS
+from marrakech.bench import BenchResult, split_games
+from marrakech.errors import MarrakechError
 from marrakech.fast.batch import Batch
 from marrakech.fast.playouts import random_playouts
+from marrakech.observation import OBSERVATION_SIZE
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
@@ -80,11 +85,10 @@ def time_playouts(
     if workers < 1:
         raise ValueError(f"workers must be at least 1, found {workers}")
     _warm(players)
+    tasks = [(players, rules, share, s) for share, s in split_games(games, workers, seed)]
     if workers == 1:
-        totals = _playout_chunk((players, rules, games, seed))
+        totals = _playout_chunk(tasks[0])
         return totals, totals.seconds
-    shares = [games // workers + (1 if w < games % workers else 0) for w in range(workers)]
-    tasks = [(players, rules, share, seed * 1_000_003 + w) for w, share in enumerate(shares)]
     methods = multiprocessing.get_all_start_methods()
     # fork shares the compiled kernels already in memory; spawn loads them from the cache
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
@@ -118,8 +122,8 @@ def time_batch(
     learning loop does)."""
     batch = Batch(size, players, rules, seed=seed)
     actions = np.empty(size, dtype=np.int64)
-    masks = np.empty((size, 87), dtype=np.bool_)
-    observations = np.empty((size, 474), dtype=np.float32)
+    masks = np.empty((size, DECISION_IDS), dtype=np.bool_)
+    observations = np.empty((size, OBSERVATION_SIZE), dtype=np.float32)
 
     def run(rounds: int, observe: bool) -> tuple[int, float]:
         steps = 0
@@ -146,3 +150,41 @@ def time_batch(
         steps_per_s=steps / seconds,
         observed_steps_per_s=observed_steps / observed_seconds,
     )
+
+
+def bench_fast(
+    players: int,
+    rules: RuleSet,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    batch: int = 0,
+    batch_rounds: int = 300,
+) -> BenchResult:
+    """The figures of :func:`marrakech.bench.bench_core`, through the compiled kernels.
+
+    ``batch`` > 0 also times a :class:`~marrakech.fast.Batch` of that many games stepped
+    ``batch_rounds`` times.
+    """
+    if workers < 1:
+        raise MarrakechError(f"workers must be at least 1, found {workers}")
+    if batch < 0:
+        raise MarrakechError(f"the batch size must be >= 0, found {batch}")
+    totals, seconds = time_playouts(players, rules, games, seed, workers)
+    result = BenchResult(
+        games=games,
+        seconds=seconds,
+        games_per_s=games / seconds,
+        plies_per_s=totals.plies / seconds,
+        turns_per_game=totals.turns / games,
+        placements_per_place=totals.place_options / max(totals.places, 1),
+        win_share=[w / games for w in totals.win_share],
+        engine="fast",
+        workers=workers,
+    )
+    if batch:
+        timing = time_batch(players, rules, batch, seed, batch_rounds)
+        result.batch = batch
+        result.batch_steps_per_s = timing.steps_per_s
+        result.batch_observed_steps_per_s = timing.observed_steps_per_s
+    return result

@@ -6,9 +6,15 @@ and is differential-tested against it. All compile with ``cache=True`` and each 
 with one set of argument types only (``int32`` rows, ``uint64`` generator states, ``int64``
 actions and seats), so a second process loads them from the cache instead of compiling.
 
-Random numbers come from SplitMix64 (one ``uint64`` of state per stream): fast, good
-enough for playouts and simple to keep per game. ``k`` outcomes are drawn with the
-multiply-shift method on the top 32 bits (bias below ``k / 2**32``).
+Everything the kernels share with the rest of the package is imported from its home,
+never typed again: the phases (:mod:`marrakech.position`), the action-id bases
+(:mod:`marrakech.actions`), the observation layout (:mod:`marrakech.observation`), the
+board tables (:mod:`marrakech.fast.tables`, from :mod:`marrakech.geometry`) and the
+generator's constants (:mod:`marrakech.splitmix`). Numba freezes them into the compiled
+code; :func:`_guard_cache` drops a cached build made with other values.
+
+Random numbers come from SplitMix64, mirroring :mod:`marrakech.splitmix` (one
+``uint64`` of state per stream), so the pure-Python batch plays the same games.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from marrakech import splitmix
+from marrakech.actions import DECISION_IDS, DRAW_BASE, PLACE_BASE, ROLL_BASE
 from marrakech.fast.tables import (
     CAND,
     CAND_LINK,
@@ -31,6 +39,23 @@ from marrakech.fast.tables import (
     SLOT_LINK,
     SLOT_LOW,
 )
+from marrakech.geometry import SQUARES
+from marrakech.observation import (
+    ASSAM_OFFSET,
+    DIRHAMS_SCALE,
+    FACING_OFFSET,
+    LINKS_OFFSET,
+    PHASE_OFFSET,
+    PLANES_OFFSET,
+    SEAT_CARPETS,
+    SEAT_DIRHAMS,
+    SEAT_EXISTS,
+    SEAT_FEATURES,
+    SEAT_IN,
+    SEAT_TOP_FIRST,
+    SEATS_OFFSET,
+)
+from marrakech.position import NO_LINK, Phase
 
 # The fields of a kernel row. They are defined here, in the file whose compiled code is
 # cached, because Numba's cache only notices changes to the file that defines a kernel.
@@ -74,17 +99,16 @@ WIDTH = 104
 #: Fields that make up the position (everything before the counters).
 POSITION_FIELDS = PLIES
 
-ORIENT, ROLL, PLACE, DRAW, OVER = 0, 1, 2, 3, 4
-PLACE_BASE, ROLL_BASE, DRAW_BASE, DECISION_IDS = 3, 87, 91, 87
-OBS_SIZE = 474
+ORIENT, ROLL, PLACE, DRAW, OVER = (int(phase) for phase in Phase)
 #: Columns of the statistics array filled by :func:`playouts`.
 STAT_PLIES, STAT_TURNS, STAT_TITHES, STAT_TITHE_DIRHAMS = 0, 1, 2, 3
 STAT_OUT, STAT_PLACES, STAT_PLACE_OPTIONS = 4, 5, 6
 STATS = 7
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(splitmix.GOLDEN)
+_MIX1 = np.uint64(splitmix.MIX1)
+_MIX2 = np.uint64(splitmix.MIX2)
+_SALT_PLAYOUTS = np.uint64(splitmix.SALT_PLAYOUTS)
 _U27 = np.uint64(27)
 _U30 = np.uint64(30)
 _U31 = np.uint64(31)
@@ -94,9 +118,10 @@ _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _NOT_G = np.int64(NOT_FILE_G)
 _NOT_A = np.int64(NOT_FILE_A)
 _ONE = np.int64(1)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
-# -- random numbers -----------------------------------------------------------------------
+# -- random numbers (mirroring marrakech.splitmix) ------------------------------------------
 
 
 @njit(cache=True)
@@ -205,7 +230,7 @@ def fill_bits(s: np.ndarray) -> None:
     """Recompute the colour bitboards of row ``s`` from its board."""
     for field in range(8):
         s[BITS + field] = 0
-    for square in range(49):
+    for square in range(SQUARES):
         cell = s[BOARD + square]
         if cell != 0:
             _paint(s, square, 0, (cell - 1) & 3)
@@ -476,7 +501,9 @@ def resolve_chance(s: np.ndarray, state: np.uint64) -> np.uint64:
 @njit(cache=True)
 def results(s: np.ndarray, out: np.ndarray) -> None:
     """R20 scores, dirhams and R21 ranks (1 = win, shared on ties) of row ``s``, written
-    to ``out[0:p]``, ``out[p:2p]`` and ``out[2p:3p]`` for ``p`` players."""
+    to ``out[0:p]``, ``out[p:2p]`` and ``out[2p:3p]`` for ``p`` players.
+
+    The ranks mirror :func:`marrakech.outcome.rank_seats`."""
     players = s[PLAYERS]
     key0 = key1 = key2 = key3 = np.int64(0)  # (in, score, dirhams) packed in one integer
     for seat in range(players):
@@ -514,6 +541,29 @@ def results(s: np.ndarray, out: np.ndarray) -> None:
         if players > 3:
             rank += key3 > key
         out[2 * players + seat] = rank
+
+
+@njit(cache=True)
+def outcome_values(ranks: np.ndarray, rank_values: np.ndarray, win_shares: np.ndarray) -> None:
+    """Per game (row of ``ranks``, final ranks of every seat), each seat's rank value and
+    win share, mirroring :attr:`marrakech.outcome.Outcome.rank_values` and
+    :attr:`~marrakech.outcome.Outcome.win_shares` (ties share places and wins, R21)."""
+    players = ranks.shape[1]
+    for game in range(ranks.shape[0]):
+        row = ranks[game]
+        winners = 0
+        for seat in range(players):
+            if row[seat] == 1:
+                winners += 1
+        for seat in range(players):
+            rank = row[seat]
+            shared = 0
+            for other in range(players):
+                if row[other] == rank:
+                    shared += 1
+            mean_place = rank + (shared - 1) / 2.0
+            rank_values[game, seat] = (players - mean_place) / (players - 1)
+            win_shares[game, seat] = 1.0 / winners if rank == 1 else 0.0
 
 
 # -- random playouts -----------------------------------------------------------------------
@@ -665,7 +715,7 @@ def playouts(
     s = np.empty(WIDTH, dtype=np.int32)
     slots = np.empty(12, dtype=np.int32)
     slot_weights = np.empty(12, dtype=np.float64)
-    state = mix64(seed ^ np.uint64(0x3C6EF372FE94F82B))
+    state = mix64(seed ^ _SALT_PLAYOUTS)
     players = start[PLAYERS]
     for game in range(n):
         for k in range(POSITION_FIELDS):
@@ -865,7 +915,8 @@ def batch_results(rows: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def batch_observe(rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-    """The ``marrakech_v0`` observation of each game from ``seats[i]`` (see observation.py).
+    """The ``marrakech_v0`` observation of each game from ``seats[i]``, mirroring
+    :func:`marrakech.observation.encode_observation` on :data:`~marrakech.observation.LAYOUT`.
 
     Values are computed in float64 as the core does, then stored as float32.
     """
@@ -882,31 +933,31 @@ def batch_observe(rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
             rel_colour[colour] = (owner - seat + players) % players + (
                 players if colour >= players else 0
             )
-        for sq in range(49):
+        for sq in range(SQUARES):
             cell = s[BOARD + sq]
             if cell == 0:
                 continue
             colour = (cell - 1) & 3
             link = (cell - 1) >> 2
-            o[rel_colour[colour] * 49 + sq] = 1.0
-            if link != 4:
-                o[196 + link * 49 + sq] = 1.0
-        o[392 + (s[ASSAM] >> 2)] = 1.0
-        o[441 + s[PHASE]] = 1.0
-        o[446 + (s[ASSAM] & 3)] = 1.0
+            o[PLANES_OFFSET + rel_colour[colour] * SQUARES + sq] = 1.0
+            if link != NO_LINK:
+                o[LINKS_OFFSET + link * SQUARES + sq] = 1.0
+        o[ASSAM_OFFSET + (s[ASSAM] >> 2)] = 1.0
+        o[PHASE_OFFSET + s[PHASE]] = 1.0
+        o[FACING_OFFSET + (s[ASSAM] & 3)] = 1.0
         start = s[START_CARPETS]
-        all_money = 30 * players
+        all_money = DIRHAMS_SCALE * players
         for relative in range(players):
             other = (seat + relative) % players
-            base = 450 + relative * 6
-            o[base] = 1.0
-            o[base + 1] = 0.0 if _is_out(s, other) else 1.0
-            o[base + 2] = min(1.0, s[MONEY + other] / all_money)
-            o[base + 3] = _held(s, other) / start
+            base = SEATS_OFFSET + relative * SEAT_FEATURES
+            o[base + SEAT_EXISTS] = 1.0
+            o[base + SEAT_IN] = 0.0 if _is_out(s, other) else 1.0
+            o[base + SEAT_DIRHAMS] = min(1.0, s[MONEY + other] / all_money)
+            o[base + SEAT_CARPETS] = _held(s, other) / start
             if players == 2:
                 top = s[TOPS + other]
                 if top >= 0:
-                    o[base + 4 + (0 if top == other else 1)] = 1.0
+                    o[base + SEAT_TOP_FIRST + (0 if top == other else 1)] = 1.0
 
 
 # -- single rows (conversion checks, differential tests) ------------------------------------
@@ -949,17 +1000,76 @@ def _checksum() -> int:
     return total
 
 
+@njit(cache=True)
+def _frozen_constants() -> np.ndarray:
+    # The constants imported from the core, as the (possibly cached) compiled code saw
+    # them: phases, id bases, the observation layout, the generator.
+    return np.array(
+        [
+            ORIENT,
+            ROLL,
+            PLACE,
+            DRAW,
+            OVER,
+            PLACE_BASE,
+            ROLL_BASE,
+            DRAW_BASE,
+            DECISION_IDS,
+            SQUARES,
+            NO_LINK,
+            PLANES_OFFSET,
+            LINKS_OFFSET,
+            ASSAM_OFFSET,
+            PHASE_OFFSET,
+            FACING_OFFSET,
+            SEATS_OFFSET,
+            SEAT_FEATURES,
+            SEAT_EXISTS,
+            SEAT_IN,
+            SEAT_DIRHAMS,
+            SEAT_CARPETS,
+            SEAT_TOP_FIRST,
+            DIRHAMS_SCALE,
+            int(_GOLDEN >> _U32),
+            int(_GOLDEN & _LOW32),
+            int(_MIX1 >> _U32),
+            int(_MIX1 & _LOW32),
+            int(_MIX2 >> _U32),
+            int(_MIX2 & _LOW32),
+            int(_SALT_PLAYOUTS >> _U32),
+            int(_SALT_PLAYOUTS & _LOW32),
+        ],
+        dtype=np.int64,
+    )
+
+
+def _constants() -> list[int]:
+    words = (splitmix.GOLDEN, splitmix.MIX1, splitmix.MIX2, splitmix.SALT_PLAYOUTS)
+    return [
+        *(int(phase) for phase in Phase),
+        *(PLACE_BASE, ROLL_BASE, DRAW_BASE, DECISION_IDS, SQUARES, NO_LINK),
+        *(PLANES_OFFSET, LINKS_OFFSET, ASSAM_OFFSET, PHASE_OFFSET, FACING_OFFSET),
+        *(SEATS_OFFSET, SEAT_FEATURES, SEAT_EXISTS, SEAT_IN, SEAT_DIRHAMS, SEAT_CARPETS),
+        *(SEAT_TOP_FIRST, DIRHAMS_SCALE),
+        *(part for word in words for part in (word >> 32, word & 0xFFFFFFFF)),
+    ]
+
+
 def _guard_cache() -> None:
-    """Numba's cache notices changes to this file only, not to the core geometry the
-    tables come from: if the cached code holds other tables, drop the cache."""
-    if _frozen_checksum() == _checksum():
+    """Numba's cache notices changes to this file only, not to the core modules the
+    tables and constants come from: if the cached code holds other values, drop the
+    cache. This also makes any drift between the kernels and their homes impossible."""
+    frozen = (_frozen_checksum(), _frozen_constants().tolist())
+    if frozen == (_checksum(), _constants()):
         return
     for value in list(globals().values()):
         cache = getattr(value, "_cache", None)
         if cache is not None and hasattr(cache, "flush"):
             cache.flush()
-    # Cache the checksum of the new tables too, so the next process compares against them.
+    # Cache the new values too, so the next process compares against them.
     _frozen_checksum.recompile()
+    _frozen_constants.recompile()
+    assert (_frozen_checksum(), _frozen_constants().tolist()) == (_checksum(), _constants())
 
 
 _guard_cache()

@@ -61,8 +61,9 @@ from marrakech.fast.kernels import (  # the offsets live with the kernels (see t
     fill_bits,
 )
 from marrakech.geometry import SQUARES
+from marrakech.position import Fields
 from marrakech.rules import RuleSet, colours_in_play
-from marrakech.state import State, _make
+from marrakech.state import State
 
 __all__ = [
     "ASSAM",
@@ -192,16 +193,18 @@ def from_arrays(row: npt.NDArray[np.integer]) -> State:
     board = tuple(values[BOARD : BOARD + SQUARES])
     colours = colours_in_play(players)
     tops = (values[TOPS], values[TOPS + 1]) if players == 2 else ()
-    return _make(
-        players,
-        _rule_set(*values[RULE_CARPETS : RULE_CARPETS + 4], bool(values[OWN_COVER])),
-        board,
-        values[ASSAM],
-        tuple(values[MONEY : MONEY + players]),
-        tuple(values[HAND : HAND + colours]),
-        tops,
-        tuple(values[OUT : OUT + nout]),
-        phase,
-        values[TURN],
-        values[PILE],
+    return State.from_fields(
+        Fields(
+            players,
+            _rule_set(*values[RULE_CARPETS : RULE_CARPETS + 4], bool(values[OWN_COVER])),
+            board,
+            values[ASSAM],
+            tuple(values[MONEY : MONEY + players]),
+            tuple(values[HAND : HAND + colours]),
+            tops,
+            tuple(values[OUT : OUT + nout]),
+            phase,
+            values[TURN],
+            values[PILE],
+        )
     )

@@ -62,21 +62,16 @@ class PlayoutResult:
     def players(self) -> int:
         return int(self.scores.shape[1])
 
-    def rank_values(self) -> npt.NDArray[np.float64]:
-        """Per game and seat, the rank as a value in [0, 1]: 1 first, 0 last.
+    def outcome_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Per game and seat, the rank value and the win share of
+        :class:`marrakech.outcome.Outcome` (computed by a kernel that mirrors it)."""
+        return outcome_arrays(self.ranks)
 
-        A seat of rank ``r`` shared by ``k`` seats occupies places ``r .. r + k - 1``;
-        its value is ``(players - mean place) / (players - 1)``. So a sole winner gets 1,
-        two winners of four get 5/6 each, and the values of a game always sum to
-        ``players / 2``: a constant-sum reward for search.
-        """
-        ranks = self.ranks.astype(np.float64)
-        players = self.players
-        # k = how many seats share each seat's rank
-        shared = (self.ranks[:, :, None] == self.ranks[:, None, :]).sum(axis=2)
-        mean_place = ranks + (shared - 1) / 2.0
-        values: npt.NDArray[np.float64] = (players - mean_place) / (players - 1)
-        return values
+    def rank_values(self) -> npt.NDArray[np.float64]:
+        """Per game and seat, the rank as a value in [0, 1] (:attr:`Outcome.rank_values
+        <marrakech.outcome.Outcome.rank_values>`): 1 for a sole winner, 0 for the last,
+        tied seats share their places, and a game's values sum to ``players / 2``."""
+        return self.outcome_values()[0]
 
     def mean_rank_reward(self) -> npt.NDArray[np.float64]:
         """The mean of :meth:`rank_values` over the playouts, per seat (for search bots)."""
@@ -84,15 +79,25 @@ class PlayoutResult:
         return mean
 
     def win_shares(self) -> npt.NDArray[np.float64]:
-        """Per game and seat, the share of the win: 1/k for each of k winners, else 0."""
-        wins = (self.ranks == 1).astype(np.float64)
-        shares: npt.NDArray[np.float64] = wins / wins.sum(axis=1, keepdims=True)
-        return shares
+        """Per game and seat, the share of the win (:attr:`Outcome.win_shares
+        <marrakech.outcome.Outcome.win_shares>`): 1/k for each of k winners, else 0."""
+        return self.outcome_values()[1]
 
     def mean_win_share(self) -> npt.NDArray[np.float64]:
         """Each seat's share of the wins over the playouts (shared wins split)."""
         mean: npt.NDArray[np.float64] = self.win_shares().mean(axis=0)
         return mean
+
+
+def outcome_arrays(
+    ranks: npt.NDArray[np.integer],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Rank values and win shares, each ``(n, players)``, of final ranks ``(n, players)``."""
+    block = np.ascontiguousarray(ranks, dtype=np.int8)
+    values = np.empty(block.shape, dtype=np.float64)
+    shares = np.empty(block.shape, dtype=np.float64)
+    kernels.outcome_values(block, values, shares)
+    return values, shares
 
 
 def _check_weights(weights: Sequence[float] | None) -> npt.NDArray[np.float64]:
