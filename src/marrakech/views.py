@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from marrakech.events import Event
-from marrakech.geometry import DELTA, FACING_LETTERS, SQUARE_NAMES, square_name
+from marrakech.geometry import DELTA, FACING_LETTERS, RIM, SQUARE_NAMES, square_name
 from marrakech.position import NO_LINK
 from marrakech.rules import COLOUR_LETTERS, colours_of
 from marrakech.state import State
@@ -78,6 +78,26 @@ def state_view(state: State) -> dict[str, Any]:
         "legal": legal,
         "notation": state.notation(),
     }
+
+
+def rim_view() -> list[dict[str, Any]]:
+    """The board's rim (R2, :data:`marrakech.geometry.RIM`), for renderers that draw it:
+    per arc the two squares it joins (the same square twice for a corner loop) and the
+    edges (``"N"``...) it leaves the board by.
+
+    >>> rim_view()[0]
+    {'squares': ['a7', 'b7'], 'edges': ['N'], 'loop': False}
+    >>> rim_view()[3]
+    {'squares': ['g7', 'g7'], 'edges': ['N', 'E'], 'loop': True}
+    """
+    return [
+        {
+            "squares": [SQUARE_NAMES[square] for square in arc.squares],
+            "edges": [FACING_LETTERS[edge] for edge in arc.edges],
+            "loop": arc.loop,
+        }
+        for arc in RIM
+    ]
 
 
 def event_view(event: Event) -> dict[str, Any]:
