@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import inspect
+import random
+
 import pytest
 
+from marrakech import Action, State
 from marrakech.bots import (
     BOTS,
     LEVELS,
+    REGISTRY,
     ExpectimaxBot,
     GreedyBot,
     MctsBot,
+    Option,
     RandomBot,
     make_bot,
+    options_of,
     parse_bot_spec,
 )
 
@@ -84,3 +91,48 @@ def test_bad_budgets_are_explained(make: object, message: str) -> None:
     assert callable(make)
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def test_levels_and_names_come_from_the_registry() -> None:
+    assert list(LEVELS) == [entry.level for entry in REGISTRY]  # weakest first
+    assert {entry.name: entry.factory for entry in REGISTRY} == BOTS
+
+
+def test_options_are_read_from_the_constructors() -> None:
+    for entry in REGISTRY:
+        parameters = inspect.signature(entry.factory).parameters
+        options = options_of(entry.name)
+        assert list(options) == list(parameters)
+        for key, option in options.items():
+            assert option.default == parameters[key].default
+    assert options_of("expert") == options_of("mcts")
+    assert options_of("mcts")["rollouts"] == Option(int, optional=True, default=None)
+    assert options_of("mcts")["informed"] == Option(bool, optional=False, default=True)
+
+
+class ToyBot:
+    """A bot added the way a contributor adds one: a class, then its registry line."""
+
+    name = "toy"
+
+    def __init__(self, seconds: float | None = None, depth: int | None = None, greed: float = 1):
+        self.seconds, self.depth, self.greed = seconds, depth, greed
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return state.legal_actions()[0]
+
+
+def test_a_new_bot_is_one_registry_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import marrakech.bots as bots
+
+    monkeypatch.setitem(bots.BOTS, "toy", ToyBot)
+    options_of.cache_clear()
+    try:
+        bot = make_bot("toy:0.5@greed=2.5@depth=none")
+        assert isinstance(bot, ToyBot) and (bot.seconds, bot.depth, bot.greed) == (0.5, None, 2.5)
+        with pytest.raises(ValueError, match="toy takes seconds, depth, greed, found 'width'"):
+            make_bot("toy@width=2")
+        with pytest.raises(ValueError, match="greed expects a number"):
+            make_bot("toy@greed=lots")
+    finally:
+        options_of.cache_clear()

@@ -41,6 +41,15 @@ def test_bad_position_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 2 and "expected 8 fields" in err
 
 
+def test_r19_perft_refuses_a_game_over_while_play_goes_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    position = "7/7/7/7/7/7/7 d4N 30,30,30 10,10,10 - - over standard"
+    code, out, err = run(capsys, "perft", "--position", position, "1")
+    assert code == 2 and out == ""
+    assert "the phase is 'over' but the game goes on" in err
+
+
 def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["perft", "--players", "5", "2"])

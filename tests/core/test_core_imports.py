@@ -5,25 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
-CORE = [
-    "marrakech",
-    "marrakech.actions",
-    "marrakech.errors",
-    "marrakech.events",
-    "marrakech.geometry",
-    "marrakech.i18n",
-    "marrakech.notation",
-    "marrakech.observation",
-    "marrakech.perft",
-    "marrakech.playout",
-    "marrakech.record",
-    "marrakech.render",
-    "marrakech.rules",
-    "marrakech.state",
-    "marrakech.views",
-    "marrakech.bench",
-    "marrakech.cli",
-]
+from tests.layers import core_modules
+
+#: Every core module, read from the package (tests/layers.py), and the command line,
+#: whose core subcommands work without any extra.
+CORE = [*core_modules(), "marrakech.cli"]
 
 PROBE = """
 import sys

@@ -61,6 +61,7 @@ def test_custom_rule_sets_round_trip() -> None:
         ("7/7/7/7/7/7/7 d4N 30,30,30 10,10,10 - - orient:0 chess", "rule set"),
         ("7/7/7/7/7/7/7 d4N 30,30,30 10,10,10 - - orient:0 custom:1/2:3:own", "three"),
         ("7/7/7/7/7/7/7  d4N 30,30,30 10,10,10 - - orient:0 standard", "8 fields"),
+        ("7/7/7/7/7/7/7 d4N 30,30,30,30 12,12,12,12 - - place:0 custom:12/10/0:30:own", "1..99"),
     ],
 )
 def test_malformed_positions_say_what_was_expected(text: str, message: str) -> None:
@@ -81,12 +82,40 @@ def test_malformed_positions_say_what_was_expected(text: str, message: str) -> N
         ("7/7/7/7/7/7/7 d4N 30,30 12,12,12,12 B,B - orient:0 standard", "pile top"),
         ("7/7/7/7/7/7/7 d4N 30,30 12,12,12,12 -,B - orient:0 standard", "not revealed"),
         ("7/7/7/7/7/7/7 d4N 30,30,30 10,10,10 - - draw:0:0 standard", "only at 2 players"),
-        ("7/7/7/7/7/7/7 d4N 30,30,30,30 12,12,12,12 - - place:0 custom:12/10/0:30:own", "1..99"),
     ],
 )
 def test_impossible_positions_are_refused(text: str, message: str) -> None:
-    with pytest.raises((InvalidStateError, NotationError), match=message):
+    with pytest.raises(InvalidStateError, match=message):
         State.from_notation(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7/7/7/7/7/7/7 d4N 30,30,30 10,10,10 - - over standard",  # everyone holds carpets
+        "7/7/7/7/7/7/7 d4N 30,30,30 0,0,1 - - over standard",  # seat 2 still has one
+        "7/7/7/7/7/7/7 d4N 30,30 0,12,0,0 Y,- - over standard",  # seat 0's pile is not empty
+        "7/7/7/7/7/7/7 d4N 30,0,30 0,0,3 - 1 over standard",  # two seats in, one holds carpets
+    ],
+)
+def test_r19_over_is_refused_while_play_goes_on(text: str) -> None:
+    with pytest.raises(InvalidStateError, match="the phase is 'over' but the game goes on"):
+        State.from_notation(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7/7/7/7/7/7/7 d4N 30,30,30 0,0,0 - - over standard",  # no carpet left
+        "7/7/7/7/7/7/7 d4N 30,0,0 10,0,0 - 1,2 over standard",  # one seat still in
+        "7/7/7/7/7/7/7 d4N 30,0,30 0,0,0 - 1 over standard",  # the seats in hold none
+        "7/7/7/7/7/7/7 d4N 60,0 12,0,12,0 R,- 1 over standard",  # seat 1 out at 2 players
+    ],
+)
+def test_r19_over_is_read_exactly_when_the_game_is_over(text: str) -> None:
+    state = State.from_notation(text)
+    assert state.is_terminal and state.legal_actions() == ()
+    assert state.notation() == text
 
 
 def test_position_errors_are_value_errors() -> None:

@@ -1,0 +1,75 @@
+"""The layers of docs/architecture.md hold in the code: read from the syntax tree of every
+module (imports inside functions included), so a late import cannot hide a dependency."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tests.layers import RANKS, all_imports, core_modules, layer_of, modules
+
+
+def test_every_module_has_a_layer() -> None:
+    layers = {name: layer_of(name) for name in modules()}
+    assert set(layers.values()) <= set(RANKS)
+    assert layers["marrakech.state"] == "core" and layers["marrakech.cli"] == "cli"
+    assert layers["marrakech.fast.kernels"] == "fast" and layers["marrakech.web.app"] == "web"
+
+
+def test_every_import_respects_the_layers() -> None:
+    wrong = []
+    for found in all_imports():
+        low, high = layer_of(found.imported), layer_of(found.importer)
+        if low != high and RANKS[low] >= RANKS[high]:
+            wrong.append(f"{found.importer}:{found.line} ({high}) imports {found.imported} ({low})")
+    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str]:
+    """A cycle of ``edges`` as a list of nodes (first == last), or [] when acyclic."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return []
+
+
+def test_cycle_finder_finds_cycles() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_the_core_imports_itself_in_one_direction() -> None:
+    # Run-time imports only: a module may name a higher core type in annotations
+    # (under TYPE_CHECKING) because it is handed one, never import it when it runs.
+    core = set(core_modules())
+    edges: dict[str, set[str]] = defaultdict(set)
+    for found in all_imports():
+        if found.importer in core and found.imported in core and not found.type_only:
+            if found.importer != found.imported and found.importer != "marrakech":
+                edges[found.importer].add(found.imported)
+    cycle = _cycle(edges)
+    assert not cycle, "import cycle in the core: " + " -> ".join(cycle)
+
+
+def test_the_core_list_is_read_from_the_package() -> None:
+    core = core_modules()
+    assert {"marrakech", "marrakech.state", "marrakech.luck", "marrakech.outcome"} <= set(core)
+    assert "marrakech.cli" not in core and not any(name.count(".") > 1 for name in core)
