@@ -28,3 +28,14 @@ class Bot(Protocol):
 def check_decision_node(state: State) -> None:
     if state.is_chance or state.is_terminal:
         raise ValueError(f"a bot chooses at a decision node, found the {state.phase.name} phase")
+
+
+def check_budget(bot: str, seconds: float | None, count: str, value: int | None) -> None:
+    """A search budget is a clock (``seconds``), a count (``iterations``, ``depth``), or
+    both; at least one, each positive."""
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"seconds must be positive, found {seconds}")
+    if value is not None and value < 1:
+        raise ValueError(f"{count} must be at least 1, found {value}")
+    if seconds is None and value is None:
+        raise ValueError(f"{bot} needs a budget: seconds, {count}, or both")

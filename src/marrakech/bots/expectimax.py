@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from marrakech.actions import Action
-from marrakech.bots.base import check_decision_node
+from marrakech.bots.base import check_budget, check_decision_node
 from marrakech.bots.evaluation import (
     ELIMINATION_PENALTY,
     Weights,
@@ -96,17 +96,12 @@ class ExpectimaxBot:
         self.weights = Weights(area, region, threat)
         if depth is None:
             depth = iterations
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"seconds must be positive, found {seconds}")
-        if depth is not None and depth < 1:
-            raise ValueError(f"depth must be at least 1 turn, found {depth}")
+        check_budget(self.name, seconds, "depth", depth)
         if width < 1:
             raise ValueError(f"width must be at least 1, found {width}")
         if orient_width not in (1, 2, 3):
             raise ValueError(f"orient_width must be 1, 2 or 3, found {orient_width}")
         self.orient_width = orient_width
-        if seconds is None and depth is None:
-            raise ValueError("expectimax needs a budget: seconds, depth, or both")
         self.seconds = seconds
         self.depth = depth
         self.width = width

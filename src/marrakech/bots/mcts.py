@@ -41,7 +41,7 @@ import time
 from collections import deque
 
 from marrakech.actions import Action
-from marrakech.bots.base import check_decision_node
+from marrakech.bots.base import check_budget, check_decision_node
 from marrakech.bots.evaluation import Weights, evaluate, utility
 from marrakech.bots.rollout import Rollouts, terminal_rewards
 from marrakech.playout import sample_outcome
@@ -120,12 +120,7 @@ class MctsBot:
         threat: float | None = None,
     ) -> None:
         self.weights = Weights(area, region, threat)
-        if seconds is not None and seconds <= 0:
-            raise ValueError(f"seconds must be positive, found {seconds}")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, found {iterations}")
-        if seconds is None and iterations is None:
-            raise ValueError("mcts needs a budget: seconds, iterations, or both")
+        check_budget(self.name, seconds, "iterations", iterations)
         if exploration < 0:
             raise ValueError(f"exploration must be >= 0, found {exploration}")
         if not 0.0 <= heuristic <= 1.0:
