@@ -27,6 +27,7 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples scripts
 	$(BIN)/ruff format --check src tests benchmarks examples scripts
+	$(BIN)/codespell
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
