@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-slow lint typecheck bench clean
+.PHONY: run test test-fast test-slow lint typecheck wheel-check bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,15 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples scripts
 	$(BIN)/ruff format --check src tests benchmarks examples scripts
+	$(BIN)/codespell
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# Build the wheel, install it in clean virtual environments (no extras; then [web]) and
+# check it there: imports from site-packages, perft, tests/core, and the web app's page.
+wheel-check:
+	PYTHON=$(PYTHON) scripts/check_wheel.sh
 
 bench: $(STAMP)
 	$(BIN)/marrakech bench --players 4 --games 5000

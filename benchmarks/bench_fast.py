@@ -5,12 +5,12 @@ best of ``--repeat`` runs, in wall-clock time and in CPU time of the process (th
 figure is steadier on a shared machine; with several workers it is the parent's only, so
 only wall time is shown)::
 
-    .venv/bin/python benchmarks/bench_fast.py                  # the issue's figures
+    .venv/bin/python benchmarks/bench_fast.py                  # the figures of the targets below
     .venv/bin/python benchmarks/bench_fast.py --all --json     # every configuration
 
-The issue's targets (one core of a 2-core VM, where a lean C implementation plays about
-280,000 four-player games/s): playouts >= 200,000 four-player games/s in one process,
->= 1.8x that with 2 workers, batched stepping of 4,096 games >= 5 million steps/s.
+The project's speed targets (one core of a 2-core VM, where a lean C implementation
+plays about 280,000 four-player games/s): playouts >= 200,000 four-player games/s in one
+process, >= 1.8x that with 2 workers, batched stepping of 4,096 games >= 5 million steps/s.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from marrakech.playout import random_action, random_game, sample_outcome
 from marrakech.rules import BGA, COLOUR_LETTERS, COLOUR_NAMES, STANDARD, RuleSet, parse_rules
 from marrakech.state import CHANCE, TERMINAL, Phase, State
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place it is written: pyproject.toml reads it
 
 __all__ = [
     "ACTION_IDS",

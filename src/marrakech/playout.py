@@ -1,6 +1,6 @@
 """Driving a game with a seeded generator: sampling chance and random playouts.
 
-The engine owns no random generator (DESIGN.md); these helpers take the caller's
+The engine owns no random generator (docs/architecture.md); these helpers take the caller's
 ``random.Random`` so a driver (arena, environment, web room) stays reproducible::
 
     >>> import random

@@ -1,4 +1,5 @@
-"""The core is standard-library only (DESIGN.md): importing it loads no third-party module."""
+"""The core is standard-library only (docs/architecture.md): importing it loads no
+third-party module."""
 
 from __future__ import annotations
 

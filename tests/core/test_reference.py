@@ -1,7 +1,7 @@
 """The engine against the deliberately naive second implementation in tests/reference.
 
 The two share no code: agreement on perft counts and on every position of many random
-games is strong evidence that both follow RULES.md.
+games is strong evidence that both follow the rules, docs/rules.md.
 """
 
 from __future__ import annotations

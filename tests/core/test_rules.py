@@ -1,4 +1,4 @@
-"""One scenario per rule of RULES.md, named after it."""
+"""One scenario per rule of docs/rules.md (R1..R40), named after it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Differential tests: the kernels and the core reach the same states, tithes and scores.
 
-Every configuration of the issue (2, 3, 4 players; ``standard`` and ``bga``) plus a house
+Every named configuration (2, 3, 4 players; ``standard`` and ``bga``) plus a house
 rule set with little money, where eliminations (R13) and the early end (R19) are common.
 The default run plays a few hundred games per configuration; ``-m slow`` plays 10,000.
 """
@@ -50,7 +50,7 @@ def test_the_poor_rule_sets_reach_every_ending() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "rules"), CONFIGS[:6], ids=IDS[:6])
 def test_batch_follows_the_core_10000_games(players: int, rules: RuleSet) -> None:
-    """The issue's large run: 10,000 games per configuration."""
+    """The long run: 10,000 games per player count and named rule set."""
     tally = drive_batch(players, rules, games=10_000, seed=2024 + players, notation=False)
     assert tally.games == 10_000
 

@@ -2,9 +2,9 @@
 
 This module exists only so that tests can cross-check the real engine. It
 shares no code with the engine on purpose, uses only the standard library and
-favours being obviously faithful to /work/shared/RULES.md over being fast.
+favours being obviously faithful to the rules, docs/rules.md, over being fast.
 
-Rule numbers (R1..R40) refer to RULES.md.
+Rule numbers (R1..R40) refer to docs/rules.md.
 
 Conventions (shared with the real engine so results can be compared):
 

@@ -1,4 +1,4 @@
-"""Self-checks of the naive reference implementation against RULES.md.
+"""Self-checks of the naive reference implementation against docs/rules.md.
 
 These test the reference itself (not the engine), so that when the engine and
 the reference disagree we have some confidence the reference is the right one.
