@@ -36,12 +36,21 @@ def players_argument(text: str) -> int:
     return int(text)
 
 
-def add_game_options(parser: argparse.ArgumentParser, players: int = 4) -> None:
-    """``--players`` and ``--rules``, shared by every subcommand that starts games."""
-    parser.add_argument("--players", type=players_argument, default=players, help="2, 3 or 4")
+def add_game_options(
+    parser: argparse.ArgumentParser, players: int | None = 4, rules: RuleSet | None = STANDARD
+) -> None:
+    """``--players`` and ``--rules``, shared by every subcommand that starts games.
+
+    A default of None lets a subcommand tell an option left out from one given (the
+    player count may follow from the seats, a resumed match keeps its own rules).
+    """
+    default = f" (default {players})" if players else ""
+    parser.add_argument(
+        "--players", type=players_argument, default=players, help=f"2, 3 or 4{default}"
+    )
     parser.add_argument(
         "--rules",
         type=rules_argument,
-        default=STANDARD,
+        default=rules,
         help="standard (default), bga, or custom:C2/C3/C4:MONEY:own|no-own",
     )

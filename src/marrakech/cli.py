@@ -9,12 +9,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
 from marrakech import __version__
 from marrakech.arguments import add_game_options
 from marrakech.errors import MarrakechError
+from marrakech.rules import STANDARD
 
 #: Subcommands provided by optional layers: name -> (module, extra, help).
 LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -32,8 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     perft = commands.add_parser("perft", help="count game-tree leaves (regression check)")
-    add_game_options(perft)
-    perft.add_argument("--position", help="start from this position string")
+    add_game_options(perft, players=None, rules=None)
+    perft.add_argument(
+        "--position", help="start from this position string (it holds its players and rules)"
+    )
     perft.add_argument("depth", type=int, help="plies to count (each depth 1..DEPTH printed)")
 
     bench = commands.add_parser("bench", help="time random games through the engine")
@@ -59,7 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print one JSON object")
 
     replay = commands.add_parser("replay", help="print every position of a game record")
-    replay.add_argument("file", help="a JSON game record")
+    replay.add_argument("file", help="a JSON game record, or an arena results file")
+    replay.add_argument(
+        "--game", type=int, metavar="N", help="with arena results: the game to show (its index)"
+    )
     replay.add_argument("--ascii", action="store_true", help="ASCII instead of Unicode")
 
     for name, (module, extra, help_text) in LAYER_COMMANDS.items():
@@ -70,12 +78,30 @@ def build_parser() -> argparse.ArgumentParser:
             sub.set_defaults(missing_extra=extra)
             continue
         layer.add_parser(commands)
+    for sub in commands.choices.values():
+        sub.set_defaults(subcommand_parser=sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    if unknown:  # said by the subcommand, with its own usage line
+        args.subcommand_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    try:
+        return _run(parser, args)
+    except BrokenPipeError:
+        # The reader went away (`marrakech replay FILE | head`): stop quietly as other
+        # command-line tools do, with the status of a process ended by SIGPIPE.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if getattr(args, "missing_extra", None):
         parser.error(
             f"'{args.command}' needs the '{args.missing_extra}' extra: "
@@ -96,18 +122,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    parser.print_help()
-    return 0
+    args.subcommand_parser.print_help(sys.stderr)
+    return 2
 
 
 def _perft(args: argparse.Namespace) -> int:
     from marrakech.perft import perft
     from marrakech.state import State
 
-    if args.position:
+    if args.position is not None:
+        given = [name for name in ("players", "rules") if getattr(args, name) is not None]
+        if given:
+            raise MarrakechError(
+                "--position holds its own players and rules: leave out "
+                + ", ".join(f"--{name}" for name in given)
+            )
         state = State.from_notation(args.position)
     else:
-        state = State.new(args.players, args.rules)
+        state = State.new(args.players or 4, args.rules or STANDARD)
     if args.depth < 0:
         raise MarrakechError(f"depth must be >= 0, found {args.depth}")
     for depth in range(1, args.depth + 1):
@@ -149,16 +181,11 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from marrakech.arena import read_game
     from marrakech.luck import dice_luck
-    from marrakech.record import GameRecord
     from marrakech.render import render, supports_color
 
-    try:
-        with open(args.file, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise MarrakechError(f"cannot read {args.file}: {error.strerror}") from None
-    record = GameRecord.from_json(text)
+    record = read_game(args.file, args.game)
     color = supports_color()
     actions = (None, *record.actions)
     for number, (action, state) in enumerate(zip(actions, record.states(), strict=True)):

@@ -14,9 +14,11 @@ exact. The format is versioned (``"format": "marrakech-record"``, ``"version": 1
 from __future__ import annotations
 
 import json
+import os
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from marrakech.actions import Action, parse_action
@@ -156,6 +158,32 @@ class GameRecord:
             raise NotationError('"start" does not match "players" and "rules"')
         record.final_state()  # every action must be legal where it stands
         return record
+
+
+def read_text(path: str | os.PathLike[str], what: str = "game record") -> str:
+    """The text of a file, or a :class:`MarrakechError` saying why it cannot be read: a
+    missing file, a folder, bytes that are not UTF-8 (``what`` names what was expected).
+    """
+    try:
+        data = Path(path).expanduser().read_bytes()
+    except OSError as error:
+        raise MarrakechError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NotationError(
+            f"{path}: expected a {what} in UTF-8 text, found a byte that is not UTF-8 "
+            f"(0x{data[error.start]:02x} at byte {error.start})"
+        ) from None
+
+
+def read_record(path: str | os.PathLike[str]) -> GameRecord:
+    """The game record saved in the JSON file ``path`` (see :meth:`GameRecord.from_json`)."""
+    text = read_text(path)
+    try:
+        return GameRecord.from_json(text)
+    except NotationError as error:
+        raise NotationError(f"{path}: {error}") from None
 
 
 def _field(data: dict[str, Any], key: str, kind: type, default: Any = ...) -> Any:

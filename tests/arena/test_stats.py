@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from marrakech.arena import GameResult, bradley_terry, summarise, wilson
-from marrakech.arena.stats import format_table, seat_shares
+from marrakech.arena.stats import format_table, rating_intervals, seat_shares
 from marrakech.record import GameRecord
 
 
@@ -61,3 +61,22 @@ def test_bradley_terry_recovers_a_known_edge() -> None:
     games = [fake(i, ("x", "y"), (1, 2) if i % 4 else (2, 1)) for i in range(400)]
     ratings = bradley_terry(games, ["x", "y"])
     assert ratings["x"] - ratings["y"] == pytest.approx(191, abs=5)
+
+
+def test_rating_intervals_hold_the_rating_and_narrow_with_games() -> None:
+    def match(games: int) -> list[GameResult]:
+        return [fake(i, ("x", "y"), (1, 2) if i % 4 else (2, 1)) for i in range(games)]
+
+    widths = []
+    for games in (40, 400):
+        rows = {r.bot: r for r in summarise(match(games))}
+        x = rows["x"]
+        assert x.rating_low <= x.rating <= x.rating_high
+        assert rows["y"].rating_high < 1500 < x.rating_low  # 75% is a clear edge
+        widths.append(x.rating_high - x.rating_low)
+    assert widths[1] < widths[0] / 2  # about 1/sqrt(10) as wide with ten times the games
+    even = rating_intervals(
+        [fake(i, ("x", "y"), (1, 2) if i % 2 else (2, 1)) for i in range(100)], ["x", "y"]
+    )
+    assert even["x"][0] < 1500 < even["x"][1]
+    assert rating_intervals(match(8), ["x", "y"]) == rating_intervals(match(8), ["x", "y"])

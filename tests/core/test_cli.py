@@ -107,3 +107,64 @@ def test_console_script_version() -> None:
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     assert result.stdout.strip() == f"marrakech {__version__}"
+
+
+def test_replay_of_bytes_that_are_not_utf8(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"players": 3, "seats": ["Zoé"]}'.encode("latin-1"))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"marrakech replay: {path}: expected a game record in UTF-8 text, found a byte that "
+        "is not UTF-8 (0xe9 at byte 28)\n"
+    )
+
+
+def test_perft_position_holds_its_players_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    position = State.new(3).notation()
+    code, _, err = run(capsys, "perft", "--players", "3", "--position", position, "1")
+    assert code == 2 and "--position holds its own players and rules: leave out --players" in err
+    code, _, err = run(capsys, "perft", "--rules", "bga", "--position", position, "1")
+    assert code == 2 and "leave out --rules" in err
+    code, out, err = run(capsys, "perft", "--position", "", "1")
+    assert code == 2 and out == "" and "expected 8 fields" in err and "found 1 in ''" in err
+
+
+def test_bare_command_shows_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys)
+    assert code == 2 and out == "" and "usage: marrakech" in err and "perft" in err
+
+
+def test_unknown_option_is_refused_with_the_subcommand_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["perft", "--bogus", "2"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: marrakech perft ")
+    assert "marrakech perft: error: unrecognized arguments: --bogus" in err
+
+
+@pytest.mark.parametrize("command", ["perft", "replay"])
+def test_a_reader_that_goes_away_ends_the_command_quietly(command: str, tmp_path: Path) -> None:
+    argv = ["perft", "6"]
+    if command == "replay":  # far more text than a pipe holds
+        _, actions = random_game(State.new(4), random.Random(2))
+        (tmp_path / "game.json").write_text(
+            GameRecord.from_actions(State.new(4), actions).to_json()
+        )
+        argv = ["replay", str(tmp_path / "game.json")]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "marrakech.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()  # as `| head -1` does, then close the pipe
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=120) == 141
+    assert first and stderr == b""

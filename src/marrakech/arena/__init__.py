@@ -6,7 +6,13 @@ True
 """
 
 from marrakech.arena.match import GameResult, MatchConfig, arrangements, game_seed, play_game
-from marrakech.arena.runner import MatchOutcome, ProgressBar, read_results, run_match
+from marrakech.arena.runner import (
+    MatchOutcome,
+    ProgressBar,
+    read_game,
+    read_results,
+    run_match,
+)
 from marrakech.arena.stats import BotSummary, bradley_terry, format_table, summarise, wilson
 
 __all__ = [
@@ -20,6 +26,7 @@ __all__ = [
     "format_table",
     "game_seed",
     "play_game",
+    "read_game",
     "read_results",
     "run_match",
     "summarise",

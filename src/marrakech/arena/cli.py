@@ -10,6 +10,7 @@ import argparse
 import os
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from marrakech.arena.stats import format_table, seat_shares, summarise
 from marrakech.arguments import add_game_options
 from marrakech.bots import make_bot, parse_bot_spec
 from marrakech.errors import MarrakechError
+from marrakech.rules import STANDARD
 
 
 def add_parser(subparsers: Any) -> None:
@@ -36,19 +38,26 @@ def add_parser(subparsers: Any) -> None:
             "level (easy, medium, hard, expert)."
         ),
     )
-    add_game_options(parser)
+    add_game_options(parser, players=None, rules=None)
     parser.add_argument(
         "--bots",
-        help="comma-separated bot specs, one per seat (e.g. mcts,greedy,greedy,greedy)",
+        help="comma-separated bot specs, one per seat (e.g. mcts,greedy,greedy,greedy); "
+        "--players defaults to their number",
     )
-    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="games to play (default 100); with --resume, more games than the file's "
+        "extend its match",
+    )
     parser.add_argument(
         "--workers",
         type=int,
         default=os.cpu_count() or 1,
         help="parallel games (default: one per core)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    parser.add_argument("--seed", type=int, default=None, help="match seed (default 0)")
     parser.add_argument("--backend", choices=BACKENDS, default="local")
     parser.add_argument("--address", help="Ray cluster address (with --backend ray)")
     parser.add_argument(
@@ -64,6 +73,9 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+DEFAULT_GAMES = 100
+
+
 def _config(args: argparse.Namespace) -> MatchConfig:
     if not args.bots:
         raise MarrakechError("expected --bots (e.g. --bots mcts,greedy) or --resume FILE")
@@ -75,12 +87,56 @@ def _config(args: argparse.Namespace) -> MatchConfig:
             make_bot(spec)
         except ValueError as error:
             raise MarrakechError(str(error)) from None
-    if len(bots) != args.players:
+    players = len(bots) if args.players is None else args.players
+    if len(bots) != players:
         raise MarrakechError(
-            f"--bots gives {len(bots)} seats but --players is {args.players}: "
+            f"--bots gives {len(bots)} seats but --players is {players}: "
             "expected one bot spec per seat"
         )
-    return MatchConfig(args.players, bots, args.games, args.seed, args.rules)
+    games = DEFAULT_GAMES if args.games is None else args.games
+    return MatchConfig(players, bots, games, args.seed or 0, args.rules or STANDARD)
+
+
+def _resumed(args: argparse.Namespace) -> MatchConfig:
+    """The match of the results file ``--resume`` names, extended by ``--games``."""
+    fixed = [
+        option
+        for option, value in (
+            ("--bots", args.bots),
+            ("--players", args.players),
+            ("--rules", args.rules),
+            ("--seed", args.seed),
+            ("--out", args.out),
+        )
+        if value is not None
+    ]
+    if fixed:
+        raise MarrakechError(
+            f"--resume continues the match saved in {args.resume} with its own bots, players, "
+            f"rules, seed and file; leave out {', '.join(fixed)} (--games may extend it)"
+        )
+    config, _ = read_results(args.resume)
+    if args.games is not None and args.games < config.games:
+        raise MarrakechError(
+            f"{args.resume} holds a match of {config.games} games: --games may extend it, "
+            f"found {args.games}"
+        )
+    return config if args.games is None else replace(config, games=args.games)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Every option that cannot work, refused before anything starts or prints."""
+    if args.workers < 1:
+        raise MarrakechError(f"--workers: expected at least 1, found {args.workers}")
+    if args.games is not None and args.games < 1:
+        raise MarrakechError(f"--games: expected at least 1, found {args.games}")
+    if args.address and args.backend != "ray":
+        raise MarrakechError("--address names a Ray cluster: add --backend ray")
+    if args.out and not args.resume and Path(args.out).exists():
+        raise MarrakechError(
+            f"{args.out} already exists: continue its match with --resume {args.out}, or "
+            "choose another --out"
+        )
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -88,11 +144,10 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check(args)
     if args.resume:
-        config, _ = read_results(args.resume)
+        config = _resumed(args)
         out = args.resume
-        if args.out and Path(args.out) != Path(args.resume):
-            raise MarrakechError("--resume continues its own file; leave out --out")
     else:
         config = _config(args)
         out = args.out or time.strftime("arena-%Y%m%d-%H%M%S.jsonl")

@@ -3,7 +3,8 @@
 >>> import io
 >>> from marrakech.arena.stats import BotSummary
 >>> row = BotSummary(
-...     "greedy", 10, 9.0, 0.9, 0.6, 0.98, 60.0, 1.1, 1700.0, 0.001, 0.4, 0.9, 0.6, 0.98
+...     "greedy", 10, 9.0, 0.9, 0.6, 0.98, 60.0, 1.1, 1700.0, 1650.0, 1760.0, 0.001, 0.4, 0.9,
+...     0.6, 0.98,
 ... )
 >>> buffer = io.StringIO()
 >>> write_csv([row], buffer)
@@ -35,6 +36,8 @@ CSV_FIELDS = (
     "mean_score",
     "mean_rank",
     "rating",
+    "rating_low",
+    "rating_high",
     "seconds_per_decision",
 )
 
@@ -70,12 +73,17 @@ def save_plot(rows: Sequence[BotSummary], path: str | os.PathLike[str], title: s
     figure, (left, right) = plt.subplots(
         1, 2, figsize=(10, 1.2 + 0.6 * len(rows)), constrained_layout=True
     )
-    left.barh(positions, [r.rating for r in rows], color="#b5523b")
+    rating_errors = [
+        [max(0.0, r.rating - r.rating_low) for r in rows],
+        [max(0.0, r.rating_high - r.rating) for r in rows],
+    ]
+    left.barh(positions, [r.rating for r in rows], xerr=rating_errors, color="#b5523b", capsize=4)
     left.set_yticks(positions, names)
     left.invert_yaxis()
-    low = min(r.rating for r in rows)
-    left.set_xlim(min(1300.0, low - 50), max(1700.0, max(r.rating for r in rows) + 50))
-    left.set_xlabel("rating (Bradley-Terry, Elo scale, mean 1500)")
+    low = min(r.rating_low for r in rows)
+    high = max(r.rating_high for r in rows)
+    left.set_xlim(min(1300.0, low - 50), max(1700.0, high + 50))
+    left.set_xlabel("rating (Bradley-Terry, Elo scale, mean 1500; 95% interval)")
     shares = [100 * r.win_share for r in rows]
     errors = [  # clamped: rounding can put a bound a hair on the wrong side
         [max(0.0, 100 * (r.win_share - r.ci_low)) for r in rows],
@@ -100,7 +108,8 @@ def save_plot(rows: Sequence[BotSummary], path: str | os.PathLike[str], title: s
     right.invert_yaxis()
     right.set_xlim(0, 100)
     right.set_xlabel("win share, % (95% interval)")
-    right.legend(loc="lower right", fontsize="small")
+    # Below the axes, so it never hides a bar or an interval.
+    right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, fontsize="small")
     if title:
         figure.suptitle(title)
     try:

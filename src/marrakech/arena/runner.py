@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import sys
 import time
@@ -27,6 +28,7 @@ from typing import IO, Any
 from marrakech.arena.match import GameResult, MatchConfig, play_game
 from marrakech.arena.stats import summarise
 from marrakech.errors import MarrakechError
+from marrakech.record import GameRecord, read_record, read_text
 
 BACKENDS = ("local", "ray")
 
@@ -51,12 +53,7 @@ def read_results(path: str | os.PathLike[str]) -> tuple[MatchConfig, list[GameRe
     by a hard kill, is ignored). When a match was extended, the last header counts."""
     config: MatchConfig | None = None
     games: dict[int, GameResult] = {}
-    try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
-    except OSError as error:
-        raise MarrakechError(f"cannot read results file {path}: {error.strerror}") from None
-    with handle:
-        lines = handle.read().split("\n")
+    lines = read_text(path, "results file").split("\n")
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -75,6 +72,35 @@ def read_results(path: str | os.PathLike[str]) -> tuple[MatchConfig, list[GameRe
     if config is None:
         raise MarrakechError(f"{path}: expected a match header line, found none")
     return config, [games[i] for i in sorted(games)]
+
+
+def is_results_file(text: str) -> bool:
+    """Whether ``text`` is an arena results file (its first line a match header)."""
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        data = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "match"
+
+
+def read_game(path: str | os.PathLike[str], game: int | None = None) -> GameRecord:
+    """A game record from ``path``: a JSON game record, or game number ``game`` (its
+    index, from 0) of an arena results file."""
+    if not is_results_file(read_text(path)):
+        if game is not None:
+            raise MarrakechError(f"{path} holds one game record: --game is for arena results")
+        return read_record(path)
+    _, games = read_results(path)
+    found = {result.index: result.record for result in games}
+    if game is None or game not in found:
+        indices = f"{min(found)}..{max(found)}" if found else "none yet"
+        asked = "" if game is None else f", found --game {game}"
+        raise MarrakechError(
+            f"{path} holds arena results of {len(found)} games: choose one with --game N "
+            f"(games {indices}{asked})"
+        )
+    return found[game]
 
 
 class _ResultsFile:
@@ -105,30 +131,96 @@ class _ResultsFile:
         self._handle.close()
 
 
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops the match cleanly.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _play(config: MatchConfig, index: int) -> GameResult:
     return play_game(config, index)
 
 
-def _play_job(job: tuple[MatchConfig, int]) -> GameResult:
-    return play_game(*job)
+def _worker(jobs: Any, results: Any) -> None:
+    """A local worker process: play the games it is given until it gets None."""
+    # Workers leave Ctrl-C to the parent, which stops the match cleanly.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    results.put(("ready", None))
+    while (job := jobs.get()) is not None:
+        try:
+            results.put(("game", play_game(*job)))
+        except Exception as error:  # a bot that breaks: report it, do not hang the match
+            results.put(("error", f"game {job[1]}: {type(error).__name__}: {error}"))
+
+
+#: How long a worker process may take to start (interpreter, imports, compiled kernels).
+START_SECONDS = 120.0
+
+_NOT_STARTED = (
+    "the arena's worker processes stopped before they started (exit code {code}). Started "
+    'from a script, run_match must sit under `if __name__ == "__main__":`: each worker '
+    "imports the script again, and without that guard it starts the match again."
+)
 
 
 def _local(config: MatchConfig, todo: list[int], workers: int) -> Iterator[GameResult]:
+    """Play ``todo`` in ``workers`` processes (or here, for one), results as they finish.
+
+    A worker that dies is an error, never restarted: a multiprocessing pool restarts
+    workers that die at start forever, which is what a script without a main guard does.
+    """
     if workers <= 1 or len(todo) <= 1:
         for index in todo:
             yield play_game(config, index)
         return
     context = get_context("spawn")  # no fork of a parent that may hold threads (Numba, Ray)
-    # Leaving the block (end, Ctrl-C, error) terminates the workers at once; games that
-    # were still running are simply played again by a resumed run.
-    with context.Pool(min(workers, len(todo)), initializer=_ignore_sigint) as pool:
-        jobs = [(config, index) for index in todo]
-        yield from pool.imap_unordered(_play_job, jobs, chunksize=1)
+    jobs, results = context.Queue(), context.Queue()
+    processes = [
+        context.Process(target=_worker, args=(jobs, results), daemon=True)
+        for _ in range(min(workers, len(todo)))
+    ]
+    for index in todo:
+        jobs.put((config, index))
+    for _ in processes:
+        jobs.put(None)
+    for process in processes:
+        process.start()
+    ready = 0
+    started = time.monotonic()
+    remaining = len(todo)
+    try:
+        while remaining:
+            try:
+                kind, value = results.get(timeout=0.5)
+            except queue.Empty:
+                codes = [p.exitcode for p in processes]
+                if not ready:
+                    stopped = [code for code in codes if code is not None]
+                    if stopped:
+                        raise MarrakechError(_NOT_STARTED.format(code=stopped[0])) from None
+                    if time.monotonic() - started > START_SECONDS:
+                        raise MarrakechError(
+                            f"no arena worker process started within {START_SECONDS:.0f} s"
+                        ) from None
+                elif any(code not in (None, 0) for code in codes) or None not in codes:
+                    code = next((c for c in codes if c), codes[0])
+                    raise MarrakechError(
+                        f"an arena worker process stopped (exit code {code}) with "
+                        f"{remaining} games left"
+                    ) from None
+                continue
+            if kind == "ready":
+                ready += 1
+            elif kind == "error":
+                raise MarrakechError(f"an arena game failed: {value}")
+            else:
+                remaining -= 1
+                yield value
+    finally:
+        # Leaving (the end, Ctrl-C, an error) stops the workers at once; games that were
+        # still running are simply played again by a resumed run.
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+        for channel in (jobs, results):
+            channel.cancel_join_thread()
+            channel.close()
 
 
 def _ray(

@@ -17,7 +17,8 @@ Per bot spec (seats holding the same spec are pooled):
   MM algorithm with one virtual draw between each two bots so that a bot that never
   loses still gets a finite rating. Ratings are on the Elo scale (400 points = 10:1
   odds), centred so their mean is 1500; a pair of bots 200 points apart win about 76%
-  of the pairs between them.
+  of the pairs between them. Each rating has a 95% interval from a bootstrap over the
+  games (:func:`rating_intervals`).
 
 >>> shares = wilson(45, 100)
 >>> round(shares[0], 3), round(shares[1], 3)
@@ -27,7 +28,8 @@ Per bot spec (seats holding the same spec are pooled):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from marrakech.arena.match import GameResult
@@ -104,6 +106,8 @@ class BotSummary:
     mean_score: float
     mean_rank: float
     rating: float
+    rating_low: float
+    rating_high: float
     seconds_per_decision: float
     luck: float
     corrected_share: float
@@ -114,49 +118,85 @@ class BotSummary:
         return asdict(self)
 
 
-def bradley_terry(
-    games: Sequence[GameResult], bots: Sequence[str], iterations: int = 2000
-) -> dict[str, float]:
-    """Elo-scale Bradley-Terry ratings (mean 1500) from the pairwise results of games."""
-    index = {bot: i for i, bot in enumerate(bots)}
-    n = len(bots)
-    if n == 1:
-        return {bots[0]: 1500.0}
-    wins = [[0.0] * n for _ in range(n)]  # wins[i][j]: pairs i won against j
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                wins[i][j] = 0.5  # the virtual draw that keeps every rating finite
-    for game in games:
-        seats = [index[s] for s in game.seats]
-        for a in range(len(seats)):
-            for b in range(a + 1, len(seats)):
-                i, j = seats[a], seats[b]
-                if i == j:
-                    continue
-                if game.ranks[a] < game.ranks[b]:
-                    wins[i][j] += 1.0
-                elif game.ranks[a] > game.ranks[b]:
-                    wins[j][i] += 1.0
-                else:
-                    wins[i][j] += 0.5
-                    wins[j][i] += 0.5
+def _pairs(game: GameResult, index: dict[str, int]) -> list[tuple[int, int, float]]:
+    """The pairs of a game between seats of different bots: (i, j, share of i's win)."""
+    seats = [index[s] for s in game.seats]
+    found: list[tuple[int, int, float]] = []
+    for a in range(len(seats)):
+        for b in range(a + 1, len(seats)):
+            if seats[a] != seats[b]:
+                won = 1.0 if game.ranks[a] < game.ranks[b] else 0.0
+                found.append((seats[a], seats[b], 0.5 if game.ranks[a] == game.ranks[b] else won))
+    return found
+
+
+def _fit(pairs: Iterable[list[tuple[int, int, float]]], n: int, iterations: int) -> list[float]:
+    """Hunter's MM fit of Bradley-Terry strengths (geometric mean 1) from game pairs."""
+    wins = [[0.5 if i != j else 0.0 for j in range(n)] for i in range(n)]  # virtual draws
+    for game in pairs:
+        for i, j, won in game:
+            wins[i][j] += won
+            wins[j][i] += 1.0 - won
     strength = [1.0] * n
     for _ in range(iterations):
         changed = 0.0
         for i in range(n):
-            won = sum(wins[i])
+            won_i = sum(wins[i])
             denominator = sum(
                 (wins[i][j] + wins[j][i]) / (strength[i] + strength[j]) for j in range(n) if j != i
             )
-            new = won / denominator if denominator > 0 else strength[i]
+            new = won_i / denominator if denominator > 0 else strength[i]
             changed = max(changed, abs(math.log(new / strength[i])))
             strength[i] = new
         mean_log = sum(math.log(s) for s in strength) / n
         strength = [s / math.exp(mean_log) for s in strength]
         if changed < 1e-10:
             break
-    return {bot: 1500.0 + 400.0 * math.log10(strength[index[bot]]) for bot in bots}
+    return strength
+
+
+def _elo(strength: float) -> float:
+    return 1500.0 + 400.0 * math.log10(strength)
+
+
+def bradley_terry(
+    games: Sequence[GameResult], bots: Sequence[str], iterations: int = 2000
+) -> dict[str, float]:
+    """Elo-scale Bradley-Terry ratings (mean 1500) from the pairwise results of games."""
+    if len(bots) == 1:
+        return {bots[0]: 1500.0}
+    index = {bot: i for i, bot in enumerate(bots)}
+    strength = _fit((_pairs(game, index) for game in games), len(bots), iterations)
+    return {bot: _elo(strength[index[bot]]) for bot in bots}
+
+
+#: Bootstrap resamples behind each rating's interval.
+RATING_RESAMPLES = 200
+
+
+def rating_intervals(
+    games: Sequence[GameResult], bots: Sequence[str], resamples: int = RATING_RESAMPLES
+) -> dict[str, tuple[float, float]]:
+    """95% intervals of the ratings: the games resampled with replacement (a game's
+    pairs stay together, since they are not independent), refitted each time, and the
+    2.5th and 97.5th percentiles kept. Seeded, so a table always shows the same bounds."""
+    if len(bots) == 1 or not games:
+        return {bot: (1500.0, 1500.0) for bot in bots}
+    index = {bot: i for i, bot in enumerate(bots)}
+    pairs = [_pairs(game, index) for game in games]
+    rng = random.Random(len(games))
+    samples: list[list[float]] = [[] for _ in bots]
+    for _ in range(resamples):
+        drawn = (pairs[rng.randrange(len(pairs))] for _ in pairs)
+        for i, strength in enumerate(_fit(drawn, len(bots), 500)):
+            samples[i].append(_elo(strength))
+    bounds: dict[str, tuple[float, float]] = {}
+    for bot, values in zip(bots, samples, strict=True):
+        values.sort()
+        low = values[int(0.025 * (len(values) - 1))]
+        high = values[math.ceil(0.975 * (len(values) - 1))]
+        bounds[bot] = (low, high)
+    return bounds
 
 
 def summarise(games: Sequence[GameResult]) -> list[BotSummary]:
@@ -167,6 +207,7 @@ def summarise(games: Sequence[GameResult]) -> list[BotSummary]:
             if spec not in order:
                 order.append(spec)
     ratings = bradley_terry(games, order) if games else {}
+    intervals = rating_intervals(games, order)
     rows: list[BotSummary] = []
     for bot in order:
         played = 0
@@ -202,6 +243,8 @@ def summarise(games: Sequence[GameResult]) -> list[BotSummary]:
                 mean_score=score / played if played else 0.0,
                 mean_rank=rank / played if played else 0.0,
                 rating=ratings.get(bot, 1500.0),
+                rating_low=intervals[bot][0],
+                rating_high=intervals[bot][1],
                 seconds_per_decision=seconds / decisions if decisions else 0.0,
                 luck=sum(luck) / played if played else 0.0,
                 corrected_share=corrected[0],
