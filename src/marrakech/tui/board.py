@@ -53,7 +53,7 @@ from textual.widget import Widget
 
 from marrakech.actions import Place
 from marrakech.errors import MarrakechError
-from marrakech.geometry import SIZE, E, N, S, W
+from marrakech.geometry import RIM, SIZE, E, N, S, W
 from marrakech.rules import COLOUR_LETTERS
 from marrakech.state import State
 
@@ -75,7 +75,7 @@ CARPET_BG = ("#d75f00", "#005faf", "#ffd700", "#af5faf")
 CARPET_FG = ("#ffffff", "#ffffff", "#000000", "#ffffff")
 SAND = "#e8c98f"
 WALL = "#8a6a3d"
-RIM = "#a0783c"
+RIM_COLOUR = "#a0783c"
 
 
 class Palette:
@@ -85,7 +85,7 @@ class Palette:
     wall: Style = Style(color=WALL, bgcolor=SAND)
     preview_wall: Style = Style(color="#000000", bgcolor=SAND, bold=True)
     region_wall: Style = Style(color="#9b0000", bgcolor=SAND, bold=True)
-    rim: Style = Style(color=RIM)
+    rim: Style = Style(color=RIM_COLOUR)
     rim_lit: Style = Style(color="#ffd700", bold=True)
     label: Style = Style(color="#9a9a9a")
     assam: Style = Style(color="#ffffff", bgcolor="#111111", bold=True)
@@ -372,62 +372,31 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
 def _draw_rim(
     put: Callable[[int, int, str, Style], None], lay: Layout, lit: set[tuple[int, int]]
 ) -> None:
-    """Arcs join edge squares in pairs and loop at a1 and g7 (R2), as on the real board.
+    """The rim (R2) as :data:`marrakech.geometry.RIM` has it, as on the real board: a half
+    circle outside each pair of joined edge squares, and a loop round the corners a1 and g7.
 
     ``lit`` holds the arcs Assam just followed, as (square he left, facing he left by).
     """
-    pal = PALETTE
-    top_row, bottom_row = 0, lay.bottom + 1
-    left_col, right_col = lay.left - 2, lay.right + 2
-
-    def style(*exits: tuple[int, int]) -> Style:
-        return pal.rim_lit if any(e in lit for e in exits) else pal.rim
-
-    def hline(y: int, x0: int, x1: int, ends: str, st: Style) -> None:
-        put(x0, y, ends[0], st)
-        for x in range(x0 + 1, x1):
-            put(x, y, "─", st)
-        put(x1, y, ends[1], st)
-
-    def vline(x: int, y0: int, y1: int, ends: str, st: Style) -> None:
-        put(x, y0, ends[0], st)
-        for y in range(y0 + 1, y1):
-            put(x, y, "│", st)
-        put(x, y1, ends[1], st)
-
-    top = SIZE * (SIZE - 1)
-    for file in (0, 2, 4):  # top edge: a7-b7, c7-d7, e7-f7
-        a, b = top + file, top + file + 1
-        hline(top_row, lay.centre(a)[0], lay.centre(b)[0], "╭╮", style((a, N), (b, N)))
-    for file in (1, 3, 5):  # bottom edge: b1-c1, d1-e1, f1-g1
-        hline(
-            bottom_row,
-            lay.centre(file)[0],
-            lay.centre(file + 1)[0],
-            "╰╯",
-            style((file, S), (file + 1, S)),
-        )
-    for rank in (6, 4, 2):  # left edge: a7-a6, a5-a4, a3-a2
-        a, b = rank * SIZE, (rank - 1) * SIZE
-        vline(left_col, lay.centre(a)[1], lay.centre(b)[1], "╭╰", style((a, W), (b, W)))
-    for rank in (5, 3, 1):  # right edge: g6-g5, g4-g3, g2-g1
-        a, b = rank * SIZE + SIZE - 1, (rank - 1) * SIZE + SIZE - 1
-        vline(right_col, lay.centre(a)[1], lay.centre(b)[1], "╮╯", style((a, E), (b, E)))
-    # The loops: g7 from its top side round to its right side, a1 from its left side
-    # round to its bottom side.
-    g7 = SIZE * SIZE - 1
-    st = style((g7, N), (g7, E))
-    cx, cy = lay.centre(g7)
-    hline(top_row, cx, right_col, "╭╮", st)
-    for y in range(top_row + 1, cy):
-        put(right_col, y, "│", st)
-    put(right_col, cy, "╯", st)
-    st = style((0, S), (0, W))
-    cx, cy = lay.centre(0)
-    put(left_col, cy, "╭", st)
-    for y in range(cy + 1, bottom_row):
-        put(left_col, y, "│", st)
-    hline(bottom_row, left_col, cx, "╰╯", st)
+    # Where each edge's line runs (a row for N and S, a column for E and W), and the
+    # rounded ends it draws with, the lower-left end first.
+    line = {N: 0, S: lay.bottom + 1, W: lay.left - 2, E: lay.right + 2}
+    ends = {N: "╭╮", S: "╰╯", W: "╭╰", E: "╮╯"}
+    for arc in RIM:
+        exits = {(square, edge) for square in arc.squares for edge in arc.edges}
+        style = PALETTE.rim_lit if exits & lit else PALETTE.rim
+        low, high = arc.squares
+        for edge in arc.edges:
+            axis = 0 if edge in (N, S) else 1  # x or y runs along the edge
+            if arc.loop:  # from the corner square round to its other edge's line
+                (other,) = (e for e in arc.edges if e != edge)
+                span = (lay.centre(low)[axis], line[other])
+            else:
+                span = (lay.centre(low)[axis], lay.centre(high)[axis])
+            first, last = sorted(span)
+            glyphs = ends[edge][0] + "─│"[axis] * (last - first - 1) + ends[edge][1]
+            for along, glyph in enumerate(glyphs, first):
+                x, y = (along, line[edge]) if axis == 0 else (line[edge], along)
+                put(x, y, glyph, style)
 
 
 def picture_text(rows: list[list[Cell]]) -> Text:
