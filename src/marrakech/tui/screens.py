@@ -29,7 +29,7 @@ from textual.widgets import Button, Label, Select, Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from marrakech.actions import Action, Orient, Place, Roll
-from marrakech.bots import make_bot
+from marrakech.bots import LEVELS, make_bot
 from marrakech.events import Event
 from marrakech.geometry import neighbour, square_name
 from marrakech.i18n import colour_name, seat_name
@@ -38,7 +38,7 @@ from marrakech.rules import BGA, STANDARD, RuleSet
 from marrakech.state import Phase, State
 from marrakech.tui.board import BoardView, BoardWidget
 from marrakech.tui.dialogs import EndScreen, HelpScreen
-from marrakech.tui.session import LEVEL_ORDER, SeatSpec, Session
+from marrakech.tui.session import SeatSpec, Session
 from marrakech.tui.strings import LANGUAGE_NAMES, t
 from marrakech.tui.widgets import GameLog, SeatPanel, event_text, seat_chips, who
 
@@ -160,7 +160,7 @@ class SetupScreen(_AppScreen):
         options = [(t("setup.human", self.lang), "human")]
         options += [
             (t("setup.bot", self.lang, level=t(f"level.{level}", self.lang)), f"bot:{level}")
-            for level in LEVEL_ORDER
+            for level in LEVELS
         ]
         return options
 
@@ -349,14 +349,6 @@ class GameScreen(_AppScreen):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
-        for seat, asked, used in self.session.notices:
-            self.notice(
-                "notice.fallback",
-                "warning",
-                asked=t(f"level.{asked}", self.lang),
-                used=t(f"level.{used}", self.lang) if used in LEVEL_ORDER else used,
-                seat=seat_name(seat, self.session.players, self.lang),
-            )
         self.refresh_language()
         self.advance()
 

@@ -31,13 +31,13 @@ from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
 from marrakech.state import State
 
-#: Player-facing bot levels, weakest first (see :data:`marrakech.bots.LEVELS`).
-LEVEL_ORDER = ("easy", "medium", "hard", "expert")
-
 
 @dataclass(frozen=True)
 class SeatSpec:
     """Who sits at a seat: a human, or a bot of a level (or a bot name such as ``mcts``).
+
+    The levels and bot names are those of :mod:`marrakech.bots` (:data:`~marrakech.bots.LEVELS`,
+    weakest first, and :data:`~marrakech.bots.BOTS`).
 
     >>> SeatSpec.parse("bot:hard"), SeatSpec.parse("human").token
     (SeatSpec(kind='bot', level='hard'), 'human')
@@ -71,31 +71,12 @@ class SeatSpec:
             return cls.human()
         if cleaned.startswith("bot:"):
             cleaned = cleaned[4:]
-        known = (*LEVEL_ORDER, *LEVELS, *BOTS)
-        if cleaned in known:
+        if cleaned in LEVELS or cleaned in BOTS:
             return cls.bot(cleaned)
         raise MarrakechError(
-            f"expected a seat: human, or a bot level ({', '.join(LEVEL_ORDER)}) or bot name "
+            f"expected a seat: human, or a bot level ({', '.join(LEVELS)}) or bot name "
             f"({', '.join(BOTS)}); found {text!r}"
         )
-
-
-def resolve_bot(level: str) -> tuple[str, str | None]:
-    """The bot level or name to build for ``level``, and a notice if it had to fall back.
-
-    Levels whose bot does not exist yet fall back to the strongest weaker level that
-    does, and finally to ``random``::
-
-        >>> resolve_bot("easy")
-        ('easy', None)
-    """
-    if level in BOTS or (level in LEVELS and LEVELS[level] in BOTS):
-        return level, None
-    if level in LEVEL_ORDER:
-        for weaker in reversed(LEVEL_ORDER[: LEVEL_ORDER.index(level)]):
-            if weaker in LEVELS and LEVELS[weaker] in BOTS:
-                return weaker, level
-    return "random", level
 
 
 class Session:
@@ -103,8 +84,6 @@ class Session:
 
     ``seed`` seeds the generator that rolls the die and draws the 2-player piles; each
     bot gets its own generator derived from it, so a seeded game is reproducible.
-    ``notices`` lists bot levels that had to fall back (see :func:`resolve_bot`) as
-    ``(seat, asked, used)``.
     """
 
     def __init__(
@@ -125,14 +104,10 @@ class Session:
         self.rng = random.Random(self.seed)
         self.bots: dict[int, Bot] = {}
         self.bot_rngs: dict[int, random.Random] = {}
-        self.notices: list[tuple[int, str, str]] = []
         for seat, spec in enumerate(self.seats):
             if spec.is_human:
                 continue
-            used, asked = resolve_bot(spec.level)
-            if asked is not None:
-                self.notices.append((seat, asked, used))
-            self.bots[seat] = make_bot(used)
+            self.bots[seat] = make_bot(spec.level)
             self.bot_rngs[seat] = random.Random(self.seed * 7919 + seat + 1)
         self.states: list[State] = [start]
         self.events: list[Event] = []

@@ -16,6 +16,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
+from marrakech.bots import LEVELS
 from marrakech.events import Event
 from marrakech.i18n import describe_event, seat_name
 from marrakech.rules import COLOUR_LETTERS, colours_of
@@ -44,11 +45,8 @@ def who(spec: SeatSpec, lang: str) -> str:
     """``human`` or ``bot easy`` in ``lang``."""
     if spec.is_human:
         return t("seat.human", lang)
-    level = t(f"level.{spec.level}", lang) if spec.level in LEVEL_KEYS else spec.level
+    level = t(f"level.{spec.level}", lang) if spec.level in LEVELS else spec.level
     return t("seat.bot", lang, level=level)
-
-
-LEVEL_KEYS = ("easy", "medium", "hard", "expert")
 
 
 def seat_text(state: State, seat: int, spec: SeatSpec, lang: str) -> Text:
