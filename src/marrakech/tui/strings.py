@@ -314,7 +314,7 @@ payé.
 
 
 def t(key: str, lang: str = "en", **values: object) -> str:
-    """The interface sentence ``key`` in ``lang`` (English when missing), filled in."""
-    table = STRINGS.get(lang, STRINGS["en"])
-    template = table.get(key, STRINGS["en"][key])
+    """The interface sentence ``key`` in ``lang`` (English for a language it does not
+    have), filled in. Every key is in every language (``tests/tui/test_tui_strings.py``)."""
+    template = STRINGS.get(lang, STRINGS["en"])[key]
     return template.format(**values) if values else template
