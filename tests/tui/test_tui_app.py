@@ -123,6 +123,27 @@ async def test_illegal_keys_do_nothing_harmful() -> None:
         assert all(isinstance(a, (Orient, Place)) or a.is_chance for a in game.session.actions)
 
 
+async def test_the_facings_offered_are_the_cores_orient_actions() -> None:
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen) and game.can_orient
+        state = game.session.state
+        legal = state.legal_actions()
+        assert game.orientations() == {state.describe(a).facing_after: a for a in legal}
+        assert sorted(game.orientations()) == [0, 1, 3]  # from North, never South (R9)
+        await pilot.press("down")
+        await pilot.pause()
+        assert "never makes a half turn" in game.last_notice and game.pending_facing == 0
+        await pilot.press("left", "r")  # West, then a quarter right of Assam: East
+        await pilot.pause()
+        assert game.pending_facing == 1
+        await pilot.press("space")
+        await settle(pilot)
+        assert game.session.actions[0] == Orient(1) and game.orientations() == {}
+
+
 async def test_undo_takes_back_to_the_previous_decision() -> None:
     app = app_with(players=3, seed=7)
     async with app.run_test(size=SIZE) as pilot:

@@ -31,7 +31,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 from marrakech.actions import Action, Orient, Place, Roll
 from marrakech.bots import LEVELS, make_bot
 from marrakech.events import Event
-from marrakech.geometry import neighbour, square_name
+from marrakech.geometry import NEIGHBOURS, direction, square_name
 from marrakech.i18n import colour_name, seat_name
 from marrakech.record import GameRecord
 from marrakech.rules import BGA, STANDARD, RuleSet
@@ -599,12 +599,24 @@ class GameScreen(_AppScreen):
         self.advance()
         self.refresh_view()
 
-    def set_facing(self, facing: int) -> None:
+    def orientations(self) -> dict[int, Orient]:
+        """The facings the human may give Assam now, each with the core's action that
+        gives it: the legal actions and the facing each leaves him in (R9)."""
+        if not self.can_orient:
+            return {}
+        state = self.state
+        return {
+            cast(int, state.describe(action).facing_after): action
+            for action in state.legal_actions()
+            if isinstance(action, Orient)
+        }
+
+    def set_facing(self, facing: int | None) -> None:
+        """Show Assam facing ``facing``, if a legal orientation gives it."""
         if not self.can_orient:
             self._refuse()
             return
-        current = self.state.assam_facing
-        if (facing - current) % 4 == 2:
+        if facing not in self.orientations():
             self.notice("notice.bad_facing")
             return
         self.pending_facing = facing
@@ -617,19 +629,19 @@ class GameScreen(_AppScreen):
             self.set_facing(facing)
 
     def action_turn(self, turn: int) -> None:
-        self.set_facing((self.state.assam_facing + turn) % 4)
+        """L, S, R and their buttons: the facing the core's ``Orient(turn)`` gives."""
+        facings = {action: facing for facing, action in self.orientations().items()}
+        self.set_facing(facings.get(Orient(turn)))
 
     def action_roll(self) -> None:
         """Orient Assam as chosen, then roll (the driver samples the die)."""
         if not self.can_orient:
             self._refuse()
             return
-        pending = self.pending_facing if self.pending_facing is not None else 0
-        turn = {0: 0, 1: 1, 3: -1}[(pending - self.state.assam_facing) % 4]
-        chosen = next(
-            a for a in self.state.legal_actions() if isinstance(a, Orient) and a.turn == turn
+        facing = self.pending_facing
+        self.play_human(
+            self.orientations()[facing if facing is not None else self.state.assam_facing]
         )
-        self.play_human(chosen)
 
     def action_confirm(self) -> None:
         if self.can_orient:
@@ -654,10 +666,9 @@ class GameScreen(_AppScreen):
             if square == state.assam_square:
                 self.action_roll()
                 return
-            for facing in range(4):
-                if neighbour(state.assam_square, facing) == square:
-                    self.set_facing(facing)
-                    return
+            if square in NEIGHBOURS[state.assam_square]:
+                self.set_facing(direction(state.assam_square, square))
+                return
         elif self.can_place:
             placements = self.placements()
             covering = [i for i, a in enumerate(placements) if square in cast(Place, a).squares]

@@ -49,12 +49,16 @@ def who(spec: SeatSpec, lang: str) -> str:
     return t("seat.bot", lang, level=level)
 
 
+def to_play(state: State, seat: int) -> bool:
+    """Whether it is ``seat``'s turn (the core's ``state.turn``, while the game goes on)."""
+    return not state.is_terminal and state.turn == seat
+
+
 def seat_text(state: State, seat: int, spec: SeatSpec, lang: str) -> Text:
     """Two lines about one seat: who, dirhams, carpets (pile top at 2 players), score."""
     players = state.players
-    playing = not state.is_terminal and state.turn == seat and state.is_in(seat)
     text = Text()
-    text.append("▶ " if playing else "  ", Style(bold=True))
+    text.append("▶ " if to_play(state, seat) else "  ", Style(bold=True))
     text.append_text(seat_chips(seat, players))
     text.append(f" {seat_name(seat, players, lang)}", Style(bold=True))
     text.append(f" · {who(spec, lang)}")
@@ -95,10 +99,7 @@ class SeatPanel(Static):
 
     def show(self, state: State, spec: SeatSpec, lang: str) -> None:
         self.update(seat_text(state, self.seat, spec, lang))
-        self.set_class(
-            not state.is_terminal and state.turn == self.seat and state.is_in(self.seat),
-            "-turn",
-        )
+        self.set_class(to_play(state, self.seat), "-turn")
         self.set_class(not state.is_in(self.seat), "-out")
 
 
