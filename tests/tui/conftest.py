@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from marrakech.tui.app import MarrakechApp, PlayOptions
+from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import EndScreen
-from marrakech.tui.screens import GameScreen, Timing
+from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.session import SeatSpec
 
 SIZE = (96, 30)

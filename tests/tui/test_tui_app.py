@@ -15,9 +15,12 @@ from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
 from marrakech.tui.app import MarrakechApp, PlayOptions
+from marrakech.tui.base import Timing
 from marrakech.tui.board import BoardWidget, layout
 from marrakech.tui.dialogs import EndScreen, HelpScreen, PathDialog
-from marrakech.tui.screens import GameScreen, ReplayScreen, SetupScreen, Timing
+from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.replay_screen import ReplayScreen
+from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.widgets import GameLog
 
 from .conftest import SIZE, app_with, play_to_end, settle
@@ -131,8 +134,9 @@ async def test_the_facings_offered_are_the_cores_orient_actions() -> None:
         assert isinstance(game, GameScreen) and game.can_orient
         state = game.session.state
         legal = state.legal_actions()
-        assert game.orientations() == {state.describe(a).facing_after: a for a in legal}
-        assert sorted(game.orientations()) == [0, 1, 3]  # from North, never South (R9)
+        assert game.choice is not None
+        assert game.choice.orientations == {state.describe(a).facing_after: a for a in legal}
+        assert sorted(game.choice.orientations) == [0, 1, 3]  # from North, never South (R9)
         await pilot.press("down")
         await pilot.pause()
         assert "never makes a half turn" in game.last_notice and game.pending_facing == 0
@@ -141,7 +145,7 @@ async def test_the_facings_offered_are_the_cores_orient_actions() -> None:
         assert game.pending_facing == 1
         await pilot.press("space")
         await settle(pilot)
-        assert game.session.actions[0] == Orient(1) and game.orientations() == {}
+        assert game.session.actions[0] == Orient(1) and not game.can_orient
 
 
 async def test_undo_takes_back_to_the_previous_decision() -> None:

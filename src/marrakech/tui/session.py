@@ -29,6 +29,7 @@ from marrakech.errors import MarrakechError
 from marrakech.events import Event
 from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
+from marrakech.rules import RuleSet
 from marrakech.state import State
 
 
@@ -77,6 +78,16 @@ class SeatSpec:
             f"expected a seat: human, or a bot level ({', '.join(LEVELS)}) or bot name "
             f"({', '.join(BOTS)}); found {text!r}"
         )
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What a new game needs (the setup screen's choices, or the command line's)."""
+
+    players: int
+    rules: RuleSet
+    seats: tuple[SeatSpec, ...]
+    first_seat: int | None  # None: draw at random
 
 
 class Session:
@@ -225,14 +236,10 @@ class Session:
         seats: Sequence[SeatSpec] | None = None,
         seed: int | None = None,
     ) -> Session:
-        """Resume a recorded game; seats come from the record unless given.
-
-        Seat names that are neither ``human`` nor ``bot:LEVEL`` (a web player's name, say)
-        are taken as human seats.
-        """
+        """Resume a recorded game; seats come from the record unless given
+        (:func:`record_seats`)."""
         if seats is None:
-            seats = [seat_from_token(token) for token in record.seats]
-            seats += [SeatSpec.human()] * (record.players - len(seats))
+            seats = record_seats(record)
         return cls(record.initial_state(), seats, seed=seed, actions=record.actions)
 
 
@@ -242,3 +249,10 @@ def seat_from_token(token: str) -> SeatSpec:
         return SeatSpec.parse(token)
     except MarrakechError:
         return SeatSpec.human()
+
+
+def record_seats(record: GameRecord) -> tuple[SeatSpec, ...]:
+    """The seats of a record. Seat names that are neither ``human`` nor a bot (a web
+    player's name, say) are taken as human seats, and so are seats it does not name."""
+    tokens = [*record.seats, *["human"] * record.players]
+    return tuple(seat_from_token(token) for token in tokens[: record.players])
