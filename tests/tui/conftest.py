@@ -39,6 +39,14 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
     raise AssertionError("the game screen stayed busy")
 
 
+async def game_screen(pilot) -> GameScreen:  # type: ignore[no-untyped-def]
+    """Settle, then the game screen the app shows (it must be one)."""
+    await settle(pilot)
+    game = pilot.app.screen
+    assert isinstance(game, GameScreen), type(game).__name__
+    return game
+
+
 async def play_to_end(pilot, max_moves: int = 500) -> EndScreen:  # type: ignore[no-untyped-def]
     """Play every human decision by keys: Enter rolls (keeping Assam's facing) when
     orienting and places the first legal placement when placing."""

@@ -23,7 +23,7 @@ from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.widgets import GameLog
 
-from .conftest import SIZE, app_with, play_to_end, settle
+from .conftest import SIZE, app_with, game_screen, play_to_end, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -44,9 +44,7 @@ async def test_whole_game_from_the_setup_screen_to_the_end_screen() -> None:
         setup.query_one("#seat-1").value = "bot:easy"  # type: ignore[attr-defined]
         setup.query_one("#seat-2").value = "bot:easy"  # type: ignore[attr-defined]
         await pilot.press("enter")  # the Start button has the focus
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         assert [s.token for s in game.session.seats] == ["human", "bot:easy", "bot:easy"]
         end = await play_to_end(pilot)
         state = game.session.state
@@ -94,9 +92,8 @@ async def test_whole_game_in_french() -> None:
 async def test_illegal_keys_do_nothing_harmful() -> None:
     app = app_with(players=3, seed=2)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen) and game.can_orient
+        game = await game_screen(pilot)
+        assert game.can_orient
         before = game.session.state
         assert before.assam_facing == 0  # North
         # A half turn (R9), placement keys while orienting, undo with nothing to undo,
@@ -129,9 +126,8 @@ async def test_illegal_keys_do_nothing_harmful() -> None:
 async def test_the_facings_offered_are_the_cores_orient_actions() -> None:
     app = app_with(players=3, seed=2)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen) and game.can_orient
+        game = await game_screen(pilot)
+        assert game.can_orient
         state = game.session.state
         legal = state.legal_actions()
         assert game.choice is not None
@@ -151,9 +147,7 @@ async def test_the_facings_offered_are_the_cores_orient_actions() -> None:
 async def test_undo_takes_back_to_the_previous_decision() -> None:
     app = app_with(players=3, seed=7)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         await pilot.press("space")  # keep straight and roll
         await settle(pilot)
         assert game.can_place and len(game.session.actions) == 2
@@ -177,9 +171,7 @@ async def test_undo_takes_back_to_the_previous_decision() -> None:
 async def test_undo_is_refused_with_two_humans() -> None:
     app = app_with(players=2, humans=2, seed=7)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         await pilot.press("space")
         await settle(pilot)
         count = len(game.session.actions)
@@ -193,9 +185,7 @@ async def test_save_then_load(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     app = app_with(players=3, seed=9)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         await pilot.press("space")
         await settle(pilot)
         await pilot.press("enter")
@@ -242,9 +232,7 @@ async def test_save_then_load(tmp_path: Path) -> None:
 async def test_mouse_orients_and_chooses_a_placement() -> None:
     app = app_with(players=3, seed=4)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         board = game.query_one(BoardWidget)
         lay = layout(board.scale)
         dx, dy = board._offset()
