@@ -16,9 +16,10 @@ from marrakech.rules import RuleSet
 from marrakech.state import State
 from marrakech.tui.app import MarrakechApp, PlayOptions
 from marrakech.tui.base import Timing
-from marrakech.tui.board import BoardWidget, layout
+from marrakech.tui.board import BoardWidget
 from marrakech.tui.dialogs import EndScreen, HelpScreen, PathDialog
 from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.layout import layout
 from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.widgets import GameLog

@@ -11,17 +11,9 @@ from marrakech.actions import parse_action
 from marrakech.geometry import SIZE, STEP, parse_square
 from marrakech.playout import random_action
 from marrakech.state import State
-from marrakech.tui.board import (
-    ARROWS,
-    BOX,
-    PALETTE,
-    SCALES,
-    BoardView,
-    Scale,
-    draw_board,
-    layout,
-    picture_text,
-)
+from marrakech.tui.board import ARROWS, BoardView, draw_board, picture_text
+from marrakech.tui.layout import BOX, SCALES, Scale, layout
+from marrakech.tui.palette import PALETTE
 
 
 def played(*tokens: str, players: int = 3) -> State:

@@ -25,8 +25,8 @@ from marrakech.events import Event
 from marrakech.i18n import colour_name, describe_event, seat_name
 from marrakech.rules import COLOUR_LETTERS, colours_of
 from marrakech.state import State
-from marrakech.tui.board import CARPET_BG, CARPET_FG
 from marrakech.tui.choice import Choice
+from marrakech.tui.palette import CARPET_BG, CARPET_FG
 from marrakech.tui.session import SeatSpec
 from marrakech.tui.strings import t
 
