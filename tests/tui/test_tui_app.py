@@ -85,9 +85,9 @@ async def test_whole_game_in_french() -> None:
         played = len(game.session.actions)
         await pilot.press("u")  # undo from the end screen: back to the last decision
         await settle(pilot)
-        assert app.screen is game and not game.session.state.is_terminal
-        assert game.session.human_to_move
+        assert not game.session.state.is_terminal and game.session.human_to_move
         assert len(game.session.actions) < played
+        assert app.screen is game  # (last: mypy narrows game to a Screen after it)
 
 
 async def test_illegal_keys_do_nothing_harmful() -> None:
