@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from marrakech.tui.app import MarrakechApp, PlayOptions
+from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import EndScreen
-from marrakech.tui.screens import GameScreen, Timing
+from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.session import SeatSpec
 
 SIZE = (96, 30)
@@ -36,6 +37,14 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
             await pilot.pause(0)
             return
     raise AssertionError("the game screen stayed busy")
+
+
+async def game_screen(pilot) -> GameScreen:  # type: ignore[no-untyped-def]
+    """Settle, then the game screen the app shows (it must be one)."""
+    await settle(pilot)
+    game = pilot.app.screen
+    assert isinstance(game, GameScreen), type(game).__name__
+    return game
 
 
 async def play_to_end(pilot, max_moves: int = 500) -> EndScreen:  # type: ignore[no-untyped-def]

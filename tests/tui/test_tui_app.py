@@ -15,12 +15,16 @@ from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
 from marrakech.tui.app import MarrakechApp, PlayOptions
-from marrakech.tui.board import BoardWidget, layout
+from marrakech.tui.base import Timing
+from marrakech.tui.board import BoardWidget
 from marrakech.tui.dialogs import EndScreen, HelpScreen, PathDialog
-from marrakech.tui.screens import GameScreen, ReplayScreen, SetupScreen, Timing
+from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.layout import layout
+from marrakech.tui.replay_screen import ReplayScreen
+from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.widgets import GameLog
 
-from .conftest import SIZE, app_with, play_to_end, settle
+from .conftest import SIZE, app_with, game_screen, play_to_end, settle
 
 pytestmark = pytest.mark.asyncio
 
@@ -41,9 +45,7 @@ async def test_whole_game_from_the_setup_screen_to_the_end_screen() -> None:
         setup.query_one("#seat-1").value = "bot:easy"  # type: ignore[attr-defined]
         setup.query_one("#seat-2").value = "bot:easy"  # type: ignore[attr-defined]
         await pilot.press("enter")  # the Start button has the focus
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         assert [s.token for s in game.session.seats] == ["human", "bot:easy", "bot:easy"]
         end = await play_to_end(pilot)
         state = game.session.state
@@ -83,17 +85,16 @@ async def test_whole_game_in_french() -> None:
         played = len(game.session.actions)
         await pilot.press("u")  # undo from the end screen: back to the last decision
         await settle(pilot)
-        assert app.screen is game and not game.session.state.is_terminal
-        assert game.session.human_to_move
+        assert not game.session.state.is_terminal and game.session.human_to_move
         assert len(game.session.actions) < played
+        assert app.screen is game  # (last: mypy narrows game to a Screen after it)
 
 
 async def test_illegal_keys_do_nothing_harmful() -> None:
     app = app_with(players=3, seed=2)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen) and game.can_orient
+        game = await game_screen(pilot)
+        assert game.can_orient
         before = game.session.state
         assert before.assam_facing == 0  # North
         # A half turn (R9), placement keys while orienting, undo with nothing to undo,
@@ -123,12 +124,31 @@ async def test_illegal_keys_do_nothing_harmful() -> None:
         assert all(isinstance(a, (Orient, Place)) or a.is_chance for a in game.session.actions)
 
 
+async def test_the_facings_offered_are_the_cores_orient_actions() -> None:
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        assert game.can_orient
+        state = game.session.state
+        legal = state.legal_actions()
+        assert game.choice is not None
+        assert game.choice.orientations == {state.describe(a).facing_after: a for a in legal}
+        assert sorted(game.choice.orientations) == [0, 1, 3]  # from North, never South (R9)
+        await pilot.press("down")
+        await pilot.pause()
+        assert "never makes a half turn" in game.last_notice and game.pending_facing == 0
+        await pilot.press("left", "r")  # West, then a quarter right of Assam: East
+        await pilot.pause()
+        assert game.pending_facing == 1
+        await pilot.press("space")
+        await settle(pilot)
+        assert game.session.actions[0] == Orient(1) and not game.can_orient
+
+
 async def test_undo_takes_back_to_the_previous_decision() -> None:
     app = app_with(players=3, seed=7)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         await pilot.press("space")  # keep straight and roll
         await settle(pilot)
         assert game.can_place and len(game.session.actions) == 2
@@ -152,9 +172,7 @@ async def test_undo_takes_back_to_the_previous_decision() -> None:
 async def test_undo_is_refused_with_two_humans() -> None:
     app = app_with(players=2, humans=2, seed=7)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         await pilot.press("space")
         await settle(pilot)
         count = len(game.session.actions)
@@ -168,9 +186,7 @@ async def test_save_then_load(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     app = app_with(players=3, seed=9)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         await pilot.press("space")
         await settle(pilot)
         await pilot.press("enter")
@@ -217,9 +233,7 @@ async def test_save_then_load(tmp_path: Path) -> None:
 async def test_mouse_orients_and_chooses_a_placement() -> None:
     app = app_with(players=3, seed=4)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        game = app.screen
-        assert isinstance(game, GameScreen)
+        game = await game_screen(pilot)
         board = game.query_one(BoardWidget)
         lay = layout(board.scale)
         dx, dy = board._offset()

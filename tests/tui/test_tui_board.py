@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from marrakech.actions import parse_action
-from marrakech.geometry import SIZE, parse_square
+from marrakech.geometry import SIZE, STEP, parse_square
 from marrakech.playout import random_action
 from marrakech.state import State
-from marrakech.tui.board import (
-    ARROWS,
-    BOX,
-    PALETTE,
-    SCALES,
-    BoardView,
-    Scale,
-    draw_board,
-    layout,
-    picture_text,
-)
+from marrakech.tui.board import ARROWS, BoardView, draw_board, picture_text
+from marrakech.tui.layout import BOX, SCALES, Scale, layout
+from marrakech.tui.palette import PALETTE
 
 
 def played(*tokens: str, players: int = 3) -> State:
@@ -141,3 +134,109 @@ def test_random_positions_render_at_every_scale() -> None:
                 assert len(letters) == sum(1 for sq in range(49) if state.colour_at(sq) is not None)
     text = picture_text(draw_board(BoardView(state), SCALES[0]))
     assert text.plain.count("\n") == layout(SCALES[0]).height - 1
+
+
+#: The rim of the empty board at each scale (R2), as four lines: the top row, the bottom
+#: row, then the left and right columns read downwards. ``glyphs`` is what is drawn;
+#: ``pieces`` names, per cell, the piece lit when Assam leaves by one of its exits (the
+#: letters follow the exits in square order: A is the a1 loop, N the g7 loop).
+RIM_GOLDEN = {
+    Scale(7, 3): {
+        "glyphs": (
+            "        ╭───────╮       ╭───────╮       ╭───────╮       ╭─────╮",
+            "  ╰─────╯       ╰───────╯       ╰───────╯       ╰───────╯",
+            "   ╭│││╰   ╭│││╰   ╭│││╰   ╭││╰",
+            "╮││╯   ╮│││╯   ╮│││╯   ╮│││╯",
+        ),
+        "pieces": (
+            "        KKKKKKKKK       LLLLLLLLL       MMMMMMMMM       NNNNNNN",
+            "  AAAAAAA       BBBBBBBBB       CCCCCCCCC       DDDDDDDDD",
+            "   JJJJJ   HHHHH   FFFFF   AAAA",
+            "NNNN   IIIII   GGGGG   EEEEE",
+        ),
+    },
+    Scale(5, 2): {
+        "glyphs": (
+            "       ╭─────╮     ╭─────╮     ╭─────╮     ╭────╮",
+            "  ╰────╯     ╰─────╯     ╰─────╯     ╰─────╯",
+            "   ╭││╰  ╭││╰  ╭││╰  ╭│╰",
+            "╮││╯  ╮││╯  ╮││╯  ╮││╯",
+        ),
+        "pieces": (
+            "       KKKKKKK     LLLLLLL     MMMMMMM     NNNNNN",
+            "  AAAAAA     BBBBBBB     CCCCCCC     DDDDDDD",
+            "   JJJJ  HHHH  FFFF  AAA",
+            "NNNN  IIII  GGGG  EEEE",
+        ),
+    },
+    Scale(5, 1): {
+        "glyphs": (
+            "       ╭─────╮     ╭─────╮     ╭─────╮     ╭────╮",
+            "  ╰────╯     ╰─────╯     ╰─────╯     ╰─────╯",
+            "  ╭│╰ ╭│╰ ╭│╰ ╭│╰",
+            "╮│╯ ╮│╯ ╮│╯ ╮│╯",
+        ),
+        "pieces": (
+            "       KKKKKKK     LLLLLLL     MMMMMMM     NNNNNN",
+            "  AAAAAA     BBBBBBB     CCCCCCC     DDDDDDD",
+            "  JJJ HHH FFF AAA",
+            "NNN III GGG EEE",
+        ),
+    },
+    Scale(3, 1): {
+        "glyphs": (
+            "      ╭───╮   ╭───╮   ╭───╮   ╭───╮",
+            "  ╰───╯   ╰───╯   ╰───╯   ╰───╯",
+            "  ╭│╰ ╭│╰ ╭│╰ ╭│╰",
+            "╮│╯ ╮│╯ ╮│╯ ╮│╯",
+        ),
+        "pieces": (
+            "      KKKKK   LLLLL   MMMMM   NNNNN",
+            "  AAAAA   BBBBB   CCCCC   DDDDD",
+            "  JJJ HHH FFF AAA",
+            "NNN III GGG EEE",
+        ),
+    },
+}
+
+
+def rim_lines(scale: Scale, mark: Callable[[int, int], str]) -> tuple[str, ...]:
+    """The rim's four lines (see :data:`RIM_GOLDEN`), each cell shown by ``mark(x, y)``."""
+    lay = layout(scale)
+    rows, columns = (0, lay.bottom + 1), (lay.left - 2, lay.right + 2)
+    return (
+        *("".join(mark(x, y) for x in range(lay.width)).rstrip() for y in rows),
+        *("".join(mark(x, y) for y in range(lay.height)).rstrip() for x in columns),
+    )
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_rim_stays_where_it_is_drawn(scale: Scale) -> None:
+    # Every exit by an arc or a loop (R2), in square order, and what it lights.
+    exits = [(sq, f) for sq in range(SIZE * SIZE) for f in range(4) if STEP[sq * 4 + f].arc]
+    state = State.new(players=3)
+    plain = draw_board(BoardView(state), scale)
+    assert rim_lines(scale, lambda x, y: str(plain[y][x][0])) == RIM_GOLDEN[scale]["glyphs"]
+    lay = layout(scale)
+    rim_rows, rim_columns = (0, lay.bottom + 1), (lay.left - 2, lay.right + 2)
+    assert all(
+        y in rim_rows or x in rim_columns
+        for y, row in enumerate(plain)
+        for x, (_, style) in enumerate(row)
+        if style == PALETTE.rim
+    )
+    pieces: dict[frozenset[tuple[int, int]], str] = {}
+    owner: dict[tuple[int, int], str] = {}
+    for exit_ in exits:
+        lit = draw_board(BoardView(state, arcs=(exit_,)), scale)
+        cells = frozenset(
+            (x, y)
+            for y, row in enumerate(lit)
+            for x, (_, style) in enumerate(row)
+            if style == PALETTE.rim_lit
+        )
+        if cells not in pieces:
+            pieces[cells] = "ABCDEFGHIJKLMN"[len(pieces)]
+        owner.update(dict.fromkeys(cells, pieces[cells]))
+    assert len(pieces) == 14  # 12 arcs and 2 corner loops
+    assert rim_lines(scale, lambda x, y: owner.get((x, y), " ")) == RIM_GOLDEN[scale]["pieces"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from marrakech.actions import Orient, Place, Roll
+from marrakech.bots import BOTS, LEVELS, bot_name
 from marrakech.errors import MarrakechError
 from marrakech.record import GameRecord
 from marrakech.state import State
-from marrakech.tui import session as session_module
-from marrakech.tui.session import SeatSpec, Session, resolve_bot, seat_from_token
+from marrakech.tui.session import SeatSpec, Session, seat_from_token
 
 
 def seats(*tokens: str) -> list[SeatSpec]:
@@ -26,14 +26,20 @@ def test_seat_specs_parse_and_round_trip() -> None:
         SeatSpec.parse("grandmaster")
 
 
-def test_levels_without_a_bot_fall_back_with_a_notice(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(session_module, "LEVELS", {"easy": "random"})
-    monkeypatch.setattr(session_module, "BOTS", {"random": session_module.BOTS["random"]})
-    assert resolve_bot("easy") == ("easy", None)
-    assert resolve_bot("expert") == ("easy", "expert")
-    game = Session(State.new(players=3), seats("human", "expert", "easy"), seed=1)
-    assert game.notices == [(1, "expert", "easy")]
-    assert game.bots[1].name == "random"
+def test_every_level_and_bot_of_the_registry_takes_a_seat() -> None:
+    # The levels come from the bot registry, weakest first, and every one has its bot.
+    specs = [SeatSpec.parse(name) for name in (*LEVELS, *BOTS)]
+    assert [spec.token for spec in specs[: len(LEVELS)]] == [f"bot:{level}" for level in LEVELS]
+    for spec in specs:
+        game = Session(State.new(players=2), [SeatSpec.human(), spec], seed=1)
+        assert game.bots[1].name == bot_name(spec.level)
+    message = (
+        "expected a seat: human, or a bot level (easy, medium, hard, expert) or bot name "
+        "(random, greedy, expectimax, mcts); found 'grandmaster'"
+    )
+    with pytest.raises(MarrakechError) as error:
+        SeatSpec.parse("grandmaster")
+    assert str(error.value) == message
 
 
 def test_seat_count_must_match_the_players() -> None:

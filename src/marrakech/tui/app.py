@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
 
@@ -22,16 +23,12 @@ from marrakech.errors import MarrakechError
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD, RuleSet
 from marrakech.state import State
+from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import PathDialog
-from marrakech.tui.screens import (
-    GameScreen,
-    GameSetup,
-    ReplayScreen,
-    SetupScreen,
-    Timing,
-    default_record_name,
-)
-from marrakech.tui.session import SeatSpec, Session
+from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.replay_screen import ReplayScreen
+from marrakech.tui.session import GameSetup, SeatSpec, Session
+from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.strings import LANGUAGE_NAMES, t
 
 
@@ -53,6 +50,11 @@ class PlayOptions:
     replay: GameRecord | None = None
     load: GameRecord | None = None
     timing: Timing = field(default_factory=Timing)
+
+
+def default_record_name() -> str:
+    """The file name offered when saving: the date and time."""
+    return datetime.now().strftime("marrakech-%Y%m%d-%H%M%S.json")
 
 
 class MarrakechApp(App[None]):
@@ -81,7 +83,7 @@ class MarrakechApp(App[None]):
     def on_mount(self) -> None:
         options = self.options
         if options.replay is not None:
-            self.push_screen(ReplayScreen(options.replay, options.timing))
+            self.push_screen(ReplayScreen(self, options.replay, options.timing))
         elif options.load is not None:
             self.start_session(Session.from_record(options.load, seed=self._seed()))
         elif options.seats is not None:
@@ -90,7 +92,7 @@ class MarrakechApp(App[None]):
                 push=True,
             )
         else:
-            self.push_screen(SetupScreen(options.players, options.rules))
+            self.push_screen(SetupScreen(self, options.players, options.rules))
 
     def _seed(self) -> int:
         return self.rng.randrange(2**32)
@@ -112,15 +114,14 @@ class MarrakechApp(App[None]):
         if first is None:
             first = self.rng.randrange(setup.players)
         state = State.new(setup.players, setup.rules, first)
-        self._show(
-            GameScreen(Session(state, setup.seats, seed=self._seed()), self.options.timing), push
-        )
+        session = Session(state, setup.seats, seed=self._seed())
+        self._show(GameScreen(self, session, self.options.timing), push)
 
     def start_session(self, session: Session) -> None:
-        self._show(GameScreen(session, self.options.timing))
+        self._show(GameScreen(self, session, self.options.timing))
 
     def show_setup(self) -> None:
-        self._show(SetupScreen(self.options.players, self.options.rules))
+        self._show(SetupScreen(self, self.options.players, self.options.rules))
 
     def leave_replay(self) -> None:
         if self.entered_by_replay:
@@ -198,7 +199,7 @@ class MarrakechApp(App[None]):
             if path:
                 record = self.read_record(path)
                 if record is not None:
-                    self._show(ReplayScreen(record, self.options.timing))
+                    self._show(ReplayScreen(self, record, self.options.timing))
 
         self.push_screen(PathDialog(t("dialog.replay", self.lang), "", self.lang), replay)
 

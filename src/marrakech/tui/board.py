@@ -1,8 +1,10 @@
 """The board widget: 7 × 7 squares, the rim's arcs and corner loops, carpets and Assam.
 
 The picture is built by :func:`draw_board` as rows of styled characters, independent of
-Textual, so it is tested directly; :class:`BoardWidget` shows it at the largest scale that
-fits and turns mouse clicks into squares.
+Textual, so it is tested directly (where things go: :mod:`marrakech.tui.layout`; colours
+and styles: :mod:`marrakech.tui.palette`); :class:`BoardWidget` shows it at the largest
+scale that fits and turns mouse clicks into squares. The rim is drawn from
+:data:`marrakech.geometry.RIM`, the arcs and loops the core derives from R2.
 
 Carpets show their colour letter on their colour, so they are told apart without colour
 (``NO_COLOR``): the wall between the two visible halves of one carpet is left open (as in
@@ -39,10 +41,8 @@ arrow pointing where he faces::
 from __future__ import annotations
 
 import contextlib
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -53,55 +53,13 @@ from textual.widget import Widget
 
 from marrakech.actions import Place
 from marrakech.errors import MarrakechError
-from marrakech.geometry import SIZE, E, N, S, W
+from marrakech.geometry import RIM, SIZE, E, N, S, W
 from marrakech.rules import COLOUR_LETTERS
 from marrakech.state import State
+from marrakech.tui.layout import BOX, SCALES, Layout, Scale, layout
+from marrakech.tui.palette import PALETTE
 
 ARROWS = "▲▶▼◀"
-
-
-class Scale(NamedTuple):
-    """Inside of one square: ``width`` columns by ``height`` rows."""
-
-    width: int
-    height: int
-
-
-#: From the largest to the smallest; the widget uses the largest that fits.
-SCALES = (Scale(7, 3), Scale(5, 2), Scale(5, 1), Scale(3, 1))
-
-# Colour-blind-safe carpet colours, the same as render.py's ANSI ones, and letters on them.
-CARPET_BG = ("#d75f00", "#005faf", "#ffd700", "#af5faf")
-CARPET_FG = ("#ffffff", "#ffffff", "#000000", "#ffffff")
-SAND = "#e8c98f"
-WALL = "#8a6a3d"
-RIM = "#a0783c"
-
-
-class Palette:
-    """Styles of the picture (one place to change the looks)."""
-
-    sand: Style = Style(bgcolor=SAND)
-    wall: Style = Style(color=WALL, bgcolor=SAND)
-    preview_wall: Style = Style(color="#000000", bgcolor=SAND, bold=True)
-    region_wall: Style = Style(color="#9b0000", bgcolor=SAND, bold=True)
-    rim: Style = Style(color=RIM)
-    rim_lit: Style = Style(color="#ffd700", bold=True)
-    label: Style = Style(color="#9a9a9a")
-    assam: Style = Style(color="#ffffff", bgcolor="#111111", bold=True)
-    assam_pending: Style = Style(color="#000000", bgcolor="#ffffff", bold=True, blink=True)
-    trail: Style = Style(color="#111111", bold=True)
-    blank: Style = Style()
-
-    def carpet(self, colour: int) -> Style:
-        return Style(color=CARPET_FG[colour], bgcolor=CARPET_BG[colour], bold=True)
-
-    def ghost(self, colour: int) -> Style:
-        # The previewed carpet: its colour as a hatch on the sand, the letter solid.
-        return Style(color=CARPET_BG[colour], bgcolor=SAND, bold=True)
-
-
-PALETTE = Palette()
 
 
 @dataclass(frozen=True)
@@ -126,92 +84,6 @@ class BoardView:
 
 
 Cell = tuple[str, Style]
-
-
-def _box_table() -> dict[tuple[int, int, int, int], str]:
-    """Box-drawing character per arms (up, right, down, left), each 0 none, 1 light, 2 heavy."""
-    weights = {"LIGHT": 1, "HEAVY": 2}
-    arms_of = {
-        "UP": (0,),
-        "RIGHT": (1,),
-        "DOWN": (2,),
-        "LEFT": (3,),
-        "VERTICAL": (0, 2),
-        "HORIZONTAL": (1, 3),
-    }
-    table: dict[tuple[int, int, int, int], str] = {(0, 0, 0, 0): " "}
-    for code in range(0x2500, 0x2580):
-        name = unicodedata.name(chr(code))[len("BOX DRAWINGS ") :]
-        if any(word in name for word in ("DOUBLE", "DASH", "ARC", "DIAGONAL", "SINGLE")):
-            continue
-        arms = [0, 0, 0, 0]
-        weight = 0
-        for part in name.split(" AND "):
-            words = part.split()
-            weight = next((weights[w] for w in words if w in weights), weight)
-            for word in words:
-                for arm in arms_of.get(word, ()):
-                    arms[arm] = weight
-        table[(arms[0], arms[1], arms[2], arms[3])] = chr(code)
-    return table
-
-
-BOX = _box_table()
-
-
-class Layout(NamedTuple):
-    """Where things are in the picture for one scale."""
-
-    scale: Scale
-    left: int  # column of the board's left wall
-    top: int  # row of the board's top wall
-
-    @property
-    def width(self) -> int:
-        return self.right + 3
-
-    @property
-    def height(self) -> int:
-        return self.bottom + 3
-
-    @property
-    def right(self) -> int:
-        return self.left + SIZE * (self.scale.width + 1)
-
-    @property
-    def bottom(self) -> int:
-        return self.top + SIZE * (self.scale.height + 1)
-
-    def wall_col(self, file: int) -> int:
-        return self.left + file * (self.scale.width + 1)
-
-    def wall_row(self, k: int) -> int:
-        """Row of the wall above rank-row ``k`` (k = 0 is rank 7, the top)."""
-        return self.top + k * (self.scale.height + 1)
-
-    def centre(self, square: int) -> tuple[int, int]:
-        """(column, row) of the middle of a square."""
-        file, rank = square % SIZE, square // SIZE
-        k = SIZE - 1 - rank
-        return (
-            self.wall_col(file) + 1 + self.scale.width // 2,
-            self.wall_row(k) + 1 + self.scale.height // 2,
-        )
-
-    def square_at(self, x: int, y: int) -> int | None:
-        """The square under picture column ``x``, row ``y`` (walls go with the square
-        right of or below them), or None off the board."""
-        file = (x - self.left) // (self.scale.width + 1)
-        k = (y - self.top) // (self.scale.height + 1)
-        if not (0 <= file < SIZE and 0 <= k < SIZE) or x >= self.right or y >= self.bottom:
-            return None
-        if x <= self.left or y <= self.top:
-            return None
-        return (SIZE - 1 - k) * SIZE + file
-
-
-def layout(scale: Scale) -> Layout:
-    return Layout(scale, left=4, top=1)
 
 
 def _square(file: int, k: int) -> int:
@@ -372,62 +244,31 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
 def _draw_rim(
     put: Callable[[int, int, str, Style], None], lay: Layout, lit: set[tuple[int, int]]
 ) -> None:
-    """Arcs join edge squares in pairs and loop at a1 and g7 (R2), as on the real board.
+    """The rim (R2) as :data:`marrakech.geometry.RIM` has it, as on the real board: a half
+    circle outside each pair of joined edge squares, and a loop round the corners a1 and g7.
 
     ``lit`` holds the arcs Assam just followed, as (square he left, facing he left by).
     """
-    pal = PALETTE
-    top_row, bottom_row = 0, lay.bottom + 1
-    left_col, right_col = lay.left - 2, lay.right + 2
-
-    def style(*exits: tuple[int, int]) -> Style:
-        return pal.rim_lit if any(e in lit for e in exits) else pal.rim
-
-    def hline(y: int, x0: int, x1: int, ends: str, st: Style) -> None:
-        put(x0, y, ends[0], st)
-        for x in range(x0 + 1, x1):
-            put(x, y, "─", st)
-        put(x1, y, ends[1], st)
-
-    def vline(x: int, y0: int, y1: int, ends: str, st: Style) -> None:
-        put(x, y0, ends[0], st)
-        for y in range(y0 + 1, y1):
-            put(x, y, "│", st)
-        put(x, y1, ends[1], st)
-
-    top = SIZE * (SIZE - 1)
-    for file in (0, 2, 4):  # top edge: a7-b7, c7-d7, e7-f7
-        a, b = top + file, top + file + 1
-        hline(top_row, lay.centre(a)[0], lay.centre(b)[0], "╭╮", style((a, N), (b, N)))
-    for file in (1, 3, 5):  # bottom edge: b1-c1, d1-e1, f1-g1
-        hline(
-            bottom_row,
-            lay.centre(file)[0],
-            lay.centre(file + 1)[0],
-            "╰╯",
-            style((file, S), (file + 1, S)),
-        )
-    for rank in (6, 4, 2):  # left edge: a7-a6, a5-a4, a3-a2
-        a, b = rank * SIZE, (rank - 1) * SIZE
-        vline(left_col, lay.centre(a)[1], lay.centre(b)[1], "╭╰", style((a, W), (b, W)))
-    for rank in (5, 3, 1):  # right edge: g6-g5, g4-g3, g2-g1
-        a, b = rank * SIZE + SIZE - 1, (rank - 1) * SIZE + SIZE - 1
-        vline(right_col, lay.centre(a)[1], lay.centre(b)[1], "╮╯", style((a, E), (b, E)))
-    # The loops: g7 from its top side round to its right side, a1 from its left side
-    # round to its bottom side.
-    g7 = SIZE * SIZE - 1
-    st = style((g7, N), (g7, E))
-    cx, cy = lay.centre(g7)
-    hline(top_row, cx, right_col, "╭╮", st)
-    for y in range(top_row + 1, cy):
-        put(right_col, y, "│", st)
-    put(right_col, cy, "╯", st)
-    st = style((0, S), (0, W))
-    cx, cy = lay.centre(0)
-    put(left_col, cy, "╭", st)
-    for y in range(cy + 1, bottom_row):
-        put(left_col, y, "│", st)
-    hline(bottom_row, left_col, cx, "╰╯", st)
+    # Where each edge's line runs (a row for N and S, a column for E and W), and the
+    # rounded ends it draws with, the lower-left end first.
+    line = {N: 0, S: lay.bottom + 1, W: lay.left - 2, E: lay.right + 2}
+    ends = {N: "╭╮", S: "╰╯", W: "╭╰", E: "╮╯"}
+    for arc in RIM:
+        exits = {(square, edge) for square in arc.squares for edge in arc.edges}
+        style = PALETTE.rim_lit if exits & lit else PALETTE.rim
+        low, high = arc.squares
+        for edge in arc.edges:
+            axis = 0 if edge in (N, S) else 1  # x or y runs along the edge
+            if arc.loop:  # from the corner square round to its other edge's line
+                (other,) = (e for e in arc.edges if e != edge)
+                span = (lay.centre(low)[axis], line[other])
+            else:
+                span = (lay.centre(low)[axis], lay.centre(high)[axis])
+            first, last = sorted(span)
+            glyphs = ends[edge][0] + "─│"[axis] * (last - first - 1) + ends[edge][1]
+            for along, glyph in enumerate(glyphs, first):
+                x, y = (along, line[edge]) if axis == 0 else (line[edge], along)
+                put(x, y, glyph, style)
 
 
 def picture_text(rows: list[list[Cell]]) -> Text:
@@ -447,18 +288,6 @@ def picture_text(rows: list[list[Cell]]) -> Text:
         if run:
             text.append("".join(run), run_style)
     return text
-
-
-def arcs_of_walk(
-    square: int, facing: int, path: tuple[tuple[int, int, bool], ...]
-) -> list[tuple[int, int]]:
-    """The arcs followed by a walk, as (square left, facing left by), for highlighting."""
-    arcs = []
-    for step_square, step_facing, arc in path:
-        if arc:
-            arcs.append((square, facing))
-        square, facing = step_square, step_facing
-    return arcs
 
 
 class BoardWidget(Widget):
@@ -528,11 +357,4 @@ class BoardWidget(Widget):
             self.post_message(self.SquareClicked(square))
 
 
-__all__ = [
-    "SCALES",
-    "BoardView",
-    "BoardWidget",
-    "Scale",
-    "draw_board",
-    "picture_text",
-]
+__all__ = ["ARROWS", "BoardView", "BoardWidget", "draw_board", "picture_text"]

@@ -70,7 +70,7 @@ def results_table(state: State, lang: str) -> Table:
             str(ranks[seat]),
             name,
             str(scores[seat]),
-            str(state.money[seat] if state.is_in(seat) else 0),
+            str(state.money[seat]),
             str(squares),
         )
     return table

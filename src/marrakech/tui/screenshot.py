@@ -1,9 +1,10 @@
 """Write an SVG screenshot of a game in progress (the one in ``docs/``)::
 
-    python -m marrakech.tui.screenshot docs/screenshot-terminal.svg
+    python -m marrakech.tui.screenshot docs/screenshot-terminal.svg --seed 1 --turn 7 --cycle 1
 
 It plays a seeded 4-player game (you against three medium bots) by pressing Enter for
-the human, stops at the human's placement of turn ``--turn`` and shows a preview.
+the human, stops at the human's placement of turn ``--turn`` and previews the placement
+``--cycle`` Tab presses on.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import asyncio
 from pathlib import Path
 
 from marrakech.tui.app import MarrakechApp, PlayOptions
-from marrakech.tui.screens import GameScreen, Timing
+from marrakech.tui.base import Timing
+from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.session import SeatSpec
 
 

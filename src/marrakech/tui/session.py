@@ -29,15 +29,16 @@ from marrakech.errors import MarrakechError
 from marrakech.events import Event
 from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
+from marrakech.rules import RuleSet
 from marrakech.state import State
-
-#: Player-facing bot levels, weakest first (see :data:`marrakech.bots.LEVELS`).
-LEVEL_ORDER = ("easy", "medium", "hard", "expert")
 
 
 @dataclass(frozen=True)
 class SeatSpec:
     """Who sits at a seat: a human, or a bot of a level (or a bot name such as ``mcts``).
+
+    The levels and bot names are those of :mod:`marrakech.bots` (:data:`~marrakech.bots.LEVELS`,
+    weakest first, and :data:`~marrakech.bots.BOTS`).
 
     >>> SeatSpec.parse("bot:hard"), SeatSpec.parse("human").token
     (SeatSpec(kind='bot', level='hard'), 'human')
@@ -71,31 +72,22 @@ class SeatSpec:
             return cls.human()
         if cleaned.startswith("bot:"):
             cleaned = cleaned[4:]
-        known = (*LEVEL_ORDER, *LEVELS, *BOTS)
-        if cleaned in known:
+        if cleaned in LEVELS or cleaned in BOTS:
             return cls.bot(cleaned)
         raise MarrakechError(
-            f"expected a seat: human, or a bot level ({', '.join(LEVEL_ORDER)}) or bot name "
+            f"expected a seat: human, or a bot level ({', '.join(LEVELS)}) or bot name "
             f"({', '.join(BOTS)}); found {text!r}"
         )
 
 
-def resolve_bot(level: str) -> tuple[str, str | None]:
-    """The bot level or name to build for ``level``, and a notice if it had to fall back.
+@dataclass(frozen=True)
+class GameSetup:
+    """What a new game needs (the setup screen's choices, or the command line's)."""
 
-    Levels whose bot does not exist yet fall back to the strongest weaker level that
-    does, and finally to ``random``::
-
-        >>> resolve_bot("easy")
-        ('easy', None)
-    """
-    if level in BOTS or (level in LEVELS and LEVELS[level] in BOTS):
-        return level, None
-    if level in LEVEL_ORDER:
-        for weaker in reversed(LEVEL_ORDER[: LEVEL_ORDER.index(level)]):
-            if weaker in LEVELS and LEVELS[weaker] in BOTS:
-                return weaker, level
-    return "random", level
+    players: int
+    rules: RuleSet
+    seats: tuple[SeatSpec, ...]
+    first_seat: int | None  # None: draw at random
 
 
 class Session:
@@ -103,8 +95,6 @@ class Session:
 
     ``seed`` seeds the generator that rolls the die and draws the 2-player piles; each
     bot gets its own generator derived from it, so a seeded game is reproducible.
-    ``notices`` lists bot levels that had to fall back (see :func:`resolve_bot`) as
-    ``(seat, asked, used)``.
     """
 
     def __init__(
@@ -125,14 +115,10 @@ class Session:
         self.rng = random.Random(self.seed)
         self.bots: dict[int, Bot] = {}
         self.bot_rngs: dict[int, random.Random] = {}
-        self.notices: list[tuple[int, str, str]] = []
         for seat, spec in enumerate(self.seats):
             if spec.is_human:
                 continue
-            used, asked = resolve_bot(spec.level)
-            if asked is not None:
-                self.notices.append((seat, asked, used))
-            self.bots[seat] = make_bot(used)
+            self.bots[seat] = make_bot(spec.level)
             self.bot_rngs[seat] = random.Random(self.seed * 7919 + seat + 1)
         self.states: list[State] = [start]
         self.events: list[Event] = []
@@ -250,14 +236,10 @@ class Session:
         seats: Sequence[SeatSpec] | None = None,
         seed: int | None = None,
     ) -> Session:
-        """Resume a recorded game; seats come from the record unless given.
-
-        Seat names that are neither ``human`` nor ``bot:LEVEL`` (a web player's name, say)
-        are taken as human seats.
-        """
+        """Resume a recorded game; seats come from the record unless given
+        (:func:`record_seats`)."""
         if seats is None:
-            seats = [seat_from_token(token) for token in record.seats]
-            seats += [SeatSpec.human()] * (record.players - len(seats))
+            seats = record_seats(record)
         return cls(record.initial_state(), seats, seed=seed, actions=record.actions)
 
 
@@ -267,3 +249,10 @@ def seat_from_token(token: str) -> SeatSpec:
         return SeatSpec.parse(token)
     except MarrakechError:
         return SeatSpec.human()
+
+
+def record_seats(record: GameRecord) -> tuple[SeatSpec, ...]:
+    """The seats of a record. Seat names that are neither ``human`` nor a bot (a web
+    player's name, say) are taken as human seats, and so are seats it does not name."""
+    tokens = [*record.seats, *["human"] * record.players]
+    return tuple(seat_from_token(token) for token in tokens[: record.players])

@@ -78,7 +78,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "notice.undone": "Took back {count} action(s): your decision again.",
         "notice.saved": "Saved to {path}",
         "notice.loaded": "Loaded {path} ({count} actions).",
-        "notice.fallback": "The {asked} bot is not available yet: {seat} plays at level {used}.",
         "notice.no_click": "No legal carpet placement covers {square}.",
         "notice.bad_facing": "Assam never makes a half turn (R9).",
         "notice.bot_error": "The bot of {seat} failed: {error}",
@@ -229,9 +228,6 @@ placement you are previewing and the region a tithe was paid on.
         "notice.undone": "{count} action(s) annulée(s) : à vous de décider à nouveau.",
         "notice.saved": "Enregistré dans {path}",
         "notice.loaded": "{path} chargé ({count} actions).",
-        "notice.fallback": (
-            "Le robot {asked} n’est pas encore disponible : {seat} joue au niveau {used}."
-        ),
         "notice.no_click": "Aucune pose de tapis autorisée ne couvre {square}.",
         "notice.bad_facing": "Assam ne fait jamais demi-tour (R9).",
         "notice.bot_error": "Le robot de {seat} a échoué : {error}",
@@ -318,7 +314,7 @@ payé.
 
 
 def t(key: str, lang: str = "en", **values: object) -> str:
-    """The interface sentence ``key`` in ``lang`` (English when missing), filled in."""
-    table = STRINGS.get(lang, STRINGS["en"])
-    template = table.get(key, STRINGS["en"][key])
+    """The interface sentence ``key`` in ``lang`` (English for a language it does not
+    have), filled in. Every key is in every language (``tests/tui/test_tui_strings.py``)."""
+    template = STRINGS.get(lang, STRINGS["en"])[key]
     return template.format(**values) if values else template

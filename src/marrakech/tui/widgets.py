@@ -1,4 +1,5 @@
-"""Small pieces of the game screen: seat panels, the game log, colour chips.
+"""Small pieces of the game and replay screens: seat panels, the game log, colour chips,
+the status line and the prompt.
 
 Everything shown comes from the core: money, carpets, pile tops, scores (R20), ranks
 (R21) and the log sentences of :func:`marrakech.i18n.describe_event`::
@@ -12,15 +13,20 @@ Everything shown comes from the core: money, carpets, pile tops, scores (R20), r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
+from marrakech.bots import LEVELS
 from marrakech.events import Event
-from marrakech.i18n import describe_event, seat_name
+from marrakech.i18n import colour_name, describe_event, seat_name
 from marrakech.rules import COLOUR_LETTERS, colours_of
 from marrakech.state import State
-from marrakech.tui.board import CARPET_BG, CARPET_FG
+from marrakech.tui.choice import Choice
+from marrakech.tui.palette import CARPET_BG, CARPET_FG
 from marrakech.tui.session import SeatSpec
 from marrakech.tui.strings import t
 
@@ -44,19 +50,20 @@ def who(spec: SeatSpec, lang: str) -> str:
     """``human`` or ``bot easy`` in ``lang``."""
     if spec.is_human:
         return t("seat.human", lang)
-    level = t(f"level.{spec.level}", lang) if spec.level in LEVEL_KEYS else spec.level
+    level = t(f"level.{spec.level}", lang) if spec.level in LEVELS else spec.level
     return t("seat.bot", lang, level=level)
 
 
-LEVEL_KEYS = ("easy", "medium", "hard", "expert")
+def to_play(state: State, seat: int) -> bool:
+    """Whether it is ``seat``'s turn (the core's ``state.turn``, while the game goes on)."""
+    return not state.is_terminal and state.turn == seat
 
 
 def seat_text(state: State, seat: int, spec: SeatSpec, lang: str) -> Text:
     """Two lines about one seat: who, dirhams, carpets (pile top at 2 players), score."""
     players = state.players
-    playing = not state.is_terminal and state.turn == seat and state.is_in(seat)
     text = Text()
-    text.append("▶ " if playing else "  ", Style(bold=True))
+    text.append("▶ " if to_play(state, seat) else "  ", Style(bold=True))
     text.append_text(seat_chips(seat, players))
     text.append(f" {seat_name(seat, players, lang)}", Style(bold=True))
     text.append(f" · {who(spec, lang)}")
@@ -73,6 +80,55 @@ def seat_text(state: State, seat: int, spec: SeatSpec, lang: str) -> Text:
         text.append(f" · {t('panel.next', lang)} ")
         text.append_text(chip(top) if top is not None else Text(t("panel.unknown", lang)))
     return text
+
+
+def game_status(state: State, lang: str) -> Text:
+    """The line above the board while playing: players, rules, and whose turn it is."""
+    status = Text(t("app.title", lang), style="bold")
+    status.append(f" · {t('status.players', lang, players=state.players)}")
+    status.append(f" · {t('status.rules', lang, rules=state.rules.token())}")
+    if not state.is_terminal:
+        status.append(" · ")
+        status.append_text(seat_chips(state.turn, state.players))
+        status.append(" " + t("status.turn", lang, seat=seat_name(state.turn, state.players, lang)))
+    return status
+
+
+def game_prompt(
+    state: State,
+    lang: str,
+    seats: Sequence[SeatSpec],
+    choice: Choice | None,
+    status: tuple[str | int, ...],
+) -> str:
+    """What to do now, under the board: the human's ``choice`` if one is being made,
+    else what the game screen's driver is doing (``status``: ``("bot", seat)``,
+    ``("walk", seat, steps)`` or ``("wait",)``)."""
+    seat = seat_name(state.turn, state.players, lang)
+    if state.is_terminal:
+        return t("prompt.over", lang)
+    if choice is not None and choice.orienting:
+        return t("prompt.orient", lang, seat=seat)
+    if choice is not None and choice.placing:
+        colour = state.next_carpet(state.turn)
+        return t(
+            "prompt.place",
+            lang,
+            seat=seat,
+            colour=colour_name(colour, lang).lower() if colour is not None else "?",
+            token=str(choice.preview),
+            index=choice.index % len(choice.placements) + 1,
+            count=len(choice.placements),
+        )
+    if status[0] == "bot":
+        bot = cast(int, status[1])
+        return t(
+            "prompt.bot", lang, seat=seat_name(bot, state.players, lang), who=who(seats[bot], lang)
+        )
+    if status[0] == "walk":
+        walker, steps = cast(int, status[1]), status[2]
+        return t("prompt.walk", lang, seat=seat_name(walker, state.players, lang), steps=steps)
+    return t("prompt.wait", lang)
 
 
 class SeatPanel(Static):
@@ -97,10 +153,7 @@ class SeatPanel(Static):
 
     def show(self, state: State, spec: SeatSpec, lang: str) -> None:
         self.update(seat_text(state, self.seat, spec, lang))
-        self.set_class(
-            not state.is_terminal and state.turn == self.seat and state.is_in(self.seat),
-            "-turn",
-        )
+        self.set_class(to_play(state, self.seat), "-turn")
         self.set_class(not state.is_in(self.seat), "-out")
 
 

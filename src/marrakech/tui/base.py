@@ -1,0 +1,165 @@
+"""What the main screens share: the app they ask for things, their base classes, the
+table they show a game on, animation pacing, and Assam's walk as board overlays.
+
+The screens never import the app (:mod:`marrakech.tui.app` imports them): each is handed
+its :class:`Host`, the few things it asks of the app, which the app provides. An overlay
+of a roll is read off the core's event, Assam's path with its arc flags (R2, R10) and the
+tithe region (R11)::
+
+    >>> from marrakech import State, parse_action
+    >>> state = State.new(players=3).apply(parse_action("L"))   # Assam on d4 faces West
+    >>> frames = walk_frames(state.describe(parse_action("r4")))
+    >>> [frame.assam for frame in frames[:-1]]                  # c4, b4, a4, then a5 (arc)
+    [(23, 3), (22, 3), (21, 3), (28, 1)]
+    >>> frames[-1].trail, frames[-1].arcs
+    ((24, 23, 22, 21), ((21, 3),))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Static
+
+from marrakech.events import Event
+from marrakech.state import State
+from marrakech.tui.board import BoardView, BoardWidget
+from marrakech.tui.dialogs import HelpScreen
+from marrakech.tui.session import GameSetup, SeatSpec, Session
+from marrakech.tui.strings import t
+from marrakech.tui.widgets import GameLog, SeatPanel
+
+
+class Host(Protocol):
+    """What the main screens ask of the app (:class:`~marrakech.tui.app.MarrakechApp`)."""
+
+    @property
+    def lang(self) -> str: ...
+
+    def set_language(self, lang: str) -> None: ...
+
+    def start_game(self, setup: GameSetup, push: bool = False) -> None: ...
+
+    def start_session(self, session: Session) -> None: ...
+
+    def show_setup(self) -> None: ...
+
+    def leave_replay(self) -> None: ...
+
+    def ask_save(self, session: Session) -> None: ...
+
+    def ask_load(self) -> None: ...
+
+    def ask_replay(self) -> None: ...
+
+
+class AppScreen(Screen[None]):
+    """A main screen: its host, the language, notices and the help page."""
+
+    last_notice: str = ""
+
+    def __init__(self, host: Host) -> None:
+        super().__init__()
+        self.host = host
+
+    @property
+    def lang(self) -> str:
+        return self.host.lang
+
+    def refresh_language(self) -> None:
+        """Redraw every word after the language changed."""
+
+    def notice(self, key: str, severity: SeverityLevel = "information", **values: object) -> None:
+        """Tell the player something; the last notice is kept for tests."""
+        message = t(key, self.lang, **values)
+        self.last_notice = message
+        self.notify(message, severity=severity, timeout=4)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.lang))
+
+
+class TableScreen(AppScreen):
+    """A screen that shows a game: status line, board, prompt, seat panels, log, keys."""
+
+    def compose_table(self, start: State, controls: Iterable[Widget] = ()) -> ComposeResult:
+        """The layout, with the board showing ``start`` and ``controls`` under the prompt."""
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BoardWidget(BoardView(start), id="board")
+                yield Static(id="prompt")
+                yield from controls
+            with Vertical(id="side"):
+                with Vertical(id="seats"):
+                    for seat in range(start.players):
+                        yield SeatPanel(seat, id=f"seat-{seat}")
+                yield GameLog(id="log")
+        yield Static(id="keys")
+
+    def show_table(self, view: BoardView, seats: Sequence[SeatSpec]) -> None:
+        """Show ``view`` on the board and its state in the seat panels."""
+        self.query_one(BoardWidget).show(view)
+        for panel in self.query(SeatPanel):
+            panel.show(view.state, seats[panel.seat], self.lang)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Animation and pacing in seconds (all ~0 in tests).
+
+    ``step``: each of Assam's steps; ``tithe``: how long a tithe region flashes before
+    play goes on; ``bot``: a pause before each bot decision so humans can follow;
+    ``replay``: between actions when a replay plays by itself.
+    """
+
+    step: float = 0.16
+    tithe: float = 0.7
+    bot: float = 0.45
+    replay: float = 0.7
+
+    @classmethod
+    def instant(cls) -> Timing:
+        return cls(0.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What a roll leaves on the board: Assam's trail, arcs followed, tithe region.
+
+    ``assam`` places Assam during his walk; ``trail`` holds the squares he left and
+    ``arcs`` the rim arcs he followed, as (square left, facing left by).
+    """
+
+    assam: tuple[int, int] | None = None
+    trail: tuple[int, ...] = ()
+    arcs: tuple[tuple[int, int], ...] = ()
+    region: tuple[int, ...] = ()
+
+
+def walk_frames(event: Event) -> list[Overlay]:
+    """A roll's walk as overlays: one per step, Assam on the square it reached, then what
+    stays on the board after it (the trail, the arcs and the tithe region)."""
+    square, facing = event.before.assam_square, event.before.assam_facing
+    trail: list[int] = []
+    arcs: list[tuple[int, int]] = []
+    frames: list[Overlay] = []
+    for step in event.path:
+        if step.arc:
+            arcs.append((square, facing))
+        trail.append(square)
+        square, facing = step.square, step.facing
+        frames.append(Overlay((square, facing), tuple(trail), tuple(arcs)))
+    region = event.tithe.region if event.tithe is not None else ()
+    frames.append(Overlay(None, tuple(trail), tuple(arcs), region))
+    return frames
+
+
+__all__ = ["AppScreen", "Host", "Overlay", "TableScreen", "Timing", "walk_frames"]

@@ -1,0 +1,99 @@
+"""The decision a human is making at the keyboard, read from the core.
+
+Keys, buttons and clicks of the game screen work on a :class:`Choice` and never decide
+what is legal: while orienting, the facings offered are those the legal ``Orient``
+actions leave Assam in (``state.describe(action).facing_after``, R9); while placing, the
+placements are the legal ones (R14-R16), one of them previewed::
+
+    >>> from marrakech import State
+    >>> choice = Choice(State.new(players=3))       # Assam on d4 faces North
+    >>> sorted(choice.orientations), choice.face(2)  # never a half turn (R9)
+    ([0, 1, 3], False)
+    >>> choice.face(choice.facing_of(Orient(-1))), choice.facing, choice.decision()
+    (True, 3, Orient(-1))
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from marrakech.actions import Action, Orient, Place
+from marrakech.state import State
+
+
+class Choice:
+    """What the human to move may do in ``state``, and what they have chosen so far.
+
+    ``orientations`` maps each facing Assam may take to the action that gives it (empty
+    unless orienting), ``facing`` is the one shown (at first his own); ``placements``
+    are the legal placements (empty unless placing), ``index`` the one previewed.
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        legal = state.legal_actions()
+        self.orientations: dict[int, Orient] = {
+            cast(int, state.describe(action).facing_after): action
+            for action in legal
+            if isinstance(action, Orient)
+        }
+        self.placements: list[Place] = [action for action in legal if isinstance(action, Place)]
+        self.facing = state.assam_facing if self.orientations else None
+        self.index = 0
+
+    @property
+    def orienting(self) -> bool:
+        return bool(self.orientations)
+
+    @property
+    def placing(self) -> bool:
+        return bool(self.placements)
+
+    @property
+    def preview(self) -> Place | None:
+        """The placement previewed, if placing."""
+        if not self.placements:
+            return None
+        return self.placements[self.index % len(self.placements)]
+
+    def facing_of(self, action: Orient) -> int | None:
+        """The facing the orientation ``action`` gives, or None if it is not legal now."""
+        return next((f for f, legal in self.orientations.items() if legal == action), None)
+
+    def face(self, facing: int | None) -> bool:
+        """Show Assam facing ``facing``; False (and nothing changes) if no legal
+        orientation gives it."""
+        if facing not in self.orientations:
+            return False
+        self.facing = facing
+        return True
+
+    def cycle(self, delta: int) -> None:
+        """Preview the next (``+1``) or previous (``-1``) legal placement."""
+        self.index = (self.index + delta) % len(self.placements)
+
+    def point(self, square: int) -> bool:
+        """Preview a legal placement covering ``square``: the next one covering it if the
+        previewed one does. False (and nothing changes) if none covers it."""
+        covering = [i for i, action in enumerate(self.placements) if square in action.squares]
+        if not covering:
+            return False
+        current = self.index % len(self.placements)
+        if current in covering:
+            self.index = covering[(covering.index(current) + 1) % len(covering)]
+        else:
+            self.index = covering[0]
+        return True
+
+    def decision(self) -> Action:
+        """The action chosen: the orientation giving the facing shown, or the placement
+        previewed."""
+        if self.facing is not None:
+            return self.orientations[self.facing]
+        preview = self.preview
+        if preview is None:
+            raise ValueError(f"nothing to decide in the {self.state.phase.name} phase")
+        return preview
+
+
+__all__ = ["Choice"]

@@ -1,0 +1,404 @@
+"""The game screen: a game being played, with board, seat panels, log, prompt, buttons.
+
+It is a thin driver around :class:`~marrakech.tui.session.Session`: an async Textual
+worker moves the game on (samples rolls and draws, asks bots for decisions in a thread
+worker, animates Assam's walk) and stops whenever a human must decide; keys, buttons and
+mouse clicks then send that human's action. Nothing here decides what is legal: the
+choices offered are ``state.legal_actions()``, and the facing each orientation leaves
+Assam in is the one ``state.describe`` tells (R9).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from functools import partial
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button, Static
+from textual.worker import WorkerCancelled, WorkerFailed
+
+from marrakech.actions import Action, Orient, Place, Roll
+from marrakech.bots import make_bot
+from marrakech.events import Event
+from marrakech.geometry import NEIGHBOURS, direction, square_name
+from marrakech.i18n import seat_name
+from marrakech.state import State
+from marrakech.tui.base import Host, Overlay, TableScreen, Timing, walk_frames
+from marrakech.tui.board import BoardView, BoardWidget
+from marrakech.tui.choice import Choice
+from marrakech.tui.dialogs import EndScreen
+from marrakech.tui.session import Session
+from marrakech.tui.strings import t
+from marrakech.tui.widgets import GameLog, game_prompt, game_status
+
+#: The buttons under the prompt: those shown while orienting (with the turn each gives),
+#: then those shown while placing.
+TURN_BUTTONS = {"left": -1, "straight": 0, "right": 1}
+ORIENT_BUTTONS = (*TURN_BUTTONS, "roll")
+PLACE_BUTTONS = ("prev", "next", "place")
+
+
+class GameScreen(TableScreen):
+    """A game being played: board, seat panels, log, prompt, buttons."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "arrow(0)", show=False),
+        Binding("right", "arrow(1)", show=False),
+        Binding("down", "arrow(2)", show=False),
+        Binding("left", "arrow(3)", show=False),
+        Binding("l", "turn(-1)", show=False),
+        Binding("s", "turn(0)", show=False),
+        Binding("r", "turn(1)", show=False),
+        Binding("space", "roll", show=False),
+        Binding("enter", "confirm", show=False),
+        Binding("tab,n", "cycle(1)", show=False, priority=True),
+        Binding("shift+tab,p", "cycle(-1)", show=False, priority=True),
+        Binding("u,ctrl+z", "undo", show=False),
+        Binding("ctrl+s", "save", show=False),
+        Binding("ctrl+o", "load", show=False),
+        Binding("ctrl+n", "new_game", show=False),
+        Binding("question_mark,f1", "help", show=False),
+        Binding("e", "show_end", show=False),
+    ]
+
+    def __init__(self, host: Host, session: Session, timing: Timing | None = None) -> None:
+        super().__init__(host)
+        self.session = session
+        self.timing = timing or Timing()
+        self._choice: Choice | None = None
+        self.overlay = Overlay()
+        self.busy = False
+        self.generation = 0
+        self.end_shown = False
+        # What the driver is doing, for the prompt: ("bot", seat), ("walk", seat, steps).
+        self.status: tuple[str | int, ...] = ("wait",)
+
+    # -- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        buttons = [
+            Button(id=f"do-{key}", compact=True, classes="action")
+            for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS)
+        ]
+        for button in buttons:
+            button.can_focus = False
+        yield from self.compose_table(self.state, [Horizontal(*buttons, id="buttons")])
+
+    def on_mount(self) -> None:
+        self.refresh_language()
+        self.advance()
+
+    def refresh_language(self) -> None:
+        lang = self.lang
+        for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
+            self.query_one(f"#do-{key}", Button).label = t(f"button.{key}", lang)
+        self.query_one("#keys", Static).update(Text.from_markup(t("keys.game", lang)))
+        self.query_one(GameLog).rebuild(self.session.events, lang)
+        self.refresh_view()
+
+    # -- showing the game ---------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    @property
+    def choice(self) -> Choice | None:
+        """The decision the human to move is making, or None while no human decides
+        (a new one for each position: the driver drops it whenever it moves on)."""
+        if self.busy or not self.session.human_to_move:
+            return None
+        if self._choice is None or self._choice.state is not self.state:
+            self._choice = Choice(self.state)
+        return self._choice
+
+    @property
+    def can_orient(self) -> bool:
+        choice = self.choice
+        return choice is not None and choice.orienting
+
+    @property
+    def can_place(self) -> bool:
+        choice = self.choice
+        return choice is not None and choice.placing
+
+    @property
+    def pending_facing(self) -> int | None:
+        """The facing the human is showing Assam in, while orienting."""
+        choice = self.choice
+        return choice.facing if choice is not None else None
+
+    @property
+    def preview(self) -> Place | None:
+        """The placement the human is previewing, while placing."""
+        choice = self.choice
+        return choice.preview if choice is not None else None
+
+    def board_view(self) -> BoardView:
+        state, preview = self.state, self.preview
+        return BoardView(
+            state,
+            assam=self.overlay.assam,
+            pending_facing=self.pending_facing,
+            preview=preview.squares if preview is not None else None,
+            preview_colour=state.next_carpet(state.turn) if preview is not None else None,
+            region=self.overlay.region,
+            trail=self.overlay.trail,
+            arcs=self.overlay.arcs,
+        )
+
+    def refresh_view(self) -> None:
+        """Redraw board, panels, prompt, buttons and status from the session."""
+        self.show_table(self.board_view(), self.session.seats)
+        self._update_prompt()
+        orient, place = self.can_orient, self.can_place
+        for key in ORIENT_BUTTONS:
+            self.query_one(f"#do-{key}", Button).display = orient
+        for key in PLACE_BUTTONS:
+            self.query_one(f"#do-{key}", Button).display = place
+        self.query_one("#status", Static).update(game_status(self.state, self.lang))
+
+    def _update_prompt(self) -> None:
+        text = game_prompt(self.state, self.lang, self.session.seats, self.choice, self.status)
+        self.query_one("#prompt", Static).update(text)
+
+    def set_status(self, *status: str | int) -> None:
+        self.status = status
+        self._update_prompt()
+
+    # -- the driver: chance, bots, animation --------------------------------------------
+
+    def advance(self) -> None:
+        """(Re)start the driver that plays until a human must decide."""
+        self.generation += 1
+        self.busy = True
+        self._choice = None
+        self.run_worker(self._drive(self.generation), group="driver", exclusive=True)
+
+    def stop_driver(self) -> None:
+        self.generation += 1
+        self.workers.cancel_group(self, "driver")
+        self.busy = False
+
+    async def _drive(self, generation: int) -> None:
+        session = self.session
+        while generation == self.generation:
+            state = session.state
+            if state.is_terminal:
+                self.busy = False
+                self.refresh_view()
+                if not self.end_shown:
+                    self.end_shown = True
+                    self.show_end()
+                return
+            if state.is_chance:
+                await self._perform(session.sample_chance(), generation)
+                continue
+            seat = state.to_move
+            if session.bot_to_move:
+                self.set_status("bot", seat)
+                self.refresh_view()
+                if self.timing.bot:
+                    await asyncio.sleep(self.timing.bot)
+                action = await self._bot_decision(state)
+                if generation != self.generation or session.state is not state:
+                    return
+                await self._perform(action, generation)
+                continue
+            # A human decides: stop here until a key, button or click sends the action.
+            self.busy = False
+            self.refresh_view()
+            return
+
+    async def _bot_decision(self, state: State) -> Action:
+        worker = self.run_worker(
+            partial(self.session.bot_choice, state),
+            name="bot",
+            group="bot",
+            thread=True,
+            exit_on_error=False,
+        )
+        try:
+            return await worker.wait()
+        except WorkerCancelled:
+            # The driver itself was cancelled (undo, load, new game) while the bot thought.
+            raise asyncio.CancelledError from None
+        except WorkerFailed as failure:
+            self.notice(
+                "notice.bot_error",
+                "error",
+                seat=seat_name(state.to_move, state.players, self.lang),
+                error=failure.error,
+            )
+            return make_bot("random").choose(state, random.Random(self.session.seed))
+
+    async def _perform(self, action: Action, generation: int) -> None:
+        """Apply an action, log it and animate it."""
+        event = self.session.play(action)
+        self.query_one(GameLog).add(len(self.session.events), event, self.lang)
+        if isinstance(action, Roll):
+            await self._walk(event, generation)
+        elif isinstance(action, (Orient, Place)):
+            self.overlay = Overlay()
+        self.refresh_view()
+
+    async def _walk(self, event: Event, generation: int) -> None:
+        frames = walk_frames(event)
+        self.set_status("walk", event.seat, len(event.path))
+        if self.timing.step:
+            for frame in frames[:-1]:
+                self.overlay = frame
+                self.query_one(BoardWidget).show(self.board_view())
+                await asyncio.sleep(self.timing.step)
+                if generation != self.generation:
+                    return
+        self.overlay = frames[-1]
+        self.refresh_view()
+        if self.overlay.region and self.timing.tithe:
+            await asyncio.sleep(self.timing.tithe)
+
+    def show_end(self) -> None:
+        self.app.push_screen(EndScreen(self.state, self.lang), callback=self._end_choice)
+
+    def _end_choice(self, choice: str | None) -> None:
+        if choice == "new":
+            self.action_new_game()
+        elif choice == "save":
+            self.action_save()
+        elif choice == "undo":
+            self.action_undo()
+        elif choice == "quit":
+            self.app.exit()
+
+    # -- human actions --------------------------------------------------------------
+
+    def _refuse(self) -> None:
+        if self.busy:
+            self.notice("notice.busy" if not self.session.bot_to_move else "notice.not_your_turn")
+        elif not self.state.is_terminal:
+            self.notice("notice.not_your_turn")
+
+    def play_human(self, action: Action) -> None:
+        """Send a human decision (it must be one of the legal actions)."""
+        if self.busy or not self.session.human_to_move:
+            self._refuse()
+            return
+        if action not in self.state.legal_actions():
+            return
+        event = self.session.play(action)
+        self.query_one(GameLog).add(len(self.session.events), event, self.lang)
+        if isinstance(action, Place):
+            self.overlay = Overlay()
+        self.advance()
+        self.refresh_view()
+
+    def set_facing(self, facing: int | None) -> None:
+        """Show Assam facing ``facing``, if a legal orientation gives it (R9)."""
+        choice = self.choice
+        if choice is None or not choice.orienting:
+            self._refuse()
+        elif choice.face(facing):
+            self.refresh_view()
+        else:
+            self.notice("notice.bad_facing")
+
+    def action_arrow(self, facing: int) -> None:
+        if self.can_place:
+            self.action_cycle(1 if facing in (1, 2) else -1)
+        else:
+            self.set_facing(facing)
+
+    def action_turn(self, turn: int) -> None:
+        """L, S, R and their buttons: the facing the core's ``Orient(turn)`` gives."""
+        choice = self.choice
+        self.set_facing(choice.facing_of(Orient(turn)) if choice is not None else None)
+
+    def action_roll(self) -> None:
+        """Orient Assam as chosen, then roll (the driver samples the die)."""
+        choice = self.choice
+        if choice is None or not choice.orienting:
+            self._refuse()
+            return
+        self.play_human(choice.decision())
+
+    def action_confirm(self) -> None:
+        choice = self.choice
+        if choice is None:
+            self._refuse()
+            return
+        self.play_human(choice.decision())
+
+    def action_cycle(self, delta: int) -> None:
+        choice = self.choice
+        if choice is None or not choice.placing:
+            self._refuse()
+            return
+        choice.cycle(delta)
+        self.refresh_view()
+
+    @on(BoardWidget.SquareClicked)
+    def _clicked(self, message: BoardWidget.SquareClicked) -> None:
+        square, choice, assam = message.square, self.choice, self.state.assam_square
+        if choice is None:
+            self._refuse()
+        elif choice.orienting:
+            if square == assam:
+                self.action_roll()
+            elif square in NEIGHBOURS[assam]:
+                self.set_facing(direction(assam, square))
+        elif choice.point(square):
+            self.refresh_view()
+        else:
+            self.notice("notice.no_click", square=square_name(square))
+
+    @on(Button.Pressed, ".action")
+    def _button(self, event: Button.Pressed) -> None:
+        event.stop()
+        key = (event.button.id or "").removeprefix("do-")
+        if key in TURN_BUTTONS:
+            self.action_turn(TURN_BUTTONS[key])
+        elif key == "roll":
+            self.action_roll()
+        elif key in ("prev", "next"):
+            self.action_cycle(1 if key == "next" else -1)
+        elif key == "place":
+            self.action_confirm()
+
+    def action_undo(self) -> None:
+        session = self.session
+        if not session.undo_allowed:
+            self.notice("notice.undo_humans", "warning")
+            return
+        if not session.can_undo:
+            self.notice("notice.undo_nothing")
+            return
+        self.stop_driver()
+        removed = session.undo()
+        self.overlay = Overlay()
+        self.end_shown = False
+        self.query_one(GameLog).rebuild(session.events, self.lang)
+        self.notice("notice.undone", count=removed)
+        self.advance()
+
+    def action_save(self) -> None:
+        self.host.ask_save(self.session)
+
+    def action_load(self) -> None:
+        self.host.ask_load()
+
+    def action_new_game(self) -> None:
+        self.stop_driver()
+        self.host.show_setup()
+
+    def action_show_end(self) -> None:
+        if self.state.is_terminal:
+            self.show_end()
+
+
+__all__ = ["GameScreen"]

@@ -1,0 +1,199 @@
+"""The setup screen: seats (human, or a bot level), rule set, who starts, language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Label, Select
+
+from marrakech.bots import LEVELS
+from marrakech.i18n import seat_name
+from marrakech.rules import BGA, STANDARD, RuleSet
+from marrakech.tui.base import AppScreen, Host
+from marrakech.tui.session import GameSetup, SeatSpec
+from marrakech.tui.strings import LANGUAGE_NAMES, t
+from marrakech.tui.widgets import seat_chips
+
+
+class SetupScreen(AppScreen):
+    """Seats, human or bot (level) per seat, rule set, who starts, language."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1", "help", show=False),
+        Binding("escape", "app.quit", show=False),
+    ]
+
+    def __init__(self, host: Host, players: int = 4, rules: RuleSet = STANDARD) -> None:
+        super().__init__(host)
+        self.initial_players = players
+        self.initial_rules = rules
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="setup-box"):
+            yield Label(id="setup-title")
+            with Horizontal(classes="setup-row"):
+                yield Label(id="players-label", classes="setup-label")
+                yield Select(
+                    [(str(n), n) for n in (2, 3, 4)],
+                    value=self.initial_players,
+                    allow_blank=False,
+                    id="players",
+                    compact=True,
+                )
+            for seat in range(4):
+                with Horizontal(classes="setup-row", id=f"seat-row-{seat}"):
+                    yield Label(id=f"seat-label-{seat}", classes="setup-label")
+                    yield Select(
+                        self._seat_options(),
+                        value="human" if seat == 0 else "bot:medium",
+                        allow_blank=False,
+                        id=f"seat-{seat}",
+                        compact=True,
+                    )
+            with Horizontal(classes="setup-row"):
+                yield Label(id="rules-label", classes="setup-label")
+                yield Select(
+                    self._rules_options(),
+                    value=self.initial_rules.token(),
+                    allow_blank=False,
+                    id="rules",
+                    compact=True,
+                )
+            yield Label(id="first-label")
+            with Horizontal(classes="setup-row"):
+                yield Label("", classes="setup-label")
+                yield Select(
+                    self._first_options(self.initial_players),
+                    value=-1,
+                    allow_blank=False,
+                    id="first",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Label(id="lang-label", classes="setup-label")
+                yield Select(
+                    [(name, code) for code, name in LANGUAGE_NAMES.items()],
+                    value=self.lang,
+                    allow_blank=False,
+                    id="lang",
+                    compact=True,
+                )
+            with Horizontal(id="setup-buttons"):
+                yield Button(id="start", variant="primary")
+                yield Button(id="load")
+                yield Button(id="replay")
+                yield Button(id="quit", variant="error")
+
+    def on_mount(self) -> None:
+        self.refresh_language()
+        self._show_seats(self.initial_players)
+        self.query_one("#start", Button).focus()
+
+    def _seat_options(self) -> list[tuple[str, str]]:
+        options = [(t("setup.human", self.lang), "human")]
+        options += [
+            (t("setup.bot", self.lang, level=t(f"level.{level}", self.lang)), f"bot:{level}")
+            for level in LEVELS
+        ]
+        return options
+
+    def _rules_options(self) -> list[tuple[str, str]]:
+        options = [
+            (t("setup.rules.standard", self.lang), STANDARD.token()),
+            (t("setup.rules.bga", self.lang), BGA.token()),
+        ]
+        if self.initial_rules not in (STANDARD, BGA):
+            token = self.initial_rules.token()
+            options.append((t("setup.rules.custom", self.lang, token=token), token))
+        return options
+
+    def _first_options(self, players: int) -> list[tuple[str, int]]:
+        options = [(t("setup.random", self.lang), -1)]
+        options += [(seat_name(s, players, self.lang), s) for s in range(players)]
+        return options
+
+    @property
+    def players(self) -> int:
+        return cast(int, self.query_one("#players", Select).value)
+
+    def refresh_language(self) -> None:
+        lang = self.lang
+        self.query_one("#setup-title", Label).update(t("setup.title", lang))
+        self.query_one("#players-label", Label).update(t("setup.players", lang))
+        self.query_one("#rules-label", Label).update(t("setup.rules", lang))
+        self.query_one("#first-label", Label).update(t("setup.first", lang))
+        self.query_one("#lang-label", Label).update(t("setup.lang", lang))
+        for key in ("start", "load", "replay", "quit"):
+            self.query_one(f"#{key}", Button).label = t(f"setup.{key}", lang)
+        for seat in range(4):
+            _reset_options(self.query_one(f"#seat-{seat}", Select), self._seat_options())
+        _reset_options(self.query_one("#rules", Select), self._rules_options())
+        lang_select = self.query_one("#lang", Select)
+        if lang_select.value != lang:
+            lang_select.value = lang
+        self._show_seats(self.players)
+
+    def _show_seats(self, players: int) -> None:
+        for seat in range(4):
+            row = self.query_one(f"#seat-row-{seat}")
+            row.display = seat < players
+            if seat < players:
+                label = Text(t("setup.seat", self.lang, n=seat + 1) + " ")
+                label.append_text(seat_chips(seat, players))
+                label.append(" " + seat_name(seat, players, self.lang))
+                self.query_one(f"#seat-label-{seat}", Label).update(label)
+        _reset_options(self.query_one("#first", Select), self._first_options(players))
+
+    @on(Select.Changed, "#players")
+    def _players_changed(self, event: Select.Changed) -> None:
+        self._show_seats(cast(int, event.value))
+
+    @on(Select.Changed, "#lang")
+    def _lang_changed(self, event: Select.Changed) -> None:
+        if event.value != self.lang and isinstance(event.value, str):
+            self.host.set_language(event.value)
+
+    def setup(self) -> GameSetup:
+        """The choices on screen as a :class:`GameSetup`."""
+        players = self.players
+        seats = tuple(
+            SeatSpec.parse(cast(str, self.query_one(f"#seat-{s}", Select).value))
+            for s in range(players)
+        )
+        token = cast(str, self.query_one("#rules", Select).value)
+        rules = next(r for r in (STANDARD, BGA, self.initial_rules) if r.token() == token)
+        first = cast(int, self.query_one("#first", Select).value)
+        return GameSetup(players, rules, seats, None if first < 0 else first)
+
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        self.host.start_game(self.setup())
+
+    @on(Button.Pressed, "#load")
+    def _load(self) -> None:
+        self.host.ask_load()
+
+    @on(Button.Pressed, "#replay")
+    def _replay(self) -> None:
+        self.host.ask_replay()
+
+    @on(Button.Pressed, "#quit")
+    def _quit(self) -> None:
+        self.app.exit()
+
+
+def _reset_options(select: Select[Any], options: Sequence[tuple[str, object]]) -> None:
+    """Replace a select's options (new words), keeping its value when still offered."""
+    value = select.value
+    select.set_options(options)
+    if any(v == value for _, v in options):
+        select.value = value
+
+
+__all__ = ["SetupScreen"]
