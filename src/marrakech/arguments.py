@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 from marrakech.errors import MarrakechError
-from marrakech.rules import STANDARD, RuleSet, parse_rules
+from marrakech.rules import PLAYER_COUNTS, STANDARD, RuleSet, parse_rules
 
 
 def rules_argument(text: str) -> RuleSet:
@@ -31,7 +31,7 @@ def rules_argument(text: str) -> RuleSet:
 
 def players_argument(text: str) -> int:
     """An argparse type: 2, 3 or 4 players."""
-    if text not in ("2", "3", "4"):
+    if text not in [str(count) for count in PLAYER_COUNTS]:
         raise argparse.ArgumentTypeError(f"expected 2, 3 or 4 players, found {text!r}")
     return int(text)
 

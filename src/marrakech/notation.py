@@ -29,6 +29,7 @@ from marrakech.geometry import DELTA, FACING_LETTERS, SIZE, neighbour, parse_squ
 from marrakech.position import NO_LINK, Fields, Phase
 from marrakech.rules import (
     COLOUR_LETTERS,
+    PLAYER_COUNTS,
     carpets_held,
     colours_in_play,
     game_over,
@@ -170,7 +171,7 @@ def parse_position(text: str) -> Fields:
     facing = FACING_LETTERS.index(assam_text[2])
     money = _numbers(money_text, "money", 3)
     players = len(money)
-    if players not in (2, 3, 4):
+    if players not in PLAYER_COUNTS:
         raise NotationError(
             f"field 3 (money): expected one amount per seat for 2 to 4 seats, found {players}"
         )

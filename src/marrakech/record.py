@@ -23,7 +23,7 @@ from typing import Any
 
 from marrakech.actions import Action, parse_action
 from marrakech.errors import IllegalActionError, MarrakechError, NotationError
-from marrakech.rules import STANDARD, RuleSet, parse_rules
+from marrakech.rules import PLAYER_COUNTS, STANDARD, RuleSet, parse_rules
 from marrakech.state import State
 
 FORMAT = "marrakech-record"
@@ -125,7 +125,7 @@ class GameRecord:
         if data.get("version") != VERSION:
             raise NotationError(f"expected record version {VERSION}, found {data.get('version')!r}")
         players = _field(data, "players", int)
-        if players not in (2, 3, 4):
+        if players not in PLAYER_COUNTS:
             raise NotationError(f'"players": expected 2, 3 or 4, found {players!r}')
         rules = parse_rules(_field(data, "rules", str))
         first_seat = _field(data, "first_seat", int)

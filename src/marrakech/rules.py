@@ -109,8 +109,12 @@ def parse_rules(text: str) -> RuleSet:
         raise NotationError(f"{error} in rule set {text!r}") from None
 
 
+#: How many merchants may play (R4).
+PLAYER_COUNTS = (2, 3, 4)
+
+
 def check_players(players: int) -> None:
-    if players not in (2, 3, 4):
+    if players not in PLAYER_COUNTS:
         raise ValueError(f"Marrakech is played by 2, 3 or 4 players, found {players}")
 
 

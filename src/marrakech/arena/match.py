@@ -34,7 +34,7 @@ from marrakech.luck import dice_luck
 from marrakech.outcome import Outcome
 from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
-from marrakech.rules import STANDARD, RuleSet, parse_rules
+from marrakech.rules import PLAYER_COUNTS, STANDARD, RuleSet, parse_rules
 from marrakech.state import State
 
 
@@ -63,7 +63,7 @@ class MatchConfig:
     rules: RuleSet = STANDARD
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
+        if self.players not in PLAYER_COUNTS:
             raise MarrakechError(f"expected 2, 3 or 4 players, found {self.players}")
         if len(self.bots) != self.players:
             raise MarrakechError(

@@ -62,7 +62,7 @@ from marrakech.fast.kernels import (  # the offsets live with the kernels (see t
 )
 from marrakech.geometry import SQUARES
 from marrakech.position import Fields
-from marrakech.rules import RuleSet, colours_in_play
+from marrakech.rules import PLAYER_COUNTS, RuleSet, colours_in_play
 from marrakech.state import State
 
 __all__ = [
@@ -182,7 +182,7 @@ def from_arrays(row: npt.NDArray[np.integer]) -> State:
         )
     values = array.tolist()
     players = values[PLAYERS]
-    if players not in (2, 3, 4):
+    if players not in PLAYER_COUNTS:
         raise InvalidStateError(f"kernel row: expected 2, 3 or 4 players, found {players}")
     phase = values[PHASE]
     if not 0 <= phase <= 4:

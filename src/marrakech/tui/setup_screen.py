@@ -14,7 +14,7 @@ from textual.widgets import Button, Label, Select
 
 from marrakech.bots import LEVELS
 from marrakech.i18n import seat_name
-from marrakech.rules import BGA, STANDARD, RuleSet
+from marrakech.rules import BGA, PLAYER_COUNTS, STANDARD, RuleSet
 from marrakech.tui.base import AppScreen, Host
 from marrakech.tui.session import GameSetup, SeatSpec
 from marrakech.tui.strings import LANGUAGE_NAMES, t
@@ -40,13 +40,13 @@ class SetupScreen(AppScreen):
             with Horizontal(classes="setup-row"):
                 yield Label(id="players-label", classes="setup-label")
                 yield Select(
-                    [(str(n), n) for n in (2, 3, 4)],
+                    [(str(n), n) for n in PLAYER_COUNTS],
                     value=self.initial_players,
                     allow_blank=False,
                     id="players",
                     compact=True,
                 )
-            for seat in range(4):
+            for seat in range(max(PLAYER_COUNTS)):
                 with Horizontal(classes="setup-row", id=f"seat-row-{seat}"):
                     yield Label(id=f"seat-label-{seat}", classes="setup-label")
                     yield Select(
@@ -131,7 +131,7 @@ class SetupScreen(AppScreen):
         self.query_one("#lang-label", Label).update(t("setup.lang", lang))
         for key in ("start", "load", "replay", "quit"):
             self.query_one(f"#{key}", Button).label = t(f"setup.{key}", lang)
-        for seat in range(4):
+        for seat in range(max(PLAYER_COUNTS)):
             _reset_options(self.query_one(f"#seat-{seat}", Select), self._seat_options())
         _reset_options(self.query_one("#rules", Select), self._rules_options())
         lang_select = self.query_one("#lang", Select)
@@ -140,7 +140,7 @@ class SetupScreen(AppScreen):
         self._show_seats(self.players)
 
     def _show_seats(self, players: int) -> None:
-        for seat in range(4):
+        for seat in range(max(PLAYER_COUNTS)):
             row = self.query_one(f"#seat-row-{seat}")
             row.display = seat < players
             if seat < players:
