@@ -31,6 +31,7 @@ without a model of the game's value.
 
 from __future__ import annotations
 
+from marrakech.preview import preview_rolls
 from marrakech.record import GameRecord
 from marrakech.state import Phase, State
 
@@ -43,10 +44,10 @@ def roll_luck(state: State, outcome: State) -> list[float]:
     before = state.money
     players = state.players
     expected = [0.0] * players
-    for roll, probability in state.chance_outcomes():
-        after = state.apply(roll).money
+    for preview in preview_rolls(state):
+        after = preview.event.after.money
         for seat in range(players):
-            expected[seat] += float(probability) * (after[seat] - before[seat])
+            expected[seat] += float(preview.probability) * (after[seat] - before[seat])
     return [outcome.money[seat] - before[seat] - expected[seat] for seat in range(players)]
 
 

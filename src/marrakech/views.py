@@ -16,6 +16,7 @@ from typing import Any
 from marrakech.events import Event
 from marrakech.geometry import DELTA, FACING_LETTERS, RIM, SQUARE_NAMES, square_name
 from marrakech.position import NO_LINK
+from marrakech.preview import preview_orientations
 from marrakech.rules import COLOUR_LETTERS, colours_of
 from marrakech.state import State
 
@@ -78,6 +79,40 @@ def state_view(state: State) -> dict[str, Any]:
         "legal": legal,
         "notation": state.notation(),
     }
+
+
+def preview_view(state: State) -> list[dict[str, Any]]:
+    """For the seat about to orient, per legal orientation, where each roll would take
+    Assam and what it would cost (:func:`marrakech.preview.preview_orientations`).
+
+    >>> [o["orient"] for o in preview_view(State.new(players=3))]
+    ['L', 'S', 'R']
+    >>> first = preview_view(State.new(players=3))[1]["rolls"][0]
+    >>> first["roll"], first["landing"], first["facing"], first["due"], first["eliminates"]
+    ('r1', 'd5', 'N', 0, False)
+    """
+    return [
+        {
+            "orient": str(option.orient),
+            "facing": FACING_LETTERS[option.facing],
+            "expected_tithe": float(option.expected_tithe),
+            "elimination_chance": float(option.elimination_chance),
+            "rolls": [
+                {
+                    "roll": str(roll.roll),
+                    "probability": float(roll.probability),
+                    "landing": square_name(roll.landing),
+                    "facing": FACING_LETTERS[roll.facing],
+                    "due": roll.due,
+                    "paid": roll.paid,
+                    "payee": roll.payee,
+                    "eliminates": roll.eliminates,
+                }
+                for roll in option.rolls
+            ],
+        }
+        for option in preview_orientations(state)
+    ]
 
 
 def rim_view() -> list[dict[str, Any]]:
