@@ -46,7 +46,7 @@ import numpy.typing as npt
 from marrakech.actions import DECISION_IDS
 from marrakech.bots import Bot, RandomBot
 from marrakech.envs.batch import PythonBatch
-from marrakech.envs.gymnasium_env import Opponent, make_opponents
+from marrakech.envs.common import Opponent, make_opponents
 from marrakech.envs.spec import (
     RewardName,
     check_reward,
