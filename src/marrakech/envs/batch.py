@@ -25,7 +25,6 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.actions import ACTIONS, DECISION_IDS
-from marrakech.errors import IllegalActionError
 from marrakech.observation import OBSERVATION_SIZE, encode_observation
 from marrakech.playout import sample_outcome
 from marrakech.rules import STANDARD, RuleSet, check_players
@@ -99,12 +98,7 @@ class PythonBatch:
             if state.is_terminal or aid == -1:
                 continue
             if not (0 <= aid < DECISION_IDS and state.legal_mask()[aid]):
-                legal = ", ".join(str(a) for a in state.legal_actions())
-                shown = str(ACTIONS[aid]) if 0 <= aid < len(ACTIONS) else str(aid)
-                raise IllegalActionError(
-                    f"game {i}: illegal action {shown} (id {aid}) in the {state.phase.name} "
-                    f"phase of seat {state.turn}: expected one of {legal}"
-                )
+                raise state.illegal_action_error(aid, who=f"game {i}")
             moves.append((i, aid))
         for i, aid in moves:
             self._chance_log[i] = []

@@ -18,8 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from marrakech.actions import ACTIONS, DECISION_IDS
-from marrakech.errors import IllegalActionError
+from marrakech.actions import DECISION_IDS
 from marrakech.fast import kernels
 from marrakech.fast.layout import (
     CHANCE_LOG,
@@ -131,16 +130,7 @@ class Batch:
             flags = self._flags(mask, "step")
             bad = kernels.batch_step_some(self.rows, self._streams, ids, flags)
         if bad >= 0:
-            raise self._illegal(int(bad), int(ids[bad]))
-
-    def _illegal(self, index: int, action: int) -> IllegalActionError:
-        state = self.state(index)
-        legal = ", ".join(str(a) for a in state.legal_actions())
-        shown = str(ACTIONS[action]) if 0 <= action < len(ACTIONS) else str(action)
-        return IllegalActionError(
-            f"game {index}: illegal action {shown} (id {action}) in the {state.phase.name} "
-            f"phase of seat {state.turn}: expected one of {legal}"
-        )
+            raise self.state(int(bad)).illegal_action_error(int(ids[bad]), who=f"game {bad}")
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal decision id per game (-1 for finished games).
