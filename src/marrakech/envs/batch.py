@@ -140,6 +140,18 @@ class PythonBatch:
     def ranks(self) -> npt.NDArray[np.int8]:
         return np.array([s.ranks() for s in self._states], dtype=np.int8)
 
+    def outcome_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``(n, players)`` rank values and win shares of the finished games (each game's
+        :meth:`State.outcome`), 0 for the games not over."""
+        values = np.zeros((self.n, self.players), dtype=np.float64)
+        shares = np.zeros((self.n, self.players), dtype=np.float64)
+        for i, state in enumerate(self._states):
+            if state.is_terminal:
+                outcome = state.outcome()
+                values[i] = outcome.rank_values
+                shares[i] = outcome.win_shares
+        return values, shares
+
     def observations(
         self, seats: npt.ArrayLike | None = None, out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]:

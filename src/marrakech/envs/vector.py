@@ -52,8 +52,11 @@ from marrakech.envs.spec import (
     check_reward,
     coerce_players,
     coerce_rules,
+    reward_arrays,
+    rewards_of,
 )
 from marrakech.observation import OBSERVATION_SIZE
+from marrakech.outcome import Outcome
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
@@ -78,19 +81,16 @@ class Transition(NamedTuple):
 
 
 def outcome_table(ranks: npt.NDArray[np.integer], reward: RewardName) -> npt.NDArray[np.float32]:
-    """Vectorised :func:`~marrakech.envs.spec.outcome_rewards` for final ranks ``(k, p)``.
+    """The float32 rewards of final ranks ``(k, p)``: :func:`~marrakech.envs.spec.rewards_of`
+    of each row's :class:`~marrakech.outcome.Outcome`. (:class:`VectorEnv` takes its
+    rewards from the batch engine's ``outcome_values`` instead.)
 
     >>> (outcome_table(np.array([[1, 3, 2, 4], [1, 1, 3, 4]]), "rank") * 3).round().tolist()
     [[3.0, -1.0, 1.0, -3.0], [2.0, 2.0, -1.0, -3.0]]
     """
-    r = np.asarray(ranks, dtype=np.int16)
-    if reward == "rank":
-        above = np.sign(r[:, None, :] - r[:, :, None]).sum(axis=2)
-        values: npt.NDArray[np.float32] = (above / (r.shape[1] - 1)).astype(np.float32)
-        return values
-    winners = (r == 1).astype(np.float32)
-    shares: npt.NDArray[np.float32] = winners / winners.sum(axis=1, keepdims=True)
-    return shares
+    rows = np.asarray(ranks).tolist()
+    table = [rewards_of(Outcome(tuple(row)), reward) for row in rows]
+    return np.array(table, dtype=np.float32).reshape(len(rows), -1)
 
 
 def make_batch(
@@ -210,7 +210,8 @@ class VectorEnv:
         ended = self._batch.terminated() & ~self._over
         if not ended.any():
             return
-        table = outcome_table(self._batch.ranks()[ended], self.reward_name)
+        values, shares = self._batch.outcome_values()
+        table = reward_arrays(values[ended], shares[ended], self.reward_name)
         if self.opponents is not None:
             rewards[ended] += table[np.arange(table.shape[0]), self.seats[ended]]
         else:

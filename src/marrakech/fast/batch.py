@@ -185,13 +185,21 @@ class Batch:
         """``(n, players)`` ranks (R21: 1 = win, equal seats share a rank), as they stand."""
         return self._results()[:, 2 * self.players :].astype(np.int8)
 
+    def outcome_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``(n, players)`` rank values and ``(n, players)`` win shares of the finished
+        games, as :class:`marrakech.outcome.Outcome` has them (computed by the kernel that
+        mirrors it); 0 for the games not over."""
+        values, shares = outcome_arrays(self.ranks())
+        live = ~self.terminated()
+        values[live] = 0.0
+        shares[live] = 0.0
+        return values, shares
+
     def rewards(self) -> npt.NDArray[np.float32]:
         """``(n, players)`` end-of-game rewards, 0 for games not over: the rank value of
         :class:`marrakech.outcome.Outcome` (1 for a sole winner, 0 for the last, places
         shared on ties; a game's rewards sum to ``players / 2``)."""
-        values, _ = outcome_arrays(self.ranks())
-        values[~self.terminated()] = 0.0
-        rewards: npt.NDArray[np.float32] = values.astype(np.float32)
+        rewards: npt.NDArray[np.float32] = self.outcome_values()[0].astype(np.float32)
         return rewards
 
     def observations(
