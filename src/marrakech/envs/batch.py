@@ -1,9 +1,10 @@
-"""A pure-Python batch of games with the interface of :class:`marrakech.fast.Batch`.
+"""A pure-Python batch engine with the interface of :class:`marrakech.fast.Batch`.
 
 It runs core :class:`State` objects one by one: slow, but exact by construction (it *is*
 the core), needs no Numba, and serves as the reference the compiled batch is compared
 with. :class:`~marrakech.envs.VectorEnv` uses it with ``backend="python"``, or when
-``marrakech.fast`` cannot be imported::
+``marrakech.fast`` cannot be imported. Both follow
+:class:`~marrakech.envs.engine.BatchEngine`::
 
     >>> batch = PythonBatch(3, players=2, seed=1)
     >>> batch.to_move().tolist(), batch.legal_masks().sum(axis=1).tolist()
@@ -25,9 +26,19 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.actions import ACTIONS, DECISION_IDS
+from marrakech.envs.batch_checks import (
+    check_flags,
+    check_games,
+    check_ids,
+    check_index,
+    check_players,
+    check_rules,
+    check_seats,
+    check_state,
+)
 from marrakech.observation import OBSERVATION_SIZE, encode_observation
 from marrakech.playout import sample_outcome
-from marrakech.rules import STANDARD, RuleSet, check_players
+from marrakech.rules import STANDARD, RuleSet
 from marrakech.state import State
 
 __all__ = ["PythonBatch"]
@@ -39,14 +50,10 @@ class PythonBatch:
     def __init__(
         self, n: int, players: int, rules: RuleSet = STANDARD, seed: int = 0, first_seat: int = 0
     ) -> None:
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-            raise ValueError(f"a batch holds at least one game, found n={n!r}")
+        self.n = check_games(n)
         check_players(players)
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"expected a RuleSet (see parse_rules), found {type(rules).__name__}")
-        self.n = int(n)
         self.players = players
-        self.rules = rules
+        self.rules = check_rules(rules)
         self.first_seat = first_seat
         self._start = State.new(players, rules, first_seat)
         self.seed(seed)
@@ -70,12 +77,14 @@ class PythonBatch:
 
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
         """Start new games: all of them, or those where ``mask`` (n bools) is True."""
-        flags = np.ones(self.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-        if flags.shape != (self.n,):
-            raise ValueError(f"reset mask: expected {self.n} booleans, found {flags.shape}")
-        for i in np.flatnonzero(flags):
+        games: list[int] = list(range(self.n))
+        if mask is not None:
+            flags = np.asarray(mask)
+            check_flags(flags, self.n, "reset")
+            games = np.flatnonzero(flags).tolist()
+        for i in games:
             self._chance_log[i] = []
-            self._states[i] = self._resolve(int(i), self._start)
+            self._states[i] = self._resolve(i, self._start)
 
     def step(self, actions: npt.ArrayLike, mask: npt.ArrayLike | None = None) -> None:
         """Apply one decision id per game (ignored for finished games, and where -1), then
@@ -85,13 +94,11 @@ class PythonBatch:
         :meth:`marrakech.fast.Batch.step`.
         """
         ids = np.asarray(actions)
+        check_ids(ids, self.n)
         if mask is not None:
-            ids = np.where(np.asarray(mask, dtype=bool), ids, -1)
-        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
-            raise ValueError(
-                f"step: expected {self.n} integer decision ids, found shape {ids.shape} "
-                f"of {ids.dtype}"
-            )
+            flags = np.asarray(mask)
+            check_flags(flags, self.n, "step")
+            ids = np.where(flags, ids, -1)
         moves: list[tuple[int, int]] = []
         for i, aid in enumerate(ids.tolist()):
             state = self._states[i]
@@ -159,10 +166,14 @@ class PythonBatch:
         over), or from ``seats``."""
         if out is None:
             out = np.empty((self.n, OBSERVATION_SIZE), dtype=np.float32)
-        chosen = None if seats is None else np.asarray(seats).tolist()
+        if seats is None:
+            chosen = [state.turn for state in self._states]
+        else:
+            seat_ids = np.asarray(seats, dtype=np.int64)
+            check_seats(seat_ids, self.n, self.players)
+            chosen = seat_ids.tolist()
         for i, state in enumerate(self._states):
-            seat = state.turn if chosen is None else chosen[i]
-            out[i] = encode_observation(state, seat)
+            out[i] = encode_observation(state, chosen[i])
         return out
 
     def last_chance(self) -> npt.NDArray[np.int32]:
@@ -173,19 +184,14 @@ class PythonBatch:
         return out
 
     def state(self, i: int) -> State:
-        return self._states[i]
+        """Game ``i`` as a core :class:`State`."""
+        return self._states[check_index(i, self.n)]
 
     def set_state(self, i: int, state: State) -> None:
         """Put ``state`` in game ``i``; a chance node is resolved at once."""
-        if not isinstance(state, State):
-            raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
-        if state.players != self.players:
-            raise ValueError(
-                f"set_state: this batch plays {self.players} players, found a state of "
-                f"{state.players}"
-            )
-        self._chance_log[i] = []
-        self._states[i] = self._resolve(i, state)
+        index = check_index(i, self.n)
+        self._chance_log[index] = []
+        self._states[index] = self._resolve(index, check_state(state, self.players))
 
     def __len__(self) -> int:
         return self.n

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +46,9 @@ import numpy.typing as npt
 from marrakech.actions import DECISION_IDS
 from marrakech.bots import Bot, RandomBot
 from marrakech.envs.batch import PythonBatch
+from marrakech.envs.batch_checks import check_ids
 from marrakech.envs.common import Opponent, make_opponents
+from marrakech.envs.engine import BatchEngine
 from marrakech.envs.spec import (
     RewardName,
     check_reward,
@@ -95,8 +97,10 @@ def outcome_table(ranks: npt.NDArray[np.integer], reward: RewardName) -> npt.NDA
 
 def make_batch(
     backend: BackendName, n: int, players: int, rules: RuleSet, seed: int
-) -> tuple[Any, str]:
-    """The batch engine for ``backend`` and its name (``numba`` or ``python``)."""
+) -> tuple[BatchEngine, str]:
+    """The batch engine for ``backend`` and its name (``numba`` or ``python``): the
+    compiled :class:`marrakech.fast.Batch` when Numba is there (``auto``, ``numba``),
+    else :class:`~marrakech.envs.batch.PythonBatch`."""
     if backend not in ("auto", "numba", "python"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'python', found {backend!r}")
     if backend != "python":
@@ -187,11 +191,7 @@ class VectorEnv:
         """Apply one decision id per game (ignored for a game that is over), move chance
         and the bots, and return the new :class:`Transition`."""
         ids = np.asarray(actions)
-        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
-            raise ValueError(
-                f"step: expected {self.n} integer decision ids, found shape {ids.shape} "
-                f"of {ids.dtype}"
-            )
+        check_ids(ids, self.n)
         self._batch.step(ids)
         rewards, terminated = self._empty_outcome()
         self._collect_ends(rewards, terminated)
@@ -278,20 +278,17 @@ class VectorEnv:
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal decision id per game (-1 for a game that is over),
         drawn by the batch's own generator: the ``random`` baseline at batch speed."""
-        actions: npt.NDArray[np.int64] = self._batch.sample_actions()
-        return actions
+        return self._batch.sample_actions()
 
     # -- reading and setting games ------------------------------------------------------
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``(n, 87)`` legal decisions now."""
-        mask: npt.NDArray[np.bool_] = self._batch.legal_masks()
-        return mask
+        return self._batch.legal_masks()
 
     def state(self, i: int) -> State:
         """Game ``i`` as a core :class:`State`."""
-        state: State = self._batch.state(i)
-        return state
+        return self._batch.state(i)
 
     def set_state(self, i: int, state: State) -> None:
         """Put a core position in game ``i`` (a chance node is resolved at once)."""
@@ -301,8 +298,7 @@ class VectorEnv:
     def last_chance(self) -> npt.NDArray[np.int32]:
         """``(n, 2)`` chance outcome ids resolved by the batch's last step or reset
         (-1 pad); only the last batch step counts when bots moved inside."""
-        chance: npt.NDArray[np.int32] = self._batch.last_chance()
-        return chance
+        return self._batch.last_chance()
 
     def close(self) -> None:
         """Nothing to release (no processes or files)."""
