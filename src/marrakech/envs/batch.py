@@ -1,4 +1,4 @@
-"""A pure-Python batch engine with the interface of :class:`marrakech.fast.Batch`.
+"""A pure-Python batch engine: the games of :class:`marrakech.fast.Batch`, without Numba.
 
 It runs core :class:`State` objects one by one: slow, but exact by construction (it *is*
 the core), needs no Numba, and serves as the reference the compiled batch is compared
@@ -13,19 +13,21 @@ with. :class:`~marrakech.envs.VectorEnv` uses it with ``backend="python"``, or w
     >>> batch.phase().tolist()
     [2, 2, 2]
 
-Each game has its own generator (``random.Random`` seeded from the batch seed and the
-game's index) for the chance nodes, and another for :meth:`sample_actions`. A step
-action ``-1`` leaves that game as it is (used to step only some games).
+Each game has two SplitMix64 streams (:mod:`marrakech.splitmix`), seeded from the batch
+seed and the game's index exactly as the compiled batch seeds its own: one for the
+chance nodes, one for :meth:`~PythonBatch.sample_actions`. Every draw mirrors the
+kernels (``resolve_chance``, ``batch_sample`` in ``marrakech/fast/kernels.py``), so the
+same seed and the same actions play the same games on both engines. A step action
+``-1`` leaves that game as it is (used to step only some games).
 """
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import numpy.typing as npt
 
-from marrakech.actions import ACTIONS, DECISION_IDS
+from marrakech import splitmix
+from marrakech.actions import ACTIONS, DECISION_IDS, DRAWS, ROLLS, Action
 from marrakech.envs.batch_checks import (
     check_flags,
     check_games,
@@ -37,8 +39,8 @@ from marrakech.envs.batch_checks import (
     check_state,
 )
 from marrakech.observation import OBSERVATION_SIZE, encode_observation
-from marrakech.playout import sample_outcome
-from marrakech.rules import STANDARD, RuleSet
+from marrakech.position import Phase
+from marrakech.rules import DIE_FACES, STANDARD, RuleSet
 from marrakech.state import State
 
 __all__ = ["PythonBatch"]
@@ -56,6 +58,8 @@ class PythonBatch:
         self.rules = check_rules(rules)
         self.first_seat = first_seat
         self._start = State.new(players, rules, first_seat)
+        self._chance_streams: list[int] = []
+        self._action_streams: list[int] = []
         self.seed(seed)
         self._states = [self._start] * self.n
         self._chance_log: list[list[int]] = [[] for _ in range(self.n)]
@@ -63,16 +67,29 @@ class PythonBatch:
 
     def seed(self, seed: int) -> None:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
-        self._chance_rngs = [random.Random(f"chance:{seed}:{i}") for i in range(self.n)]
-        self._action_rngs = [random.Random(f"actions:{seed}:{i}") for i in range(self.n)]
+        self._chance_streams = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, self.n)
+        self._action_streams = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, self.n)
 
     def _resolve(self, i: int, state: State) -> State:
-        rng = self._chance_rngs[i]
+        """Sample the chance nodes of game ``i`` until a decision or the end, drawing from
+        its chance stream as ``kernels.resolve_chance`` does: a roll is a face of the die
+        (R3), a pile's draw one of its carpets left (R7)."""
+        stream = self._chance_streams[i]
         log = self._chance_log[i]
         while state.is_chance:
-            outcome = sample_outcome(state, rng)
+            outcome: Action
+            if state.phase == Phase.ROLL:
+                stream, face = splitmix.below(stream, len(DIE_FACES))
+                outcome = ROLLS[DIE_FACES[face] - 1]
+            else:  # a DRAW: the pile's first colour, then its second
+                pile = state.draw_pile
+                assert pile is not None
+                first, second = state.hand[pile], state.hand[pile + 2]
+                stream, carpet = splitmix.below(stream, first + second)
+                outcome = DRAWS[pile if carpet < first else pile + 2]
             log.append(outcome.id)
             state = state.apply(outcome)
+        self._chance_streams[i] = stream
         return state
 
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
@@ -112,7 +129,9 @@ class PythonBatch:
             self._states[i] = self._resolve(i, self._states[i].apply(ACTIONS[aid]))
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
-        """A uniformly random legal decision id per game (-1 for finished games)."""
+        """A uniformly random legal decision id per game (-1 for finished games), drawn
+        from each game's action stream over its legal decisions in id order, as
+        ``kernels.batch_sample`` does."""
         if out is None:
             out = np.empty(self.n, dtype=np.int64)
         for i, state in enumerate(self._states):
@@ -120,7 +139,8 @@ class PythonBatch:
                 out[i] = -1
             else:
                 legal = state.legal_actions()
-                out[i] = legal[self._action_rngs[i].randrange(len(legal))].id
+                self._action_streams[i], k = splitmix.below(self._action_streams[i], len(legal))
+                out[i] = legal[k].id
         return out
 
     def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:

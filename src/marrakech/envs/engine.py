@@ -4,13 +4,18 @@ Two engines follow it: :class:`marrakech.fast.Batch` (the Numba kernels) and
 :class:`marrakech.envs.batch.PythonBatch` (the core, one game at a time: slow but exact,
 no Numba). This module imports neither, so it loads without Numba.
 
-The two are interchangeable under :class:`~marrakech.envs.VectorEnv`::
+Both draw every roll, pile draw and :meth:`BatchEngine.sample_actions` from SplitMix64
+streams (:mod:`marrakech.splitmix`) seeded alike, in the same order: for the same seed
+and the same actions they play **the same games**, move for move::
 
+    >>> import numpy as np
     >>> from marrakech.envs.batch import PythonBatch
     >>> engine: BatchEngine = PythonBatch(4, players=3, seed=5)
     >>> engine.step(engine.sample_actions())
-    >>> engine.phase().tolist()
-    [2, 2, 2, 2]
+    >>> engine.last_chance().tolist()
+    [[89, -1], [89, -1], [88, -1], [87, -1]]
+
+(``marrakech.fast.Batch(4, players=3, seed=5)`` prints the same.)
 """
 
 from __future__ import annotations

@@ -100,7 +100,8 @@ def make_batch(
 ) -> tuple[BatchEngine, str]:
     """The batch engine for ``backend`` and its name (``numba`` or ``python``): the
     compiled :class:`marrakech.fast.Batch` when Numba is there (``auto``, ``numba``),
-    else :class:`~marrakech.envs.batch.PythonBatch`."""
+    else :class:`~marrakech.envs.batch.PythonBatch`. Both play the same games for the
+    same seed."""
     if backend not in ("auto", "numba", "python"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'python', found {backend!r}")
     if backend != "python":

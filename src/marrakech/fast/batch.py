@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from marrakech import splitmix
 from marrakech.actions import DECISION_IDS
 from marrakech.fast import kernels
 from marrakech.fast.layout import (
@@ -44,15 +45,17 @@ from marrakech.state import Phase, State
 #: Largest batch accepted (the kernels index with 64-bit integers; this bounds memory).
 MAX_GAMES = 1 << 24
 _OVER = int(Phase.OVER)
-_SALT_GAMES = np.uint64(0x243F6A8885A308D3)
-_SALT_ACTIONS = np.uint64(0x13198A2E03707344)
+_SALT_CHANCE = np.uint64(splitmix.SALT_CHANCE)
+_SALT_ACTIONS = np.uint64(splitmix.SALT_ACTIONS)
 
 
 class Batch:
     """``n`` games of ``players`` seats under ``rules``, in flat arrays.
 
     ``seed`` seeds one generator per game for the chance nodes and another per game for
-    :meth:`sample_actions`; the same seed and the same actions replay the same games.
+    :meth:`sample_actions` (SplitMix64 streams, :mod:`marrakech.splitmix`); the same seed
+    and the same actions replay the same games, here and in
+    :class:`~marrakech.envs.batch.PythonBatch`.
     Resetting a game does not reseed it: its generator carries on, so a reset game is a
     new game. All games start from :meth:`State.new` with ``first_seat``.
 
@@ -89,7 +92,7 @@ class Batch:
     def seed(self, seed: int) -> None:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
         value = np.uint64(int(seed) % 2**64)
-        kernels.seed_streams(value, _SALT_GAMES, self._streams)
+        kernels.seed_streams(value, _SALT_CHANCE, self._streams)
         kernels.seed_streams(value, _SALT_ACTIONS, self._action_streams)
 
     def _flags(self, mask: npt.ArrayLike, what: str) -> npt.NDArray[np.bool_]:
