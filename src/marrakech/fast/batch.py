@@ -39,8 +39,9 @@ from marrakech.fast.layout import (
 )
 from marrakech.fast.playouts import outcome_arrays
 from marrakech.observation import OBSERVATION_SIZE
+from marrakech.position import TERMINAL, Phase
 from marrakech.rules import STANDARD, RuleSet, check_players
-from marrakech.state import Phase, State
+from marrakech.state import State
 
 #: Largest batch accepted (the kernels index with 64-bit integers; this bounds memory).
 MAX_GAMES = 1 << 24
@@ -163,7 +164,7 @@ class Batch:
     def to_move(self) -> npt.NDArray[np.int8]:
         """``(n,)`` the seat to decide, -2 (``TERMINAL``) for a finished game."""
         seats = self.rows[:, TURN].astype(np.int8)
-        seats[self.rows[:, PHASE] == _OVER] = -2
+        seats[self.rows[:, PHASE] == _OVER] = TERMINAL
         return seats
 
     def terminated(self) -> npt.NDArray[np.bool_]:
