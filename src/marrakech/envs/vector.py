@@ -2,7 +2,8 @@
 
 :class:`VectorEnv` runs on the compiled kernels (:class:`marrakech.fast.Batch`) when
 Numba is available, else on :class:`~marrakech.envs.batch.PythonBatch` (the core, one
-game at a time: slow but exact). Same spec as every adapter (``marrakech_v0``)::
+game at a time: slow but exact); both engines play the same games for the same seed
+(:mod:`marrakech.envs.engine`). Same spec as every adapter (``marrakech_v0``)::
 
     >>> import numpy as np
     >>> from marrakech.envs import VectorEnv
