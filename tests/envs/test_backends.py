@@ -37,12 +37,23 @@ def assert_same(python: BatchEngine, numba: BatchEngine, players: int) -> None:
 
 @pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)
 def test_both_engines_play_the_same_games(players: int, rules: RuleSet) -> None:
-    n = 6
-    python, numba = PythonBatch(n, players, rules, seed=7), Batch(n, players, rules, seed=7)
+    play_side_by_side(players, rules, n=6, steps=260, seed=7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)
+def test_both_engines_play_the_same_games_many_games(players: int, rules: RuleSet) -> None:
+    play_side_by_side(players, rules, n=24, steps=800, seed=2024 + players)
+
+
+def play_side_by_side(players: int, rules: RuleSet, n: int, steps: int, seed: int) -> None:
+    """Step both engines with the same sampled actions (some steps masked), resetting the
+    games that end, then everything once, then reseeding; compare after every call."""
+    python, numba = PythonBatch(n, players, rules, seed), Batch(n, players, rules, seed)
     assert_same(python, numba, players)
     rng = np.random.default_rng(players)
     ended = 0
-    for step in range(260):
+    for step in range(steps):
         actions = python.sample_actions()
         assert np.array_equal(actions, numba.sample_actions())
         if step % 5 == 4:  # step only some games now and then
@@ -59,7 +70,7 @@ def test_both_engines_play_the_same_games(players: int, rules: RuleSet) -> None:
             python.reset(over)
             numba.reset(over)
             assert_same(python, numba, players)
-        if step == 130:  # a full reset, then a reseed
+        if step == steps // 2:  # a full reset, then a reseed
             python.reset()
             numba.reset()
             assert_same(python, numba, players)
