@@ -33,7 +33,8 @@ def main() -> None:
             decisions += 1
         env.step(action)
     print(env.unwrapped.render())
-    print(f"{decisions} decisions; rewards: {returns}")
+    shown = {agent: round(total, 4) for agent, total in returns.items()}
+    print(f"{decisions} decisions; rewards: {shown}")
     env.close()
 
 

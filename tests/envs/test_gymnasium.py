@@ -86,7 +86,9 @@ def test_illegal_actions_lose_by_default_or_raise() -> None:
         env.step(0)
     strict = MarrakechEnv(opponents=("random",), illegal_action="raise")
     strict.reset(seed=0)
-    with pytest.raises(IllegalActionError, match="expected one of 0 \\(L\\), 1 \\(S\\), 2 \\(R\\)"):
+    found = r"seat 0: illegal action id 50 \(.*\) in the ORIENT phase .*: expected one of "
+    found += r"0 \(L\), 1 \(S\), 2 \(R\)"
+    with pytest.raises(IllegalActionError, match=found):
         strict.step(50)
 
 

@@ -17,7 +17,7 @@ import marrakech.envs.openspiel as marrakech_openspiel  # noqa: E402
 from marrakech import State, action_from_id  # noqa: E402
 from marrakech.bots import BOTS, make_bot  # noqa: E402
 from marrakech.envs.spec import outcome_rewards  # noqa: E402
-from marrakech.observation import encode_observation  # noqa: E402
+from marrakech.observation import LAYOUT, encode_observation  # noqa: E402
 from marrakech.record import GameRecord  # noqa: E402
 
 SMALL = "custom:4/4/4:30:no-own"  # short games for the search test
@@ -92,6 +92,21 @@ def test_observation_tensors_and_strings_are_the_shared_spec() -> None:
         assert np.array_equal(tensor, np.float32(encode_observation(state.core, player)))
         assert State.from_notation(state.observation_string(player)) == state.core
     assert game.observation_tensor_shape() == [474]
+
+
+def test_the_observer_views_are_the_pieces_of_the_layout() -> None:
+    game = pyspiel.load_game("python_marrakech", {"players": 3})
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(88)
+    observer = game.make_py_observer()
+    observer.set_from(state, 1)
+    assert list(observer.dict) == [piece.name for piece in LAYOUT]
+    vector = np.float32(encode_observation(state.core, 1))
+    for piece in LAYOUT:
+        view = observer.dict[piece.name]
+        assert view.shape == piece.shape and np.shares_memory(view, observer.tensor)
+        assert np.array_equal(view.ravel(), vector[piece.offset : piece.end])
 
 
 def test_history_is_a_core_game_record() -> None:

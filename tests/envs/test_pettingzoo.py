@@ -127,7 +127,9 @@ def test_an_eliminated_seat_is_terminated_at_once() -> None:
 def test_illegal_actions_raise_or_lose() -> None:
     env = marrakech_v0.raw_env(players=3)
     env.reset(seed=0)
-    with pytest.raises(IllegalActionError, match=r"found id 10 \(.*\), expected one of 0 \(L\)"):
+    # The core's message (State.illegal_action_error), prefixed with the agent.
+    found = r"seat_0: illegal action id 10 \(.*\) in the ORIENT phase .*: expected one of 0 \(L\)"
+    with pytest.raises(IllegalActionError, match=found):
         env.step(10)
     with pytest.raises(TypeError, match="decision id"):
         env.step("L")  # type: ignore[arg-type]

@@ -51,7 +51,9 @@ def test_mask_marks_the_legal_decisions_of_the_seat_to_move() -> None:
 def test_rank_reward_is_pairwise_and_zero_sum() -> None:
     assert spec.rank_rewards((1, 2)) == (1.0, -1.0)
     assert spec.rank_rewards((1, 1)) == (0.0, 0.0)  # a shared win (R21) is a draw
-    for ranks in [(1, 2, 3, 4), (2, 1, 1, 4), (1, 1, 1), (3, 1, 2)]:
+    # (3, 1, 1, 4) was (2, 1, 1, 4), which no game ends with (two seats rank above the
+    # first, so it is third, R21): the rewards come from Outcome now, which refuses it.
+    for ranks in [(1, 2, 3, 4), (3, 1, 1, 4), (1, 1, 1), (3, 1, 2)]:
         rewards = spec.rank_rewards(ranks)
         assert abs(sum(rewards)) < 1e-12
         assert all(-1.0 <= r <= 1.0 for r in rewards)

@@ -3,6 +3,10 @@ outcomes, on both backends; autoreset; bots stepped inside; numpy in and out."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -138,7 +142,8 @@ def test_python_batch_steps_only_the_chosen_games() -> None:
     batch = PythonBatch(3, players=4, seed=0)
     batch.step(np.array([1, -1, 0]))
     assert batch.phase().tolist() == [2, 0, 2]
-    with pytest.raises(ValueError, match="illegal action"):
+    found = r"game 0: illegal action id 1 \(S\) in the PLACE phase .*: expected one of \d+ \("
+    with pytest.raises(ValueError, match=found):
         batch.step(np.array([1, 1, 1]))  # game 0 is placing, not orienting
     assert batch.phase().tolist() == [2, 0, 2]  # nothing moved
 
@@ -166,3 +171,24 @@ def test_bad_arguments_are_refused() -> None:
 
 def sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks])
+
+
+def test_without_numba_auto_falls_back_to_the_python_backend() -> None:
+    script = textwrap.dedent(
+        """
+        import sys
+        sys.modules["numba"] = None  # makes `import numba` raise ImportError
+        from marrakech.envs import VectorEnv
+        env = VectorEnv(2, players=3, seed=1)
+        out = env.step(env.sample_actions())
+        print(env.backend, out.observations.shape)
+        try:
+            VectorEnv(2, backend="numba")
+        except ImportError as error:
+            print(type(error).__name__)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines() == ["python (2, 474)", "FastUnavailableError"]

@@ -1,9 +1,10 @@
-"""A pure-Python batch of games with the interface of :class:`marrakech.fast.Batch`.
+"""A pure-Python batch engine: the games of :class:`marrakech.fast.Batch`, without Numba.
 
 It runs core :class:`State` objects one by one: slow, but exact by construction (it *is*
 the core), needs no Numba, and serves as the reference the compiled batch is compared
 with. :class:`~marrakech.envs.VectorEnv` uses it with ``backend="python"``, or when
-``marrakech.fast`` cannot be imported::
+``marrakech.fast`` cannot be imported. Both follow
+:class:`~marrakech.envs.engine.BatchEngine`::
 
     >>> batch = PythonBatch(3, players=2, seed=1)
     >>> batch.to_move().tolist(), batch.legal_masks().sum(axis=1).tolist()
@@ -12,23 +13,34 @@ with. :class:`~marrakech.envs.VectorEnv` uses it with ``backend="python"``, or w
     >>> batch.phase().tolist()
     [2, 2, 2]
 
-Each game has its own generator (``random.Random`` seeded from the batch seed and the
-game's index) for the chance nodes, and another for :meth:`sample_actions`. A step
-action ``-1`` leaves that game as it is (used to step only some games).
+Each game has two SplitMix64 streams (:mod:`marrakech.splitmix`), seeded from the batch
+seed and the game's index exactly as the compiled batch seeds its own: one for the
+chance nodes, one for :meth:`~PythonBatch.sample_actions`. Every draw mirrors the
+kernels (``resolve_chance``, ``batch_sample`` in ``marrakech/fast/kernels.py``), so the
+same seed and the same actions play the same games on both engines. A step action
+``-1`` leaves that game as it is (used to step only some games).
 """
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import numpy.typing as npt
 
-from marrakech.actions import ACTIONS, DECISION_IDS
-from marrakech.errors import IllegalActionError
+from marrakech import splitmix
+from marrakech.actions import ACTIONS, DECISION_IDS, DRAWS, ROLLS, Action
+from marrakech.envs.batch_checks import (
+    check_flags,
+    check_games,
+    check_ids,
+    check_index,
+    check_players,
+    check_rules,
+    check_seats,
+    check_state,
+)
 from marrakech.observation import OBSERVATION_SIZE, encode_observation
-from marrakech.playout import sample_outcome
-from marrakech.rules import STANDARD, RuleSet, check_players
+from marrakech.position import Phase
+from marrakech.rules import DIE_FACES, STANDARD, RuleSet
 from marrakech.state import State
 
 __all__ = ["PythonBatch"]
@@ -40,16 +52,14 @@ class PythonBatch:
     def __init__(
         self, n: int, players: int, rules: RuleSet = STANDARD, seed: int = 0, first_seat: int = 0
     ) -> None:
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-            raise ValueError(f"a batch holds at least one game, found n={n!r}")
+        self.n = check_games(n)
         check_players(players)
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"expected a RuleSet (see parse_rules), found {type(rules).__name__}")
-        self.n = int(n)
         self.players = players
-        self.rules = rules
+        self.rules = check_rules(rules)
         self.first_seat = first_seat
         self._start = State.new(players, rules, first_seat)
+        self._chance_streams: list[int] = []
+        self._action_streams: list[int] = []
         self.seed(seed)
         self._states = [self._start] * self.n
         self._chance_log: list[list[int]] = [[] for _ in range(self.n)]
@@ -57,26 +67,41 @@ class PythonBatch:
 
     def seed(self, seed: int) -> None:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
-        self._chance_rngs = [random.Random(f"chance:{seed}:{i}") for i in range(self.n)]
-        self._action_rngs = [random.Random(f"actions:{seed}:{i}") for i in range(self.n)]
+        self._chance_streams = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, self.n)
+        self._action_streams = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, self.n)
 
     def _resolve(self, i: int, state: State) -> State:
-        rng = self._chance_rngs[i]
+        """Sample the chance nodes of game ``i`` until a decision or the end, drawing from
+        its chance stream as ``kernels.resolve_chance`` does: a roll is a face of the die
+        (R3), a pile's draw one of its carpets left (R7)."""
+        stream = self._chance_streams[i]
         log = self._chance_log[i]
         while state.is_chance:
-            outcome = sample_outcome(state, rng)
+            outcome: Action
+            if state.phase == Phase.ROLL:
+                stream, face = splitmix.below(stream, len(DIE_FACES))
+                outcome = ROLLS[DIE_FACES[face] - 1]
+            else:  # a DRAW: the pile's first colour, then its second
+                pile = state.draw_pile
+                assert pile is not None
+                first, second = state.hand[pile], state.hand[pile + 2]
+                stream, carpet = splitmix.below(stream, first + second)
+                outcome = DRAWS[pile if carpet < first else pile + 2]
             log.append(outcome.id)
             state = state.apply(outcome)
+        self._chance_streams[i] = stream
         return state
 
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
         """Start new games: all of them, or those where ``mask`` (n bools) is True."""
-        flags = np.ones(self.n, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-        if flags.shape != (self.n,):
-            raise ValueError(f"reset mask: expected {self.n} booleans, found {flags.shape}")
-        for i in np.flatnonzero(flags):
+        games: list[int] = list(range(self.n))
+        if mask is not None:
+            flags = np.asarray(mask)
+            check_flags(flags, self.n, "reset")
+            games = np.flatnonzero(flags).tolist()
+        for i in games:
             self._chance_log[i] = []
-            self._states[i] = self._resolve(int(i), self._start)
+            self._states[i] = self._resolve(i, self._start)
 
     def step(self, actions: npt.ArrayLike, mask: npt.ArrayLike | None = None) -> None:
         """Apply one decision id per game (ignored for finished games, and where -1), then
@@ -86,32 +111,27 @@ class PythonBatch:
         :meth:`marrakech.fast.Batch.step`.
         """
         ids = np.asarray(actions)
+        check_ids(ids, self.n)
         if mask is not None:
-            ids = np.where(np.asarray(mask, dtype=bool), ids, -1)
-        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
-            raise ValueError(
-                f"step: expected {self.n} integer decision ids, found shape {ids.shape} "
-                f"of {ids.dtype}"
-            )
+            flags = np.asarray(mask)
+            check_flags(flags, self.n, "step")
+            ids = np.where(flags, ids, -1)
         moves: list[tuple[int, int]] = []
         for i, aid in enumerate(ids.tolist()):
             state = self._states[i]
             if state.is_terminal or aid == -1:
                 continue
             if not (0 <= aid < DECISION_IDS and state.legal_mask()[aid]):
-                legal = ", ".join(str(a) for a in state.legal_actions())
-                shown = str(ACTIONS[aid]) if 0 <= aid < len(ACTIONS) else str(aid)
-                raise IllegalActionError(
-                    f"game {i}: illegal action {shown} (id {aid}) in the {state.phase.name} "
-                    f"phase of seat {state.turn}: expected one of {legal}"
-                )
+                raise state.illegal_action_error(aid, who=f"game {i}")
             moves.append((i, aid))
         for i, aid in moves:
             self._chance_log[i] = []
             self._states[i] = self._resolve(i, self._states[i].apply(ACTIONS[aid]))
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
-        """A uniformly random legal decision id per game (-1 for finished games)."""
+        """A uniformly random legal decision id per game (-1 for finished games), drawn
+        from each game's action stream over its legal decisions in id order, as
+        ``kernels.batch_sample`` does."""
         if out is None:
             out = np.empty(self.n, dtype=np.int64)
         for i, state in enumerate(self._states):
@@ -119,7 +139,8 @@ class PythonBatch:
                 out[i] = -1
             else:
                 legal = state.legal_actions()
-                out[i] = legal[self._action_rngs[i].randrange(len(legal))].id
+                self._action_streams[i], k = splitmix.below(self._action_streams[i], len(legal))
+                out[i] = legal[k].id
         return out
 
     def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
@@ -146,6 +167,18 @@ class PythonBatch:
     def ranks(self) -> npt.NDArray[np.int8]:
         return np.array([s.ranks() for s in self._states], dtype=np.int8)
 
+    def outcome_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``(n, players)`` rank values and win shares of the finished games (each game's
+        :meth:`State.outcome`), 0 for the games not over."""
+        values = np.zeros((self.n, self.players), dtype=np.float64)
+        shares = np.zeros((self.n, self.players), dtype=np.float64)
+        for i, state in enumerate(self._states):
+            if state.is_terminal:
+                outcome = state.outcome()
+                values[i] = outcome.rank_values
+                shares[i] = outcome.win_shares
+        return values, shares
+
     def observations(
         self, seats: npt.ArrayLike | None = None, out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]:
@@ -153,10 +186,14 @@ class PythonBatch:
         over), or from ``seats``."""
         if out is None:
             out = np.empty((self.n, OBSERVATION_SIZE), dtype=np.float32)
-        chosen = None if seats is None else np.asarray(seats).tolist()
+        if seats is None:
+            chosen = [state.turn for state in self._states]
+        else:
+            seat_ids = np.asarray(seats, dtype=np.int64)
+            check_seats(seat_ids, self.n, self.players)
+            chosen = seat_ids.tolist()
         for i, state in enumerate(self._states):
-            seat = state.turn if chosen is None else chosen[i]
-            out[i] = encode_observation(state, seat)
+            out[i] = encode_observation(state, chosen[i])
         return out
 
     def last_chance(self) -> npt.NDArray[np.int32]:
@@ -167,19 +204,14 @@ class PythonBatch:
         return out
 
     def state(self, i: int) -> State:
-        return self._states[i]
+        """Game ``i`` as a core :class:`State`."""
+        return self._states[check_index(i, self.n)]
 
     def set_state(self, i: int, state: State) -> None:
         """Put ``state`` in game ``i``; a chance node is resolved at once."""
-        if not isinstance(state, State):
-            raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
-        if state.players != self.players:
-            raise ValueError(
-                f"set_state: this batch plays {self.players} players, found a state of "
-                f"{state.players}"
-            )
-        self._chance_log[i] = []
-        self._states[i] = self._resolve(i, state)
+        index = check_index(i, self.n)
+        self._chance_log[index] = []
+        self._states[index] = self._resolve(index, check_state(state, self.players))
 
     def __len__(self) -> int:
         return self.n

@@ -34,13 +34,17 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.actions import ACTIONS, DECISION_IDS
-from marrakech.bots import Bot, make_bot
-from marrakech.envs.pettingzoo_env import (
+from marrakech.bots import Bot
+from marrakech.envs.common import (
+    RENDER_MODES,
     ChanceFunction,
     IllegalPolicy,
+    Opponent,
     check_illegal_policy,
+    check_render_mode,
     coerce_state,
-    illegal_message,
+    make_opponents,
+    render_board,
 )
 from marrakech.envs.spec import (
     RewardName,
@@ -55,27 +59,11 @@ from marrakech.envs.spec import (
     outcome_rewards,
     worst_reward,
 )
-from marrakech.errors import IllegalActionError
 from marrakech.playout import sample_outcome
-from marrakech.render import render as render_text
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
 __all__ = ["MarrakechEnv"]
-
-Opponent = str | Bot
-
-
-def make_opponents(opponents: Sequence[Opponent]) -> list[Bot]:
-    bots: list[Bot] = []
-    for opponent in opponents:
-        if isinstance(opponent, str):
-            bots.append(make_bot(opponent))
-        elif isinstance(opponent, Bot):
-            bots.append(opponent)
-        else:
-            raise TypeError(f"an opponent is a bot name or a Bot, found {opponent!r}")
-    return bots
 
 
 class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -95,7 +83,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         chance: a function choosing chance outcomes (default: true probabilities).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -132,9 +120,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.seat_option = seat
         self.seat = 0 if seat == "random" else seat
         self.reward_name = check_reward(reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', found {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.illegal_action = check_illegal_policy(illegal_action)
         self._chance: ChanceFunction = chance or sample_outcome
         self.observation_space = observation_space()  # type: ignore[assignment]
@@ -182,7 +168,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         aid = decision_id(action)
         if not (0 <= aid < DECISION_IDS and state.legal_mask()[aid]):
             if self.illegal_action == "raise":
-                raise IllegalActionError(illegal_message(state, aid, f"seat {self.seat}"))
+                raise state.illegal_action_error(aid, who=f"seat {self.seat}")
             info = self._info()
             info["illegal_action"] = aid
             self._over = True
@@ -233,8 +219,4 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 "render() called without a render_mode: pass render_mode='ansi' or 'human'"
             )
             return None
-        text = render_text(self._state, unicode=True, color=False)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_board(self._state, self.render_mode)

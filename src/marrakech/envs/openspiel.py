@@ -39,7 +39,7 @@ from marrakech.envs.spec import (
     coerce_rules,
     outcome_rewards,
 )
-from marrakech.observation import OBSERVATION_SIZE, encode_observation
+from marrakech.observation import LAYOUT, OBSERVATION_SIZE, encode_observation
 from marrakech.render import render as render_text
 from marrakech.rules import RuleSet, colours_in_play
 from marrakech.state import CHANCE, TERMINAL, State
@@ -168,29 +168,24 @@ class MarrakechState(pyspiel.State):  # type: ignore[misc]
 class MarrakechObserver:
     """The ``marrakech_v0`` vector as an OpenSpiel observer (PyObserver interface).
 
-    ``dict`` holds named views of ``tensor``: ``colours`` (4, 7, 7) per relative colour,
-    ``links`` (4, 7, 7) per direction, ``assam`` (7, 7), ``phase`` (5,), ``facing`` (4,),
-    ``seats`` (4, 6). Rows of the 7x7 planes are ranks 1..7, columns files a..g.
+    ``dict`` holds one named view of ``tensor`` per piece of the layout
+    (:data:`marrakech.observation.LAYOUT`: ``colours``, ``links``, ``assam``, ``phase``,
+    ``facing``, ``seats``), in its shape. Rows of the 7x7 planes are ranks 1..7, columns
+    files a..g.
+
+        >>> observer = MarrakechObserver(None)
+        >>> {name: view.shape for name, view in observer.dict.items()}["seats"]
+        (4, 6)
     """
 
     def __init__(self, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, found {params}")
         self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        shapes = (
-            ("colours", (4, 7, 7)),
-            ("links", (4, 7, 7)),
-            ("assam", (7, 7)),
-            ("phase", (5,)),
-            ("facing", (4,)),
-            ("seats", (4, 6)),
-        )
-        self.dict: dict[str, np.ndarray[Any, Any]] = {}
-        index = 0
-        for name, shape in shapes:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[index : index + size].reshape(shape)
-            index += size
+        self.dict: dict[str, np.ndarray[Any, Any]] = {
+            piece.name: self.tensor[piece.offset : piece.end].reshape(piece.shape)
+            for piece in LAYOUT
+        }
 
     def set_from(self, state: MarrakechState, player: int) -> None:
         self.tensor[:] = encode_observation(state.core, player)

@@ -25,15 +25,23 @@ fixed from then on, R21); the others are terminated when the game ends (R19).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, Literal
+import warnings
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from marrakech.actions import ACTIONS, DECISION_IDS, Action
+from marrakech.actions import ACTIONS, DECISION_IDS
+from marrakech.envs.common import (
+    ChanceFunction,
+    IllegalPolicy,
+    check_illegal_policy,
+    check_render_mode,
+    coerce_state,
+    render_board,
+)
 from marrakech.envs.spec import (
     RewardName,
     action_mask,
@@ -47,17 +55,9 @@ from marrakech.envs.spec import (
     outcome_rewards,
     worst_reward,
 )
-from marrakech.errors import IllegalActionError
 from marrakech.playout import sample_outcome
-from marrakech.render import render as render_text
 from marrakech.rules import RuleSet
 from marrakech.state import State
-
-#: Chooses a chance outcome (a roll or a draw) for a chance node; the default samples
-#: the true probabilities with the environment's generator. Replace it to replay
-#: recorded rolls or to fix the die while debugging.
-ChanceFunction = Callable[[State, random.Random], Action]
-IllegalPolicy = Literal["raise", "lose"]
 
 __all__ = ["ChanceFunction", "MarrakechAEC", "agent_name", "env", "raw_env"]
 
@@ -65,34 +65,6 @@ __all__ = ["ChanceFunction", "MarrakechAEC", "agent_name", "env", "raw_env"]
 def agent_name(seat: int) -> str:
     """The agent of a seat: ``seat_0``, ``seat_1``..."""
     return f"seat_{seat}"
-
-
-def check_illegal_policy(value: Any) -> IllegalPolicy:
-    if value not in ("raise", "lose"):
-        raise ValueError(f"illegal_action must be 'raise' or 'lose', found {value!r}")
-    return value  # type: ignore[no-any-return]
-
-
-def illegal_message(state: State, aid: int, who: str) -> str:
-    """Say which decision ids (and tokens) were legal instead of ``aid``."""
-    legal = ", ".join(f"{a.id} ({a})" for a in state.legal_actions())
-    found = f"{aid} ({ACTIONS[aid]})" if 0 <= aid < DECISION_IDS else str(aid)
-    return (
-        f"illegal action for {who} in the {state.phase.name} phase: found id {found}, "
-        f"expected one of {legal}"
-    )
-
-
-def coerce_state(value: object, players: int) -> State:
-    """A start position from ``options["state"]``: a State or a notation string."""
-    state = State.from_notation(value) if isinstance(value, str) else value
-    if not isinstance(state, State):
-        raise TypeError(f"options['state'] must be a State or a position string, found {value!r}")
-    if state.players != players:
-        raise ValueError(
-            f"options['state'] is a {state.players}-player position, expected {players} players"
-        )
-    return state
 
 
 class MarrakechAEC(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # type: ignore[misc]
@@ -130,9 +102,7 @@ class MarrakechAEC(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # typ
         self.players = coerce_players(players)
         self.rules = coerce_rules(rules)
         self.reward_name = check_reward(reward)
-        if render_mode is not None and render_mode not in ("ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', found {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.illegal_action = check_illegal_policy(illegal_action)
         self._chance: ChanceFunction = chance or sample_outcome
         self.possible_agents = [agent_name(seat) for seat in range(self.players)]
@@ -227,7 +197,7 @@ class MarrakechAEC(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # typ
         legal = 0 <= aid < DECISION_IDS and before.legal_mask()[aid]
         if not legal:
             if self.illegal_action == "raise":
-                raise IllegalActionError(illegal_message(before, aid, agent))
+                raise before.illegal_action_error(aid, who=agent)
             self._forfeit(seat, aid)
         else:
             self.history.append(aid)
@@ -290,18 +260,12 @@ class MarrakechAEC(AECEnv[str, dict[str, npt.NDArray[Any]], int | None]):  # typ
     def render(self) -> str | None:
         """The board and status as text (the core's renderer); printed in ``human`` mode."""
         if self.render_mode is None:
-            import warnings
-
             warnings.warn(
                 "render() called without a render_mode: pass render_mode='ansi' or 'human'",
                 stacklevel=2,
             )
             return None
-        text = render_text(self._state, unicode=True, color=False)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_board(self._state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window, file or process."""

@@ -9,8 +9,9 @@ functions of this module, so an agent trained in one runs unchanged in the other
 * **observations**: :func:`observation`, the core's ``marrakech_v0`` encoder
   (:mod:`marrakech.observation`, 474 floats in ``[0, 1]``) as a float32 numpy array seen
   from one seat;
-* **rewards**: :func:`outcome_rewards`, from the final ranks (R20, R21) when a game ends
-  (or when a seat is eliminated, R13: its rank is fixed from then on).
+* **rewards**: :func:`outcome_rewards`, from how the game ended
+  (:class:`marrakech.outcome.Outcome`: the final ranks, R20, R21) when it ends (or when a
+  seat is eliminated, R13: its rank is fixed from then on).
 
     >>> from marrakech import State
     >>> state = State.new(players=3)
@@ -31,6 +32,7 @@ from gymnasium import spaces
 
 from marrakech.actions import DECISION_IDS
 from marrakech.observation import OBSERVATION_SIZE, SPEC_VERSION, encode_observation
+from marrakech.outcome import Outcome
 from marrakech.rules import STANDARD, RuleSet, check_players, parse_rules
 from marrakech.state import State
 
@@ -49,6 +51,8 @@ __all__ = [
     "observation_space",
     "outcome_rewards",
     "rank_rewards",
+    "reward_arrays",
+    "rewards_of",
     "win_rewards",
 ]
 
@@ -83,55 +87,78 @@ def action_space() -> spaces.Discrete:
     return spaces.Discrete(DECISION_IDS)
 
 
-def rank_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
-    """Pairwise rank reward in ``[-1, 1]``: the mean over the other seats of +1 (ranked
-    above it), 0 (same rank: a shared win or an equal place) or -1 (ranked below it).
+def rewards_of(outcome: Outcome, reward: RewardName = "rank") -> tuple[float, ...]:
+    """Every seat's reward for ``outcome``: :attr:`~Outcome.rank_rewards` (``rank``) or
+    :attr:`~Outcome.win_shares` (``win``). The one place a reward scheme is read.
 
-    Zero-sum; a sole winner gets +1, the last seat -1, and a 2-player draw 0 each.
-
-    >>> rank_rewards((1, 3, 2, 4))
-    (1.0, -0.3333333333333333, 0.3333333333333333, -1.0)
-    >>> rank_rewards((1, 1, 3))
-    (0.5, 0.5, -1.0)
+    >>> rewards_of(Outcome((1, 1, 3)), "rank"), rewards_of(Outcome((1, 1, 3)), "win")
+    ((0.5, 0.5, -1.0), (0.5, 0.5, 0.0))
     """
-    players = len(ranks)
-    return tuple(
-        sum((ranks[j] > ranks[i]) - (ranks[j] < ranks[i]) for j in range(players)) / (players - 1)
-        for i in range(players)
-    )
-
-
-def win_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
-    """Win/loss reward: 1 to a sole winner, ``1/k`` to each of ``k`` seats sharing the win
-    (R21), 0 to everyone else (the rewards sum to 1).
-
-    >>> win_rewards((2, 1, 1))
-    (0.0, 0.5, 0.5)
-    """
-    winners = sum(1 for rank in ranks if rank == 1)
-    return tuple(1.0 / winners if rank == 1 else 0.0 for rank in ranks)
-
-
-def outcome_rewards(state: State, reward: RewardName = "rank") -> tuple[float, ...]:
-    """The reward of every seat for the outcome of ``state`` (use it at the end).
-
-    Before the end only the entries of eliminated seats mean something, and they are
-    final (R13), whatever happens later: eliminated seats rank below every seat still
-    in, in reverse order of elimination (R21), so their rank is fixed when they go out.
-    """
-    ranks = state.ranks()
     if reward == "rank":
-        return rank_rewards(ranks)
+        return outcome.rank_rewards
     if reward == "win":
-        # Eliminated seats cannot win (R21), even while the game goes on.
-        wins = win_rewards(ranks)
-        return tuple(wins[s] if state.is_in(s) else 0.0 for s in range(len(ranks)))
+        return outcome.win_shares
     raise ValueError(check_reward_message(reward))
 
 
+def reward_arrays(
+    rank_values: npt.NDArray[np.float64], win_shares: npt.NDArray[np.float64], reward: RewardName
+) -> npt.NDArray[np.float32]:
+    """:func:`rewards_of` for arrays: the float32 rewards of games given by their rank
+    values and win shares (each ``(k, players)``, as a batch engine's ``outcome_values``
+    returns them, in float64). ``rank`` is ``2 * value - 1``, as
+    :attr:`Outcome.rank_rewards <marrakech.outcome.Outcome.rank_rewards>` computes it.
+
+    >>> reward_arrays(np.array([[0.75, 0.75, 0.0]]), np.array([[0.5, 0.5, 0.0]]), "rank")
+    array([[ 0.5,  0.5, -1. ]], dtype=float32)
+    """
+    if reward == "rank":
+        return (2.0 * rank_values - 1.0).astype(np.float32)
+    if reward == "win":
+        return win_shares.astype(np.float32)
+    raise ValueError(check_reward_message(reward))
+
+
+def outcome_rewards(state: State, reward: RewardName = "rank") -> tuple[float, ...]:
+    """The reward of every seat for the outcome of ``state`` (:meth:`State.outcome`; use
+    it at the end).
+
+    Before the end only the entries of eliminated seats mean something, and they are
+    final (R13), whatever happens later: eliminated seats rank below every seat still
+    in, in reverse order of elimination (R21), so their rank is fixed when they go out;
+    and they cannot win (``win`` gives every seat 0 until the game is over).
+    """
+    return rewards_of(state.outcome(), reward)
+
+
+def rank_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
+    """The ``rank`` rewards of final ``ranks``: ``Outcome(ranks).rank_rewards``, the mean
+    over the other seats of +1 (ranked above it), 0 (same rank) or -1 (ranked below it).
+
+    >>> rank_rewards((1, 2)), rank_rewards((1, 1)), rank_rewards((1, 1, 3))
+    ((1.0, -1.0), (0.0, 0.0), (0.5, 0.5, -1.0))
+    """
+    return Outcome(tuple(ranks)).rank_rewards
+
+
+def win_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
+    """The ``win`` rewards of final ``ranks``: ``Outcome(ranks).win_shares``, ``1/k`` to
+    each of the ``k`` seats sharing the win (R21), 0 to everyone else.
+
+    >>> win_rewards((3, 1, 1))
+    (0.0, 0.5, 0.5)
+    """
+    return Outcome(tuple(ranks)).win_shares
+
+
 def worst_reward(reward: RewardName) -> float:
-    """The reward of the last place (an illegal action under ``illegal_action='lose'``)."""
-    return -1.0 if reward == "rank" else 0.0
+    """The reward of the last place (an illegal action under ``illegal_action='lose'``):
+    the same at every player count, so read from a 2-player game's second seat.
+
+    >>> worst_reward("rank"), worst_reward("win")
+    (-1.0, 0.0)
+    """
+    return rewards_of(Outcome((1, 2)), reward)[1]
 
 
 def check_reward_message(reward: object) -> str:

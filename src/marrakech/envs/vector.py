@@ -2,7 +2,8 @@
 
 :class:`VectorEnv` runs on the compiled kernels (:class:`marrakech.fast.Batch`) when
 Numba is available, else on :class:`~marrakech.envs.batch.PythonBatch` (the core, one
-game at a time: slow but exact). Same spec as every adapter (``marrakech_v0``)::
+game at a time: slow but exact); both engines play the same games for the same seed
+(:mod:`marrakech.envs.engine`). Same spec as every adapter (``marrakech_v0``)::
 
     >>> import numpy as np
     >>> from marrakech.envs import VectorEnv
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -46,14 +47,19 @@ import numpy.typing as npt
 from marrakech.actions import DECISION_IDS
 from marrakech.bots import Bot, RandomBot
 from marrakech.envs.batch import PythonBatch
-from marrakech.envs.gymnasium_env import Opponent, make_opponents
+from marrakech.envs.batch_checks import check_ids
+from marrakech.envs.common import Opponent, make_opponents
+from marrakech.envs.engine import BatchEngine
 from marrakech.envs.spec import (
     RewardName,
     check_reward,
     coerce_players,
     coerce_rules,
+    reward_arrays,
+    rewards_of,
 )
 from marrakech.observation import OBSERVATION_SIZE
+from marrakech.outcome import Outcome
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
@@ -78,25 +84,25 @@ class Transition(NamedTuple):
 
 
 def outcome_table(ranks: npt.NDArray[np.integer], reward: RewardName) -> npt.NDArray[np.float32]:
-    """Vectorised :func:`~marrakech.envs.spec.outcome_rewards` for final ranks ``(k, p)``.
+    """The float32 rewards of final ranks ``(k, p)``: :func:`~marrakech.envs.spec.rewards_of`
+    of each row's :class:`~marrakech.outcome.Outcome`. (:class:`VectorEnv` takes its
+    rewards from the batch engine's ``outcome_values`` instead.)
 
     >>> (outcome_table(np.array([[1, 3, 2, 4], [1, 1, 3, 4]]), "rank") * 3).round().tolist()
     [[3.0, -1.0, 1.0, -3.0], [2.0, 2.0, -1.0, -3.0]]
     """
-    r = np.asarray(ranks, dtype=np.int16)
-    if reward == "rank":
-        above = np.sign(r[:, None, :] - r[:, :, None]).sum(axis=2)
-        values: npt.NDArray[np.float32] = (above / (r.shape[1] - 1)).astype(np.float32)
-        return values
-    winners = (r == 1).astype(np.float32)
-    shares: npt.NDArray[np.float32] = winners / winners.sum(axis=1, keepdims=True)
-    return shares
+    rows = np.asarray(ranks).tolist()
+    table = [rewards_of(Outcome(tuple(row)), reward) for row in rows]
+    return np.array(table, dtype=np.float32).reshape(len(rows), -1)
 
 
 def make_batch(
     backend: BackendName, n: int, players: int, rules: RuleSet, seed: int
-) -> tuple[Any, str]:
-    """The batch engine for ``backend`` and its name (``numba`` or ``python``)."""
+) -> tuple[BatchEngine, str]:
+    """The batch engine for ``backend`` and its name (``numba`` or ``python``): the
+    compiled :class:`marrakech.fast.Batch` when Numba is there (``auto``, ``numba``),
+    else :class:`~marrakech.envs.batch.PythonBatch`. Both play the same games for the
+    same seed."""
     if backend not in ("auto", "numba", "python"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'python', found {backend!r}")
     if backend != "python":
@@ -187,11 +193,7 @@ class VectorEnv:
         """Apply one decision id per game (ignored for a game that is over), move chance
         and the bots, and return the new :class:`Transition`."""
         ids = np.asarray(actions)
-        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
-            raise ValueError(
-                f"step: expected {self.n} integer decision ids, found shape {ids.shape} "
-                f"of {ids.dtype}"
-            )
+        check_ids(ids, self.n)
         self._batch.step(ids)
         rewards, terminated = self._empty_outcome()
         self._collect_ends(rewards, terminated)
@@ -210,7 +212,8 @@ class VectorEnv:
         ended = self._batch.terminated() & ~self._over
         if not ended.any():
             return
-        table = outcome_table(self._batch.ranks()[ended], self.reward_name)
+        values, shares = self._batch.outcome_values()
+        table = reward_arrays(values[ended], shares[ended], self.reward_name)
         if self.opponents is not None:
             rewards[ended] += table[np.arange(table.shape[0]), self.seats[ended]]
         else:
@@ -277,20 +280,17 @@ class VectorEnv:
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal decision id per game (-1 for a game that is over),
         drawn by the batch's own generator: the ``random`` baseline at batch speed."""
-        actions: npt.NDArray[np.int64] = self._batch.sample_actions()
-        return actions
+        return self._batch.sample_actions()
 
     # -- reading and setting games ------------------------------------------------------
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``(n, 87)`` legal decisions now."""
-        mask: npt.NDArray[np.bool_] = self._batch.legal_masks()
-        return mask
+        return self._batch.legal_masks()
 
     def state(self, i: int) -> State:
         """Game ``i`` as a core :class:`State`."""
-        state: State = self._batch.state(i)
-        return state
+        return self._batch.state(i)
 
     def set_state(self, i: int, state: State) -> None:
         """Put a core position in game ``i`` (a chance node is resolved at once)."""
@@ -300,8 +300,7 @@ class VectorEnv:
     def last_chance(self) -> npt.NDArray[np.int32]:
         """``(n, 2)`` chance outcome ids resolved by the batch's last step or reset
         (-1 pad); only the last batch step counts when bots moved inside."""
-        chance: npt.NDArray[np.int32] = self._batch.last_chance()
-        return chance
+        return self._batch.last_chance()
 
     def close(self) -> None:
         """Nothing to release (no processes or files)."""

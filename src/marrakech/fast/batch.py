@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from marrakech.actions import ACTIONS, DECISION_IDS
-from marrakech.errors import IllegalActionError
+from marrakech import splitmix
+from marrakech.actions import DECISION_IDS
 from marrakech.fast import kernels
 from marrakech.fast.layout import (
     CHANCE_LOG,
@@ -39,21 +39,24 @@ from marrakech.fast.layout import (
 )
 from marrakech.fast.playouts import outcome_arrays
 from marrakech.observation import OBSERVATION_SIZE
+from marrakech.position import TERMINAL, Phase
 from marrakech.rules import STANDARD, RuleSet, check_players
-from marrakech.state import Phase, State
+from marrakech.state import State
 
 #: Largest batch accepted (the kernels index with 64-bit integers; this bounds memory).
 MAX_GAMES = 1 << 24
 _OVER = int(Phase.OVER)
-_SALT_GAMES = np.uint64(0x243F6A8885A308D3)
-_SALT_ACTIONS = np.uint64(0x13198A2E03707344)
+_SALT_CHANCE = np.uint64(splitmix.SALT_CHANCE)
+_SALT_ACTIONS = np.uint64(splitmix.SALT_ACTIONS)
 
 
 class Batch:
     """``n`` games of ``players`` seats under ``rules``, in flat arrays.
 
     ``seed`` seeds one generator per game for the chance nodes and another per game for
-    :meth:`sample_actions`; the same seed and the same actions replay the same games.
+    :meth:`sample_actions` (SplitMix64 streams, :mod:`marrakech.splitmix`); the same seed
+    and the same actions replay the same games, here and in
+    :class:`~marrakech.envs.batch.PythonBatch`.
     Resetting a game does not reseed it: its generator carries on, so a reset game is a
     new game. All games start from :meth:`State.new` with ``first_seat``.
 
@@ -90,7 +93,7 @@ class Batch:
     def seed(self, seed: int) -> None:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
         value = np.uint64(int(seed) % 2**64)
-        kernels.seed_streams(value, _SALT_GAMES, self._streams)
+        kernels.seed_streams(value, _SALT_CHANCE, self._streams)
         kernels.seed_streams(value, _SALT_ACTIONS, self._action_streams)
 
     def _flags(self, mask: npt.ArrayLike, what: str) -> npt.NDArray[np.bool_]:
@@ -131,16 +134,7 @@ class Batch:
             flags = self._flags(mask, "step")
             bad = kernels.batch_step_some(self.rows, self._streams, ids, flags)
         if bad >= 0:
-            raise self._illegal(int(bad), int(ids[bad]))
-
-    def _illegal(self, index: int, action: int) -> IllegalActionError:
-        state = self.state(index)
-        legal = ", ".join(str(a) for a in state.legal_actions())
-        shown = str(ACTIONS[action]) if 0 <= action < len(ACTIONS) else str(action)
-        return IllegalActionError(
-            f"game {index}: illegal action {shown} (id {action}) in the {state.phase.name} "
-            f"phase of seat {state.turn}: expected one of {legal}"
-        )
+            raise self.state(int(bad)).illegal_action_error(int(ids[bad]), who=f"game {bad}")
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal decision id per game (-1 for finished games).
@@ -170,7 +164,7 @@ class Batch:
     def to_move(self) -> npt.NDArray[np.int8]:
         """``(n,)`` the seat to decide, -2 (``TERMINAL``) for a finished game."""
         seats = self.rows[:, TURN].astype(np.int8)
-        seats[self.rows[:, PHASE] == _OVER] = -2
+        seats[self.rows[:, PHASE] == _OVER] = TERMINAL
         return seats
 
     def terminated(self) -> npt.NDArray[np.bool_]:
@@ -195,13 +189,21 @@ class Batch:
         """``(n, players)`` ranks (R21: 1 = win, equal seats share a rank), as they stand."""
         return self._results()[:, 2 * self.players :].astype(np.int8)
 
+    def outcome_values(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``(n, players)`` rank values and ``(n, players)`` win shares of the finished
+        games, as :class:`marrakech.outcome.Outcome` has them (computed by the kernel that
+        mirrors it); 0 for the games not over."""
+        values, shares = outcome_arrays(self.ranks())
+        live = ~self.terminated()
+        values[live] = 0.0
+        shares[live] = 0.0
+        return values, shares
+
     def rewards(self) -> npt.NDArray[np.float32]:
         """``(n, players)`` end-of-game rewards, 0 for games not over: the rank value of
         :class:`marrakech.outcome.Outcome` (1 for a sole winner, 0 for the last, places
         shared on ties; a game's rewards sum to ``players / 2``)."""
-        values, _ = outcome_arrays(self.ranks())
-        values[~self.terminated()] = 0.0
-        rewards: npt.NDArray[np.float32] = values.astype(np.float32)
+        rewards: npt.NDArray[np.float32] = self.outcome_values()[0].astype(np.float32)
         return rewards
 
     def observations(

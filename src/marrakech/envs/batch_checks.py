@@ -1,0 +1,116 @@
+"""The argument checks of a batch of games: one message per mistake, for every engine.
+
+A batch engine (:class:`~marrakech.envs.batch.PythonBatch`, and through
+:class:`~marrakech.envs.VectorEnv` its callers) takes a number of games, a rule set,
+boolean masks, arrays of decision ids, seats and game indices. Each is checked here
+and nowhere else in ``marrakech.envs``::
+
+    >>> check_games(8)
+    8
+    >>> check_index(-1, 8)
+    7
+    >>> check_games(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: a batch holds 1..16777216 games, found n=0
+
+The module reads the arrays it is handed through their ``shape`` and ``dtype`` only
+and imports nothing but the standard library and the core, so that it can move into
+the core, where ``marrakech.fast.Batch`` (below ``marrakech.envs`` in the layers) can
+call it too; until then ``fast/batch.py`` keeps its own copy of these checks, with the
+same messages.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+from marrakech.rules import RuleSet, check_players
+from marrakech.state import State
+
+__all__ = [
+    "MAX_GAMES",
+    "check_flags",
+    "check_games",
+    "check_ids",
+    "check_index",
+    "check_players",
+    "check_rules",
+    "check_seats",
+    "check_state",
+]
+
+#: Largest batch accepted (the kernels index with 64-bit integers; this bounds memory).
+MAX_GAMES = 1 << 24
+
+
+def _whole(value: object) -> int | None:
+    """``value`` as an int if it is a whole number (a numpy integer too), not a bool."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def check_games(n: object) -> int:
+    """The number of games of a batch: a whole number ``1..MAX_GAMES``."""
+    count = _whole(n)
+    if count is None or not 1 <= count <= MAX_GAMES:
+        raise ValueError(f"a batch holds 1..{MAX_GAMES} games, found n={n!r}")
+    return count
+
+
+def check_rules(rules: object) -> RuleSet:
+    """``rules`` if it is a :class:`RuleSet` (a word goes through ``parse_rules`` first)."""
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"expected a RuleSet (see parse_rules), found {type(rules).__name__}")
+    return rules
+
+
+def check_flags(flags: Any, n: int, what: str) -> None:
+    """``flags`` (an array) is one boolean per game; ``what`` names the mask."""
+    if flags.shape != (n,) or flags.dtype.kind != "b":
+        raise ValueError(
+            f"{what} mask: expected {n} booleans, found shape {flags.shape} of {flags.dtype}"
+        )
+
+
+def check_ids(ids: Any, n: int) -> None:
+    """``ids`` (an array) is one integer decision id per game."""
+    if ids.shape != (n,) or ids.dtype.kind not in "iu":
+        raise ValueError(
+            f"step: expected {n} integer decision ids, found shape {ids.shape} of {ids.dtype}"
+        )
+
+
+def check_seats(seats: Any, n: int, players: int) -> None:
+    """``seats`` (an integer array) is one seat ``0..players-1`` per game."""
+    if seats.shape != (n,):
+        raise ValueError(f"observations: expected {n} seats, found shape {seats.shape}")
+    if seats.size and (seats.min() < 0 or seats.max() >= players):
+        raise ValueError(
+            f"observations: seats must be 0..{players - 1}, found "
+            f"{int(seats.min())}..{int(seats.max())}"
+        )
+
+
+def check_index(i: object, n: int) -> int:
+    """Game ``i`` of ``n`` as an index ``0..n-1`` (negative ones count from the end)."""
+    index = _whole(i)
+    if index is None or not -n <= index < n:
+        raise IndexError(f"game index must be 0..{n - 1}, found {i!r}")
+    return index % n
+
+
+def check_state(state: object, players: int) -> State:
+    """``state`` if it is a :class:`State` of ``players`` seats (to put in a batch)."""
+    if not isinstance(state, State):
+        raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
+    if state.players != players:
+        raise ValueError(
+            f"set_state: this batch plays {players} players, found a state of {state.players}"
+        )
+    return state
