@@ -120,7 +120,7 @@ def encode_observation(state: State, seat: int) -> list[float]:
     vector[ASSAM_OFFSET + state.assam_square] = 1.0
     vector[PHASE_OFFSET + int(state.phase)] = 1.0
     vector[FACING_OFFSET + state.assam_facing] = 1.0
-    start = state.rules.carpets_per_colour(players) * (2 if players == 2 else 1)
+    start = state.rules.starting_carpets(players)
     all_money = DIRHAMS_SCALE * players
     for relative in range(players):
         other = (seat + relative) % players

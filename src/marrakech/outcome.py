@@ -96,8 +96,14 @@ class Outcome:
 
     @property
     def rank_rewards(self) -> tuple[float, ...]:
-        """Per seat, ``2 * rank value - 1`` in ``[-1, 1]`` (zero-sum)."""
-        return tuple(2.0 * value - 1.0 for value in self.rank_values)
+        """Per seat, ``2 * rank value - 1`` in ``[-1, 1]`` (zero-sum), computed as the
+        mean over the other seats of +1, 0 or -1, which rounds exactly."""
+        players = len(self.ranks)
+        return tuple(
+            (sum(other > rank for other in self.ranks) - sum(other < rank for other in self.ranks))
+            / (players - 1)
+            for rank in self.ranks
+        )
 
     @property
     def win_shares(self) -> tuple[float, ...]:

@@ -64,6 +64,14 @@ class RuleSet:
         check_players(players)
         return self.carpets[players - 2]
 
+    def starting_carpets(self, players: int) -> int:
+        """The carpets a seat starts with: both its colours' at 2 players (R6, R7).
+
+        >>> STANDARD.starting_carpets(2), STANDARD.starting_carpets(3)
+        (24, 10)
+        """
+        return self.carpets_per_colour(players) * len(colours_of(0, players))
+
     def token(self) -> str:
         """The rule set as one word: its name, or ``custom:12/10/12:30:own|no-own``."""
         name = self.name

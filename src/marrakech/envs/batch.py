@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from marrakech import splitmix
 from marrakech.actions import ACTIONS, DECISION_IDS, DRAWS, ROLLS, Action
-from marrakech.envs.batch_checks import (
+from marrakech.batch_checks import (
     check_flags,
     check_games,
     check_ids,

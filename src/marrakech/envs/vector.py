@@ -45,9 +45,9 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.actions import DECISION_IDS
+from marrakech.batch_checks import check_ids
 from marrakech.bots import Bot, RandomBot
 from marrakech.envs.batch import PythonBatch
-from marrakech.envs.batch_checks import check_ids
 from marrakech.envs.common import Opponent, make_opponents
 from marrakech.envs.engine import BatchEngine
 from marrakech.envs.spec import (

@@ -20,6 +20,15 @@ import numpy.typing as npt
 
 from marrakech import splitmix
 from marrakech.actions import DECISION_IDS
+from marrakech.batch_checks import (
+    check_flags,
+    check_games,
+    check_ids,
+    check_index,
+    check_rules,
+    check_seats,
+    check_state,
+)
 from marrakech.fast import kernels
 from marrakech.fast.layout import (
     CHANCE_LOG,
@@ -43,8 +52,6 @@ from marrakech.position import TERMINAL, Phase
 from marrakech.rules import STANDARD, RuleSet, check_players
 from marrakech.state import State
 
-#: Largest batch accepted (the kernels index with 64-bit integers; this bounds memory).
-MAX_GAMES = 1 << 24
 _OVER = int(Phase.OVER)
 _SALT_CHANCE = np.uint64(splitmix.SALT_CHANCE)
 _SALT_ACTIONS = np.uint64(splitmix.SALT_ACTIONS)
@@ -72,14 +79,10 @@ class Batch:
         seed: int = 0,
         first_seat: int = 0,
     ) -> None:
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_GAMES:
-            raise ValueError(f"a batch holds 1..{MAX_GAMES} games, found n={n!r}")
+        self.n = check_games(n)
         check_players(players)
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"expected a RuleSet (see parse_rules), found {type(rules).__name__}")
-        self.n = int(n)
         self.players = players
-        self.rules = rules
+        self.rules = check_rules(rules)
         self.first_seat = first_seat
         self._start = to_arrays(State.new(players, rules, first_seat))
         self.rows: npt.NDArray[np.int32] = np.zeros((self.n, WIDTH), dtype=np.int32)
@@ -99,11 +102,7 @@ class Batch:
     def _flags(self, mask: npt.ArrayLike, what: str) -> npt.NDArray[np.bool_]:
         """``mask`` checked to be one boolean per game, as the kernels want it."""
         flags = np.asarray(mask)
-        if flags.shape != (self.n,) or flags.dtype != np.bool_:
-            raise ValueError(
-                f"{what} mask: expected {self.n} booleans, found shape {flags.shape} "
-                f"of {flags.dtype}"
-            )
+        check_flags(flags, self.n, what)
         return np.ascontiguousarray(flags)
 
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
@@ -121,11 +120,7 @@ class Batch:
         game whose action is illegal; then no game has moved.
         """
         ids = np.asarray(actions)
-        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
-            raise ValueError(
-                f"step: expected {self.n} integer decision ids, found shape {ids.shape} "
-                f"of {ids.dtype}"
-            )
+        check_ids(ids, self.n)
         if ids.dtype != np.int64 or not ids.flags.c_contiguous:
             ids = np.ascontiguousarray(ids, dtype=np.int64)
         if mask is None:
@@ -219,15 +214,7 @@ class Batch:
             seat_ids = self.rows[:, TURN].astype(np.int64)
         else:
             seat_ids = np.ascontiguousarray(np.asarray(seats), dtype=np.int64)
-            if seat_ids.shape != (self.n,):
-                raise ValueError(
-                    f"observations: expected {self.n} seats, found shape {seat_ids.shape}"
-                )
-            if seat_ids.size and (seat_ids.min() < 0 or seat_ids.max() >= self.players):
-                raise ValueError(
-                    f"observations: seats must be 0..{self.players - 1}, found "
-                    f"{int(seat_ids.min())}..{int(seat_ids.max())}"
-                )
+            check_seats(seat_ids, self.n, self.players)
         if out is None:
             out = np.empty((self.n, OBSERVATION_SIZE), dtype=np.float32)
         kernels.batch_observe(self.rows, seat_ids, out)
@@ -264,14 +251,9 @@ class Batch:
 
     # -- core states ----------------------------------------------------------------------
 
-    def _index(self, i: int) -> int:
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not -self.n <= i < self.n:
-            raise IndexError(f"game index must be 0..{self.n - 1}, found {i!r}")
-        return int(i) % self.n
-
     def state(self, i: int) -> State:
         """Game ``i`` as a core :class:`State`."""
-        return from_arrays(self.rows[self._index(i)])
+        return from_arrays(self.rows[check_index(i, self.n)])
 
     def set_state(self, i: int, state: State) -> None:
         """Put a core ``state`` in game ``i`` (counters cleared); a chance node is resolved
@@ -280,14 +262,8 @@ class Batch:
         The state keeps its own rule set until the game is reset (a reset starts
         ``State.new`` under the batch's rules).
         """
-        index = self._index(i)
-        if not isinstance(state, State):
-            raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
-        if state.players != self.players:
-            raise ValueError(
-                f"set_state: this batch plays {self.players} players, found a state of "
-                f"{state.players}"
-            )
+        index = check_index(i, self.n)
+        check_state(state, self.players)
         self.rows[index] = to_arrays(state)
         kernels.batch_resolve(self.rows, self._streams, index)
 

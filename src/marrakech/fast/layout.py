@@ -141,7 +141,7 @@ def to_arrays(state: State) -> npt.NDArray[np.int32]:
     values[OWN_COVER] = 1 if rules.own_cover else 0
     values[RULE_CARPETS : RULE_CARPETS + 3] = rules.carpets
     values[RULE_MONEY] = rules.money
-    values[START_CARPETS] = rules.carpets_per_colour(players) * (2 if players == 2 else 1)
+    values[START_CARPETS] = rules.starting_carpets(players)
     values[LAST_PAYER] = values[LAST_PAYEE] = -1
     values[CHANCE_LOG] = values[CHANCE_LOG + 1] = -1
     row = np.array(values, dtype=np.int32)

@@ -1,9 +1,9 @@
 """The argument checks of a batch of games: one message per mistake, for every engine.
 
-A batch engine (:class:`~marrakech.envs.batch.PythonBatch`, and through
-:class:`~marrakech.envs.VectorEnv` its callers) takes a number of games, a rule set,
-boolean masks, arrays of decision ids, seats and game indices. Each is checked here
-and nowhere else in ``marrakech.envs``::
+A batch engine (the compiled :class:`marrakech.fast.Batch`, the pure-Python
+:class:`~marrakech.envs.batch.PythonBatch`, and through :class:`~marrakech.envs.VectorEnv`
+their callers) takes a number of games, a rule set, boolean masks, arrays of decision
+ids, seats and game indices. Each is checked here and nowhere else::
 
     >>> check_games(8)
     8
@@ -14,11 +14,8 @@ and nowhere else in ``marrakech.envs``::
     ...
     ValueError: a batch holds 1..16777216 games, found n=0
 
-The module reads the arrays it is handed through their ``shape`` and ``dtype`` only
-and imports nothing but the standard library and the core, so that it can move into
-the core, where ``marrakech.fast.Batch`` (below ``marrakech.envs`` in the layers) can
-call it too; until then ``fast/batch.py`` keeps its own copy of these checks, with the
-same messages.
+The module reads the arrays it is handed through their ``shape`` and ``dtype`` only, so
+it needs no NumPy and lives in the core, below both engines.
 """
 
 from __future__ import annotations
