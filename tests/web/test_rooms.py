@@ -16,8 +16,9 @@ from fastapi.testclient import TestClient
 from marrakech import Orient, State
 from marrakech.actions import Action
 from marrakech.bots import Bot, make_bot
+from marrakech.web.bot_workers import bot_for_level
 from marrakech.web.protocol import CreateGame
-from marrakech.web.rooms import RoomManager, bot_for_level
+from marrakech.web.rooms import RoomManager
 from marrakech.web.store import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
@@ -71,7 +72,7 @@ async def test_bots_play_a_whole_game_alone_and_it_is_stored(tmp_path: Path) -> 
     final = await wait_until_over(manager, room.game_id)
     record = await manager.record(room.game_id)
     assert record is not None and record.final_state() == final
-    stored = await manager.run_store(store.load_game, room.game_id)
+    stored = await manager.store_worker.run(store.load_game, room.game_id)
     assert stored is not None and stored.status == "over" and not stored.bot_to_move
     await manager.stop()
 
@@ -129,11 +130,11 @@ async def test_store_calls_keep_their_order_under_load(tmp_path: Path) -> None:
     ]
     # Many concurrent calls, batched into few trips to the store thread, in order.
     results = await asyncio.gather(
-        *(manager.run_store(store.load_game, room.game_id) for room in rooms)
+        *(manager.store_worker.run(store.load_game, room.game_id) for room in rooms)
     )
     assert [game.id for game in results if game] == [room.game_id for room in rooms]
     with pytest.raises(Exception, match="no game nope"):
-        await manager.run_store(store.append_actions, "nope", 0, [], "running", False)
+        await manager.store_worker.run(store.append_actions, "nope", 0, [], "running", False)
     await manager.stop()
 
 

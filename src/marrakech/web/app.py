@@ -46,15 +46,8 @@ from marrakech.web.protocol import (
     parse_body,
     parse_client_message,
 )
-from marrakech.web.rooms import (
-    Client,
-    RefusedError,
-    Room,
-    RoomManager,
-    _dumps,
-    game_summary,
-    replay_view,
-)
+from marrakech.web.room import Client, RefusedError, Room, _dumps, game_summary
+from marrakech.web.rooms import RoomManager, replay_view
 from marrakech.web.store import GameStore, SQLiteStore, default_db_path
 
 log = logging.getLogger("marrakech.web")
@@ -221,20 +214,20 @@ def create_app(
             )
         wanted = [game_id for game_id in wanted if GAME_ID.match(game_id)]
         manager = manager_of(request)
-        games = await manager.run_store(manager.store.summaries, wanted)
+        games = await manager.store_worker.run(manager.store.summaries, wanted)
         return JSONResponse([game_summary(game) for game in games])
 
     @app.get("/api/games/open")
     async def open_games(request: Request) -> JSONResponse:
         manager = manager_of(request)
-        games = await manager.run_store(manager.store.open_games, 50)
+        games = await manager.store_worker.run(manager.store.open_games, 50)
         return JSONResponse([game_summary(game) for game in games])
 
     @app.get("/api/games/{game_id}")
     async def one_game(request: Request, game_id: str) -> JSONResponse:
         check_id(game_id)
         manager = manager_of(request)
-        games = await manager.run_store(manager.store.summaries, [game_id])
+        games = await manager.store_worker.run(manager.store.summaries, [game_id])
         if not games:
             raise no_game(game_id)
         return JSONResponse(game_summary(games[0]))
