@@ -245,7 +245,7 @@ def test_tokens_never_reach_the_logs_or_the_database(
 
 
 def test_debug_logs_of_websocket_frames_are_hidden() -> None:
-    from marrakech.web.app import HideFrames
+    from marrakech.web.security import HideFrames
 
     def record(level: int, msg: str) -> logging.LogRecord:
         return logging.LogRecord("uvicorn.error", level, __file__, 1, msg, ("x",), None)

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from marrakech import State
 from marrakech.record import GameRecord
-from marrakech.web.app import MAX_REFUSED
 from marrakech.web.protocol import MAX_MESSAGE_BYTES
+from marrakech.web.routes.socket import MAX_REFUSED
 from marrakech.web.store import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, mover, stored_actions, tokens
 

@@ -21,6 +21,7 @@ Per-connection rate limiting is a token bucket (:class:`RateLimiter`).
 from __future__ import annotations
 
 import json
+import re
 import time
 import unicodedata
 from typing import Annotated, Any, Literal
@@ -43,6 +44,8 @@ MAX_BODY_BYTES = 256 * 1024
 #: At most this many ids in one lobby query.
 MAX_IDS = 50
 MAX_NAME = 40
+#: What a game id may look like (the server makes 12 URL-safe characters).
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 Lang = Literal["en", "fr"]
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -69,6 +72,16 @@ class ProtocolError(ValueError):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class ApiError(Exception):
+    """An HTTP error answered as ``{"error": code, "message": ...}`` with ``status``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
         self.code = code
         self.message = message
 
@@ -236,12 +249,13 @@ def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
 
 
 def parse_body(model: type[_Strict], body: bytes) -> Any:
-    """Validate an HTTP JSON body against ``model``; :class:`ProtocolError` on faults."""
-    data = _json_object(body)
+    """Validate an HTTP JSON body against ``model``; :class:`ApiError` (400) on faults."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(_json_object(body))
+    except ProtocolError as error:
+        raise ApiError(400, "bad_request", error.message) from None
     except ValidationError as error:
-        raise ProtocolError("bad_request", describe_validation_error(error)) from None
+        raise ApiError(400, "bad_request", describe_validation_error(error)) from None
 
 
 class RateLimiter:
