@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from marrakech import State, random_game
 from marrakech.record import GameRecord
-from marrakech.web.protocol import MAX_BODY_BYTES
+from marrakech.web.protocol import MAX_BODY_BYTES, GameSummary, HttpError, JoinedSeat, Replay
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
 
@@ -119,6 +120,28 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
     client.post(f"/api/games/{game_id}/join", json={"seat": 2})
     assert client.get("/api/games/open").json() == []
     assert client.get(f"/api/games/{game_id}").json()["status"] == "running"
+
+
+def test_every_answer_validates_against_its_type(client: TestClient) -> None:
+    game = create_game(  # checks the answer against CreatedGame
+        client, players=3, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}]
+    )
+    game_id = game["game_id"]
+    summaries = TypeAdapter(list[GameSummary])
+    answers = [
+        (client.get(f"/api/games?ids={game_id}"), summaries),
+        (client.get("/api/games/open"), summaries),
+        (client.get(f"/api/games/{game_id}"), TypeAdapter(GameSummary)),
+        (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(JoinedSeat)),
+        (client.get(f"/api/games/{game_id}/replay"), TypeAdapter(Replay)),
+        (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(HttpError)),
+        (client.post("/api/games", content=b"[]"), TypeAdapter(HttpError)),
+        (client.get("/api/games/nosuchgame"), TypeAdapter(HttpError)),
+        (client.delete("/api/games"), TypeAdapter(HttpError)),
+    ]
+    for reply, answer in answers:
+        assert reply.headers["content-type"] == "application/json"
+        answer.validate_json(reply.text, strict=True)
 
 
 def test_your_games_by_ids(client: TestClient) -> None:

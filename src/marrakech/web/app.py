@@ -27,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from marrakech.web.context import WebContext
-from marrakech.web.protocol import ApiError
+from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.rooms import RoomManager
 from marrakech.web.routes import api, pages, socket
 from marrakech.web.security import SecurityHeaders, hide_frames
@@ -105,14 +105,19 @@ def create_app(
     return app
 
 
+#: The error codes of Starlette's own HTTP errors (no such path, wrong method...).
+HTTP_ERROR_CODES: dict[int, ApiErrorCode] = {404: "not_found", 405: "method_not_allowed"}
+
+
 async def api_error(request: Request, error: ApiError) -> JSONResponse:
-    return JSONResponse({"error": error.code, "message": error.message}, error.status)
+    body = HttpError(error=error.code, message=error.message)
+    return JSONResponse(body.model_dump(), error.status)
 
 
 async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
-    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    code = HTTP_ERROR_CODES.get(error.status_code, "http_error")
     return JSONResponse(
-        {"error": code, "message": str(error.detail)},
+        HttpError(error=code, message=str(error.detail)).model_dump(),
         error.status_code,
         headers=getattr(error, "headers", None),
     )

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from marrakech.actions import Action, parse_action
 from marrakech.bots import Bot
@@ -30,7 +28,18 @@ from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
 from marrakech.views import event_view, state_view
-from marrakech.web.protocol import ActionMessage
+from marrakech.web.client import Client
+from marrakech.web.protocol import (
+    ActionMessage,
+    ErrorCode,
+    GameChanged,
+    GameMeta,
+    Legal,
+    SeatInfo,
+    Update,
+    Welcome,
+    iso_time,
+)
 from marrakech.web.store import (
     ActionRow,
     GameStatus,
@@ -48,16 +57,6 @@ log = logging.getLogger("marrakech.web")
 DEFAULT_LEVEL = "medium"
 
 
-def iso_time(epoch: float) -> str:
-    """``2024-05-01T12:00:00Z``."""
-    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def seat_public(seat: SeatRow) -> dict[str, Any]:
-    """What anyone may know about a seat (never its token hash)."""
-    return {"seat": seat.seat, "kind": seat.kind, "level": seat.level, "name": seat.name}
-
-
 def seat_label(seat: SeatRow) -> str:
     """The seat as written in a game record: a name, ``human``, ``open`` or ``bot:LEVEL``."""
     if seat.name:
@@ -65,60 +64,10 @@ def seat_label(seat: SeatRow) -> str:
     return f"bot:{seat.level}" if seat.kind == "bot" else seat.kind
 
 
-def game_summary(game: StoredGame) -> dict[str, Any]:
-    """A game as the lobby lists it."""
-    return {
-        "game_id": game.id,
-        "players": game.players,
-        "rules": game.rules,
-        "first_seat": game.first_seat,
-        "lang": game.lang,
-        "status": game.status,
-        "version": game.version,
-        "created": iso_time(game.created),
-        "updated": iso_time(game.updated or game.created),
-        "seats": [seat_public(s) for s in game.seats],
-        "open_seats": [s.seat for s in game.seats if s.kind == "open"],
-    }
-
-
-class Client:
-    """One WebSocket connection as a room sees it: its seats, its language, its outbox.
-
-    Messages are queued and written by the connection's own task, so one slow browser
-    never delays a game; a browser that falls ``queue_size`` messages behind is dropped
-    (it reconnects and gets a fresh ``welcome``).
-    """
-
-    def __init__(self, seats: frozenset[int], lang: str, queue_size: int = 256) -> None:
-        self.seats = seats
-        self.lang = lang
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
-        self.closed = False
-
-    def send(self, text: str) -> None:
-        if self.closed:
-            return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            log.warning("dropping a connection that fell %d messages behind", self.outbox.qsize())
-            self.close()
-
-    def close(self) -> None:
-        """Stop sending: the connection's writer sees ``None`` and closes the socket."""
-        if self.closed:
-            return
-        self.closed = True
-        while not self.outbox.empty():
-            self.outbox.get_nowait()
-        self.outbox.put_nowait(None)
-
-
 class RefusedError(Exception):
     """An action refused with a protocol error code; nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -177,20 +126,14 @@ class Room:
 
     @property
     def status(self) -> GameStatus:
-        return _status(self.state, self.seats)
+        return game_status(self.state, self.seats)
 
     def mover(self) -> int | None:
         """The seat that must send something now (``roll`` at its ROLL), or None."""
-        state = self.state
-        if state.phase is Phase.ROLL:
-            return state.turn
-        if state.is_chance or state.is_terminal:
-            return None  # a DRAW is revealed by the server at once
-        return state.to_move
+        return seat_to_move(self.state)
 
     def bot_to_move(self) -> bool:
-        seat = self.mover()
-        return seat is not None and self.seats[seat].kind == "bot"
+        return mover_kind(self.state, self.seats) == "bot"
 
     def legal_for(self, seat: int) -> list[str]:
         if self.mover() != seat:
@@ -199,20 +142,20 @@ class Room:
             return ["roll"]
         return [str(action) for action in self.state.legal_actions()]
 
-    def legal_map(self, client: Client) -> dict[str, list[str]]:
+    def legal_map(self, client: Client) -> Legal:
         return {str(seat): self.legal_for(seat) for seat in sorted(client.seats)}
 
-    def meta(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id,
-            "players": self.players,
-            "rules": self.rules.token(),
-            "seats": [seat_public(seat) for seat in self.seats],
-            "first_seat": self.first_seat,
-            "lang": self.lang,
-            "created": iso_time(self.created),
-            "status": self.status,
-        }
+    def meta(self) -> GameMeta:
+        return GameMeta(
+            game_id=self.game_id,
+            players=self.players,
+            rules=self.rules.token(),
+            seats=[SeatInfo.of(seat) for seat in self.seats],
+            first_seat=self.first_seat,
+            lang=self.lang,
+            created=iso_time(self.created),
+            status=self.status,
+        )
 
     def log(self, lang: str) -> list[str]:
         """The game log in ``lang``, one entry per action (cached)."""
@@ -252,19 +195,15 @@ class Room:
         """Register a connection and queue its ``welcome`` (atomically: no update can
         come between the welcome and the connection's registration)."""
         self.clients.add(client)
-        client.send(
-            _dumps(
-                {
-                    "type": "welcome",
-                    "game": self.meta(),
-                    "you": sorted(client.seats),
-                    "version": self.version,
-                    "state": state_view(self.state),
-                    "log": self.log(client.lang),
-                    "legal": self.legal_map(client),
-                }
-            )
+        welcome = Welcome(
+            game=self.meta(),
+            you=sorted(client.seats),
+            version=self.version,
+            state=state_view(self.state),
+            log=self.log(client.lang),
+            legal=self.legal_map(client),
         )
+        client.send(welcome.model_dump_json())
 
     async def _resync(self) -> None:
         game = await self.manager.store_worker.run(self.manager.store.load_game, self.game_id)
@@ -282,23 +221,21 @@ class Room:
     def _broadcast(self, events: Sequence[Event]) -> None:
         if not self.clients:
             return
-        common = {
-            "type": "update",
-            "version": self.version,
-            "state": state_view(self.state),
-            "events": [event_view(event) for event in events],
-        }
-        prefixes: dict[str, str] = {}
+        state = state_view(self.state)
+        views = [event_view(event) for event in events]
+        shared: dict[str, str] = {}  # by language: the update but for each one's legal tokens
         for client in list(self.clients):
-            prefix = prefixes.get(client.lang)
-            if prefix is None:
-                log_lines = self.log(client.lang)[self.version - len(events) :]
-                prefix = _dumps({**common, "log": log_lines})[:-1]
-                prefixes[client.lang] = prefix
-            client.send(f'{prefix},"legal":{_dumps(self.legal_map(client))}}}')
+            text = shared.get(client.lang)
+            if text is None:
+                lines = self.log(client.lang)[self.version - len(events) :]
+                update = Update(
+                    version=self.version, state=state, events=views, log=lines, legal={}
+                )
+                text = shared[client.lang] = update.json_without_legal()
+            client.send(Update.json_with_legal(text, self.legal_map(client)))
 
     def broadcast_meta(self) -> None:
-        text = _dumps({"type": "game", "game": self.meta()})
+        text = GameChanged(game=self.meta()).model_dump_json()
         for client in list(self.clients):
             client.send(text)
 
@@ -371,9 +308,9 @@ class Room:
             state = events[-1].after
         if not events:
             return
-        mover_kind = _mover_kind(state, self.seats)
+        bot_to_move = mover_kind(state, self.seats) == "bot"
         rows = [ActionRow(str(event.action), event.seat) for event in events]
-        status: GameStatus = _status(state, self.seats)
+        status: GameStatus = game_status(state, self.seats)
         try:
             await self.manager.store_worker.run(
                 self.manager.store.append_actions,
@@ -381,7 +318,7 @@ class Room:
                 self.version,
                 rows,
                 status,
-                mover_kind == "bot",
+                bot_to_move,
             )
         except StoreConflict:
             # Another server instance moved this game on: this copy is stale. Catch up
@@ -470,18 +407,24 @@ class Room:
         self.close_clients()
 
 
-def _status(state: State, seats: Sequence[SeatRow]) -> GameStatus:
+def game_status(state: State, seats: Sequence[SeatRow]) -> GameStatus:
+    """``over``, ``waiting`` (a seat is still open) or ``running``."""
     if state.is_terminal:
         return "over"
     return "waiting" if any(seat.kind == "open" for seat in seats) else "running"
 
 
-def _mover_kind(state: State, seats: Sequence[SeatRow]) -> str | None:
-    if state.is_terminal or state.phase is Phase.DRAW:
+def seat_to_move(state: State) -> int | None:
+    """The seat the server waits for (``roll`` at its ROLL), or None: over, or a DRAW,
+    which the server reveals at once."""
+    if state.phase is Phase.ROLL:
+        return state.turn
+    if state.is_chance or state.is_terminal:
         return None
-    seat = state.turn if state.phase is Phase.ROLL else state.to_move
-    return seats[seat].kind
+    return state.to_move
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+def mover_kind(state: State, seats: Sequence[SeatRow]) -> str | None:
+    """The kind of the seat the server waits for (``bot``...), None if it waits for none."""
+    seat = seat_to_move(state)
+    return None if seat is None else seats[seat].kind

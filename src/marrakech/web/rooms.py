@@ -13,26 +13,15 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
-from typing import Any
 
 from marrakech.actions import parse_action
 from marrakech.bots import Bot
-from marrakech.i18n import describe_event
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
-from marrakech.views import event_view, state_view
 from marrakech.web.bot_workers import BotWorkers
-from marrakech.web.protocol import CreateGame
-from marrakech.web.room import (
-    DEFAULT_LEVEL,
-    RefusedError,
-    Room,
-    _mover_kind,
-    _status,
-    iso_time,
-    seat_label,
-)
+from marrakech.web.protocol import ApiError, CreateGame, iso_time
+from marrakech.web.room import DEFAULT_LEVEL, Room, game_status, mover_kind, seat_label
 from marrakech.web.store import GameStore, SeatRow, StoredGame, hash_token
 from marrakech.web.store_worker import StoreWorker
 
@@ -171,8 +160,8 @@ class RoomManager:
             first_seat=first_seat,
             lang=spec.lang,
             seats=tuple(seats),
-            status=_status(start, seats),
-            bot_to_move=_mover_kind(start, seats) == "bot",
+            status=game_status(start, seats),
+            bot_to_move=mover_kind(start, seats) == "bot",
         )
         await self.store_worker.run(self.store.create_game, game)
         room = await self.get(game.id)
@@ -182,23 +171,24 @@ class RoomManager:
         return room, tokens
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
-        """Claim an open seat: returns its new token. Raises KeyError / RefusedError."""
+        """Claim an open seat: returns its new token. Raises KeyError (no such game) or
+        :class:`ApiError` (no such seat, or the seat is not open)."""
         room = await self.get(game_id)
         if room is None:
             raise KeyError(game_id)
         async with room.lock:
             if not 0 <= seat < room.players:
-                raise RefusedError(
-                    "bad_request", f"seat: expected 0..{room.players - 1}, found {seat}"
+                raise ApiError(
+                    400, "bad_request", f"seat: expected 0..{room.players - 1}, found {seat}"
                 )
             if room.seats[seat].kind != "open":
-                raise RefusedError("seat_taken", f"seat {seat} is not open")
+                raise ApiError(409, "seat_taken", f"seat {seat} is not open")
             token = new_token()
             claimed = await self.store_worker.run(
                 self.store.claim_seat, game_id, seat, hash_token(token), name
             )
             if not claimed:
-                raise RefusedError("seat_taken", f"seat {seat} was just taken")
+                raise ApiError(409, "seat_taken", f"seat {seat} was just taken")
             room.seats[seat] = SeatRow(seat, "human", None, name, hash_token(token))
             if room.status != "waiting":
                 await self.store_worker.run(self.store.set_status, game_id, room.status)
@@ -220,25 +210,3 @@ class RoomManager:
             seats=[seat_label(seat) for seat in game.seats],
             meta={"game_id": game.id, "created": iso_time(game.created)},
         )
-
-
-def replay_view(record: GameRecord, lang: str) -> dict[str, Any]:
-    """Everything a replay page shows: every position, every event, the log.
-
-    >>> from marrakech import State, parse_action
-    >>> record = GameRecord.from_actions(State.new(3), [parse_action("L")])
-    >>> view = replay_view(record, "en")
-    >>> len(view["states"]), view["log"]
-    (2, ['Red turned Assam left, to face West.'])
-    """
-    state = record.initial_state()
-    states = [state_view(state)]
-    events = []
-    lines = []
-    for action in record.actions:
-        event = state.describe(action)
-        state = event.after
-        states.append(state_view(state))
-        events.append(event_view(event))
-        lines.append(describe_event(event, lang))
-    return {"record": record.to_dict(), "states": states, "events": events, "log": lines}

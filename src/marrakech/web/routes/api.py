@@ -8,56 +8,61 @@ every refusal is an :class:`~marrakech.web.protocol.ApiError`, answered as
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from marrakech.errors import NotationError
+from marrakech.i18n import describe_event
 from marrakech.record import GameRecord
+from marrakech.views import event_view, state_view
 from marrakech.web.context import Context
 from marrakech.web.protocol import (
     GAME_ID,
     MAX_BODY_BYTES,
     MAX_IDS,
     ApiError,
+    CreatedGame,
+    CreatedSeat,
     CreateGame,
+    GameSummary,
+    JoinedSeat,
     JoinGame,
+    Replay,
     parse_body,
+    seat_link,
 )
-from marrakech.web.room import RefusedError, _dumps, game_summary
-from marrakech.web.rooms import replay_view
 
 router = APIRouter(prefix="/api")
 
 
-@router.post("/games", status_code=201)
-async def create_game(request: Request, context: Context) -> JSONResponse:
-    spec: CreateGame = parse_body(CreateGame, await read_body(request))
+@router.post("/games", status_code=201, response_model_exclude_none=True)
+async def create_game(request: Request, context: Context) -> CreatedGame:
+    spec = parse_body(CreateGame, await read_body(request))
     room, tokens = await context.manager.create(spec)
     game_id = room.game_id
     seats = []
     for seat in room.seats:
-        entry: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind}
-        if seat.seat in tokens:
-            entry["token"] = tokens[seat.seat]
-            entry["link"] = f"/g/{game_id}#t={tokens[seat.seat]}"
-        if seat.kind == "bot":
-            entry["level"] = seat.level
-        seats.append(entry)
-    return JSONResponse(
-        {
-            "game_id": game_id,
-            "seats": seats,
-            "spectator_link": f"/g/{game_id}",
-            "replay_link": f"/r/{game_id}",
-        },
-        status_code=201,
+        token = tokens.get(seat.seat)
+        seats.append(
+            CreatedSeat(
+                seat=seat.seat,
+                kind=seat.kind,
+                token=token,
+                link=None if token is None else seat_link(game_id, token),
+                level=seat.level if seat.kind == "bot" else None,
+            )
+        )
+    return CreatedGame(
+        game_id=game_id,
+        seats=seats,
+        spectator_link=f"/g/{game_id}",
+        replay_link=f"/r/{game_id}",
     )
 
 
 @router.get("/games")
-async def list_games(context: Context, ids: str = "") -> JSONResponse:
+async def list_games(context: Context, ids: str = "") -> list[GameSummary]:
     wanted = [game_id for game_id in ids.split(",") if game_id]
     if len(wanted) > MAX_IDS:
         raise ApiError(
@@ -66,42 +71,40 @@ async def list_games(context: Context, ids: str = "") -> JSONResponse:
     wanted = [game_id for game_id in wanted if GAME_ID.match(game_id)]
     manager = context.manager
     games = await manager.store_worker.run(manager.store.summaries, wanted)
-    return JSONResponse([game_summary(game) for game in games])
+    return [GameSummary.of(game) for game in games]
 
 
 @router.get("/games/open")
-async def open_games(context: Context) -> JSONResponse:
+async def open_games(context: Context) -> list[GameSummary]:
     manager = context.manager
     games = await manager.store_worker.run(manager.store.open_games, 50)
-    return JSONResponse([game_summary(game) for game in games])
+    return [GameSummary.of(game) for game in games]
 
 
 @router.get("/games/{game_id}")
-async def one_game(context: Context, game_id: str) -> JSONResponse:
+async def one_game(context: Context, game_id: str) -> GameSummary:
     check_id(game_id)
     manager = context.manager
     games = await manager.store_worker.run(manager.store.summaries, [game_id])
     if not games:
         raise no_game(game_id)
-    return JSONResponse(game_summary(games[0]))
+    return GameSummary.of(games[0])
 
 
 @router.post("/games/{game_id}/join")
-async def join_game(request: Request, context: Context, game_id: str) -> JSONResponse:
+async def join_game(request: Request, context: Context, game_id: str) -> JoinedSeat:
     check_id(game_id)
-    spec: JoinGame = parse_body(JoinGame, await read_body(request))
+    spec = parse_body(JoinGame, await read_body(request))
     try:
         token = await context.manager.join(game_id, spec.seat, spec.name)
     except KeyError:
         raise no_game(game_id) from None
-    except RefusedError as error:
-        status = 409 if error.code == "seat_taken" else 400
-        raise ApiError(status, error.code, error.message) from None
-    return JSONResponse({"seat": spec.seat, "token": token, "link": f"/g/{game_id}#t={token}"})
+    return JoinedSeat(seat=spec.seat, token=token, link=seat_link(game_id, token))
 
 
 @router.get("/games/{game_id}/record")
 async def game_record(context: Context, game_id: str) -> Response:
+    """The core's JSON game record, as a download."""
     record = await stored_record(context, game_id)
     return Response(
         record.to_json(indent=1),
@@ -110,13 +113,13 @@ async def game_record(context: Context, game_id: str) -> Response:
     )
 
 
-@router.get("/games/{game_id}/replay")
+@router.get("/games/{game_id}/replay", response_model=Replay)
 async def game_replay(context: Context, game_id: str, lang: str = "en") -> Response:
     record = await stored_record(context, game_id)
     return await replay_response(record, check_lang(lang))
 
 
-@router.post("/replay")
+@router.post("/replay", response_model=Replay)
 async def uploaded_replay(request: Request, lang: str = "en") -> Response:
     lang = check_lang(lang)
     body = await read_body(request)
@@ -135,9 +138,31 @@ async def stored_record(context: Context, game_id: str) -> GameRecord:
     return record
 
 
+def replay(record: GameRecord, lang: str) -> Replay:
+    """Everything a replay page shows: every position, every event, the log.
+
+    >>> from marrakech import State, parse_action
+    >>> view = replay(GameRecord.from_actions(State.new(3), [parse_action("L")]), "en")
+    >>> len(view.states), view.log
+    (2, ['Red turned Assam left, to face West.'])
+    """
+    state = record.initial_state()
+    states = [state_view(state)]
+    events = []
+    lines = []
+    for action in record.actions:
+        event = state.describe(action)
+        state = event.after
+        states.append(state_view(state))
+        events.append(event_view(event))
+        lines.append(describe_event(event, lang))
+    return Replay(record=record.to_dict(), states=states, events=events, log=lines)
+
+
 async def replay_response(record: GameRecord, lang: str) -> Response:
-    view = await asyncio.to_thread(replay_view, record, lang)
-    return Response(_dumps(view), media_type="application/json")
+    """A replay, built and written out of the event loop (a record has up to 2000 actions)."""
+    text = await asyncio.to_thread(lambda: replay(record, lang).model_dump_json())
+    return Response(text, media_type="application/json")
 
 
 def check_id(game_id: str) -> None:

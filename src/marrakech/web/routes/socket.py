@@ -1,31 +1,34 @@
 """Live play over the WebSocket ``/ws/{game_id}`` (docs/web-protocol.md).
 
 A :class:`Session` is one connection: it waits for the ``hello``, attaches a
-:class:`~marrakech.web.room.Client` to the game's room, then answers actions and pings
-in order. Every message is size-checked, rate-limited and validated first; a connection
-that keeps flooding is closed.
+:class:`~marrakech.web.client.Client` to the game's room, then answers actions and pings
+in order. Every message is size-checked, rate-limited (a token bucket per connection,
+:class:`RateLimiter`) and validated first; a connection that keeps flooding is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+import time
+from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from marrakech.web.client import Client
 from marrakech.web.context import Context
 from marrakech.web.protocol import (
     GAME_ID,
     ActionMessage,
+    ErrorCode,
+    ErrorMessage,
     Hello,
+    Pong,
     ProtocolError,
-    RateLimiter,
-    error_message,
     parse_client_message,
 )
-from marrakech.web.room import Client, RefusedError, Room, _dumps
+from marrakech.web.room import RefusedError, Room
 from marrakech.web.rooms import RoomManager
 
 router = APIRouter()
@@ -42,6 +45,38 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
     limiter = RateLimiter(context.rate, context.burst)
     session = Session(websocket, context.manager, game_id, limiter)
     await session.run(context.hello_timeout)
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages per second on average, bursts up to ``burst``.
+
+    >>> limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: 0.0)
+    >>> [limiter.allow() for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(
+        self, rate: float = 20.0, burst: int = 40, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"expected rate > 0 and burst >= 1, found {rate} and {burst}")
+        self.rate = rate
+        self.burst = float(burst)
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+        #: Messages refused so far (the server closes a connection that keeps flooding).
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
 
 
 class Session:
@@ -92,14 +127,14 @@ class Session:
         data: bytes = message.get("bytes") or b""
         return data
 
-    async def _check(self, raw: str | bytes) -> Hello | ActionMessage | dict[str, Any]:
+    async def _check(self, raw: str | bytes) -> Hello | ActionMessage | ErrorMessage | Pong:
         """The message to handle, or the answer to send instead (an error, a pong)."""
         version = None if self.room is None else self.room.version
         if not self.limiter.allow():
             if self.limiter.refused > MAX_REFUSED:
                 await self.websocket.close(CLOSE_POLICY, "too many messages")
                 raise WebSocketDisconnect(CLOSE_POLICY)
-            return error_message(
+            return refusal(
                 "rate_limited",
                 f"at most {self.limiter.rate:g} messages per second (bursts of "
                 f"{self.limiter.burst:g}): this one was dropped",
@@ -108,10 +143,10 @@ class Session:
         try:
             message = parse_client_message(raw)
         except ProtocolError as error:
-            return error_message(error.code, error.message, version)
+            return refusal(error.code, error.message, version)
         if isinstance(message, Hello | ActionMessage):
             return message
-        return {"type": "pong"}
+        return Pong()
 
     async def _hello(self, timeout: float) -> Client | None:
         """Wait for the hello; attach to the room. None if the connection ends here."""
@@ -119,23 +154,21 @@ class Session:
             try:
                 raw = await self._receive(timeout)
             except TimeoutError:
-                await self._send_now(error_message("bad_message", "expected a hello message"))
+                await self._send_now(refusal("bad_message", "expected a hello message"))
                 await self.websocket.close(CLOSE_NO_HELLO, "no hello")
                 return None
             if raw is None:
                 return None
             message = await self._check(raw)
-            if isinstance(message, dict):
+            if isinstance(message, ErrorMessage | Pong):
                 await self._send_now(message)
                 continue
             if not isinstance(message, Hello):
-                await self._send_now(
-                    error_message("bad_message", 'expected {"type": "hello"} first')
-                )
+                await self._send_now(refusal("bad_message", 'expected {"type": "hello"} first'))
                 continue
             room = await self.manager.get(self.game_id) if GAME_ID.match(self.game_id) else None
             if room is None:
-                await self._send_now(error_message("not_found", "no such game"))
+                await self._send_now(refusal("not_found", "no such game"))
                 await self.websocket.close(CLOSE_NOT_FOUND, "no such game")
                 return None
             seats, unknown = room.seats_for(message.tokens)
@@ -143,20 +176,18 @@ class Session:
             self.room, self.client = room, client
             if unknown:
                 client.send(
-                    _dumps(
-                        error_message(
-                            "bad_token",
-                            f"{unknown} of the tokens matches no seat of this game: "
-                            "you see the game without that seat",
-                            room.version,
-                        )
-                    )
+                    refusal(
+                        "bad_token",
+                        f"{unknown} of the tokens matches no seat of this game: "
+                        "you see the game without that seat",
+                        room.version,
+                    ).model_dump_json()
                 )
             room.attach(client)
             return client
 
-    async def _send_now(self, data: dict[str, Any]) -> None:
-        await self.websocket.send_text(_dumps(data))
+    async def _send_now(self, message: ErrorMessage | Pong) -> None:
+        await self.websocket.send_text(message.model_dump_json())
 
     async def _serve(self, client: Client) -> None:
         room = self.room
@@ -166,17 +197,15 @@ class Session:
             if raw is None or client.closed:
                 return
             message = await self._check(raw)
-            if isinstance(message, dict):
-                client.send(_dumps(message))
-            elif isinstance(message, Hello):
-                client.send(
-                    _dumps(error_message("bad_message", "hello was already received", room.version))
-                )
-            else:
+            if isinstance(message, Hello):
+                message = refusal("bad_message", "hello was already received", room.version)
+            if isinstance(message, ActionMessage):
                 try:
                     await room.act(client, message)
                 except RefusedError as error:
-                    client.send(_dumps(error_message(error.code, error.message, room.version)))
+                    client.send(refusal(error.code, error.message, room.version).model_dump_json())
+            else:
+                client.send(message.model_dump_json())
 
     async def _write(self, client: Client) -> None:
         try:
@@ -190,3 +219,8 @@ class Session:
         if self.websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await self.websocket.close(1000)
+
+
+def refusal(code: ErrorCode, message: str, version: int | None = None) -> ErrorMessage:
+    """An ``error`` message; ``version`` None before the hello was accepted."""
+    return ErrorMessage(code=code, message=message, version=version)

@@ -1,30 +1,27 @@
-"""The messages of the web protocol (docs/web-protocol.md), validated against schemas.
+"""What a browser sends (docs/web-protocol.md), and the vocabulary both directions share.
 
 Every message from a browser is untrusted: it is size-checked, parsed as JSON, and
 validated strictly (no extra fields, no type coercion). A fault becomes a
-:class:`ProtocolError` whose message says what was expected and what was found::
+:class:`ProtocolError` (WebSocket) or an :class:`ApiError` (HTTP) whose message says what
+was expected and what was found::
 
     >>> parse_client_message('{"type": "action", "seat": 1, "version": 7, "action": "L"}')
     ActionMessage(type='action', seat=1, version=7, action='L')
-    >>> parse_client_message('{"type": "action", "seat": "1", "version": 7, "action": "L"}')
-    Traceback (most recent call last):
-    ...
-    marrakech.web.protocol.ProtocolError: bad_message: seat: expected a valid integer (found '1')
-    >>> parse_client_message("[1]")
-    Traceback (most recent call last):
-    ...
-    marrakech.web.protocol.ProtocolError: bad_message: expected a JSON object, found a JSON list
-
-Per-connection rate limiting is a token bucket (:class:`RateLimiter`).
+    >>> for text in ('{"type": "action", "seat": "1", "version": 7, "action": "L"}', "[1]"):
+    ...     try:
+    ...         parse_client_message(text)
+    ...     except ProtocolError as error:
+    ...         print(error)
+    bad_message: seat: expected a valid integer (found '1')
+    bad_message: expected a JSON object, found a JSON list
 """
 
 from __future__ import annotations
 
 import json
 import re
-import time
 import unicodedata
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
     BaseModel,
@@ -52,7 +49,7 @@ LEVELS = ("easy", "medium", "hard", "expert")
 Level = Literal["easy", "medium", "hard", "expert"]
 
 #: Error codes sent in ``{"type": "error", "code": ...}`` (see docs/web-protocol.md).
-ERROR_CODES = (
+ErrorCode = Literal[
     "bad_message",
     "too_large",
     "rate_limited",
@@ -64,13 +61,24 @@ ERROR_CODES = (
     "illegal_action",
     "game_over",
     "server_error",
-)
+]
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
+#: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.
+ApiErrorCode = Literal[
+    "bad_request",
+    "bad_record",
+    "not_found",
+    "seat_taken",
+    "too_large",
+    "method_not_allowed",
+    "http_error",
+]
 
 
 class ProtocolError(ValueError):
     """A refused message: ``code`` is one of :data:`ERROR_CODES`."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
@@ -79,21 +87,26 @@ class ProtocolError(ValueError):
 class ApiError(Exception):
     """An HTTP error answered as ``{"error": code, "message": ...}`` with ``status``."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: ApiErrorCode, message: str) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """A message of the protocol: no extra field, no type coercion, immutable."""
+
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+Body = TypeVar("Body", bound=StrictModel)
 
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
-class Hello(_Strict):
+class Hello(StrictModel):
     """First message of a connection: the seat tokens it holds (none for a spectator)."""
 
     type: Literal["hello"]
@@ -101,7 +114,7 @@ class Hello(_Strict):
     lang: Lang = "en"
 
 
-class ActionMessage(_Strict):
+class ActionMessage(StrictModel):
     """A decision token (``L``, ``c3-c4``...) or ``roll`` for ``seat`` at ``version``."""
 
     type: Literal["action"]
@@ -110,7 +123,7 @@ class ActionMessage(_Strict):
     action: str = Field(min_length=1, max_length=16)
 
 
-class Ping(_Strict):
+class Ping(StrictModel):
     type: Literal["ping"]
 
 
@@ -129,7 +142,7 @@ def _name(value: str) -> str:
     return value
 
 
-class SeatSpec(_Strict):
+class SeatSpec(StrictModel):
     """A seat of a new game: a human (gets a link), an open seat (lobby) or a bot."""
 
     kind: Literal["human", "open", "bot"]
@@ -145,7 +158,7 @@ class SeatSpec(_Strict):
         return self
 
 
-class CreateGame(_Strict):
+class CreateGame(StrictModel):
     """``POST /api/games``."""
 
     players: Literal[2, 3, 4]
@@ -167,7 +180,7 @@ class CreateGame(_Strict):
         return self
 
 
-class JoinGame(_Strict):
+class JoinGame(StrictModel):
     """``POST /api/games/{id}/join``."""
 
     seat: int = Field(ge=0, le=3)
@@ -248,7 +261,7 @@ def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
         raise ProtocolError("bad_message", describe_validation_error(error, tagged=True)) from None
 
 
-def parse_body(model: type[_Strict], body: bytes) -> Any:
+def parse_body(model: type[Body], body: bytes) -> Body:
     """Validate an HTTP JSON body against ``model``; :class:`ApiError` (400) on faults."""
     try:
         return model.model_validate(_json_object(body))
@@ -256,38 +269,3 @@ def parse_body(model: type[_Strict], body: bytes) -> Any:
         raise ApiError(400, "bad_request", error.message) from None
     except ValidationError as error:
         raise ApiError(400, "bad_request", describe_validation_error(error)) from None
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages per second on average, bursts up to ``burst``.
-
-    >>> limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: 0.0)
-    >>> [limiter.allow() for _ in range(3)]
-    [True, True, False]
-    """
-
-    def __init__(self, rate: float = 20.0, burst: int = 40, clock: Any = time.monotonic) -> None:
-        if rate <= 0 or burst < 1:
-            raise ValueError(f"expected rate > 0 and burst >= 1, found {rate} and {burst}")
-        self.rate = rate
-        self.burst = float(burst)
-        self._clock = clock
-        self._tokens = float(burst)
-        self._last = clock()
-        #: Messages refused so far (the server closes a connection that keeps flooding).
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
-
-
-def error_message(code: str, message: str, version: int | None = None) -> dict[str, Any]:
-    """``{"type": "error", "code": ..., "message": ..., "version": ...}``."""
-    return {"type": "error", "code": code, "message": message, "version": version}
