@@ -11,9 +11,16 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
 
-from marrakech import State, random_game
+from marrakech import State, bots, random_game
 from marrakech.record import GameRecord
-from marrakech.web.protocol import MAX_BODY_BYTES, GameSummary, HttpError, JoinedSeat, Replay
+from marrakech.web.protocol import (
+    MAX_BODY_BYTES,
+    GameSummary,
+    HttpError,
+    JoinedSeat,
+    PageConfig,
+    Replay,
+)
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
 
@@ -61,7 +68,10 @@ def test_create_answers_links_for_each_human_seat(client: TestClient) -> None:
             {"players": 2, "seats": [{"kind": "human", "level": "easy"}, {"kind": "bot"}]},
             "level is for bot seats only",
         ),
-        ({"players": 2, "seats": [{"kind": "bot", "level": "godlike"}] * 2}, "seats[0].level"),
+        (
+            {"players": 2, "seats": [{"kind": "bot", "level": "godlike"}] * 2},
+            "seats[0].level: expected 'easy', 'medium', 'hard' or 'expert', found 'godlike'",
+        ),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "rules": "chess"}, "rules"),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "first_seat": 2}, "first_seat"),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "lang": "de"}, "lang"),
@@ -120,6 +130,12 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
     client.post(f"/api/games/{game_id}/join", json={"seat": 2})
     assert client.get("/api/games/open").json() == []
     assert client.get(f"/api/games/{game_id}").json()["status"] == "running"
+
+
+def test_the_page_config_has_the_registry_levels(client: TestClient) -> None:
+    reply = client.get("/api/config")
+    config = PageConfig.model_validate_json(reply.text, strict=True)
+    assert config.levels == list(bots.LEVELS) and config.default_level in config.levels
 
 
 def test_every_answer_validates_against_its_type(client: TestClient) -> None:

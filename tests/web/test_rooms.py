@@ -1,4 +1,4 @@
-"""Rooms without the network: bots (levels, fallbacks, processes), the store hand-off."""
+"""Rooms without the network: bots (levels, processes), the store hand-off."""
 
 from __future__ import annotations
 
@@ -13,26 +13,24 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from marrakech import Orient, State
+from marrakech import Orient, State, bots
 from marrakech.actions import Action
-from marrakech.bots import Bot, make_bot
-from marrakech.web.bot_workers import bot_for_level
-from marrakech.web.protocol import CreateGame
+from marrakech.bots import make_bot
+from marrakech.web.bot_workers import BotWorkers
+from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
 from marrakech.web.rooms import RoomManager
 from marrakech.web.store import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
 
-def only_easy(name: str) -> Bot:
-    if name in ("expert", "hard", "mcts", "expectimax"):
-        raise ValueError(f"unknown bot {name!r}")
-    return make_bot(name)
-
-
-def test_missing_levels_fall_back_to_weaker_bots() -> None:
-    assert bot_for_level("expert", only_easy).name == make_bot("medium").name
-    assert bot_for_level("easy", only_easy).name == "random"
-    assert bot_for_level("nonsense", only_easy).name == "random"
+def test_every_level_of_the_registry_is_offered_and_has_its_bot() -> None:
+    assert tuple(bots.LEVELS) == LEVELS and DEFAULT_LEVEL in LEVELS
+    workers = BotWorkers(threads=1)
+    for level, name in bots.LEVELS.items():
+        assert workers.make_bot(level).name == make_bot(name).name
+        spec = {"players": 2, "seats": [{"kind": "bot", "level": level}] * 2}
+        assert CreateGame.model_validate(spec).seats[0].level == level
+    workers.shutdown()
 
 
 async def wait_until_over(manager: RoomManager, game_id: str) -> State:

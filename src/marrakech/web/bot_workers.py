@@ -9,7 +9,6 @@ start), else in threads, where each room seat thinks with its own bot.
 from __future__ import annotations
 
 import asyncio
-import logging
 import multiprocessing
 import random
 import signal
@@ -17,28 +16,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from marrakech.actions import Action, action_from_id
-from marrakech.bots import Bot, make_bot
+from marrakech.bots import LEVELS, Bot, make_bot
 from marrakech.state import State
 
-log = logging.getLogger("marrakech.web")
-
-#: If a level's bot does not exist (yet), the next weaker level is tried.
-LEVEL_FALLBACK = {"expert": "hard", "hard": "medium", "medium": "easy", "easy": "random"}
-
-
-def bot_for_level(level: str, factory: Callable[[str], Bot] = make_bot) -> Bot:
-    """The bot of a level; a level whose bot does not exist falls back to a weaker one."""
-    name: str | None = level
-    while name is not None:
-        try:
-            return factory(name)
-        except ValueError:
-            fallback = LEVEL_FALLBACK.get(name)
-            log.warning("no bot for level %r; using %r instead", name, fallback)
-            name = fallback
-    return factory("random")
-
-
+#: In a worker process: its bot of each level, made once.
 _WORKER_BOTS: dict[str, Bot] = {}
 
 
@@ -49,15 +30,15 @@ def _quiet_worker() -> None:
 
 def _warm_worker() -> None:
     """Load the bots (and their compiled kernels) in a fresh worker process."""
-    for level in ("easy", "medium", "hard", "expert"):
-        _WORKER_BOTS.setdefault(level, bot_for_level(level))
+    for level in LEVELS:
+        _WORKER_BOTS.setdefault(level, make_bot(level))
 
 
 def _choose_in_worker(level: str, notation: str, seed: int) -> int:
     """In a bot worker process: the id of the bot's decision for this position."""
     bot = _WORKER_BOTS.get(level)
     if bot is None:
-        bot = _WORKER_BOTS[level] = bot_for_level(level)
+        bot = _WORKER_BOTS[level] = make_bot(level)
     return bot.choose(State.from_notation(notation), random.Random(seed)).id
 
 
@@ -93,8 +74,8 @@ class BotWorkers:
             self._executor.submit(_warm_worker)
 
     def make_bot(self, level: str) -> Bot:
-        """The bot for a level; a level whose bot does not exist yet falls back weaker."""
-        return bot_for_level(level, self._factory)
+        """The bot of a level (for a thread; ValueError if there is no such level)."""
+        return self._factory(level)
 
     async def choose(self, bot: Bot | None, level: str, state: State, seed: int) -> Action:
         """A bot's decision, computed off the event loop: in a worker process (``bot`` is

@@ -30,6 +30,7 @@ from marrakech.state import Phase, State
 from marrakech.views import event_view, state_view
 from marrakech.web.client import Client
 from marrakech.web.protocol import (
+    DEFAULT_LEVEL,
     ActionMessage,
     ErrorCode,
     GameChanged,
@@ -53,8 +54,6 @@ if TYPE_CHECKING:
     from marrakech.web.rooms import RoomManager
 
 log = logging.getLogger("marrakech.web")
-
-DEFAULT_LEVEL = "medium"
 
 
 def seat_label(seat: SeatRow) -> str:

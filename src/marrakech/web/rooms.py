@@ -20,8 +20,8 @@ from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
 from marrakech.web.bot_workers import BotWorkers
-from marrakech.web.protocol import ApiError, CreateGame, iso_time
-from marrakech.web.room import DEFAULT_LEVEL, Room, game_status, mover_kind, seat_label
+from marrakech.web.protocol import DEFAULT_LEVEL, ApiError, CreateGame, iso_time
+from marrakech.web.room import Room, game_status, mover_kind, seat_label
 from marrakech.web.store import GameStore, SeatRow, StoredGame, hash_token
 from marrakech.web.store_worker import StoreWorker
 

@@ -11,6 +11,7 @@ Everything is importable from here: ``from marrakech.web.protocol import Welcome
 from __future__ import annotations
 
 from marrakech.web.protocol.client import (
+    DEFAULT_LEVEL,
     ERROR_CODES,
     GAME_ID,
     LEVELS,
@@ -48,6 +49,7 @@ from marrakech.web.protocol.server import (
     HttpError,
     JoinedSeat,
     Legal,
+    PageConfig,
     Pong,
     Replay,
     SeatInfo,
@@ -60,6 +62,7 @@ from marrakech.web.protocol.server import (
 )
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "ERROR_CODES",
     "GAME_ID",
     "LEVELS",
@@ -88,6 +91,7 @@ __all__ = [
     "Lang",
     "Legal",
     "Level",
+    "PageConfig",
     "Ping",
     "Pong",
     "ProtocolError",

@@ -24,6 +24,7 @@ import unicodedata
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -33,6 +34,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from marrakech.bots import LEVELS as BOT_LEVELS
 
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
@@ -45,8 +48,23 @@ MAX_NAME = 40
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 Lang = Literal["en", "fr"]
-LEVELS = ("easy", "medium", "hard", "expert")
-Level = Literal["easy", "medium", "hard", "expert"]
+#: The bot levels a seat may ask for, weakest first: the bot registry's (its one home).
+LEVELS: tuple[str, ...] = tuple(BOT_LEVELS)
+#: The level of a bot seat that names none.
+DEFAULT_LEVEL = "medium"
+
+
+def _known_level(level: str) -> str:
+    if level not in LEVELS:
+        *weaker, strongest = (repr(known) for known in LEVELS)
+        raise ValueError(f"expected {', '.join(weaker)} or {strongest}, found {level!r}")
+    return level
+
+
+#: A bot level: one of :data:`LEVELS`.
+Level = Annotated[
+    str, AfterValidator(_known_level), Field(json_schema_extra={"enum": list(LEVELS)})
+]
 
 #: Error codes sent in ``{"type": "error", "code": ...}`` (see docs/web-protocol.md).
 ErrorCode = Literal[

@@ -2,9 +2,9 @@
 
 On the WebSocket a :data:`ServerMessage` (:class:`Welcome`, :class:`Update`,
 :class:`GameChanged`, :class:`ErrorMessage`, :class:`Pong`); over HTTP the answers
-(:class:`CreatedGame`, :class:`GameSummary`, :class:`JoinedSeat`, :class:`Replay`, and
-:class:`HttpError` for every error). The server builds each one through its model, so
-what it sends is what the types say::
+(:class:`PageConfig`, :class:`CreatedGame`, :class:`GameSummary`, :class:`JoinedSeat`,
+:class:`Replay`, and :class:`HttpError` for every error). The server builds each one
+through its model, so what it sends is what the types say::
 
     >>> ErrorMessage(code="game_over", message="the game is over", version=80).model_dump_json()
     '{"type":"error","code":"game_over","message":"the game is over","version":80}'
@@ -143,6 +143,14 @@ ServerMessage = Annotated[
 SERVER_MESSAGE: TypeAdapter[Welcome | Update | GameChanged | ErrorMessage | Pong] = TypeAdapter(
     ServerMessage
 )
+
+
+class PageConfig(StrictModel):
+    """What the page asks once per load, before it shows anything (``GET /api/config``):
+    the bot levels, weakest first, and the level a new bot seat starts at."""
+
+    levels: list[str]
+    default_level: str
 
 
 class GameSummary(GameMeta):

@@ -18,7 +18,9 @@ from marrakech.record import GameRecord
 from marrakech.views import event_view, state_view
 from marrakech.web.context import Context
 from marrakech.web.protocol import (
+    DEFAULT_LEVEL,
     GAME_ID,
+    LEVELS,
     MAX_BODY_BYTES,
     MAX_IDS,
     ApiError,
@@ -28,12 +30,19 @@ from marrakech.web.protocol import (
     GameSummary,
     JoinedSeat,
     JoinGame,
+    PageConfig,
     Replay,
     parse_body,
     seat_link,
 )
 
 router = APIRouter(prefix="/api")
+
+
+@router.get("/config")
+async def page_config() -> PageConfig:
+    """What the page needs before it shows anything; the same for every page load."""
+    return PageConfig(levels=list(LEVELS), default_level=DEFAULT_LEVEL)
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True)
