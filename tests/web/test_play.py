@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from marrakech import State
+from marrakech import State, parse_action
 from marrakech.record import GameRecord
 from marrakech.web.protocol import MAX_MESSAGE_BYTES, JoinedSeat
 from marrakech.web.routes.socket import MAX_REFUSED
@@ -210,6 +210,13 @@ def test_illegal_actions_are_refused(client: TestClient, duel: dict[str, Any]) -
         assert red.state["phase"] == "place"
         red.act(0, "a1-g7")
         error = red.expect_error("illegal_action")
+        assert ", ".join(red.legal["0"]) in error["message"]
+        # An action of the core (adjacent squares, unlike a1-g7) is refused in its words.
+        illegal = next(token for token in ("a1-a2", "g6-g7") if token not in red.legal["0"])
+        red.act(0, illegal)
+        error = red.expect_error("illegal_action")
+        state = State.from_notation(red.state["notation"])
+        assert error["message"] == str(state.illegal_action_error(parse_action(illegal)))
         assert ", ".join(red.legal["0"]) in error["message"]
         unchanged(client, duel, red, 2)
 

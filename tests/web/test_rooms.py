@@ -85,7 +85,9 @@ class Cheater:
 
 
 @in_fresh_loop
-async def test_a_broken_bot_cannot_stall_or_corrupt_a_game(tmp_path: Path) -> None:
+async def test_a_broken_bot_cannot_stall_or_corrupt_a_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     manager = RoomManager(
         SQLiteStore(tmp_path / "games.sqlite3"), bot_delay=0, bot_factory=lambda name: Cheater()
     )
@@ -93,6 +95,9 @@ async def test_a_broken_bot_cannot_stall_or_corrupt_a_game(tmp_path: Path) -> No
     final = await wait_until_over(manager, room.game_id)
     record = await manager.record(room.game_id)
     assert record is not None and record.final_state() == final  # every action legal
+    # The log says what the bot did wrong, in the core's words.
+    assert f"game {room.game_id}, the bot of seat" in caplog.text
+    assert ": illegal action L in the PLACE phase of seat" in caplog.text
     await manager.stop()
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from marrakech.actions import Action, parse_action
 from marrakech.bots import Bot
-from marrakech.errors import MarrakechError
+from marrakech.errors import MarrakechError, NotationError
 from marrakech.events import Event
 from marrakech.i18n import describe_event, seat_name
 from marrakech.playout import sample_outcome
@@ -275,16 +275,27 @@ class Room:
                 )
             legal = self.legal_for(seat)
             if message.action not in legal:
-                raise RefusedError(
-                    "illegal_action",
-                    f"illegal action {message.action!r} in the {state.phase.name} phase: "
-                    f"expected one of {', '.join(legal)}",
-                )
+                raise RefusedError("illegal_action", self._illegal(seat, message.action, legal))
             if state.phase is Phase.ROLL:
                 action = sample_outcome(state, self.die)
             else:
                 action = parse_action(message.action)
             await self._accept(action)
+
+    def _illegal(self, seat: int, token: str, legal: list[str]) -> str:
+        """Why ``token`` is refused: for an action of the core, the core's own message
+        (:meth:`State.illegal_action_error`); else the tokens the seat may send (at its
+        ROLL only ``roll``: the server rolls the die)."""
+        state = self.state
+        if state.phase is not Phase.ROLL:
+            try:
+                action = parse_action(token)
+            except NotationError:
+                action = None
+            if action is not None and str(action) == token:
+                return str(state.illegal_action_error(action))
+        expected = ", ".join(legal)
+        return f"{token!r} is not a token seat {seat} may send now: expected one of {expected}"
 
     def _who(self, seat: int | None) -> str:
         if seat is None:
@@ -369,7 +380,8 @@ class Room:
                     seed = self.bot_rng.getrandbits(64)
                     action = await manager.bots.choose(bot, level, state, seed)
                     if action not in state.legal_actions():  # a bot bug must not stall a game
-                        log.error("a bot chose %s, illegal in game %s", action, self.game_id)
+                        who = f"game {self.game_id}, the bot of seat {seat}"
+                        log.error("%s", state.illegal_action_error(action, who=who))
                         action = state.legal_actions()[0]
                 # Thinking counts towards the pause that lets people see each bot move.
                 await asyncio.sleep(max(0.0, manager.bot_delay - (loop.time() - started)))
