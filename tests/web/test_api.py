@@ -13,6 +13,7 @@ from pydantic import TypeAdapter
 
 from marrakech import State, bots, random_game
 from marrakech.record import GameRecord
+from marrakech.views import rim_view
 from marrakech.web.protocol import (
     MAX_BODY_BYTES,
     GameSummary,
@@ -132,10 +133,11 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}").json()["status"] == "running"
 
 
-def test_the_page_config_has_the_registry_levels(client: TestClient) -> None:
+def test_the_page_config_has_the_registry_levels_and_the_rim(client: TestClient) -> None:
     reply = client.get("/api/config")
     config = PageConfig.model_validate_json(reply.text, strict=True)
     assert config.levels == list(bots.LEVELS) and config.default_level in config.levels
+    assert config.rim == rim_view()
 
 
 def test_every_answer_validates_against_its_type(client: TestClient) -> None:

@@ -26,6 +26,8 @@ from marrakech.web.store import GameStatus, SeatKind, SeatRow, StoredGame
 StateView = dict[str, Any]
 #: What one action did: the core's :func:`marrakech.views.event_view`.
 EventView = dict[str, Any]
+#: One arc of the board's rim (R2): the core's :func:`marrakech.views.rim_view`.
+RimArc = dict[str, Any]
 #: The tokens each seat of a connection may send now, by seat number (``{"0": ["L"]}``).
 Legal = dict[str, list[str]]
 _LEGAL: TypeAdapter[Legal] = TypeAdapter(Legal)
@@ -147,10 +149,12 @@ SERVER_MESSAGE: TypeAdapter[Welcome | Update | GameChanged | ErrorMessage | Pong
 
 class PageConfig(StrictModel):
     """What the page asks once per load, before it shows anything (``GET /api/config``):
-    the bot levels, weakest first, and the level a new bot seat starts at."""
+    the bot levels, weakest first, the level a new bot seat starts at, and the board's
+    rim for the board to draw."""
 
     levels: list[str]
     default_level: str
+    rim: list[RimArc]
 
 
 class GameSummary(GameMeta):

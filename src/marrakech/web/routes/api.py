@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from marrakech.errors import NotationError
 from marrakech.i18n import describe_event
 from marrakech.record import GameRecord
-from marrakech.views import event_view, state_view
+from marrakech.views import event_view, rim_view, state_view
 from marrakech.web.context import Context
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
@@ -42,7 +42,7 @@ router = APIRouter(prefix="/api")
 @router.get("/config")
 async def page_config() -> PageConfig:
     """What the page needs before it shows anything; the same for every page load."""
-    return PageConfig(levels=list(LEVELS), default_level=DEFAULT_LEVEL)
+    return PageConfig(levels=list(LEVELS), default_level=DEFAULT_LEVEL, rim=rim_view())
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True)
