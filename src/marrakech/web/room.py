@@ -24,7 +24,6 @@ from marrakech.errors import MarrakechError, NotationError
 from marrakech.events import Event
 from marrakech.i18n import describe_event, seat_name
 from marrakech.playout import sample_outcome
-from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
 from marrakech.views import event_view, state_view
@@ -32,10 +31,10 @@ from marrakech.web.client import Client
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     ActionMessage,
-    ErrorCode,
     GameChanged,
     GameMeta,
     Legal,
+    ProtocolError,
     SeatInfo,
     Update,
     Welcome,
@@ -54,22 +53,6 @@ if TYPE_CHECKING:
     from marrakech.web.rooms import RoomManager
 
 log = logging.getLogger("marrakech.web")
-
-
-def seat_label(seat: SeatRow) -> str:
-    """The seat as written in a game record: a name, ``human``, ``open`` or ``bot:LEVEL``."""
-    if seat.name:
-        return seat.name
-    return f"bot:{seat.level}" if seat.kind == "bot" else seat.kind
-
-
-class RefusedError(Exception):
-    """An action refused with a protocol error code; nothing changed."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class Room:
@@ -163,16 +146,6 @@ class Room:
             lines.append(describe_event(event, lang))
         return lines
 
-    def record(self) -> GameRecord:
-        return GameRecord(
-            players=self.players,
-            rules=self.rules,
-            first_seat=self.first_seat,
-            actions=tuple(event.action for event in self.events),
-            seats=tuple(seat_label(seat) for seat in self.seats),
-            meta={"game_id": self.game_id, "created": iso_time(self.created)},
-        )
-
     def seats_for(self, tokens: Sequence[str]) -> tuple[frozenset[int], int]:
         """The seats these tokens open, and how many tokens matched no seat."""
         seats: set[int] = set()
@@ -246,22 +219,22 @@ class Room:
     # -- actions ----------------------------------------------------------------------
 
     async def act(self, client: Client, message: ActionMessage) -> None:
-        """Apply a client's action or raise :class:`RefusedError` (nothing changed)."""
+        """Apply a client's action or raise :class:`ProtocolError` (nothing changed)."""
         seat = message.seat
         if seat not in client.seats:
             if not client.seats:
-                raise RefusedError("not_your_seat", "spectators cannot act")
+                raise ProtocolError("not_your_seat", "spectators cannot act")
             held = ", ".join(str(s) for s in sorted(client.seats))
-            raise RefusedError(
+            raise ProtocolError(
                 "not_your_seat",
                 f"this connection holds a token for seat {held}, not for seat {seat}",
             )
         async with self.lock:
             state = self.state
             if state.is_terminal:
-                raise RefusedError("game_over", "the game is over")
+                raise ProtocolError("game_over", "the game is over")
             if message.version != self.version:
-                raise RefusedError(
+                raise ProtocolError(
                     "stale_version",
                     f"expected version {self.version} (the current one), found "
                     f"{message.version}: apply the latest update first",
@@ -269,13 +242,13 @@ class Room:
             mover = self.mover()
             if mover != seat:
                 whose = "nobody's" if mover is None else f"seat {mover}'s"
-                raise RefusedError(
+                raise ProtocolError(
                     "not_your_turn",
                     f"it is {whose} turn ({self._who(mover)}), not seat {seat}'s",
                 )
             legal = self.legal_for(seat)
             if message.action not in legal:
-                raise RefusedError("illegal_action", self._illegal(seat, message.action, legal))
+                raise ProtocolError("illegal_action", self._illegal(seat, message.action, legal))
             if state.phase is Phase.ROLL:
                 action = sample_outcome(state, self.die)
             else:
@@ -335,12 +308,12 @@ class Room:
             # from the store and send everyone a fresh welcome, then refuse the action.
             log.warning("game %s changed in the store behind this server", self.game_id)
             await self._resync()
-            raise RefusedError(
+            raise ProtocolError(
                 "stale_version", "the game moved on elsewhere: this is the latest state"
             ) from None
         except Exception:
             log.exception("could not store an action of game %s", self.game_id)
-            raise RefusedError(
+            raise ProtocolError(
                 "server_error", "the server could not store the action; nothing changed"
             ) from None
         self.events.extend(events)
@@ -390,7 +363,7 @@ class Room:
                         continue
                     try:
                         await self._accept(action)
-                    except RefusedError as error:
+                    except ProtocolError as error:
                         log.error("bot move in game %s refused: %s", self.game_id, error.message)
                         return
         except asyncio.CancelledError:

@@ -21,7 +21,7 @@ from marrakech.rules import parse_rules
 from marrakech.state import State
 from marrakech.web.bot_workers import BotWorkers
 from marrakech.web.protocol import DEFAULT_LEVEL, ApiError, CreateGame, iso_time
-from marrakech.web.room import Room, game_status, mover_kind, seat_label
+from marrakech.web.room import Room, game_status, mover_kind
 from marrakech.web.store import GameStore, SeatRow, StoredGame, hash_token
 from marrakech.web.store_worker import StoreWorker
 
@@ -200,13 +200,25 @@ class RoomManager:
         """The game record of a stored game (live or not)."""
         room = self.rooms.get(game_id)
         if room is not None:
-            return room.record()
-        game = await self.store_worker.run(self.store.load_game, game_id)
-        if game is None:
-            return None
+            start, actions = room.start, [event.action for event in room.events]
+            seats, created = room.seats, room.created
+        else:
+            game = await self.store_worker.run(self.store.load_game, game_id)
+            if game is None:
+                return None
+            start = State.new(game.players, parse_rules(game.rules), game.first_seat)
+            actions = [parse_action(row.token) for row in game.actions]
+            seats, created = list(game.seats), game.created
         return GameRecord.from_actions(
-            State.new(game.players, parse_rules(game.rules), game.first_seat),
-            [parse_action(row.token) for row in game.actions],
-            seats=[seat_label(seat) for seat in game.seats],
-            meta={"game_id": game.id, "created": iso_time(game.created)},
+            start,
+            actions,
+            seats=[seat_label(seat) for seat in seats],
+            meta={"game_id": game_id, "created": iso_time(created)},
         )
+
+
+def seat_label(seat: SeatRow) -> str:
+    """The seat as written in a game record: a name, ``human``, ``open`` or ``bot:LEVEL``."""
+    if seat.name:
+        return seat.name
+    return f"bot:{seat.level}" if seat.kind == "bot" else seat.kind

@@ -94,7 +94,8 @@ ApiErrorCode = Literal[
 
 
 class ProtocolError(ValueError):
-    """A refused message: ``code`` is one of :data:`ERROR_CODES`."""
+    """A message of a client refused with an :data:`ErrorCode`, nothing changed: malformed
+    (``bad_message``...), or refused by the game's room (``not_your_turn``...)."""
 
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(f"{code}: {message}")

@@ -28,7 +28,7 @@ from marrakech.web.protocol import (
     ProtocolError,
     parse_client_message,
 )
-from marrakech.web.room import RefusedError, Room
+from marrakech.web.room import Room
 from marrakech.web.rooms import RoomManager
 
 router = APIRouter()
@@ -202,7 +202,7 @@ class Session:
             if isinstance(message, ActionMessage):
                 try:
                     await room.act(client, message)
-                except RefusedError as error:
+                except ProtocolError as error:
                     client.send(refusal(error.code, error.message, room.version).model_dump_json())
             else:
                 client.send(message.model_dump_json())
