@@ -29,10 +29,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from marrakech.web.context import WebContext
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.rooms import RoomManager
 from marrakech.web.routes import api, pages, socket
 from marrakech.web.security import SecurityHeaders, hide_frames
-from marrakech.web.store import GameStore, SQLiteStore, default_db_path
+from marrakech.web.store import GameStore, default_db_path
 
 STATIC_DIR = Path(__file__).with_name("static")
 
@@ -64,30 +63,16 @@ def create_app(
     context = WebContext(
         static_dir=Path(static_dir) if static_dir is not None else STATIC_DIR,
         db_path=default_db_path() if db_path is None and store is None else db_path,
+        store=store,
+        synchronous=synchronous,
+        bot_delay=bot_delay,
+        seed=seed,
+        bot_workers=bot_workers,
+        bot_processes=bot_processes,
         rate=rate,
         burst=burst,
         hello_timeout=hello_timeout,
     )
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        opened = store
-        if opened is None:
-            opened = SQLiteStore(str(context.db_path), synchronous=synchronous)
-        manager = RoomManager(
-            opened,
-            bot_delay=bot_delay,
-            seed=seed,
-            bot_workers=bot_workers,
-            bot_processes=bot_processes,
-        )
-        context.rooms = manager
-        await manager.start()
-        try:
-            yield
-        finally:
-            await manager.stop()
-
     app = FastAPI(
         title="Marrakech",
         lifespan=lifespan,
@@ -104,6 +89,18 @@ def create_app(
     app.include_router(api.router)
     app.include_router(socket.router)
     return app
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Open the store and start the rooms (resuming bot turns); stop both at the end."""
+    context: WebContext = app.state.web
+    manager = context.open()
+    await manager.start()
+    try:
+        yield
+    finally:
+        await manager.stop()
 
 
 #: The error codes of Starlette's own HTTP errors (no such path, wrong method...).
