@@ -644,19 +644,7 @@ export class Board {
     if (!squares) return;
     const g = carpetShape(squares, colour, { shadow: true, extraClass: "ghost" });
     g.dataset.squares = squares.join("-");
-    const xs = squares.map((q) => origin(q)[0]);
-    const ys = squares.map((q) => origin(q)[1]);
-    this.preview.append(
-      g,
-      s("rect", {
-        x: Math.min(...xs) + 2,
-        y: Math.min(...ys) + 2,
-        width: Math.max(...xs) - Math.min(...xs) + CELL - 4,
-        height: Math.max(...ys) - Math.min(...ys) + CELL - 4,
-        rx: 9,
-        class: "preview-outline",
-      }),
-    );
+    this.preview.append(g, outline(squares, 2, "preview-outline"));
   }
 
   /** Outline the carpet placed last, so the eye finds it. */
@@ -664,19 +652,22 @@ export class Board {
     const old = this.carpets.querySelector(".last-placed");
     if (old) old.remove();
     if (!squares) return;
-    const xs = squares.map((q) => origin(q)[0]);
-    const ys = squares.map((q) => origin(q)[1]);
-    this.carpets.append(
-      s("rect", {
-        x: Math.min(...xs) + 1,
-        y: Math.min(...ys) + 1,
-        width: Math.max(...xs) - Math.min(...xs) + CELL - 2,
-        height: Math.max(...ys) - Math.min(...ys) + CELL - 2,
-        rx: 9,
-        class: "last-placed",
-      }),
-    );
+    this.carpets.append(outline(squares, 1, "last-placed"));
   }
+}
+
+/** A rounded rectangle around one or two squares, `inset` inside their outer edges. */
+function outline(squares, inset, cls) {
+  const xs = squares.map((q) => origin(q)[0]);
+  const ys = squares.map((q) => origin(q)[1]);
+  return s("rect", {
+    x: Math.min(...xs) + inset,
+    y: Math.min(...ys) + inset,
+    width: Math.max(...xs) - Math.min(...xs) + CELL - 2 * inset,
+    height: Math.max(...ys) - Math.min(...ys) + CELL - 2 * inset,
+    rx: 9,
+    class: cls,
+  });
 }
 
 function ease(k) {
