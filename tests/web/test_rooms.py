@@ -19,7 +19,7 @@ from marrakech.bots import make_bot
 from marrakech.web.bot_workers import BotWorkers
 from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
 from marrakech.web.rooms import RoomManager
-from marrakech.web.store import SQLiteStore
+from marrakech.web.sqlite_store import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
 

@@ -15,7 +15,8 @@ from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
 from marrakech.web.rooms import RoomManager
-from marrakech.web.store import GameStore, SQLiteStore
+from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.store import GameStore
 
 
 @dataclass

@@ -6,7 +6,7 @@ over together, in one trip: under load that saves a thread switch per action (gr
 hand-off)::
 
     >>> import asyncio
-    >>> from marrakech.web.store import SQLiteStore
+    >>> from marrakech.web.sqlite_store import SQLiteStore
     >>> async def main() -> list[str]:
     ...     worker = StoreWorker(SQLiteStore(":memory:"))
     ...     found = await worker.run(worker.store.games_with_bot_to_move)
