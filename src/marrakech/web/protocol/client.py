@@ -57,7 +57,7 @@ DEFAULT_LEVEL = "medium"
 def _known_level(level: str) -> str:
     if level not in LEVELS:
         *weaker, strongest = (repr(known) for known in LEVELS)
-        raise ValueError(f"expected {', '.join(weaker)} or {strongest}, found {level!r}")
+        raise ValueError(f"expected {', '.join(weaker)} or {strongest}")  # (found ...) follows
     return level
 
 

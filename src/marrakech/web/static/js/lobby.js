@@ -1,7 +1,7 @@
 // The lobby (/): create a game, invitation links, your games, open games, upload a record.
 
 import { h, clear, copyText } from "./dom.js";
-import { t, lang, onLangChange, LANGS, seatColoursName } from "./i18n.js";
+import { t, lang, onLangChange, LANGS, seatColoursName, levelName } from "./i18n.js";
 import { swatch } from "./board.js";
 import { api } from "./api.js";
 import { myGames, remember, forget, gameLink } from "./store.js";
@@ -112,7 +112,7 @@ export function mountLobby(root) {
           "data-testid": `seat-level-${seat}`,
           disabled: spec.kind !== "bot",
         },
-        config.levels.map((l) => h("option", { value: l, selected: spec.level === l }, t(`lobby.level.${l}`))),
+        config.levels.map((l) => h("option", { value: l, selected: spec.level === l }, levelName(l))),
       );
       const name = h("input", {
         type: "text",
