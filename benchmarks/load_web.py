@@ -36,6 +36,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from marrakech.bots import LEVELS
 from marrakech.record import GameRecord
 
 
@@ -254,7 +255,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100, help="concurrent games (100)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
     parser.add_argument("--bots", type=int, default=1, help="bot seats per game (1)")
-    parser.add_argument("--level", default="easy", help="bot level (easy)")
+    parser.add_argument("--level", default="easy", choices=list(LEVELS), help="bot level (easy)")
     parser.add_argument("--bot-delay", type=float, default=0.0, help="server's bot pause (0)")
     parser.add_argument("--think", type=float, default=0.0, help="mean client think time, s")
     parser.add_argument("--hotseat", action="store_true", help="one connection per game")

@@ -17,13 +17,18 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from marrakech.web.app import create_app
+from marrakech.web.protocol import SERVER_MESSAGE, CreatedGame
 
 #: Seconds a test waits for a message before failing (a hang is a bug, not a slow test).
 RECEIVE_TIMEOUT = 10.0
 
 
 class Conn:
-    """A WebSocket client of the test server: sends messages, tracks the latest state."""
+    """A WebSocket client of the test server: sends messages, tracks the latest state.
+
+    Every message it receives must validate against its type in the protocol
+    (:data:`marrakech.web.protocol.SERVER_MESSAGE`, strictly: no missing or extra field).
+    """
 
     def __init__(self, ws: Any, tokens: list[str] | None = None, lang: str = "en") -> None:
         self.ws = ws
@@ -53,6 +58,7 @@ class Conn:
         message = self.ws.portal.call(get)
         if message["type"] == "websocket.close":
             return {"type": "closed", "code": message.get("code")}
+        SERVER_MESSAGE.validate_json(message["text"], strict=True)
         data: dict[str, Any] = json.loads(message["text"])
         if data["type"] == "update":
             assert data["version"] == self.version + len(data["events"]), (data, self.version)
@@ -156,6 +162,7 @@ def create_game(client: TestClient, **spec: Any) -> dict[str, Any]:
     spec.setdefault("first_seat", 0)
     reply = client.post("/api/games", json=spec)
     assert reply.status_code == 201, reply.text
+    CreatedGame.model_validate_json(reply.text, strict=True)
     data: dict[str, Any] = reply.json()
     return data
 

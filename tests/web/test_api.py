@@ -9,10 +9,19 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
-from marrakech import State, random_game
+from marrakech import State, bots, random_game
 from marrakech.record import GameRecord
-from marrakech.web.protocol import MAX_BODY_BYTES
+from marrakech.views import rim_view
+from marrakech.web.protocol import (
+    MAX_BODY_BYTES,
+    GameSummary,
+    HttpError,
+    JoinedSeat,
+    PageConfig,
+    Replay,
+)
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
 
@@ -60,7 +69,10 @@ def test_create_answers_links_for_each_human_seat(client: TestClient) -> None:
             {"players": 2, "seats": [{"kind": "human", "level": "easy"}, {"kind": "bot"}]},
             "level is for bot seats only",
         ),
-        ({"players": 2, "seats": [{"kind": "bot", "level": "godlike"}] * 2}, "seats[0].level"),
+        (
+            {"players": 2, "seats": [{"kind": "bot", "level": "godlike"}] * 2},
+            "seats[0].level: expected 'easy', 'medium', 'hard' or 'expert' (found 'godlike')",
+        ),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "rules": "chess"}, "rules"),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "first_seat": 2}, "first_seat"),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "lang": "de"}, "lang"),
@@ -119,6 +131,35 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
     client.post(f"/api/games/{game_id}/join", json={"seat": 2})
     assert client.get("/api/games/open").json() == []
     assert client.get(f"/api/games/{game_id}").json()["status"] == "running"
+
+
+def test_the_page_config_has_the_registry_levels_and_the_rim(client: TestClient) -> None:
+    reply = client.get("/api/config")
+    config = PageConfig.model_validate_json(reply.text, strict=True)
+    assert config.levels == list(bots.LEVELS) and config.default_level in config.levels
+    assert config.rim == rim_view()
+
+
+def test_every_answer_validates_against_its_type(client: TestClient) -> None:
+    game = create_game(  # checks the answer against CreatedGame
+        client, players=3, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}]
+    )
+    game_id = game["game_id"]
+    summaries = TypeAdapter(list[GameSummary])
+    answers = [
+        (client.get(f"/api/games?ids={game_id}"), summaries),
+        (client.get("/api/games/open"), summaries),
+        (client.get(f"/api/games/{game_id}"), TypeAdapter(GameSummary)),
+        (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(JoinedSeat)),
+        (client.get(f"/api/games/{game_id}/replay"), TypeAdapter(Replay)),
+        (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(HttpError)),
+        (client.post("/api/games", content=b"[]"), TypeAdapter(HttpError)),
+        (client.get("/api/games/nosuchgame"), TypeAdapter(HttpError)),
+        (client.delete("/api/games"), TypeAdapter(HttpError)),
+    ]
+    for reply, answer in answers:
+        assert reply.headers["content-type"] == "application/json"
+        answer.validate_json(reply.text, strict=True)
 
 
 def test_your_games_by_ids(client: TestClient) -> None:
@@ -245,7 +286,7 @@ def test_tokens_never_reach_the_logs_or_the_database(
 
 
 def test_debug_logs_of_websocket_frames_are_hidden() -> None:
-    from marrakech.web.app import HideFrames
+    from marrakech.web.security import HideFrames
 
     def record(level: int, msg: str) -> logging.LogRecord:
         return logging.LogRecord("uvicorn.error", level, __file__, 1, msg, ("x",), None)

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from marrakech import State
+from marrakech import State, parse_action
 from marrakech.record import GameRecord
-from marrakech.web.app import MAX_REFUSED
-from marrakech.web.protocol import MAX_MESSAGE_BYTES
-from marrakech.web.store import SQLiteStore
+from marrakech.web.protocol import MAX_MESSAGE_BYTES, JoinedSeat
+from marrakech.web.routes.socket import MAX_REFUSED
+from marrakech.web.sqlite_store import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, mover, stored_actions, tokens
 
 
@@ -118,6 +118,35 @@ def test_two_player_game_reveals_piles_and_hotseat_holds_both_seats(client: Test
     assert record.final_state().notation() == both.state["notation"]
 
 
+def test_every_message_of_a_played_game_validates_against_its_type(client: TestClient) -> None:
+    """:class:`Conn` checks each message against its protocol type; this game sends each
+    type of message at least once."""
+    game = create_game(
+        client,
+        players=3,
+        seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}],
+    )
+    game_id = game["game_id"]
+    with (
+        client.websocket_connect(f"/ws/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/{game_id}") as ws1,
+    ):
+        red = Conn(ws0, [tokens(game)[0]])
+        seen = {red.welcome["type"]}
+        red.send({"type": "ping"})
+        seen.add(red.receive()["type"])
+        red.act(1, "L")
+        seen.add(red.receive()["type"])
+        reply = client.post(f"/api/games/{game_id}/join", json={"seat": 1})
+        joined = JoinedSeat.model_validate_json(reply.text, strict=True)
+        seen.add(red.receive()["type"])
+        blue = Conn(ws1, [joined.token])
+        play_to_end({0: red, 1: blue}, red, {2}, random.Random(7))
+        red.until(lambda c: c.over)
+        seen.update(update["type"] for update in red.updates)
+    assert seen == {"welcome", "pong", "error", "game", "update"}
+
+
 @pytest.fixture
 def duel(client: TestClient) -> dict[str, Any]:
     """A 3-player game of humans, seat 0 to move, with one connection per seat."""
@@ -181,6 +210,13 @@ def test_illegal_actions_are_refused(client: TestClient, duel: dict[str, Any]) -
         assert red.state["phase"] == "place"
         red.act(0, "a1-g7")
         error = red.expect_error("illegal_action")
+        assert ", ".join(red.legal["0"]) in error["message"]
+        # An action of the core (adjacent squares, unlike a1-g7) is refused in its words.
+        illegal = next(token for token in ("a1-a2", "g6-g7") if token not in red.legal["0"])
+        red.act(0, illegal)
+        error = red.expect_error("illegal_action")
+        state = State.from_notation(red.state["notation"])
+        assert error["message"] == str(state.illegal_action_error(parse_action(illegal)))
         assert ", ".join(red.legal["0"]) in error["message"]
         unchanged(client, duel, red, 2)
 

@@ -1,4 +1,4 @@
-"""Rooms without the network: bots (levels, fallbacks, processes), the store hand-off."""
+"""Rooms without the network: bots (levels, processes), the store hand-off."""
 
 from __future__ import annotations
 
@@ -13,25 +13,24 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from marrakech import Orient, State
+from marrakech import Orient, State, bots
 from marrakech.actions import Action
-from marrakech.bots import Bot, make_bot
-from marrakech.web.protocol import CreateGame
-from marrakech.web.rooms import RoomManager, bot_for_level
-from marrakech.web.store import SQLiteStore
+from marrakech.bots import make_bot
+from marrakech.web.bot_workers import BotWorkers
+from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
+from marrakech.web.rooms import RoomManager
+from marrakech.web.sqlite_store import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
 
-def only_easy(name: str) -> Bot:
-    if name in ("expert", "hard", "mcts", "expectimax"):
-        raise ValueError(f"unknown bot {name!r}")
-    return make_bot(name)
-
-
-def test_missing_levels_fall_back_to_weaker_bots() -> None:
-    assert bot_for_level("expert", only_easy).name == make_bot("medium").name
-    assert bot_for_level("easy", only_easy).name == "random"
-    assert bot_for_level("nonsense", only_easy).name == "random"
+def test_every_level_of_the_registry_is_offered_and_has_its_bot() -> None:
+    assert tuple(bots.LEVELS) == LEVELS and DEFAULT_LEVEL in LEVELS
+    workers = BotWorkers(threads=1)
+    for level, name in bots.LEVELS.items():
+        assert workers.make_bot(level).name == make_bot(name).name
+        spec = {"players": 2, "seats": [{"kind": "bot", "level": level}] * 2}
+        assert CreateGame.model_validate(spec).seats[0].level == level
+    workers.shutdown()
 
 
 async def wait_until_over(manager: RoomManager, game_id: str) -> State:
@@ -71,7 +70,7 @@ async def test_bots_play_a_whole_game_alone_and_it_is_stored(tmp_path: Path) -> 
     final = await wait_until_over(manager, room.game_id)
     record = await manager.record(room.game_id)
     assert record is not None and record.final_state() == final
-    stored = await manager.run_store(store.load_game, room.game_id)
+    stored = await manager.store_worker.run(store.load_game, room.game_id)
     assert stored is not None and stored.status == "over" and not stored.bot_to_move
     await manager.stop()
 
@@ -86,7 +85,9 @@ class Cheater:
 
 
 @in_fresh_loop
-async def test_a_broken_bot_cannot_stall_or_corrupt_a_game(tmp_path: Path) -> None:
+async def test_a_broken_bot_cannot_stall_or_corrupt_a_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     manager = RoomManager(
         SQLiteStore(tmp_path / "games.sqlite3"), bot_delay=0, bot_factory=lambda name: Cheater()
     )
@@ -94,6 +95,9 @@ async def test_a_broken_bot_cannot_stall_or_corrupt_a_game(tmp_path: Path) -> No
     final = await wait_until_over(manager, room.game_id)
     record = await manager.record(room.game_id)
     assert record is not None and record.final_state() == final  # every action legal
+    # The log says what the bot did wrong, in the core's words.
+    assert f"game {room.game_id}, the bot of seat" in caplog.text
+    assert ": illegal action L in the PLACE phase of seat" in caplog.text
     await manager.stop()
 
 
@@ -129,11 +133,11 @@ async def test_store_calls_keep_their_order_under_load(tmp_path: Path) -> None:
     ]
     # Many concurrent calls, batched into few trips to the store thread, in order.
     results = await asyncio.gather(
-        *(manager.run_store(store.load_game, room.game_id) for room in rooms)
+        *(manager.store_worker.run(store.load_game, room.game_id) for room in rooms)
     )
     assert [game.id for game in results if game] == [room.game_id for room in rooms]
     with pytest.raises(Exception, match="no game nope"):
-        await manager.run_store(store.append_actions, "nope", 0, [], "running", False)
+        await manager.store_worker.run(store.append_actions, "nope", 0, [], "running", False)
     await manager.stop()
 
 

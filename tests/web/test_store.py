@@ -1,4 +1,4 @@
-"""The SQLite game store: schema and migrations, WAL, atomic conditional appends."""
+"""The game store (SQLite): schema and migrations, WAL, atomic conditional appends."""
 
 from __future__ import annotations
 
@@ -7,12 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from marrakech.web.sqlite_store import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
 from marrakech.web.store import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
     ActionRow,
     SeatRow,
-    SQLiteStore,
     StoreConflict,
     StoredGame,
     StoreError,

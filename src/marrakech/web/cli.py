@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from marrakech.web.app import create_app
-    from marrakech.web.store import SQLiteStore, StoreError, default_db_path
+    from marrakech.web.sqlite_store import SQLiteStore
+    from marrakech.web.store import StoreError, default_db_path
 
     db = Path(args.db).expanduser() if args.db else default_db_path()
     if args.rate <= 0:

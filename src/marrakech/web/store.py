@@ -2,23 +2,14 @@
 
 Replays, spectating and resuming after a restart all read the same rows, so there is one
 truth. The server talks to a :class:`GameStore` (a small protocol) so that a PostgreSQL
-store can serve several server instances; :class:`SQLiteStore` is the default, one file
-in WAL mode, with its schema created and migrated automatically::
+store can serve several server instances; :class:`~marrakech.web.sqlite_store.SQLiteStore`
+is the default. The rows are plain frozen dataclasses::
 
-    >>> store = SQLiteStore(":memory:")
     >>> game = StoredGame("g1", players=3, rules="standard", first_seat=0, lang="en",
-    ...                   seats=(SeatRow(0, "human", token_hash=hash_token("t0")),
-    ...                          SeatRow(1, "bot", level="easy"), SeatRow(2, "open")))
-    >>> store.create_game(game)
-    >>> store.append_actions("g1", 0, [ActionRow("L", 0), ActionRow("r3", 0)], "waiting", False)
-    >>> loaded = store.load_game("g1")
-    >>> loaded.version, [a.token for a in loaded.actions], loaded.status
-    (2, ['L', 'r3'], 'waiting')
-    >>> store.append_actions("g1", 0, [ActionRow("R", 0)], "waiting", False)
-    Traceback (most recent call last):
-    ...
-    marrakech.web.store.StoreConflict: game g1 is at version 2, not 0: another writer was first
-    >>> store.close()
+    ...                   seats=(SeatRow(0, "human"), SeatRow(1, "bot", level="easy")),
+    ...                   actions=(ActionRow("L", 0), ActionRow("r3", 0)))
+    >>> game.version, game.status
+    (2, 'running')
 
 Tokens are never stored: only their SHA-256 (:func:`hash_token`); a seat token carries 192
 random bits, so a fast hash is enough and the database alone cannot act for a seat.
@@ -27,63 +18,14 @@ random bits, so a fast hash is enough and the database alone cannot act for a se
 from __future__ import annotations
 
 import hashlib
-import sqlite3
-import threading
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-#: The schema version this code writes; older files are migrated on open.
-SCHEMA_VERSION = 1
-
 SeatKind = Literal["human", "open", "bot"]
 GameStatus = Literal["waiting", "running", "over"]
-
-#: Migration steps: MIGRATIONS[v] turns a version ``v - 1`` database into version ``v``.
-#: Each step is a list of SQL statements run in one transaction with the version bump.
-MIGRATIONS: dict[int, list[str]] = {
-    1: [
-        """
-        CREATE TABLE games (
-            id TEXT PRIMARY KEY,
-            created REAL NOT NULL,
-            updated REAL NOT NULL,
-            players INTEGER NOT NULL CHECK (players BETWEEN 2 AND 4),
-            rules TEXT NOT NULL,
-            first_seat INTEGER NOT NULL,
-            lang TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('waiting', 'running', 'over')),
-            version INTEGER NOT NULL DEFAULT 0,
-            bot_to_move INTEGER NOT NULL DEFAULT 0
-        )
-        """,
-        "CREATE INDEX games_by_status ON games (status, created)",
-        "CREATE INDEX games_with_bot_to_move ON games (bot_to_move) WHERE bot_to_move = 1",
-        """
-        CREATE TABLE seats (
-            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
-            kind TEXT NOT NULL CHECK (kind IN ('human', 'open', 'bot')),
-            level TEXT,
-            name TEXT NOT NULL DEFAULT '',
-            token_hash TEXT,
-            PRIMARY KEY (game_id, seat)
-        ) WITHOUT ROWID
-        """,
-        """
-        CREATE TABLE actions (
-            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-            number INTEGER NOT NULL,
-            token TEXT NOT NULL,
-            seat INTEGER NOT NULL,
-            at REAL NOT NULL,
-            PRIMARY KEY (game_id, number)
-        ) WITHOUT ROWID
-        """,
-    ],
-}
 
 
 class StoreError(RuntimeError):
@@ -201,254 +143,6 @@ class GameStore(Protocol):
     def close(self) -> None:
         """Release the connection."""
         ...
-
-
-class SQLiteStore:
-    """The default store: one SQLite file, WAL mode, schema migrated on open.
-
-    ``synchronous`` is SQLite's durability setting: ``"NORMAL"`` (the default in WAL
-    mode) never loses a committed action when the server process dies; ``"FULL"`` also
-    survives a power cut, at the cost of one disk flush per action.
-    """
-
-    def __init__(
-        self,
-        path: str | Path,
-        *,
-        synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
-        migrations: dict[int, list[str]] | None = None,
-    ) -> None:
-        self.path = str(path)
-        if synchronous not in ("NORMAL", "FULL"):
-            raise StoreError(f"synchronous: expected NORMAL or FULL, found {synchronous!r}")
-        if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        try:
-            # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE ... COMMIT).
-            self._db = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=10.0
-            )
-            self._db.execute("PRAGMA busy_timeout = 10000")
-            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            self.journal_mode = str(mode).lower()
-            self._db.execute(f"PRAGMA synchronous = {synchronous}")
-            self._db.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the game store {self.path}: {error}") from None
-        # One connection shared by the server's store thread and by tests; the lock keeps
-        # each method's transaction whole even if two threads call in.
-        self._lock = threading.Lock()
-        self.schema_version = self._migrate(MIGRATIONS if migrations is None else migrations)
-
-    # -- schema ---------------------------------------------------------------------
-
-    def _migrate(self, migrations: dict[int, list[str]]) -> int:
-        target = max(migrations)
-        with self._lock, self._transaction():
-            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = self._db.execute("SELECT version FROM schema_version").fetchone()
-            current = 0 if row is None else int(row[0])
-            if row is None:
-                self._db.execute("INSERT INTO schema_version (version) VALUES (0)")
-            if current > target:
-                raise StoreError(
-                    f"the game store {self.path} has schema version {current}, newer than "
-                    f"this marrakech understands ({target}): upgrade marrakech"
-                )
-            for version in range(current + 1, target + 1):
-                for statement in migrations[version]:
-                    self._db.execute(statement)
-                self._db.execute("UPDATE schema_version SET version = ?", (version,))
-        return target
-
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
-
-    # -- games ----------------------------------------------------------------------
-
-    def create_game(self, game: StoredGame) -> None:
-        now = time.time()
-        with self._lock, self._transaction():
-            self._db.execute(
-                "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
-                " status, version, bot_to_move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game.id,
-                    game.created,
-                    game.updated or now,
-                    game.players,
-                    game.rules,
-                    game.first_seat,
-                    game.lang,
-                    game.status,
-                    len(game.actions),
-                    int(game.bot_to_move),
-                ),
-            )
-            self._db.executemany(
-                "INSERT INTO seats (game_id, seat, kind, level, name, token_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(game.id, s.seat, s.kind, s.level, s.name, s.token_hash) for s in game.seats],
-            )
-            self._insert_actions(game.id, 0, game.actions, now)
-
-    def _insert_actions(
-        self, game_id: str, start: int, actions: Iterable[ActionRow], now: float
-    ) -> None:
-        self._db.executemany(
-            "INSERT INTO actions (game_id, number, token, seat, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, start + i, a.token, a.seat, a.at or now) for i, a in enumerate(actions)],
-        )
-
-    def load_game(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            row = self._db.execute(_GAME_COLUMNS + " WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                return None
-            seats = self._seats([game_id])[game_id]
-            actions = tuple(
-                ActionRow(token, seat, at)
-                for token, seat, at in self._db.execute(
-                    "SELECT token, seat, at FROM actions WHERE game_id = ? ORDER BY number",
-                    (game_id,),
-                )
-            )
-        game = _game(row, seats)
-        if len(actions) != game.version:
-            raise StoreError(
-                f"game {game_id} is damaged: {len(actions)} actions stored, version {game.version}"
-            )
-        return replace(game, actions=actions)
-
-    def append_actions(
-        self,
-        game_id: str,
-        version: int,
-        actions: Sequence[ActionRow],
-        status: GameStatus,
-        bot_to_move: bool,
-    ) -> None:
-        now = time.time()
-        with self._lock, self._transaction():
-            changed = self._db.execute(
-                "UPDATE games SET version = ?, status = ?, bot_to_move = ?, updated = ?"
-                " WHERE id = ? AND version = ?",
-                (version + len(actions), status, int(bot_to_move), now, game_id, version),
-            ).rowcount
-            if changed != 1:
-                row = self._db.execute(
-                    "SELECT version FROM games WHERE id = ?", (game_id,)
-                ).fetchone()
-                if row is None:
-                    raise StoreError(f"no game {game_id} in the store")
-                raise StoreConflict(
-                    f"game {game_id} is at version {row[0]}, not {version}: "
-                    "another writer was first"
-                )
-            self._insert_actions(game_id, version, actions, now)
-
-    def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
-        with self._lock, self._transaction():
-            changed = self._db.execute(
-                "UPDATE seats SET kind = 'human', token_hash = ?, name = ?"
-                " WHERE game_id = ? AND seat = ? AND kind = 'open'",
-                (token_hash, name, game_id, seat),
-            ).rowcount
-            if changed:
-                self._db.execute(
-                    "UPDATE games SET updated = ? WHERE id = ?", (time.time(), game_id)
-                )
-        return changed == 1
-
-    def set_status(self, game_id: str, status: GameStatus) -> None:
-        with self._lock, self._transaction():
-            self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
-
-    def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
-        ids = list(dict.fromkeys(game_ids))
-        if not ids:
-            return []
-        marks = ", ".join("?" * len(ids))
-        with self._lock:
-            rows = self._db.execute(_GAME_COLUMNS + f" WHERE id IN ({marks})", ids).fetchall()
-            seats = self._seats([row[0] for row in rows])
-        order = {game_id: i for i, game_id in enumerate(ids)}
-        games = [_game(row, seats[row[0]]) for row in rows]
-        return sorted(games, key=lambda g: order[g.id])
-
-    def open_games(self, limit: int) -> list[StoredGame]:
-        with self._lock:
-            rows = self._db.execute(
-                _GAME_COLUMNS + " WHERE status = 'waiting' ORDER BY created DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
-            seats = self._seats([row[0] for row in rows])
-        return [_game(row, seats[row[0]]) for row in rows]
-
-    def games_with_bot_to_move(self) -> list[str]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id FROM games WHERE bot_to_move = 1 AND status != 'over'"
-            ).fetchall()
-        return [row[0] for row in rows]
-
-    def _seats(self, game_ids: Sequence[str]) -> dict[str, tuple[SeatRow, ...]]:
-        found: dict[str, list[SeatRow]] = {game_id: [] for game_id in game_ids}
-        for start in range(0, len(game_ids), 500):  # SQLite's bound-parameter limit
-            chunk = list(game_ids[start : start + 500])
-            marks = ", ".join("?" * len(chunk))
-            for game_id, seat, kind, level, name, token_hash in self._db.execute(
-                "SELECT game_id, seat, kind, level, name, token_hash FROM seats"
-                f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
-                chunk,
-            ):
-                found[game_id].append(SeatRow(seat, kind, level, name, token_hash))
-        return {game_id: tuple(rows) for game_id, rows in found.items()}
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
-_GAME_COLUMNS = (
-    "SELECT id, created, updated, players, rules, first_seat, lang, status, version,"
-    " bot_to_move FROM games"
-)
-
-
-def _game(row: tuple[object, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
-    """A games row without its actions (a summary)."""
-    game_id, created, updated, players, rules, first_seat, lang, status, version, bot = row
-    game = StoredGame(
-        id=str(game_id),
-        players=int(players),  # type: ignore[call-overload]
-        rules=str(rules),
-        first_seat=int(first_seat),  # type: ignore[call-overload]
-        lang=str(lang),
-        seats=seats,
-        status=status,  # type: ignore[arg-type]
-        created=float(created),  # type: ignore[arg-type]
-        updated=float(updated),  # type: ignore[arg-type]
-        bot_to_move=bool(bot),
-        version=int(version),  # type: ignore[call-overload]
-    )
-    return game
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on error) on an autocommit link."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, error: object, trace: object) -> None:
-        if kind is None:
-            self._db.execute("COMMIT")
-        else:
-            self._db.execute("ROLLBACK")
 
 
 def default_db_path() -> Path:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from marrakech.views import rim_view
 from tests.web.browser.helpers import (
     LiveServer,
     keyboard_turn,
@@ -64,6 +65,8 @@ def test_mouse_game_against_three_bots_with_reload(
     page.wait_for_url("**/g/*#t=*")
     url = page.url
     assert "you" in page.inner_text("[data-testid=panel-0]").lower()
+    # The board draws the rim the server sent: one woven track per arc (R2).
+    assert page.locator("[data-testid=board] .frame .rim").count() == len(rim_view())
 
     rng = random.Random(1)
     turns = 0

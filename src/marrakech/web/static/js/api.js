@@ -36,6 +36,7 @@ async function request(method, path, body) {
 }
 
 export const api = {
+  config: () => request("GET", "/api/config"),
   createGame: (spec) => request("POST", "/api/games", spec),
   games: (ids) =>
     ids.length ? request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`) : [],

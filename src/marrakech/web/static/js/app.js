@@ -9,6 +9,7 @@ import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game.js";
 import { mountReplay } from "./replay.js";
+import { loadConfig } from "./config.js";
 
 function route(path) {
   let m = /^\/g\/([^/]+)\/?$/.exec(path);
@@ -59,7 +60,8 @@ function openHelp() {
   if (!dialog.open) dialog.showModal();
 }
 
-function start() {
+async function start() {
+  const configured = loadConfig();
   const where = route(location.pathname);
   const main = document.getElementById("app");
   renderChrome(where);
@@ -80,6 +82,12 @@ function start() {
     renderHelp();
   });
   clear(main);
+  try {
+    await configured;
+  } catch (error) {
+    main.append(h("p", { class: "notice error", role: "alert" }, t("lobby.error", { message: error.message })));
+    return;
+  }
   if (where.page === "game") mountGame(main, where.id);
   else if (where.page === "replay") mountReplay(main, where.id);
   else mountLobby(main);

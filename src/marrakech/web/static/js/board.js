@@ -4,10 +4,11 @@
 //
 // This module draws; it knows no rules. Where Assam goes comes from the server's event
 // `path` (each step says where he stands, which way he faces and whether it followed an
-// arc); the arcs are drawn from the picture of the board, not computed from a rule.
+// arc); the rim's arcs come from the server too (config.rim, the core's rim_view).
 
 import { s, clear } from "./dom.js";
 import { t, colourName } from "./i18n.js";
+import { config } from "./config.js";
 
 const CELL = 100;
 const SIZE = 7;
@@ -22,25 +23,6 @@ export const COLOURS = {
 const FACING_ANGLE = { N: 0, E: 90, S: 180, W: 270 };
 const OPPOSITE = { N: "S", S: "N", E: "W", W: "E" };
 const OUTWARD = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
-
-// The rim of the real board (R2): pairs of edge squares joined by half-circles, and the
-// two corner loops. Each entry: [square, side, square, side].
-const RIM = [
-  ["a7", "N", "b7", "N"],
-  ["c7", "N", "d7", "N"],
-  ["e7", "N", "f7", "N"],
-  ["g7", "N", "g7", "E"],
-  ["g6", "E", "g5", "E"],
-  ["g4", "E", "g3", "E"],
-  ["g2", "E", "g1", "E"],
-  ["b1", "S", "c1", "S"],
-  ["d1", "S", "e1", "S"],
-  ["f1", "S", "g1", "S"],
-  ["a1", "S", "a1", "W"],
-  ["a7", "W", "a6", "W"],
-  ["a5", "W", "a4", "W"],
-  ["a3", "W", "a2", "W"],
-];
 
 export const SQUARES = [];
 for (let rank = 1; rank <= SIZE; rank++) {
@@ -87,6 +69,20 @@ function arcSegment(fromSquare, fromSide, toSquare, toSide) {
   const cross = (out[0] - p1[0]) * (p2[1] - out[1]) - (out[1] - p1[1]) * (p2[0] - out[0]);
   const sweep = cross > 0 ? 1 : 0;
   return { p1, p2, d: `A ${r} ${r} 0 ${large} ${sweep} ${p2[0]} ${p2[1]}` };
+}
+
+/**
+ * One arc of the rim as the server sends it: two edge squares joined by a half-circle
+ * beyond the edge they share, or a corner loop (one square, its two outer edges). A
+ * half-circle is drawn from its upper or left end, so the stitches fall where they
+ * always have.
+ */
+function rimSegment(arc) {
+  if (arc.loop) return arcSegment(arc.squares[0], arc.edges[0], arc.squares[1], arc.edges[1]);
+  const [a, b] = [...arc.squares].sort(
+    (p, q) => origin(p)[0] - origin(q)[0] || origin(p)[1] - origin(q)[1],
+  );
+  return arcSegment(a, arc.edges[0], b, arc.edges[0]);
 }
 
 /** The SVG path of Assam's walk: straight steps, and arcs where a step followed one. */
@@ -267,8 +263,8 @@ function frame() {
     }),
   );
   // The rim arcs as a woven track: a dark band under a lighter one.
-  for (const [a, sa, b, sb] of RIM) {
-    const seg = arcSegment(a, sa, b, sb);
+  for (const arc of config.rim) {
+    const seg = rimSegment(arc);
     const d = `M ${seg.p1[0]} ${seg.p1[1]} ${seg.d}`;
     g.append(
       s("path", { d, class: "rim-under" }),
@@ -648,19 +644,7 @@ export class Board {
     if (!squares) return;
     const g = carpetShape(squares, colour, { shadow: true, extraClass: "ghost" });
     g.dataset.squares = squares.join("-");
-    const xs = squares.map((q) => origin(q)[0]);
-    const ys = squares.map((q) => origin(q)[1]);
-    this.preview.append(
-      g,
-      s("rect", {
-        x: Math.min(...xs) + 2,
-        y: Math.min(...ys) + 2,
-        width: Math.max(...xs) - Math.min(...xs) + CELL - 4,
-        height: Math.max(...ys) - Math.min(...ys) + CELL - 4,
-        rx: 9,
-        class: "preview-outline",
-      }),
-    );
+    this.preview.append(g, outline(squares, 2, "preview-outline"));
   }
 
   /** Outline the carpet placed last, so the eye finds it. */
@@ -668,19 +652,22 @@ export class Board {
     const old = this.carpets.querySelector(".last-placed");
     if (old) old.remove();
     if (!squares) return;
-    const xs = squares.map((q) => origin(q)[0]);
-    const ys = squares.map((q) => origin(q)[1]);
-    this.carpets.append(
-      s("rect", {
-        x: Math.min(...xs) + 1,
-        y: Math.min(...ys) + 1,
-        width: Math.max(...xs) - Math.min(...xs) + CELL - 2,
-        height: Math.max(...ys) - Math.min(...ys) + CELL - 2,
-        rx: 9,
-        class: "last-placed",
-      }),
-    );
+    this.carpets.append(outline(squares, 1, "last-placed"));
   }
+}
+
+/** A rounded rectangle around one or two squares, `inset` inside their outer edges. */
+function outline(squares, inset, cls) {
+  const xs = squares.map((q) => origin(q)[0]);
+  const ys = squares.map((q) => origin(q)[1]);
+  return s("rect", {
+    x: Math.min(...xs) + inset,
+    y: Math.min(...ys) + inset,
+    width: Math.max(...xs) - Math.min(...xs) + CELL - 2 * inset,
+    height: Math.max(...ys) - Math.min(...ys) + CELL - 2 * inset,
+    rx: 9,
+    class: cls,
+  });
 }
 
 function ease(k) {

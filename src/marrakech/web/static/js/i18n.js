@@ -469,6 +469,13 @@ export function t(key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
 }
 
+/** A bot level's name: translated, or as the server sent it (a level new to this page). */
+export function levelName(level) {
+  const key = `lobby.level.${level}`;
+  const text = t(key);
+  return text === key ? level : text;
+}
+
 export function colourName(letter) {
   return t(`colour.${letter}`);
 }

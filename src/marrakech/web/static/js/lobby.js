@@ -1,13 +1,13 @@
 // The lobby (/): create a game, invitation links, your games, open games, upload a record.
 
 import { h, clear, copyText } from "./dom.js";
-import { t, lang, onLangChange, LANGS, seatColoursName } from "./i18n.js";
+import { t, lang, onLangChange, LANGS, seatColoursName, levelName } from "./i18n.js";
 import { swatch } from "./board.js";
 import { api } from "./api.js";
 import { myGames, remember, forget, gameLink } from "./store.js";
 import { UPLOAD_KEY } from "./replay.js";
+import { config } from "./config.js";
 
-const LEVELS = ["easy", "medium", "hard", "expert"];
 const KINDS = ["here", "human", "open", "bot"];
 
 /** The colours of each seat (R4–R7): one colour each, two each at two players. */
@@ -22,12 +22,7 @@ export function mountLobby(root) {
     rules: "standard",
     first: "random",
     lang: lang(),
-    seats: [
-      { kind: "here", level: "medium", name: "" },
-      { kind: "bot", level: "medium", name: "" },
-      { kind: "bot", level: "medium", name: "" },
-      { kind: "bot", level: "medium", name: "" },
-    ],
+    seats: ["here", "bot", "bot", "bot"].map((kind) => ({ kind, level: config.defaultLevel, name: "" })),
   };
   let created = null;
   let createError = null;
@@ -117,7 +112,7 @@ export function mountLobby(root) {
           "data-testid": `seat-level-${seat}`,
           disabled: spec.kind !== "bot",
         },
-        LEVELS.map((l) => h("option", { value: l, selected: spec.level === l }, t(`lobby.level.${l}`))),
+        config.levels.map((l) => h("option", { value: l, selected: spec.level === l }, levelName(l))),
       );
       const name = h("input", {
         type: "text",

@@ -2,7 +2,7 @@
 // die, the game log and the end screen. They show what the server's state_view says.
 
 import { h, clear } from "./dom.js";
-import { t, seatColoursName } from "./i18n.js";
+import { t, seatColoursName, levelName } from "./i18n.js";
 import { swatch } from "./board.js";
 
 /** The seat that must act now: the mover at orient/place, the roller at roll. */
@@ -22,7 +22,7 @@ export function seatName(view, meta, seat) {
 export function seatKind(meta, seat) {
   const info = meta && meta.seats && meta.seats[seat];
   if (!info) return "";
-  if (info.kind === "bot") return t("seat.bot", { level: t(`lobby.level.${info.level}`) });
+  if (info.kind === "bot") return t("seat.bot", { level: levelName(info.level) });
   if (info.kind === "open") return t("seat.open");
   return t("seat.human");
 }

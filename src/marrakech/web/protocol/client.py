@@ -1,31 +1,30 @@
-"""The messages of the web protocol (docs/web-protocol.md), validated against schemas.
+"""What a browser sends (docs/web-protocol.md), and the vocabulary both directions share.
 
 Every message from a browser is untrusted: it is size-checked, parsed as JSON, and
 validated strictly (no extra fields, no type coercion). A fault becomes a
-:class:`ProtocolError` whose message says what was expected and what was found::
+:class:`ProtocolError` (WebSocket) or an :class:`ApiError` (HTTP) whose message says what
+was expected and what was found::
 
     >>> parse_client_message('{"type": "action", "seat": 1, "version": 7, "action": "L"}')
     ActionMessage(type='action', seat=1, version=7, action='L')
-    >>> parse_client_message('{"type": "action", "seat": "1", "version": 7, "action": "L"}')
-    Traceback (most recent call last):
-    ...
-    marrakech.web.protocol.ProtocolError: bad_message: seat: expected a valid integer (found '1')
-    >>> parse_client_message("[1]")
-    Traceback (most recent call last):
-    ...
-    marrakech.web.protocol.ProtocolError: bad_message: expected a JSON object, found a JSON list
-
-Per-connection rate limiting is a token bucket (:class:`RateLimiter`).
+    >>> for text in ('{"type": "action", "seat": "1", "version": 7, "action": "L"}', "[1]"):
+    ...     try:
+    ...         parse_client_message(text)
+    ...     except ProtocolError as error:
+    ...         print(error)
+    bad_message: seat: expected a valid integer (found '1')
+    bad_message: expected a JSON object, found a JSON list
 """
 
 from __future__ import annotations
 
 import json
-import time
+import re
 import unicodedata
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -36,6 +35,8 @@ from pydantic import (
     model_validator,
 )
 
+from marrakech.bots import LEVELS as BOT_LEVELS
+
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
 #: Largest HTTP request body (a game record to replay is the big one: ~10 KiB typical).
@@ -43,13 +44,30 @@ MAX_BODY_BYTES = 256 * 1024
 #: At most this many ids in one lobby query.
 MAX_IDS = 50
 MAX_NAME = 40
+#: What a game id may look like (the server makes 12 URL-safe characters).
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 Lang = Literal["en", "fr"]
-LEVELS = ("easy", "medium", "hard", "expert")
-Level = Literal["easy", "medium", "hard", "expert"]
+#: The bot levels a seat may ask for, weakest first: the bot registry's (its one home).
+LEVELS: tuple[str, ...] = tuple(BOT_LEVELS)
+#: The level of a bot seat that names none.
+DEFAULT_LEVEL = "medium"
+
+
+def _known_level(level: str) -> str:
+    if level not in LEVELS:
+        *weaker, strongest = (repr(known) for known in LEVELS)
+        raise ValueError(f"expected {', '.join(weaker)} or {strongest}")  # (found ...) follows
+    return level
+
+
+#: A bot level: one of :data:`LEVELS`.
+Level = Annotated[
+    str, AfterValidator(_known_level), Field(json_schema_extra={"enum": list(LEVELS)})
+]
 
 #: Error codes sent in ``{"type": "error", "code": ...}`` (see docs/web-protocol.md).
-ERROR_CODES = (
+ErrorCode = Literal[
     "bad_message",
     "too_large",
     "rate_limited",
@@ -61,26 +79,53 @@ ERROR_CODES = (
     "illegal_action",
     "game_over",
     "server_error",
-)
+]
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
+#: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.
+ApiErrorCode = Literal[
+    "bad_request",
+    "bad_record",
+    "not_found",
+    "seat_taken",
+    "too_large",
+    "method_not_allowed",
+    "http_error",
+]
 
 
 class ProtocolError(ValueError):
-    """A refused message: ``code`` is one of :data:`ERROR_CODES`."""
+    """A message of a client refused with an :data:`ErrorCode`, nothing changed: malformed
+    (``bad_message``...), or refused by the game's room (``not_your_turn``...)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
 
 
-class _Strict(BaseModel):
+class ApiError(Exception):
+    """An HTTP error answered as ``{"error": code, "message": ...}`` with ``status``."""
+
+    def __init__(self, status: int, code: ApiErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class StrictModel(BaseModel):
+    """A message of the protocol: no extra field, no type coercion, immutable."""
+
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+Body = TypeVar("Body", bound=StrictModel)
 
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
-class Hello(_Strict):
+class Hello(StrictModel):
     """First message of a connection: the seat tokens it holds (none for a spectator)."""
 
     type: Literal["hello"]
@@ -88,7 +133,7 @@ class Hello(_Strict):
     lang: Lang = "en"
 
 
-class ActionMessage(_Strict):
+class ActionMessage(StrictModel):
     """A decision token (``L``, ``c3-c4``...) or ``roll`` for ``seat`` at ``version``."""
 
     type: Literal["action"]
@@ -97,7 +142,7 @@ class ActionMessage(_Strict):
     action: str = Field(min_length=1, max_length=16)
 
 
-class Ping(_Strict):
+class Ping(StrictModel):
     type: Literal["ping"]
 
 
@@ -116,7 +161,7 @@ def _name(value: str) -> str:
     return value
 
 
-class SeatSpec(_Strict):
+class SeatSpec(StrictModel):
     """A seat of a new game: a human (gets a link), an open seat (lobby) or a bot."""
 
     kind: Literal["human", "open", "bot"]
@@ -132,7 +177,7 @@ class SeatSpec(_Strict):
         return self
 
 
-class CreateGame(_Strict):
+class CreateGame(StrictModel):
     """``POST /api/games``."""
 
     players: Literal[2, 3, 4]
@@ -154,7 +199,7 @@ class CreateGame(_Strict):
         return self
 
 
-class JoinGame(_Strict):
+class JoinGame(StrictModel):
     """``POST /api/games/{id}/join``."""
 
     seat: int = Field(ge=0, le=3)
@@ -235,45 +280,11 @@ def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
         raise ProtocolError("bad_message", describe_validation_error(error, tagged=True)) from None
 
 
-def parse_body(model: type[_Strict], body: bytes) -> Any:
-    """Validate an HTTP JSON body against ``model``; :class:`ProtocolError` on faults."""
-    data = _json_object(body)
+def parse_body(model: type[Body], body: bytes) -> Body:
+    """Validate an HTTP JSON body against ``model``; :class:`ApiError` (400) on faults."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(_json_object(body))
+    except ProtocolError as error:
+        raise ApiError(400, "bad_request", error.message) from None
     except ValidationError as error:
-        raise ProtocolError("bad_request", describe_validation_error(error)) from None
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages per second on average, bursts up to ``burst``.
-
-    >>> limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: 0.0)
-    >>> [limiter.allow() for _ in range(3)]
-    [True, True, False]
-    """
-
-    def __init__(self, rate: float = 20.0, burst: int = 40, clock: Any = time.monotonic) -> None:
-        if rate <= 0 or burst < 1:
-            raise ValueError(f"expected rate > 0 and burst >= 1, found {rate} and {burst}")
-        self.rate = rate
-        self.burst = float(burst)
-        self._clock = clock
-        self._tokens = float(burst)
-        self._last = clock()
-        #: Messages refused so far (the server closes a connection that keeps flooding).
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        self.refused += 1
-        return False
-
-
-def error_message(code: str, message: str, version: int | None = None) -> dict[str, Any]:
-    """``{"type": "error", "code": ..., "message": ..., "version": ...}``."""
-    return {"type": "error", "code": code, "message": message, "version": version}
+        raise ApiError(400, "bad_request", describe_validation_error(error)) from None

@@ -1,0 +1,45 @@
+"""One connected browser as the server sees it: its seats, its language, its outbox.
+
+A room queues messages into each :class:`Client`'s outbox; the connection's own task
+(:mod:`marrakech.web.routes.socket`) writes them to the WebSocket in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+log = logging.getLogger("marrakech.web")
+
+
+class Client:
+    """One WebSocket connection as a room sees it: its seats, its language, its outbox.
+
+    Messages are queued and written by the connection's own task, so one slow browser
+    never delays a game; a browser that falls ``queue_size`` messages behind is dropped
+    (it reconnects and gets a fresh ``welcome``).
+    """
+
+    def __init__(self, seats: frozenset[int], lang: str, queue_size: int = 256) -> None:
+        self.seats = seats
+        self.lang = lang
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self.closed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("dropping a connection that fell %d messages behind", self.outbox.qsize())
+            self.close()
+
+    def close(self) -> None:
+        """Stop sending: the connection's writer sees ``None`` and closes the socket."""
+        if self.closed:
+            return
+        self.closed = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.outbox.put_nowait(None)

@@ -1,0 +1,211 @@
+"""The HTTP API (docs/web-protocol.md): create and join games, list them, records, replays.
+
+Bodies are read with a size limit and validated strictly (:mod:`marrakech.web.protocol`);
+every refusal is an :class:`~marrakech.web.protocol.ApiError`, answered as
+``{"error": code, "message": ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from marrakech.errors import NotationError
+from marrakech.i18n import describe_event
+from marrakech.record import GameRecord
+from marrakech.views import event_view, rim_view, state_view
+from marrakech.web.context import Context
+from marrakech.web.protocol import (
+    DEFAULT_LEVEL,
+    GAME_ID,
+    LEVELS,
+    MAX_BODY_BYTES,
+    MAX_IDS,
+    ApiError,
+    CreatedGame,
+    CreatedSeat,
+    CreateGame,
+    GameSummary,
+    JoinedSeat,
+    JoinGame,
+    PageConfig,
+    Replay,
+    parse_body,
+    seat_link,
+)
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/config")
+async def page_config() -> PageConfig:
+    """What the page needs before it shows anything; the same for every page load."""
+    return PageConfig(levels=list(LEVELS), default_level=DEFAULT_LEVEL, rim=rim_view())
+
+
+@router.post("/games", status_code=201, response_model_exclude_none=True)
+async def create_game(request: Request, context: Context) -> CreatedGame:
+    spec = parse_body(CreateGame, await read_body(request))
+    room, tokens = await context.manager.create(spec)
+    game_id = room.game_id
+    seats = []
+    for seat in room.seats:
+        token = tokens.get(seat.seat)
+        seats.append(
+            CreatedSeat(
+                seat=seat.seat,
+                kind=seat.kind,
+                token=token,
+                link=None if token is None else seat_link(game_id, token),
+                level=seat.level if seat.kind == "bot" else None,
+            )
+        )
+    return CreatedGame(
+        game_id=game_id,
+        seats=seats,
+        spectator_link=f"/g/{game_id}",
+        replay_link=f"/r/{game_id}",
+    )
+
+
+@router.get("/games")
+async def list_games(context: Context, ids: str = "") -> list[GameSummary]:
+    wanted = [game_id for game_id in ids.split(",") if game_id]
+    if len(wanted) > MAX_IDS:
+        raise ApiError(
+            400, "bad_request", f"ids: expected at most {MAX_IDS} ids, found {len(wanted)}"
+        )
+    wanted = [game_id for game_id in wanted if GAME_ID.match(game_id)]
+    manager = context.manager
+    games = await manager.store_worker.run(manager.store.summaries, wanted)
+    return [GameSummary.of(game) for game in games]
+
+
+@router.get("/games/open")
+async def open_games(context: Context) -> list[GameSummary]:
+    manager = context.manager
+    games = await manager.store_worker.run(manager.store.open_games, 50)
+    return [GameSummary.of(game) for game in games]
+
+
+@router.get("/games/{game_id}")
+async def one_game(context: Context, game_id: str) -> GameSummary:
+    check_id(game_id)
+    manager = context.manager
+    games = await manager.store_worker.run(manager.store.summaries, [game_id])
+    if not games:
+        raise no_game(game_id)
+    return GameSummary.of(games[0])
+
+
+@router.post("/games/{game_id}/join")
+async def join_game(request: Request, context: Context, game_id: str) -> JoinedSeat:
+    check_id(game_id)
+    spec = parse_body(JoinGame, await read_body(request))
+    try:
+        token = await context.manager.join(game_id, spec.seat, spec.name)
+    except KeyError:
+        raise no_game(game_id) from None
+    return JoinedSeat(seat=spec.seat, token=token, link=seat_link(game_id, token))
+
+
+@router.get("/games/{game_id}/record")
+async def game_record(context: Context, game_id: str) -> Response:
+    """The core's JSON game record, as a download."""
+    record = await stored_record(context, game_id)
+    return Response(
+        record.to_json(indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="marrakech-{game_id}.json"'},
+    )
+
+
+@router.get("/games/{game_id}/replay", response_model=Replay)
+async def game_replay(context: Context, game_id: str, lang: str = "en") -> Response:
+    record = await stored_record(context, game_id)
+    return await replay_response(record, check_lang(lang))
+
+
+@router.post("/replay", response_model=Replay)
+async def uploaded_replay(request: Request, lang: str = "en") -> Response:
+    lang = check_lang(lang)
+    body = await read_body(request)
+    try:
+        record = await asyncio.to_thread(GameRecord.from_json, body)
+    except NotationError as error:
+        raise ApiError(400, "bad_record", str(error)) from None
+    return await replay_response(record, lang)
+
+
+async def stored_record(context: Context, game_id: str) -> GameRecord:
+    check_id(game_id)
+    record = await context.manager.record(game_id)
+    if record is None:
+        raise no_game(game_id)
+    return record
+
+
+def replay(record: GameRecord, lang: str) -> Replay:
+    """Everything a replay page shows: every position, every event, the log.
+
+    >>> from marrakech import State, parse_action
+    >>> view = replay(GameRecord.from_actions(State.new(3), [parse_action("L")]), "en")
+    >>> len(view.states), view.log
+    (2, ['Red turned Assam left, to face West.'])
+    """
+    state = record.initial_state()
+    states = [state_view(state)]
+    events = []
+    lines = []
+    for action in record.actions:
+        event = state.describe(action)
+        state = event.after
+        states.append(state_view(state))
+        events.append(event_view(event))
+        lines.append(describe_event(event, lang))
+    return Replay(record=record.to_dict(), states=states, events=events, log=lines)
+
+
+async def replay_response(record: GameRecord, lang: str) -> Response:
+    """A replay, built and written out of the event loop (a record has up to 2000 actions)."""
+    text = await asyncio.to_thread(lambda: replay(record, lang).model_dump_json())
+    return Response(text, media_type="application/json")
+
+
+def check_id(game_id: str) -> None:
+    if not GAME_ID.match(game_id):
+        raise no_game(game_id)
+
+
+def no_game(game_id: str) -> ApiError:
+    shown = game_id if GAME_ID.match(game_id) else "(malformed id)"
+    return ApiError(404, "not_found", f"no game {shown}")
+
+
+def check_lang(lang: str) -> str:
+    if lang not in ("en", "fr"):
+        raise ApiError(400, "bad_request", f"lang: expected 'en' or 'fr', found {lang[:20]!r}")
+    return lang
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, refused with 413 once it passes :data:`MAX_BODY_BYTES`."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise too_large(int(declared))
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise too_large(size)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def too_large(size: int) -> ApiError:
+    return ApiError(
+        413, "too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes, found {size}+"
+    )

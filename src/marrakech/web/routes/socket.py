@@ -1,0 +1,226 @@
+"""Live play over the WebSocket ``/ws/{game_id}`` (docs/web-protocol.md).
+
+A :class:`Session` is one connection: it waits for the ``hello``, attaches a
+:class:`~marrakech.web.client.Client` to the game's room, then answers actions and pings
+in order. Every message is size-checked, rate-limited (a token bucket per connection,
+:class:`RateLimiter`) and validated first; a connection that keeps flooding is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from marrakech.web.client import Client
+from marrakech.web.context import Context
+from marrakech.web.protocol import (
+    GAME_ID,
+    ActionMessage,
+    ErrorCode,
+    ErrorMessage,
+    Hello,
+    Pong,
+    ProtocolError,
+    parse_client_message,
+)
+from marrakech.web.room import Room
+from marrakech.web.rooms import RoomManager
+
+router = APIRouter()
+
+#: A client that keeps sending after this many refused (rate-limited) messages is closed.
+MAX_REFUSED = 200
+#: WebSocket close codes: 4404 no such game, 4408 no hello in time, 1008 flooding.
+CLOSE_NOT_FOUND, CLOSE_NO_HELLO, CLOSE_POLICY = 4404, 4408, 1008
+
+
+@router.websocket("/ws/{game_id}")
+async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
+    await websocket.accept()
+    limiter = RateLimiter(context.rate, context.burst)
+    session = Session(websocket, context.manager, game_id, limiter)
+    await session.run(context.hello_timeout)
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages per second on average, bursts up to ``burst``.
+
+    >>> limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: 0.0)
+    >>> [limiter.allow() for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(
+        self, rate: float = 20.0, burst: int = 40, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"expected rate > 0 and burst >= 1, found {rate} and {burst}")
+        self.rate = rate
+        self.burst = float(burst)
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+        #: Messages refused so far (the server closes a connection that keeps flooding).
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.refused += 1
+        return False
+
+
+class Session:
+    """One WebSocket connection: a hello, then actions and pings, answered in order.
+
+    After the hello everything is sent through the :class:`Client` outbox, written by one
+    task, so the welcome, the updates and the errors reach the browser in order.
+    """
+
+    def __init__(
+        self, websocket: WebSocket, manager: RoomManager, game_id: str, limiter: RateLimiter
+    ) -> None:
+        self.websocket = websocket
+        self.manager = manager
+        self.game_id = game_id
+        self.limiter = limiter
+        self.room: Room | None = None
+        self.client: Client | None = None
+
+    async def run(self, hello_timeout: float) -> None:
+        writer: asyncio.Task[None] | None = None
+        try:
+            client = await self._hello(hello_timeout)
+            if client is None:
+                return
+            writer = asyncio.create_task(self._write(client))
+            await self._serve(client)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if self.room is not None and self.client is not None:
+                self.room.detach(self.client)
+                self.client.close()
+            if writer is not None:
+                try:
+                    await asyncio.wait_for(writer, timeout=5)
+                except (TimeoutError, asyncio.CancelledError):
+                    writer.cancel()
+
+    async def _receive(self, timeout: float | None = None) -> str | bytes | None:
+        """The next message, or None when the browser left."""
+        message = await asyncio.wait_for(self.websocket.receive(), timeout)
+        if message["type"] == "websocket.disconnect":
+            return None
+        text: str | None = message.get("text")
+        if text is not None:
+            return text
+        data: bytes = message.get("bytes") or b""
+        return data
+
+    async def _check(self, raw: str | bytes) -> Hello | ActionMessage | ErrorMessage | Pong:
+        """The message to handle, or the answer to send instead (an error, a pong)."""
+        version = None if self.room is None else self.room.version
+        if not self.limiter.allow():
+            if self.limiter.refused > MAX_REFUSED:
+                await self.websocket.close(CLOSE_POLICY, "too many messages")
+                raise WebSocketDisconnect(CLOSE_POLICY)
+            return refusal(
+                "rate_limited",
+                f"at most {self.limiter.rate:g} messages per second (bursts of "
+                f"{self.limiter.burst:g}): this one was dropped",
+                version,
+            )
+        try:
+            message = parse_client_message(raw)
+        except ProtocolError as error:
+            return refusal(error.code, error.message, version)
+        if isinstance(message, Hello | ActionMessage):
+            return message
+        return Pong()
+
+    async def _hello(self, timeout: float) -> Client | None:
+        """Wait for the hello; attach to the room. None if the connection ends here."""
+        while True:
+            try:
+                raw = await self._receive(timeout)
+            except TimeoutError:
+                await self._send_now(refusal("bad_message", "expected a hello message"))
+                await self.websocket.close(CLOSE_NO_HELLO, "no hello")
+                return None
+            if raw is None:
+                return None
+            message = await self._check(raw)
+            if isinstance(message, ErrorMessage | Pong):
+                await self._send_now(message)
+                continue
+            if not isinstance(message, Hello):
+                await self._send_now(refusal("bad_message", 'expected {"type": "hello"} first'))
+                continue
+            room = await self.manager.get(self.game_id) if GAME_ID.match(self.game_id) else None
+            if room is None:
+                await self._send_now(refusal("not_found", "no such game"))
+                await self.websocket.close(CLOSE_NOT_FOUND, "no such game")
+                return None
+            seats, unknown = room.seats_for(message.tokens)
+            client = Client(seats, message.lang, self.manager.queue_size)
+            self.room, self.client = room, client
+            if unknown:
+                client.send(
+                    refusal(
+                        "bad_token",
+                        f"{unknown} of the tokens matches no seat of this game: "
+                        "you see the game without that seat",
+                        room.version,
+                    ).model_dump_json()
+                )
+            room.attach(client)
+            return client
+
+    async def _send_now(self, message: ErrorMessage | Pong) -> None:
+        await self.websocket.send_text(message.model_dump_json())
+
+    async def _serve(self, client: Client) -> None:
+        room = self.room
+        assert room is not None
+        while not client.closed:
+            raw = await self._receive()
+            if raw is None or client.closed:
+                return
+            message = await self._check(raw)
+            if isinstance(message, Hello):
+                message = refusal("bad_message", "hello was already received", room.version)
+            if isinstance(message, ActionMessage):
+                try:
+                    await room.act(client, message)
+                except ProtocolError as error:
+                    client.send(refusal(error.code, error.message, room.version).model_dump_json())
+            else:
+                client.send(message.model_dump_json())
+
+    async def _write(self, client: Client) -> None:
+        try:
+            while True:
+                text = await client.outbox.get()
+                if text is None:
+                    break
+                await self.websocket.send_text(text)
+        except Exception:  # the browser left mid-write: the reader sees the disconnect
+            return
+        if self.websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(1000)
+
+
+def refusal(code: ErrorCode, message: str, version: int | None = None) -> ErrorMessage:
+    """An ``error`` message; ``version`` None before the hello was accepted."""
+    return ErrorMessage(code=code, message=message, version=version)
