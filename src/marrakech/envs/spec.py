@@ -106,8 +106,9 @@ def reward_arrays(
 ) -> npt.NDArray[np.float32]:
     """:func:`rewards_of` for arrays: the float32 rewards of games given by their rank
     values and win shares (each ``(k, players)``, as a batch engine's ``outcome_values``
-    returns them, in float64). ``rank`` is ``2 * value - 1``, as
-    :attr:`Outcome.rank_rewards <marrakech.outcome.Outcome.rank_rewards>` computes it.
+    returns them, in float64). ``rank`` is ``2 * value - 1``, which is
+    :attr:`Outcome.rank_rewards <marrakech.outcome.Outcome.rank_rewards>` (in float32 the
+    very same numbers, as ``tests/test_outcome_everywhere.py`` checks).
 
     >>> reward_arrays(np.array([[0.75, 0.75, 0.0]]), np.array([[0.5, 0.5, 0.0]]), "rank")
     array([[ 0.5,  0.5, -1. ]], dtype=float32)
