@@ -148,15 +148,12 @@ def test_unknown_option_is_refused_with_the_subcommand_usage(
     assert "marrakech perft: error: unrecognized arguments: --bogus" in err
 
 
-@pytest.mark.parametrize("command", ["perft", "replay"])
-def test_a_reader_that_goes_away_ends_the_command_quietly(command: str, tmp_path: Path) -> None:
-    argv = ["perft", "6"]
-    if command == "replay":  # far more text than a pipe holds
-        _, actions = random_game(State.new(4), random.Random(2))
-        (tmp_path / "game.json").write_text(
-            GameRecord.from_actions(State.new(4), actions).to_json()
-        )
-        argv = ["replay", str(tmp_path / "game.json")]
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    # Far more text than a pipe holds, so the command is still writing when the reader
+    # leaves (as with `marrakech replay FILE | head -1`).
+    _, actions = random_game(State.new(4), random.Random(2))
+    (tmp_path / "game.json").write_text(GameRecord.from_actions(State.new(4), actions).to_json())
+    argv = ["replay", str(tmp_path / "game.json")]
     process = subprocess.Popen(
         [sys.executable, "-m", "marrakech.cli", *argv],
         stdout=subprocess.PIPE,

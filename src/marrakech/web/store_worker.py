@@ -5,15 +5,18 @@ thread, in the order the calls were made. Calls made while the thread is busy ar
 over together, in one trip: under load that saves a thread switch per action (group
 hand-off)::
 
-    >>> import asyncio
+    >>> import asyncio, threading
     >>> from marrakech.web.sqlite_store import SQLiteStore
     >>> async def main() -> list[str]:
     ...     worker = StoreWorker(SQLiteStore(":memory:"))
     ...     found = await worker.run(worker.store.games_with_bot_to_move)
     ...     await worker.close()
     ...     return found
-    >>> asyncio.run(main())
-    []
+    >>> found = []  # in a thread of its own: a test runner may already run a loop here
+    >>> runner = threading.Thread(target=lambda: found.append(asyncio.run(main())))
+    >>> runner.start(); runner.join()
+    >>> found
+    [[]]
 """
 
 from __future__ import annotations
