@@ -415,3 +415,49 @@ async def test_replay_plays_by_itself() -> None:
         await pilot.press("q")  # opened with --replay: q quits
         await pilot.pause()
     assert app.return_code == 0
+
+
+def write_record(path: Path, players: int, seats: list[str], moves: int = 0) -> GameRecord:
+    start = State.new(players=players)
+    _, actions = random_game(start, random.Random(3))
+    record = GameRecord.from_actions(start, actions[:moves], seats=seats)
+    path.write_text(record.to_json(), encoding="utf-8")
+    return record
+
+
+async def test_a_record_seating_an_unknown_bot_is_refused_R4(tmp_path: Path) -> None:
+    path = tmp_path / "wizard.json"
+    write_record(path, 3, ["human", "bot:wizard", "bot:easy"])
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        assert not app.load_record(str(path))
+        assert "bot 'wizard' at Blue, which cannot play here: unknown bot" in app.last_notice
+        assert app.screen is game
+
+
+async def test_a_record_naming_two_seats_of_three_says_who_plays_the_third_R4(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "two.json"
+    write_record(path, 3, ["human", "bot:easy"])
+    app = app_with(players=3, seed=2, lang="fr")
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        assert app.load_record(str(path))
+        game = await game_screen(pilot)
+        assert [spec.token for spec in game.session.seats] == ["human", "bot:easy", "human"]
+        said = "ne nomme personne pour Jaune : un humain joue ce siège"
+        assert any(said in notice for notice in app.notices)
+
+
+async def test_arena_bots_in_a_loaded_record_play_on(tmp_path: Path) -> None:
+    path = tmp_path / "arena.json"
+    write_record(path, 3, ["bot:mcts@iterations=20", "human", "bot:greedy"], moves=6)
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        assert app.load_record(str(path))
+        game = await game_screen(pilot)
+        assert game.session.bots[0].iterations == 20  # type: ignore[attr-defined]
+        assert game.session.human_to_move and game.session.state.turn == 1

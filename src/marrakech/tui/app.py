@@ -18,8 +18,10 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 
 from marrakech.errors import MarrakechError
+from marrakech.i18n import seat_name
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD, RuleSet
 from marrakech.state import State
@@ -27,7 +29,7 @@ from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import PathDialog
 from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.replay_screen import ReplayScreen
-from marrakech.tui.session import GameSetup, SeatSpec, Session
+from marrakech.tui.session import GameSetup, SeatError, SeatSpec, Session
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.strings import LANGUAGE_NAMES, t
 
@@ -79,13 +81,14 @@ class MarrakechApp(App[None]):
         self.lang = self.options.lang
         self.rng = random.Random(self.options.seed)
         self.entered_by_replay = self.options.replay is not None
+        self.notices: list[str] = []
 
     def on_mount(self) -> None:
         options = self.options
         if options.replay is not None:
             self.push_screen(ReplayScreen(self, options.replay, options.timing))
         elif options.load is not None:
-            self.start_session(Session.from_record(options.load, seed=self._seed()))
+            self.resume(options.load, options.seats)
         elif options.seats is not None:
             self.start_game(
                 GameSetup(options.players, options.rules, options.seats, options.first_seat),
@@ -188,10 +191,25 @@ class MarrakechApp(App[None]):
 
     def load_record(self, path: str) -> bool:
         record = self.read_record(path)
-        if record is None:
+        if record is None or not self.resume(record):
             return False
-        self.start_session(Session.from_record(record, seed=self._seed()))
         self._say("notice.loaded", path=path, count=len(record.actions))
+        return True
+
+    def resume(self, record: GameRecord, seats: tuple[SeatSpec, ...] | None = None) -> bool:
+        """Play on from a record, with its seats (or ``seats``); say which seats it does
+        not name, and refuse a bot this version cannot play."""
+        try:
+            session = Session.from_record(record, seats, seed=self._seed())
+        except SeatError as error:
+            seat = seat_name(error.seat, record.players, self.lang)
+            bot = error.token.strip()[4:]
+            self._error("error.seat", bot=bot, seat=seat, reason=error.reason)
+            return False
+        self.start_session(session)
+        if session.unnamed:
+            names = ", ".join(seat_name(s, record.players, self.lang) for s in session.unnamed)
+            self._say("notice.unnamed", count=len(session.unnamed), seats=names)
         return True
 
     def ask_replay(self) -> None:
@@ -204,11 +222,16 @@ class MarrakechApp(App[None]):
         self.push_screen(PathDialog(t("dialog.replay", self.lang), "", self.lang), replay)
 
     def _say(self, key: str, **values: object) -> None:
-        self.last_notice = t(key, self.lang, **values)
-        self.notify(self.last_notice, timeout=4)
+        self._tell(t(key, self.lang, **values), "information", 4)
 
     def _error(self, key: str, **values: object) -> None:
-        self.last_notice = t(key, self.lang, **values)
-        self.notify(self.last_notice, severity="error", timeout=8)
+        self._tell(t(key, self.lang, **values), "error", 8)
 
-    last_notice: str = ""
+    def _tell(self, message: str, severity: SeverityLevel, timeout: float) -> None:
+        self.notices.append(message)
+        self.notify(message, severity=severity, timeout=timeout)
+
+    @property
+    def last_notice(self) -> str:
+        """The last notice the app gave (``notices`` holds them all, for tests)."""
+        return self.notices[-1] if self.notices else ""

@@ -29,6 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from marrakech.events import Event
+from marrakech.record import GameRecord
 from marrakech.state import State
 from marrakech.tui.board import BoardView, BoardWidget
 from marrakech.tui.dialogs import HelpScreen
@@ -48,6 +49,8 @@ class Host(Protocol):
     def start_game(self, setup: GameSetup, push: bool = False) -> None: ...
 
     def start_session(self, session: Session) -> None: ...
+
+    def resume(self, record: GameRecord, seats: tuple[SeatSpec, ...] | None = None) -> bool: ...
 
     def show_setup(self) -> None: ...
 

@@ -24,36 +24,41 @@ from dataclasses import dataclass
 from typing import Any
 
 from marrakech.actions import Action
-from marrakech.bots import BOTS, LEVELS, Bot, make_bot
+from marrakech.bots import BOTS, LEVELS, Bot, make_bot, parse_bot_spec
 from marrakech.errors import MarrakechError
 from marrakech.events import Event
+from marrakech.i18n import seat_name
 from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
+#: What a human seat may be called on the command line and in records.
+HUMAN_WORDS = ("human", "h", "you")
+
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits at a seat: a human, or a bot of a level (or a bot name such as ``mcts``).
-
-    The levels and bot names are those of :mod:`marrakech.bots` (:data:`~marrakech.bots.LEVELS`,
-    weakest first, and :data:`~marrakech.bots.BOTS`).
+    """Who sits at a seat: a human, or a bot given by a level (``hard``), a name
+    (``mcts``) or a full bot spec (``mcts:0.5``, ``mcts@iterations=300``): whatever
+    :func:`marrakech.bots.make_bot` takes, as ``marrakech arena --bots`` does.
 
     >>> SeatSpec.parse("bot:hard"), SeatSpec.parse("human").token
-    (SeatSpec(kind='bot', level='hard'), 'human')
+    (SeatSpec(kind='bot', spec='hard'), 'human')
+    >>> SeatSpec.parse("mcts@iterations=300").token
+    'bot:mcts@iterations=300'
     """
 
     kind: str  # "human" or "bot"
-    level: str = ""
+    spec: str = ""
 
     @classmethod
     def human(cls) -> SeatSpec:
         return cls("human")
 
     @classmethod
-    def bot(cls, level: str = "easy") -> SeatSpec:
-        return cls("bot", level)
+    def bot(cls, spec: str = "easy") -> SeatSpec:
+        return cls("bot", spec)
 
     @property
     def is_human(self) -> bool:
@@ -61,23 +66,37 @@ class SeatSpec:
 
     @property
     def token(self) -> str:
-        """The seat as stored in a game record: ``human`` or ``bot:LEVEL``."""
-        return "human" if self.is_human else f"bot:{self.level}"
+        """The seat as stored in a game record: ``human`` or ``bot:SPEC``."""
+        return "human" if self.is_human else f"bot:{self.spec}"
 
     @classmethod
     def parse(cls, text: str) -> SeatSpec:
-        """``human``, ``bot:LEVEL``, or a bare level or bot name (``easy``, ``mcts``)."""
+        """``human``, or a bot level, name or spec, bare or after ``bot:``."""
         cleaned = text.strip().lower()
-        if cleaned in ("human", "h", "you"):
+        if cleaned in HUMAN_WORDS:
             return cls.human()
-        if cleaned.startswith("bot:"):
-            cleaned = cleaned[4:]
-        if cleaned in LEVELS or cleaned in BOTS:
-            return cls.bot(cleaned)
-        raise MarrakechError(
-            f"expected a seat: human, or a bot level ({', '.join(LEVELS)}) or bot name "
-            f"({', '.join(BOTS)}); found {text!r}"
-        )
+        spec = cleaned.removeprefix("bot:").strip()
+        name = spec.split("@")[0].partition(":")[0].strip()
+        if name not in LEVELS and name not in BOTS:
+            raise MarrakechError(
+                f"expected a seat: human, a bot level ({', '.join(LEVELS)}) or a bot spec "
+                f"({', '.join(BOTS)}, with :SECONDS or @KEY=VALUE such as mcts:0.5 "
+                f"or mcts@iterations=300); found {text!r}"
+            )
+        try:
+            parse_bot_spec(spec)
+        except ValueError as error:
+            raise MarrakechError(str(error)) from None
+        return cls.bot(spec)
+
+
+class SeatError(MarrakechError):
+    """A record seats a bot that cannot play here (``seat`` from 0, as records count)."""
+
+    def __init__(self, seat: int, players: int, token: str, reason: str) -> None:
+        self.seat, self.token, self.reason = seat, token, reason
+        colour = seat_name(seat, players, "en")
+        super().__init__(f"the record seats {token!r} at seat {seat} ({colour}): {reason}")
 
 
 @dataclass(frozen=True)
@@ -118,8 +137,10 @@ class Session:
         for seat, spec in enumerate(self.seats):
             if spec.is_human:
                 continue
-            self.bots[seat] = make_bot(spec.level)
+            self.bots[seat] = make_bot(spec.spec)
             self.bot_rngs[seat] = random.Random(self.seed * 7919 + seat + 1)
+        #: Seats a resumed record did not name (humans play them).
+        self.unnamed: tuple[int, ...] = ()
         self.states: list[State] = [start]
         self.events: list[Event] = []
         for action in actions:
@@ -240,19 +261,45 @@ class Session:
         (:func:`record_seats`)."""
         if seats is None:
             seats = record_seats(record)
-        return cls(record.initial_state(), seats, seed=seed, actions=record.actions)
+        session = cls(record.initial_state(), seats, seed=seed, actions=record.actions)
+        session.unnamed = unnamed_seats(record)
+        return session
 
 
 def seat_from_token(token: str) -> SeatSpec:
-    """A record's seat name as a :class:`SeatSpec` (unknown names are human seats)."""
-    try:
-        return SeatSpec.parse(token)
-    except MarrakechError:
+    """A record's seat name as a :class:`SeatSpec`: a bot (``bot:SPEC``, which must be
+    one this version can play: :class:`ValueError` otherwise) or any other name
+    (``human``, a web player's, ``open``), which is a human's."""
+    if not token.strip().lower().startswith("bot:"):
         return SeatSpec.human()
+    spec = token.strip()[4:].strip().lower()
+    try:
+        parse_bot_spec(spec)
+    except ValueError as error:
+        raise ValueError(str(error).removeprefix(f"bot spec {spec!r}: ")) from None
+    return SeatSpec.bot(spec)
 
 
-def record_seats(record: GameRecord) -> tuple[SeatSpec, ...]:
-    """The seats of a record. Seat names that are neither ``human`` nor a bot (a web
-    player's name, say) are taken as human seats, and so are seats it does not name."""
-    tokens = [*record.seats, *["human"] * record.players]
-    return tuple(seat_from_token(token) for token in tokens[: record.players])
+def record_seats(record: GameRecord, strict: bool = True) -> tuple[SeatSpec, ...]:
+    """The seats of a record (:func:`seat_from_token`); the seats it does not name are
+    humans' (:func:`unnamed_seats`). ``strict``: a bot this version cannot play raises
+    :class:`SeatError`; otherwise (to show a replay) it is kept as named."""
+    seats: list[SeatSpec] = []
+    for seat in range(record.players):
+        token = record.seats[seat] if seat < len(record.seats) else "human"
+        try:
+            seats.append(seat_from_token(token))
+        except ValueError as error:
+            if strict:
+                raise SeatError(seat, record.players, token, str(error)) from None
+            seats.append(SeatSpec.bot(token.strip()[4:].strip()))
+    return tuple(seats)
+
+
+def unnamed_seats(record: GameRecord) -> tuple[int, ...]:
+    """The seats a record does not name (played by humans when it is resumed)."""
+    return tuple(
+        seat
+        for seat in range(record.players)
+        if seat >= len(record.seats) or not record.seats[seat].strip()
+    )

@@ -81,6 +81,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "notice.no_click": "No legal carpet placement covers {square}.",
         "notice.bad_facing": "Assam never makes a half turn (R9).",
         "notice.bot_error": "The bot of {seat} failed: {error}",
+        "notice.unnamed.one": "The record names nobody for {seats}: a human plays that seat.",
+        "notice.unnamed.other": "The record names nobody for {seats}: humans play these seats.",
+        "error.seat": (
+            "This record seats the bot '{bot}' at {seat}, which cannot play here: {reason}"
+        ),
         "dialog.save": "Save the game record (JSON) as:",
         "dialog.load": "Open a game record (JSON):",
         "dialog.replay": "Watch a game record (JSON):",
@@ -231,6 +236,15 @@ placement you are previewing and the region a tithe was paid on.
         "notice.no_click": "Aucune pose de tapis autorisée ne couvre {square}.",
         "notice.bad_facing": "Assam ne fait jamais demi-tour (R9).",
         "notice.bot_error": "Le robot de {seat} a échoué : {error}",
+        "notice.unnamed.one": (
+            "La partie enregistrée ne nomme personne pour {seats} : un humain joue ce siège."
+        ),
+        "notice.unnamed.other": (
+            "La partie enregistrée ne nomme personne pour {seats} : des humains jouent ces sièges."
+        ),
+        "error.seat": (
+            "Cette partie place le robot « {bot} » à {seat}, qui ne peut pas jouer ici : {reason}"
+        ),
         "dialog.save": "Enregistrer la partie (JSON) sous :",
         "dialog.load": "Ouvrir une partie enregistrée (JSON) :",
         "dialog.replay": "Revoir une partie enregistrée (JSON) :",
@@ -313,8 +327,25 @@ payé.
 }
 
 
+def plural(count: int, lang: str) -> str:
+    """``one`` or ``other``: the form of a word counting ``count`` things (French counts
+    0 and 1 as one, English only 1)."""
+    return "one" if count == 1 or (lang == "fr" and count == 0) else "other"
+
+
 def t(key: str, lang: str = "en", **values: object) -> str:
     """The interface sentence ``key`` in ``lang`` (English for a language it does not
-    have), filled in. Every key is in every language (``tests/tui/test_tui_strings.py``)."""
-    template = STRINGS.get(lang, STRINGS["en"])[key]
+    have), filled in. Every key is in every language (``tests/tui/test_tui_strings.py``).
+    A sentence with a ``count`` has two forms, ``KEY.one`` and ``KEY.other`` (:func:`plural`).
+
+    >>> t("notice.unnamed", "en", count=1, seats="Yellow")
+    'The record names nobody for Yellow: a human plays that seat.'
+    >>> t("notice.unnamed", "fr", count=2, seats="Bleu, Jaune")
+    'La partie enregistrée ne nomme personne pour Bleu, Jaune : des humains jouent ces sièges.'
+    """
+    table = STRINGS.get(lang, STRINGS["en"])
+    count = values.get("count")
+    if key not in table and isinstance(count, int):
+        key = f"{key}.{plural(count, lang)}"
+    template = table[key]
     return template.format(**values) if values else template

@@ -47,10 +47,10 @@ def seat_chips(seat: int, players: int) -> Text:
 
 
 def who(spec: SeatSpec, lang: str) -> str:
-    """``human`` or ``bot easy`` in ``lang``."""
+    """``human``, ``bot easy`` or ``bot mcts@iterations=300`` in ``lang``."""
     if spec.is_human:
         return t("seat.human", lang)
-    level = t(f"level.{spec.level}", lang) if spec.level in LEVELS else spec.level
+    level = t(f"level.{spec.spec}", lang) if spec.spec in LEVELS else spec.spec
     return t("seat.bot", lang, level=level)
 
 
