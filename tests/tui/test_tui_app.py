@@ -169,6 +169,24 @@ async def test_undo_takes_back_to_the_previous_decision() -> None:
         assert "Took back" in game.last_notice
 
 
+async def test_undo_never_rolls_the_die_again_R10() -> None:
+    app = app_with(players=3, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        roll = game.session.actions[1]
+        for keys in (("space",), ("r", "space"), ("l", "space"), ("space",)):
+            await pilot.press("u")  # back to orienting: the roll waits to come again
+            await settle(pilot)
+            assert game.can_orient and game.session.actions == []
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert game.session.actions[1] == roll
+        record = game.session.record()
+        assert len(record.meta["undone"]) == 4
+
+
 async def test_undo_is_refused_with_two_humans() -> None:
     app = app_with(players=2, humans=2, seed=7)
     async with app.run_test(size=SIZE) as pilot:

@@ -161,3 +161,70 @@ def test_seats_a_record_does_not_name_are_human_and_said() -> None:
     assert [spec.is_human for spec in game.seats] == [False, True, True]
     assert game.unnamed == (2,)  # Alice (a web player's name) is named: a human
     assert Session.from_record(GameRecord.from_actions(State.new(players=2), [])).unnamed == (0, 1)
+
+
+def test_undo_keeps_the_die_rolled_R10() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=3)
+    game.play(Orient(0))
+    roll = game.sample_chance()
+    game.play(roll)
+    for orient in (Orient(0), Orient(1), Orient(-1)):
+        assert game.undo() == 2
+        game.play(orient)  # the same or another orientation: the same die face comes
+        assert game.sample_chance() == roll
+        game.play(roll)
+
+
+def play_until_human(game: Session) -> None:
+    while not game.human_to_move and not game.state.is_terminal:
+        game.play(game.sample_chance() if game.state.is_chance else game.bot_choice())
+
+
+def test_after_an_undo_the_same_decisions_bring_the_same_game_R7_R10() -> None:
+    # Two players: the piles' draws (R7) are kept too, and the bot decides the same.
+    for players, tokens in ((2, ("human", "easy")), (4, ("easy", "human", "medium", "easy"))):
+        game = Session(State.new(players=players, first_seat=1), seats(*tokens), seed=5)
+        play_until_human(game)
+        start = len(game.actions)
+        for _ in range(3):
+            game.play(game.state.legal_actions()[0])
+            play_until_human(game)
+            game.play(game.state.legal_actions()[-1])
+            play_until_human(game)
+        first = game.actions
+        while len(game.actions) > start:
+            game.undo()
+        assert game.actions == first[:start]
+        for _ in range(3):
+            game.play(game.state.legal_actions()[0])
+            play_until_human(game)
+            game.play(game.state.legal_actions()[-1])
+            play_until_human(game)
+        assert game.actions == first
+
+
+def test_the_record_shows_what_was_taken_back() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=3)
+    game.play(Orient(1))
+    roll = game.sample_chance()
+    game.play(roll)
+    taken = [str(action) for action in game.actions]
+    game.undo()
+    record = game.record()
+    assert record.meta["undone"] == [{"kept": 0, "actions": taken}]
+    again = Session.from_record(GameRecord.from_json(record.to_json()))
+    assert again.undone == game.undone
+    again.play(Orient(0))
+    assert again.sample_chance() == roll
+
+
+def test_a_saved_game_resumed_keeps_its_die() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=3)
+    game.play(Orient(1))
+    roll = game.sample_chance()
+    game.play(roll)
+    again = Session.from_record(GameRecord.from_json(game.record().to_json()))
+    assert again.seed == game.seed
+    again.undo()
+    again.play(Orient(0))
+    assert again.sample_chance() == roll  # loading does not re-roll the die either

@@ -70,7 +70,8 @@ def test_every_bot_level_has_a_name() -> None:
 
 
 def test_sentences_are_filled_in() -> None:
-    assert t("notice.undone", "fr", count=2).startswith("2 action(s)")
+    assert t("notice.undone", "fr", count=2).startswith("2 actions annulées :")
+    assert t("notice.undone", "en", count=1).startswith("Took back 1 action:")
     assert t("setup.start", "en") == "Start" and t("setup.start", "fr") == "Commencer"
     with pytest.raises(KeyError):
         t("no.such.key", "en")

@@ -90,6 +90,10 @@ class SeatSpec:
         return cls.bot(spec)
 
 
+#: The app named in the records it writes (with their seed).
+APP = "marrakech play"
+
+
 class SeatError(MarrakechError):
     """A record seats a bot that cannot play here (``seat`` from 0, as records count)."""
 
@@ -110,10 +114,14 @@ class GameSetup:
 
 
 class Session:
-    """A game in progress: the seats, every state and event so far, and the generators.
+    """A game in progress: the seats, every state and event so far, and the chance
+    outcomes drawn.
 
-    ``seed`` seeds the generator that rolls the die and draws the 2-player piles; each
-    bot gets its own generator derived from it, so a seeded game is reproducible.
+    ``seed`` decides the die, the 2-player piles and the bots' random choices, each
+    from its own stream: the ``k``-th roll of the game, the ``k``-th draw of a pile, a
+    bot's decision at move ``n``. So a seeded game is reproducible, and an undo
+    (:meth:`undo`) never re-rolls: every outcome drawn is kept (``drawn``), and the same
+    rolls and draws come again in the same order, whatever the human decides anew.
     """
 
     def __init__(
@@ -131,18 +139,18 @@ class Session:
         self.start = start
         self.seats = tuple(seats)
         self.seed = seed if seed is not None else random.randrange(2**32)
-        self.rng = random.Random(self.seed)
-        self.bots: dict[int, Bot] = {}
-        self.bot_rngs: dict[int, random.Random] = {}
-        for seat, spec in enumerate(self.seats):
-            if spec.is_human:
-                continue
-            self.bots[seat] = make_bot(spec.spec)
-            self.bot_rngs[seat] = random.Random(self.seed * 7919 + seat + 1)
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(spec.spec) for seat, spec in enumerate(self.seats) if not spec.is_human
+        }
         #: Seats a resumed record did not name (humans play them).
         self.unnamed: tuple[int, ...] = ()
+        #: Every chance outcome drawn, by stream (``roll``, ``pile0``, ``pile1``) and number.
+        self.drawn: dict[tuple[str, int], Action] = {}
+        #: What each undo took back, for the record: actions kept, and those taken back.
+        self.undone: list[dict[str, Any]] = []
         self.states: list[State] = [start]
         self.events: list[Event] = []
+        self._streams: list[tuple[str, int] | None] = []  # each event's chance stream
         for action in actions:
             self.play(action)
 
@@ -184,25 +192,42 @@ class Session:
 
     def play(self, action: Action) -> Event:
         """Apply a legal action (raises :class:`IllegalActionError` otherwise)."""
+        stream = self._stream() if self.state.is_chance else None
         event = self.state.describe(action)
+        if stream is not None:
+            self.drawn[stream] = action
+        self._streams.append(stream)
         self.events.append(event)
         self.states.append(event.after)
         return event
 
+    def _stream(self) -> tuple[str, int]:
+        """The chance outcome due now: its stream (the die, or a pile, R7) and number."""
+        pile = self.state.draw_pile
+        kind = "roll" if pile is None else f"pile{pile}"
+        return kind, sum(1 for stream in self._streams if stream and stream[0] == kind)
+
     def sample_chance(self) -> Action:
-        """A roll or draw for the current chance node, from the session's generator."""
-        return sample_outcome(self.state, self.rng)
+        """The roll or draw due now: the one drawn before if an undo took it back,
+        else a new one from its stream (:func:`marrakech.playout.sample_outcome`)."""
+        stream = self._stream()
+        known = self.drawn.get(stream)
+        if known is not None and known in self.state.legal_actions():
+            return known
+        return sample_outcome(self.state, random.Random(f"{self.seed}/{stream[0]}/{stream[1]}"))
 
     def bot_choice(self, state: State | None = None) -> Action:
         """The bot's decision for ``state`` (the current one by default).
 
-        Safe to call from a worker thread: it reads only the immutable state.
+        Safe to call from a worker thread: it reads only the immutable state. The bot's
+        random choices come from the seed, the seat and the move number.
         """
         state = state if state is not None else self.state
         seat = state.to_move
         if seat < 0 or seat not in self.bots:
             raise MarrakechError(f"no bot decides here (seat to move: {seat})")
-        return self.bots[seat].choose(state, self.bot_rngs[seat])
+        rng = random.Random(f"{self.seed}/seat{seat}/{len(self.events)}")
+        return self.bots[seat].choose(state, rng)
 
     # -- undo ----------------------------------------------------------------------
 
@@ -226,25 +251,32 @@ class Session:
         return self.undo_target() is not None
 
     def undo(self) -> int:
-        """Take back to the human's previous decision; return how many actions went."""
+        """Take back to the human's previous decision; return how many actions went.
+
+        The rolls and draws taken back stay drawn (:meth:`sample_chance`), and the
+        record keeps what was taken back (``meta["undone"]``)."""
         target = self.undo_target()
         if target is None:
             return 0
-        removed = len(self.events) - target
-        del self.events[target:]
-        del self.states[target + 1 :]
-        return removed
+        taken = [str(action) for action in self.actions[target:]]
+        self.undone.append({"kept": target, "actions": taken})
+        self.truncate(target)
+        return len(taken)
 
     def truncate(self, length: int) -> None:
-        """Keep only the first ``length`` actions."""
+        """Keep only the first ``length`` actions (the outcomes drawn stay drawn)."""
         del self.events[length:]
         del self.states[length + 1 :]
+        del self._streams[length:]
 
     # -- records -------------------------------------------------------------------
 
     def record(self, meta: dict[str, Any] | None = None) -> GameRecord:
-        """The game as a :class:`GameRecord` (the core's JSON format)."""
-        data = {"app": "marrakech play", "seed": self.seed}
+        """The game as a :class:`GameRecord` (the core's JSON format), with the seed and
+        what undo took back in its ``meta``."""
+        data: dict[str, Any] = {"app": APP, "seed": self.seed}
+        if self.undone:
+            data["undone"] = self.undone
         data.update(meta or {})
         return GameRecord.from_actions(
             self.start, self.actions, seats=[spec.token for spec in self.seats], meta=data
@@ -258,11 +290,19 @@ class Session:
         seed: int | None = None,
     ) -> Session:
         """Resume a recorded game; seats come from the record unless given
-        (:func:`record_seats`)."""
+        (:func:`record_seats`). A record this app saved keeps its seed, so resuming
+        it never re-rolls what an undo took back; ``seed`` serves the others."""
         if seats is None:
             seats = record_seats(record)
+        meta = record.meta
+        own = meta.get("seed") if meta.get("app") == APP else None
+        if isinstance(own, int) and not isinstance(own, bool):
+            seed = own
         session = cls(record.initial_state(), seats, seed=seed, actions=record.actions)
         session.unnamed = unnamed_seats(record)
+        undone = meta.get("undone")
+        if isinstance(undone, list):
+            session.undone = list(undone)
         return session
 
 

@@ -75,7 +75,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "notice.busy": "Wait until Assam has finished walking.",
         "notice.undo_humans": "Undo is only offered when you are the only human at the table.",
         "notice.undo_nothing": "Nothing to take back yet.",
-        "notice.undone": "Took back {count} action(s): your decision again.",
+        "notice.undone.one": (
+            "Took back {count} action: decide again. The die and the piles keep what they gave."
+        ),
+        "notice.undone.other": (
+            "Took back {count} actions: decide again. The die and the piles keep what they gave."
+        ),
         "notice.saved": "Saved to {path}",
         "notice.loaded": "Loaded {path} ({count} actions).",
         "notice.no_click": "No legal carpet placement covers {square}.",
@@ -230,7 +235,14 @@ placement you are previewing and the region a tithe was paid on.
             "L’annulation n’est proposée que si vous êtes le seul humain à la table."
         ),
         "notice.undo_nothing": "Rien à annuler pour l’instant.",
-        "notice.undone": "{count} action(s) annulée(s) : à vous de décider à nouveau.",
+        "notice.undone.one": (
+            "{count} action annulée : à vous de décider à nouveau. Le dé et les piles gardent "
+            "ce qu’ils ont donné."
+        ),
+        "notice.undone.other": (
+            "{count} actions annulées : à vous de décider à nouveau. Le dé et les piles gardent "
+            "ce qu’ils ont donné."
+        ),
         "notice.saved": "Enregistré dans {path}",
         "notice.loaded": "{path} chargé ({count} actions).",
         "notice.no_click": "Aucune pose de tapis autorisée ne couvre {square}.",
