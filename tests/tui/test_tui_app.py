@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Button, Input
 
 from marrakech.actions import Orient, Place, Roll
 from marrakech.playout import random_game
@@ -99,7 +99,7 @@ async def test_illegal_keys_do_nothing_harmful() -> None:
         assert before.assam_facing == 0  # North
         # A half turn (R9), placement keys while orienting, undo with nothing to undo,
         # keys bound to nothing: the position does not change.
-        await pilot.press("down", "tab", "shift+tab", "x", "z", "9", "u", "e")
+        await pilot.press("down", "tab", "shift+tab", "x", "z", "9", "e", "u")
         await pilot.pause()
         assert game.session.state == before and game.pending_facing == 0
         assert "Nothing to take back" in game.last_notice
@@ -479,3 +479,118 @@ async def test_arena_bots_in_a_loaded_record_play_on(tmp_path: Path) -> None:
         game = await game_screen(pilot)
         assert game.session.bots[0].iterations == 20  # type: ignore[attr-defined]
         assert game.session.human_to_move and game.session.state.turn == 1
+
+
+async def says_for_each_key(pilot, game: GameScreen, keys: dict[str, str], expected: str) -> None:  # type: ignore[no-untyped-def]
+    for key, role in keys.items():
+        await pilot.press(key)
+        await pilot.pause()
+        assert game.last_notice == f"{role} {expected}", key
+
+
+async def test_a_key_for_another_phase_says_what_it_is_for_and_what_is_expected() -> None:
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        assert game.can_orient
+        while_orienting = {
+            "n": "N shows the next legal placement, while placing.",
+            "p": "P shows the previous legal placement, while placing.",
+            "tab": "Tab shows the next legal placement, while placing.",
+            "e": "E shows the end screen again, once the game is over.",
+        }
+        expected = "Now orient Assam: ← ↑ → ↓ or L S R, then Space to roll."
+        await says_for_each_key(pilot, game, while_orienting, expected)
+        await pilot.press("space")
+        await settle(pilot)
+        assert game.can_place
+        placing = game.session.state
+        while_placing = {
+            "l": "L turns Assam a quarter left, while orienting.",
+            "s": "S keeps Assam facing ahead, while orienting.",
+            "r": "R turns Assam a quarter right, while orienting.",
+            "space": "Space rolls the die, while orienting.",
+        }
+        expected = "Now place your carpet: Tab or → for the next placement, Enter to place it."
+        await says_for_each_key(pilot, game, while_placing, expected)
+        assert game.session.state == placing
+        assert "Not your turn" not in " ".join(game.notices)
+
+
+async def test_french_turns_with_g_t_d() -> None:
+    app = app_with(players=3, seed=2, lang="fr")
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        prompt = str(game.query_one("#prompt").render())
+        assert "G T D" in prompt and "L S R" not in prompt
+        await pilot.press("d")  # droite: a quarter right of North
+        await pilot.pause()
+        assert game.pending_facing == 1
+        await pilot.press("g", "g")  # back to North, then West
+        await pilot.pause()
+        assert game.pending_facing == 3
+        await pilot.press("t")  # tout droit: as Assam faces now
+        await pilot.pause()
+        assert game.pending_facing == 0
+        await pilot.press("n")
+        await pilot.pause()
+        assert game.last_notice.startswith("N montre la pose autorisée suivante")
+        assert "G T D" in game.last_notice
+
+
+async def test_after_the_end_screen_the_keys_the_prompt_offers_work() -> None:
+    app = app_with(players=2, seed=3, rules=RuleSet(carpets=(3, 10, 12)))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        await pilot.press("escape")  # back to the board
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        prompt = str(game.query_one("#prompt").render())
+        assert "N for a new game, S to save, Q to quit" in prompt
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, PathDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+    app = app_with(players=2, seed=3, rules=RuleSet(carpets=(3, 10, 12)))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_buttons_fit_their_words_after_a_language_switch() -> None:
+    def widths(app: MarrakechApp) -> dict[str, int]:
+        buttons = app.screen.query(Button)
+        return {b.id or "": b.size.width for b in buttons if b.display}
+
+    fresh = {}
+    for phase in ("orient", "place"):
+        app = app_with(players=3, seed=2, lang="fr")
+        async with app.run_test(size=SIZE) as pilot:
+            await game_screen(pilot)
+            if phase == "place":
+                await pilot.press("space")
+                await settle(pilot)
+            fresh[phase] = widths(app)
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert widths(app) == fresh["orient"]
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press("ctrl+l", "ctrl+l")
+        await pilot.pause()
+        assert widths(app) == fresh["place"]

@@ -66,11 +66,15 @@ class Host(Protocol):
 class AppScreen(Screen[None]):
     """A main screen: its host, the language, notices and the help page."""
 
-    last_notice: str = ""
-
     def __init__(self, host: Host) -> None:
         super().__init__()
         self.host = host
+        self.notices: list[str] = []
+
+    @property
+    def last_notice(self) -> str:
+        """The last notice given (``notices`` holds them all, for tests)."""
+        return self.notices[-1] if self.notices else ""
 
     @property
     def lang(self) -> str:
@@ -82,7 +86,7 @@ class AppScreen(Screen[None]):
     def notice(self, key: str, severity: SeverityLevel = "information", **values: object) -> None:
         """Tell the player something; the last notice is kept for tests."""
         message = t(key, self.lang, **values)
-        self.last_notice = message
+        self.notices.append(message)
         self.notify(message, severity=severity, timeout=4)
 
     def action_help(self) -> None:

@@ -42,6 +42,26 @@ from marrakech.tui.widgets import GameLog, game_prompt, game_status
 TURN_BUTTONS = {"left": -1, "straight": 0, "right": 1}
 ORIENT_BUTTONS = (*TURN_BUTTONS, "roll")
 PLACE_BUTTONS = ("prev", "next", "place")
+#: The orientation keys and the turn each asks for: L S R (left, straight, right) and
+#: the French G T D (gauche, tout droit, droite), in either language.
+TURN_KEYS = {"l": -1, "s": 0, "r": 1, "g": -1, "t": 0, "d": 1}
+#: What each key is for (``role.*`` in the string tables), to say so when it is pressed
+#: in another phase.
+KEY_ROLES = {
+    **{
+        key: ("turn_left", "turn_straight", "turn_right")[turn + 1]
+        for key, turn in TURN_KEYS.items()
+    },
+    "space": "roll",
+    "n": "next",
+    "tab": "next",
+    "p": "prev",
+    "shift+tab": "prev",
+    "e": "end",
+    "q": "quit",
+}
+#: The letter keys the game screen reads (:meth:`GameScreen.action_letter`).
+LETTERS = "lsrgtdnpeq"
 
 
 class GameScreen(TableScreen):
@@ -52,19 +72,16 @@ class GameScreen(TableScreen):
         Binding("right", "arrow(1)", show=False),
         Binding("down", "arrow(2)", show=False),
         Binding("left", "arrow(3)", show=False),
-        Binding("l", "turn(-1)", show=False),
-        Binding("s", "turn(0)", show=False),
-        Binding("r", "turn(1)", show=False),
         Binding("space", "roll", show=False),
         Binding("enter", "confirm", show=False),
-        Binding("tab,n", "cycle(1)", show=False, priority=True),
-        Binding("shift+tab,p", "cycle(-1)", show=False, priority=True),
+        Binding("tab", "cycle(1, 'tab')", show=False, priority=True),
+        Binding("shift+tab", "cycle(-1, 'shift+tab')", show=False, priority=True),
         Binding("u,ctrl+z", "undo", show=False),
         Binding("ctrl+s", "save", show=False),
         Binding("ctrl+o", "load", show=False),
         Binding("ctrl+n", "new_game", show=False),
         Binding("question_mark,f1", "help", show=False),
-        Binding("e", "show_end", show=False),
+        *(Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS),
     ]
 
     def __init__(self, host: Host, session: Session, timing: Timing | None = None) -> None:
@@ -97,7 +114,9 @@ class GameScreen(TableScreen):
     def refresh_language(self) -> None:
         lang = self.lang
         for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
-            self.query_one(f"#do-{key}", Button).label = t(f"button.{key}", lang)
+            button = self.query_one(f"#do-{key}", Button)
+            button.label = t(f"button.{key}", lang)
+            button.refresh(layout=True)  # new words, new width
         self.query_one("#keys", Static).update(Text.from_markup(t("keys.game", lang)))
         self.query_one(GameLog).rebuild(self.session.events, lang)
         self.refresh_view()
@@ -278,11 +297,23 @@ class GameScreen(TableScreen):
 
     # -- human actions --------------------------------------------------------------
 
-    def _refuse(self) -> None:
+    def _refuse(self, key: str | None = None) -> None:
+        """Say why ``key`` (or a click) does nothing now: not the human's turn, or a key
+        of another phase (what it is for, and what is expected now)."""
+        choice = self.choice
         if self.busy:
             self.notice("notice.busy" if not self.session.bot_to_move else "notice.not_your_turn")
-        elif not self.state.is_terminal:
+        elif self.state.is_terminal:
+            return
+        elif choice is None:
             self.notice("notice.not_your_turn")
+        elif key is not None and key in KEY_ROLES:
+            name = t(f"key.{key}", self.lang) if len(key) > 1 else key.upper()
+            self.notice(
+                "notice.wrong_key",
+                role=t(f"role.{KEY_ROLES[key]}", self.lang, name=name),
+                expected=t("expect.orient" if choice.orienting else "expect.place", self.lang),
+            )
 
     def play_human(self, action: Action) -> None:
         """Send a human decision (it must be one of the legal actions)."""
@@ -323,7 +354,7 @@ class GameScreen(TableScreen):
         """Orient Assam as chosen, then roll (the driver samples the die)."""
         choice = self.choice
         if choice is None or not choice.orienting:
-            self._refuse()
+            self._refuse("space")
             return
         self.play_human(choice.decision())
 
@@ -334,10 +365,10 @@ class GameScreen(TableScreen):
             return
         self.play_human(choice.decision())
 
-    def action_cycle(self, delta: int) -> None:
+    def action_cycle(self, delta: int, key: str | None = None) -> None:
         choice = self.choice
         if choice is None or not choice.placing:
-            self._refuse()
+            self._refuse(key)
             return
         choice.cycle(delta)
         self.refresh_view()
@@ -369,6 +400,26 @@ class GameScreen(TableScreen):
             self.action_cycle(1 if key == "next" else -1)
         elif key == "place":
             self.action_confirm()
+
+    def action_letter(self, letter: str) -> None:
+        """A letter key: what it does depends on the phase (:data:`KEY_ROLES`)."""
+        if self.state.is_terminal:
+            after_the_end = {
+                "n": self.action_new_game,
+                "s": self.action_save,
+                "e": self.action_show_end,
+                "q": self.app.exit,
+            }
+            if letter in after_the_end:
+                after_the_end[letter]()
+            return
+        choice = self.choice
+        if choice is not None and choice.orienting and letter in TURN_KEYS:
+            self.action_turn(TURN_KEYS[letter])
+        elif choice is not None and choice.placing and letter in "np":
+            self.action_cycle(1 if letter == "n" else -1)
+        else:
+            self._refuse(letter)
 
     def action_undo(self) -> None:
         session = self.session

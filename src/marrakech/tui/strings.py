@@ -4,7 +4,7 @@ Game-log sentences, colour and seat names come from :mod:`marrakech.i18n`; this 
 holds only what belongs to this interface (prompts, keys, dialogs, the help page)::
 
     >>> t("prompt.orient", "fr", seat="Rouge")
-    'Rouge : tournez Assam (← ↑ → ↓ ou L S R), puis Espace pour lancer le dé.'
+    'Rouge : tournez Assam (← ↑ → ↓ ou G T D), puis Espace pour lancer le dé.'
     >>> t("setup.start", "xx")
     'Start'
 """
@@ -47,6 +47,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "panel.turn": "to play",
         "panel.winner": "wins",
         "prompt.orient": "{seat}: turn Assam (← ↑ → ↓ or L S R), then Space to roll.",
+        "expect.orient": "Now orient Assam: ← ↑ → ↓ or L S R, then Space to roll.",
+        "expect.place": (
+            "Now place your carpet: Tab or → for the next placement, Enter to place it."
+        ),
+        "role.turn_left": "{name} turns Assam a quarter left, while orienting.",
+        "role.turn_straight": "{name} keeps Assam facing ahead, while orienting.",
+        "role.turn_right": "{name} turns Assam a quarter right, while orienting.",
+        "role.roll": "{name} rolls the die, while orienting.",
+        "role.next": "{name} shows the next legal placement, while placing.",
+        "role.prev": "{name} shows the previous legal placement, while placing.",
+        "role.end": "{name} shows the end screen again, once the game is over.",
+        "role.quit": "{name} quits once the game is over (Ctrl+Q quits now).",
+        "key.space": "Space",
+        "key.tab": "Tab",
+        "key.shift+tab": "Shift+Tab",
+        "notice.wrong_key": "{role} {expected}",
         "prompt.place": (
             "{seat}: place your {colour} carpet on {token} ({index}/{count}). "
             "Tab or → for the next, Enter to confirm."
@@ -54,7 +70,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "prompt.bot": "{seat} ({who}) is thinking…",
         "prompt.walk": "{seat} rolled {steps}. Assam walks…",
         "prompt.draw": "{seat} turns over the top carpet of the pile…",
-        "prompt.over": "Game over. N for a new game, S to save, Q to quit.",
+        "prompt.over": "Game over. N for a new game, S to save, Q to quit, E for the results.",
         "prompt.wait": "…",
         "button.left": "⟲ Left",
         "button.straight": "↑ Straight",
@@ -147,7 +163,7 @@ own carpet (R31).
 | Key | Action |
 |---|---|
 | ← ↑ → ↓ | face West, North, East, South (while orienting) |
-| L S R | turn left, keep straight, turn right |
+| L S R (or G T D) | turn left, keep straight, turn right |
 | Space or Enter | roll the die |
 | Tab, →, ↓ or N | next legal placement |
 | Shift+Tab, ←, ↑ or P | previous legal placement |
@@ -201,8 +217,24 @@ placement you are previewing and the region a tithe was paid on.
         "panel.turn": "à jouer",
         "panel.winner": "gagne",
         "prompt.orient": (
-            "{seat} : tournez Assam (← ↑ → ↓ ou L S R), puis Espace pour lancer le dé."
+            "{seat} : tournez Assam (← ↑ → ↓ ou G T D), puis Espace pour lancer le dé."
         ),
+        "expect.orient": "Orientez Assam : ← ↑ → ↓ ou G T D, puis Espace pour lancer le dé.",
+        "expect.place": (
+            "Posez votre tapis : Tab ou → pour la pose suivante, Entrée pour la valider."
+        ),
+        "role.turn_left": "{name} tourne Assam d’un quart à gauche, pendant l’orientation.",
+        "role.turn_straight": "{name} laisse Assam face à sa direction, pendant l’orientation.",
+        "role.turn_right": "{name} tourne Assam d’un quart à droite, pendant l’orientation.",
+        "role.roll": "{name} lance le dé, pendant l’orientation.",
+        "role.next": "{name} montre la pose autorisée suivante, pendant la pose.",
+        "role.prev": "{name} montre la pose autorisée précédente, pendant la pose.",
+        "role.end": "{name} remontre l’écran de fin, une fois la partie terminée.",
+        "role.quit": "{name} quitte une fois la partie terminée (Ctrl+Q quitte tout de suite).",
+        "key.space": "Espace",
+        "key.tab": "Tab",
+        "key.shift+tab": "Maj+Tab",
+        "notice.wrong_key": "{role} {expected}",
         "prompt.place": (
             "{seat} : posez votre tapis {colour} sur {token} ({index}/{count}). "
             "Tab ou → pour le suivant, Entrée pour valider."
@@ -211,7 +243,8 @@ placement you are previewing and the region a tithe was paid on.
         "prompt.walk": "{seat} a fait {steps}. Assam avance…",
         "prompt.draw": "{seat} retourne le tapis du dessus de sa pile…",
         "prompt.over": (
-            "Partie terminée. N pour une nouvelle partie, S pour enregistrer, Q pour quitter."
+            "Partie terminée. N pour une nouvelle partie, S pour enregistrer, Q pour quitter, "
+            "E pour les résultats."
         ),
         "prompt.wait": "…",
         "button.left": "⟲ Gauche",
@@ -313,7 +346,7 @@ permettent de recouvrir son propre tapis (R31).
 | Touche | Action |
 |---|---|
 | ← ↑ → ↓ | tourner Assam vers l’ouest, le nord, l’est, le sud |
-| L S R | tourner à gauche, tout droit, à droite |
+| G T D (ou L S R) | tourner à gauche, tout droit, à droite |
 | Espace ou Entrée | lancer le dé |
 | Tab, →, ↓ ou N | pose autorisée suivante |
 | Maj+Tab, ←, ↑ ou P | pose autorisée précédente |
