@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.layout import layout
 from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.setup_screen import SetupScreen
-from marrakech.tui.widgets import GameLog
+from marrakech.tui.widgets import GameLog, SeatPanel
 
 from .conftest import SIZE, app_with, game_screen, play_to_end, settle
 
@@ -242,9 +243,9 @@ async def test_save_then_load(tmp_path: Path) -> None:
         # A bad file is reported, the game goes on.
         (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
         assert not app.load_record(str(tmp_path / "bad.json"))
-        assert "Not a valid game record" in app.last_notice
+        assert "expected a JSON game record" in app.last_notice
         assert not app.load_record(str(tmp_path / "missing.json"))
-        assert "Cannot read" in app.last_notice
+        assert app.last_notice.endswith("missing.json: no such file or folder")
         assert app.screen is loaded
 
 
@@ -594,3 +595,67 @@ async def test_buttons_fit_their_words_after_a_language_switch() -> None:
         await pilot.press("ctrl+l", "ctrl+l")
         await pilot.pause()
         assert widths(app) == fresh["place"]
+
+
+async def test_file_errors_in_french_are_in_french_with_one_prefix(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "latin1.json").write_bytes('{"seats": ["Zoé"]}'.encode("latin-1"))
+    app = app_with(players=3, seed=2, lang="fr")
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        for name, reason in (
+            ("missing.json", "fichier ou dossier introuvable"),
+            ("", "c’est un dossier"),
+            ("latin1.json", "ce n’est pas du texte UTF-8 (octet 0xe9 à la position 14)"),
+        ):
+            path = str(tmp_path / name)
+            assert not app.load_record(path)
+            assert app.last_notice == f"Impossible d’ouvrir {path} : {reason}"
+        assert not app.load_record(str(tmp_path / "bad.json"))
+        assert app.last_notice.startswith(f"Impossible d’ouvrir {tmp_path / 'bad.json'} : ")
+        where = tmp_path / "no" / "such" / "x.json"
+        assert not app.save_record(game.session, str(where))
+        missing = "fichier ou dossier introuvable"
+        assert app.last_notice == f"Impossible d’enregistrer {where} : {missing}"
+        assert app.screen is game
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        for name in ("missing.json", "bad.json", "latin1.json"):
+            assert not app.load_record(str(tmp_path / name))
+            assert app.last_notice.startswith(f"Cannot open {tmp_path / name}: ")
+
+
+async def test_words_that_count_agree_with_the_count() -> None:
+    # Two players, 3 carpets a colour: a seat soon holds 1 carpet (and 0 at the end).
+    app = app_with(players=2, seed=3, rules=RuleSet(carpets=(3, 10, 12)))
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        game = app.screen_stack[1]
+        text = " ".join(str(panel.render()) for panel in game.query(SeatPanel))
+        assert "0 carpets" in text and "1 carpets" not in text and "1 dirhams" not in text
+    assert seat_line_words(1, 1, "en") == "1 dirham · 1 carpet"
+    assert seat_line_words(0, 2, "fr") == "0 dirham · 2 tapis"
+
+
+def seat_line_words(money: int, carpets: int, lang: str) -> str:
+    from marrakech.tui.strings import t
+
+    return f"{t('panel.dirhams', lang, count=money)} · {t('panel.carpets', lang, count=carpets)}"
+
+
+async def test_wrapped_log_lines_hang_under_their_sentence() -> None:
+    app = app_with(players=3, seed=6)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot)
+        log = app.screen.query_one(GameLog)
+        lines = [strip.text for strip in log.lines]
+        starts = [line for line in lines if re.match(r"\s*\d+ ", line)]
+        follows = [line for line in lines if line not in starts and line.strip()]
+        assert starts and follows  # some sentences wrap at this width
+        indent = len(starts[0]) - len(starts[0].lstrip()) + len("1 R ")
+        assert all(line.startswith(" " * indent) for line in follows), follows
+        assert log.styles.padding.left >= 1

@@ -20,6 +20,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
+from marrakech.arena import read_game
 from marrakech.errors import MarrakechError
 from marrakech.i18n import seat_name
 from marrakech.record import GameRecord
@@ -31,7 +32,7 @@ from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.session import GameSetup, SeatError, SeatSpec, Session
 from marrakech.tui.setup_screen import SetupScreen
-from marrakech.tui.strings import LANGUAGE_NAMES, t
+from marrakech.tui.strings import LANGUAGE_NAMES, os_reason, t
 
 
 @dataclass
@@ -52,6 +53,14 @@ class PlayOptions:
     replay: GameRecord | None = None
     load: GameRecord | None = None
     timing: Timing = field(default_factory=Timing)
+
+
+def _file(path: str) -> Path:
+    """The file a player typed (``~`` is their home); ValueError if it cannot be one."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError as error:  # ~user of no such user
+        raise ValueError(str(error)) from None
 
 
 def default_record_name() -> str:
@@ -160,27 +169,35 @@ class MarrakechApp(App[None]):
         """Write the game as a JSON record; tell the player how it went."""
         text = session.record({"lang": self.lang}).to_json(indent=1)
         try:
-            Path(path).expanduser().write_text(text + "\n", encoding="utf-8")
-        except OSError as error:
-            self._error("error.write", path=path, error=error.strerror or error)
+            _file(path).write_text(text + "\n", encoding="utf-8")
+        except (OSError, ValueError) as error:
+            self._error("error.save", path=path, reason=self._reason(error, path))
             return False
         self._say("notice.saved", path=path)
         return True
 
     def read_record(self, path: str) -> GameRecord | None:
+        """The record in ``path`` (a game record, or arena results holding one game), or
+        None after telling the player why it cannot be opened, in their language."""
         try:
-            text = Path(path).expanduser().read_text(encoding="utf-8")
-        except OSError as error:
-            self._error("error.read", path=path, error=error.strerror or error)
+            data = _file(path).read_bytes()
+            data.decode("utf-8")
+            return read_game(_file(path))
+        except (OSError, ValueError, MarrakechError) as error:
+            self._error("error.open", path=path, reason=self._reason(error, path))
             return None
-        except UnicodeDecodeError as error:
-            self._error("error.record", error=error)
-            return None
-        try:
-            return GameRecord.from_json(text)
-        except MarrakechError as error:
-            self._error("error.record", error=error)
-            return None
+
+    def _reason(self, error: Exception, path: str) -> str:
+        """Why ``path`` could not be read or written, in the player's language (what is
+        wrong inside a record is the core's own words)."""
+        if isinstance(error, UnicodeDecodeError):
+            byte = error.object[error.start]
+            return t("reason.utf8", self.lang, byte=byte, position=error.start)
+        if isinstance(error, OSError):
+            return os_reason(error, self.lang)
+        if isinstance(error, MarrakechError):
+            return str(error).removeprefix(f"{_file(path)}: ")
+        return t("reason.name", self.lang)
 
     def ask_load(self) -> None:
         def load(path: str | None) -> None:

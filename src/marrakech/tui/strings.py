@@ -11,6 +11,8 @@ holds only what belongs to this interface (prompts, keys, dialogs, the help page
 
 from __future__ import annotations
 
+import errno
+
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 
 STRINGS: dict[str, dict[str, str]] = {
@@ -38,8 +40,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "level.expert": "expert",
         "seat.human": "human",
         "seat.bot": "bot {level}",
-        "panel.dirhams": "dirhams",
-        "panel.carpets": "carpets",
+        "panel.dirhams.one": "{count} dirham",
+        "panel.dirhams.other": "{count} dirhams",
+        "panel.carpets.one": "{count} carpet",
+        "panel.carpets.other": "{count} carpets",
         "panel.score": "score",
         "panel.next": "next",
         "panel.unknown": "?",
@@ -98,7 +102,8 @@ STRINGS: dict[str, dict[str, str]] = {
             "Took back {count} actions: decide again. The die and the piles keep what they gave."
         ),
         "notice.saved": "Saved to {path}",
-        "notice.loaded": "Loaded {path} ({count} actions).",
+        "notice.loaded.one": "Loaded {path} ({count} action).",
+        "notice.loaded.other": "Loaded {path} ({count} actions).",
         "notice.no_click": "No legal carpet placement covers {square}.",
         "notice.bad_facing": "Assam never makes a half turn (R9).",
         "notice.bot_error": "The bot of {seat} failed: {error}",
@@ -112,9 +117,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "dialog.replay": "Watch a game record (JSON):",
         "dialog.ok": "OK",
         "dialog.cancel": "Cancel",
-        "error.write": "Cannot write {path}: {error}",
-        "error.read": "Cannot read {path}: {error}",
-        "error.record": "Not a valid game record: {error}",
+        "error.save": "Cannot save {path}: {reason}",
+        "error.open": "Cannot open {path}: {reason}",
+        "reason.missing": "no such file or folder",
+        "reason.folder": "it is a folder",
+        "reason.not_folder": "a part of the path is not a folder",
+        "reason.denied": "permission denied",
+        "reason.full": "no space left on the disk",
+        "reason.read_only": "the disk is read-only",
+        "reason.long": "the name is too long",
+        "reason.name": "not a usable file name",
+        "reason.system": "system error {code}",
+        "reason.utf8": "not UTF-8 text (byte 0x{byte:02x} at position {position})",
         "end.title": "Game over",
         "end.winner": "{seat} wins!",
         "end.shared": "Shared win: {seats}.",
@@ -208,8 +222,10 @@ placement you are previewing and the region a tithe was paid on.
         "level.expert": "expert",
         "seat.human": "humain",
         "seat.bot": "robot {level}",
-        "panel.dirhams": "dirhams",
-        "panel.carpets": "tapis",
+        "panel.dirhams.one": "{count} dirham",
+        "panel.dirhams.other": "{count} dirhams",
+        "panel.carpets.one": "{count} tapis",
+        "panel.carpets.other": "{count} tapis",
         "panel.score": "score",
         "panel.next": "suivant",
         "panel.unknown": "?",
@@ -277,7 +293,8 @@ placement you are previewing and the region a tithe was paid on.
             "ce qu’ils ont donné."
         ),
         "notice.saved": "Enregistré dans {path}",
-        "notice.loaded": "{path} chargé ({count} actions).",
+        "notice.loaded.one": "{path} chargé ({count} action).",
+        "notice.loaded.other": "{path} chargé ({count} actions).",
         "notice.no_click": "Aucune pose de tapis autorisée ne couvre {square}.",
         "notice.bad_facing": "Assam ne fait jamais demi-tour (R9).",
         "notice.bot_error": "Le robot de {seat} a échoué : {error}",
@@ -295,9 +312,18 @@ placement you are previewing and the region a tithe was paid on.
         "dialog.replay": "Revoir une partie enregistrée (JSON) :",
         "dialog.ok": "OK",
         "dialog.cancel": "Annuler",
-        "error.write": "Impossible d’écrire {path} : {error}",
-        "error.read": "Impossible de lire {path} : {error}",
-        "error.record": "Partie enregistrée invalide : {error}",
+        "error.save": "Impossible d’enregistrer {path} : {reason}",
+        "error.open": "Impossible d’ouvrir {path} : {reason}",
+        "reason.missing": "fichier ou dossier introuvable",
+        "reason.folder": "c’est un dossier",
+        "reason.not_folder": "une partie du chemin n’est pas un dossier",
+        "reason.denied": "permission refusée",
+        "reason.full": "plus de place sur le disque",
+        "reason.read_only": "le disque est en lecture seule",
+        "reason.long": "le nom est trop long",
+        "reason.name": "ce n’est pas un nom de fichier utilisable",
+        "reason.system": "erreur du système {code}",
+        "reason.utf8": "ce n’est pas du texte UTF-8 (octet 0x{byte:02x} à la position {position})",
         "end.title": "Partie terminée",
         "end.winner": "{seat} gagne !",
         "end.shared": "Victoire partagée : {seats}.",
@@ -370,6 +396,33 @@ payé.
 """,
     },
 }
+
+
+#: The file errors said in the player's language (``reason.*``); others by their code.
+OS_REASONS = {
+    errno.ENOENT: "missing",
+    errno.EISDIR: "folder",
+    errno.ENOTDIR: "not_folder",
+    errno.EACCES: "denied",
+    errno.EPERM: "denied",
+    errno.ENOSPC: "full",
+    errno.EROFS: "read_only",
+    errno.ENAMETOOLONG: "long",
+}
+
+
+def os_reason(error: OSError, lang: str) -> str:
+    """Why a file could not be read or written, in ``lang`` (never the system's English).
+
+    >>> os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory"), "fr")
+    'fichier ou dossier introuvable'
+    >>> os_reason(OSError(errno.EIO, "Input/output error"), "fr")
+    'erreur du système EIO'
+    """
+    code = error.errno or 0
+    if code in OS_REASONS:
+        return t(f"reason.{OS_REASONS[code]}", lang)
+    return t("reason.system", lang, code=errno.errorcode.get(code, str(code)))
 
 
 def plural(count: int, lang: str) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
@@ -73,8 +74,8 @@ def seat_text(state: State, seat: int, spec: SeatSpec, lang: str) -> Text:
         text.append(f" · {t('panel.winner', lang)} ★", Style(color="#ffd700", bold=True))
     text.append("\n  ")
     text.append(f"{t('panel.score', lang)} {state.scores()[seat]}", Style(bold=True))
-    text.append(f" · {state.money[seat]} {t('panel.dirhams', lang)}")
-    text.append(f" · {state.carpets_in_hand(seat)} {t('panel.carpets', lang)}")
+    text.append(f" · {t('panel.dirhams', lang, count=state.money[seat])}")
+    text.append(f" · {t('panel.carpets', lang, count=state.carpets_in_hand(seat))}")
     if players == 2 and state.is_in(seat) and state.carpets_in_hand(seat):
         top = state.pile_top(seat)
         text.append(f" · {t('panel.next', lang)} ")
@@ -157,12 +158,25 @@ class SeatPanel(Static):
         self.set_class(not state.is_in(self.seat), "-out")
 
 
-def event_text(number: int, event: Event, lang: str) -> Text:
-    """One log entry: the action number, the acting seat's colours, the sentence."""
+def event_head(number: int, event: Event) -> Text:
+    """The start of a log entry: the action number and the acting seat's colours."""
     text = Text(f"{number:3d} ", Style(dim=True))
     text.append_text(seat_chips(event.seat, event.before.players))
-    text.append(" " + describe_event(event, lang))
     return text
+
+
+def event_text(number: int, event: Event, lang: str) -> Text:
+    """One log entry on one line: number, the acting seat's colours, the sentence."""
+    return event_head(number, event) + Text(" " + describe_event(event, lang))
+
+
+def log_entry(number: int, event: Event, lang: str) -> Table:
+    """One log entry whose sentence, when it wraps, hangs under its first word."""
+    grid = Table.grid(padding=(0, 1, 0, 0), expand=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(event_head(number, event), Text(describe_event(event, lang)))
+    return grid
 
 
 class GameLog(RichLog):
@@ -172,6 +186,7 @@ class GameLog(RichLog):
     GameLog {
         height: 1fr;
         border: round $primary-darken-2;
+        padding: 0 1;
         scrollbar-size-vertical: 1;
     }
     """
@@ -182,7 +197,7 @@ class GameLog(RichLog):
         self.lines_written = 0
 
     def add(self, number: int, event: Event, lang: str) -> None:
-        self.write(event_text(number, event, lang))
+        self.write(log_entry(number, event, lang))
         self.lines_written += 1
 
     def rebuild(self, events: list[Event], lang: str) -> None:
