@@ -381,6 +381,43 @@ async def test_no_color_keeps_letters_and_heavy_lines(monkeypatch: pytest.Monkey
         assert "░" in board.render().plain  # the previewed carpet, without colour
 
 
+async def test_no_color_tells_every_carpet_apart_and_empty_squares_look_empty(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = app_with(players=4, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        state = game.session.state
+        while len({state.colour_at(sq) for sq in range(49)} - {None}) < 4:
+            await pilot.press("enter")
+            await settle(pilot)
+            state = game.session.state
+        board = game.query_one(BoardWidget)
+        lines = board.render().split("\n")
+        lay, (dx, dy) = layout(board.scale), board._offset()
+        patterns: dict[int, set[str]] = {}
+        for square in range(49):
+            if square == state.assam_square or square in game.overlay.trail:
+                continue
+            x0, y0 = lay.wall_col(square % 7) + 1 + dx, lay.wall_row(6 - square // 7) + 1 + dy
+            cells = [
+                (lines[y].plain[x], lines[y].get_style_at_offset(app.console, x))
+                for y in range(y0, y0 + board.scale.height)
+                for x in range(x0, x0 + board.scale.width)
+            ]
+            colour = state.colour_at(square)
+            if colour is None:  # empty: blank, no background
+                assert all(char == " " and style.bgcolor is None for char, style in cells)
+            else:  # a pattern of its own besides its letter
+                letter = "RBYP"[colour]
+                seen = {char for char, _ in cells} - {" ", letter}
+                assert seen, (square, colour)
+                patterns.setdefault(colour, set()).update(seen)
+        assert all(len(chars) == 1 for chars in patterns.values()), patterns
+        assert len({next(iter(chars)) for chars in patterns.values()}) == 4
+
+
 async def test_animated_walks_leave_the_trail_arcs_and_region() -> None:
     timing = Timing(step=0.002, tithe=0.002, bot=0.002, replay=0.01)
     app = app_with(players=3, seed=1, timing=timing)
