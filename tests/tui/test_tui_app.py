@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import Button, Input
 
 from marrakech.actions import Orient, Place, Roll
@@ -696,3 +697,30 @@ async def test_wrapped_log_lines_hang_under_their_sentence() -> None:
         indent = len(starts[0]) - len(starts[0].lstrip()) + len("1 R ")
         assert all(line.startswith(" " * indent) for line in follows), follows
         assert log.styles.padding.left >= 1
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_terminal_too_small_says_so_and_80_by_24_shows_everything(lang: str) -> None:
+    app = app_with(players=2, seed=2, lang=lang)
+    async with app.run_test(size=(60, 18)) as pilot:
+        game = await game_screen(pilot)
+        notice = str(game.query_one("#too-small").render())
+        said = {
+            "en": "The terminal is too small: need 80×24, have 60×18.",
+            "fr": "Le terminal est trop petit : il faut 80×24, il y a 60×18.",
+        }
+        assert said[lang] in notice and game.query_one("#too-small").display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not game.query_one("#too-small").region.area
+        for phase in ("orient", "place"):
+            if phase == "place":
+                await pilot.press("space")
+                await settle(pilot)
+            left, screen = game.query_one("#left").region, game.region
+            prompt = game.query_one("#prompt")
+            shown = [prompt, *[b for b in game.query(Button) if b.display]]
+            assert all(left.contains_region(w.region) and w.region.area for w in shown), phase
+            assert screen.contains_region(left)
+            lines = prompt.render_lines(Region(0, 0, prompt.region.width, 20))
+            assert len([line for line in lines if line.text.strip()]) <= prompt.region.height

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
@@ -93,11 +95,17 @@ class AppScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.lang))
 
 
+#: The smallest terminal (columns, rows) that shows the whole table in either language:
+#: below it, a notice says so instead of a table with its prompt or buttons cut off.
+MIN_SIZE = (80, 24)
+
+
 class TableScreen(AppScreen):
     """A screen that shows a game: status line, board, prompt, seat panels, log, keys."""
 
     def compose_table(self, start: State, controls: Iterable[Widget] = ()) -> ComposeResult:
         """The layout, with the board showing ``start`` and ``controls`` under the prompt."""
+        yield Static(id="too-small")
         yield Static(id="status")
         with Horizontal(id="main"):
             with Vertical(id="left"):
@@ -110,6 +118,23 @@ class TableScreen(AppScreen):
                         yield SeatPanel(seat, id=f"seat-{seat}")
                 yield GameLog(id="log")
         yield Static(id="keys")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Show the table, or (below :data:`MIN_SIZE`) a notice that the terminal is too
+        small, with the size it needs and the size it has."""
+        (width, height), (need_width, need_height) = size, MIN_SIZE
+        small = width < need_width or height < need_height
+        self.set_class(small, "-too-small")
+        notice = t(
+            "notice.too_small",
+            self.lang,
+            need=f"{need_width}×{need_height}",
+            have=f"{width}×{height}",
+        )
+        self.query_one("#too-small", Static).update(notice)
 
     def show_table(self, view: BoardView, seats: Sequence[SeatSpec]) -> None:
         """Show ``view`` on the board and its state in the seat panels."""
@@ -169,4 +194,4 @@ def walk_frames(event: Event) -> list[Overlay]:
     return frames
 
 
-__all__ = ["AppScreen", "Host", "Overlay", "TableScreen", "Timing", "walk_frames"]
+__all__ = ["MIN_SIZE", "AppScreen", "Host", "Overlay", "TableScreen", "Timing", "walk_frames"]

@@ -112,6 +112,7 @@ class GameScreen(TableScreen):
         self.advance()
 
     def refresh_language(self) -> None:
+        self.fit(self.size)
         lang = self.lang
         for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
             button = self.query_one(f"#do-{key}", Button)

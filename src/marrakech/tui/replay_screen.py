@@ -60,6 +60,7 @@ class ReplayScreen(TableScreen):
         return record_seats(self.record, strict=False)
 
     def refresh_language(self) -> None:
+        self.fit(self.size)
         self.query_one("#keys", Static).update(Text.from_markup(t("keys.replay", self.lang)))
         self.query_one(GameLog).rebuild(self.events[: self.index], self.lang)
         self.show()

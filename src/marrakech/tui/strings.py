@@ -92,6 +92,10 @@ STRINGS: dict[str, dict[str, str]] = {
             "[b]p[/] play from here  [b]?[/] help  [b]q[/] back"
         ),
         "notice.not_your_turn": "Not your turn: please wait.",
+        "notice.too_small": (
+            "The terminal is too small: need {need}, have {have}. "
+            "Enlarge the window (or make the font smaller)."
+        ),
         "notice.busy": "Wait until Assam has finished walking.",
         "notice.undo_humans": "Undo is only offered when you are the only human at the table.",
         "notice.undo_nothing": "Nothing to take back yet.",
@@ -279,6 +283,10 @@ placement you are previewing and the region a tithe was paid on.
             "[b]p[/] jouer d’ici  [b]?[/] aide  [b]q[/] retour"
         ),
         "notice.not_your_turn": "Ce n’est pas votre tour : patientez.",
+        "notice.too_small": (
+            "Le terminal est trop petit : il faut {need}, il y a {have}. "
+            "Agrandissez la fenêtre (ou réduisez la police)."
+        ),
         "notice.busy": "Attendez qu’Assam ait fini de marcher.",
         "notice.undo_humans": (
             "L’annulation n’est proposée que si vous êtes le seul humain à la table."
