@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, Select
 
 from marrakech.actions import Orient, Place, Roll
 from marrakech.playout import random_game
@@ -19,10 +19,11 @@ from marrakech.state import State
 from marrakech.tui.app import MarrakechApp, PlayOptions
 from marrakech.tui.base import Timing
 from marrakech.tui.board import BoardWidget
-from marrakech.tui.dialogs import EndScreen, HelpScreen, PathDialog
+from marrakech.tui.dialogs import ConfirmDialog, EndScreen, HelpScreen, PathDialog
 from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.layout import layout
 from marrakech.tui.replay_screen import ReplayScreen
+from marrakech.tui.session import SeatSpec
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.widgets import GameLog, SeatPanel
 
@@ -229,7 +230,10 @@ async def test_save_then_load(tmp_path: Path) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert len(game.session.actions) > len(saved_actions)
-        await pilot.press("ctrl+o")
+        await pilot.press("ctrl+o")  # played on since: leave this game?
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.click("#confirm-yes")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, PathDialog)
@@ -724,3 +728,79 @@ async def test_a_terminal_too_small_says_so_and_80_by_24_shows_everything(lang: 
             assert screen.contains_region(left)
             lines = prompt.render_lines(Region(0, 0, prompt.region.width, 20))
             assert len([line for line in lines if line.text.strip()]) <= prompt.region.height
+
+
+async def test_ctrl_q_asks_before_discarding_an_unsaved_game(tmp_path: Path) -> None:
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        await pilot.press("ctrl+q")  # nothing played yet: nothing to lose
+        await pilot.pause()
+        assert not app.is_running
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        for key in ("ctrl+q", "ctrl+n", "ctrl+o"):
+            await pilot.press(key)
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmDialog), key
+            assert "not saved" in str(dialog.query_one("#confirm-text").render())
+            await pilot.press("escape")  # keep playing
+            await pilot.pause()
+            assert app.is_running and app.screen is game
+        assert app.save_record(game.session, str(tmp_path / "saved.json"))
+        await pilot.press("ctrl+q")  # saved: quits at once
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_ctrl_n_confirmed_and_the_setup_remembers_the_last_choices() -> None:
+    app = MarrakechApp(PlayOptions(players=4, seed=5, timing=Timing.instant()))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        choices = {
+            "#players": 3,
+            "#seat-0": "bot:easy",
+            "#seat-1": "human",
+            "#seat-2": "bot:easy",
+            "#rules": "bga",
+            "#lang": "fr",
+        }
+        for selector, value in choices.items():
+            setup.query_one(selector, Select).value = value
+            await pilot.pause()
+        setup.query_one("#first", Select).value = 2
+        await pilot.click("#start")
+        game = await game_screen(pilot)
+        assert game.session.start.turn == 2
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.click("#confirm-yes")  # leave the game
+        await pilot.pause()
+        again = app.screen
+        assert isinstance(again, SetupScreen) and again is not setup
+        for selector, value in {**choices, "#first": 2}.items():
+            assert again.query_one(selector, Select).value == value, selector
+        assert app.lang == "fr"
+
+
+async def test_setup_screen_shows_the_seats_and_first_seat_of_the_command_line() -> None:
+    seats = (SeatSpec.human(), SeatSpec.bot("mcts:0.05"))
+    app = MarrakechApp(PlayOptions(players=2, seats=seats, first_seat=1, timing=Timing.instant()))
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        await pilot.press("ctrl+n")  # nothing played by the human: no question
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen), type(setup)
+        assert setup.query_one("#seat-1", Select).value == "bot:mcts:0.05"
+        assert setup.query_one("#first", Select).value == 1
+        assert setup.setup().seats == seats

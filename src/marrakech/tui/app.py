@@ -30,7 +30,7 @@ from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import PathDialog
 from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.replay_screen import ReplayScreen
-from marrakech.tui.session import GameSetup, SeatError, SeatSpec, Session
+from marrakech.tui.session import GameSetup, SeatError, SeatSpec, Session, default_seats
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.strings import LANGUAGE_NAMES, os_reason, t
 
@@ -90,6 +90,13 @@ class MarrakechApp(App[None]):
         self.lang = self.options.lang
         self.rng = random.Random(self.options.seed)
         self.entered_by_replay = self.options.replay is not None
+        #: The last choices of the setup screen (or the command line's), offered again.
+        self.last_setup = GameSetup(
+            self.options.players,
+            self.options.rules,
+            self.options.seats or default_seats(self.options.players),
+            self.options.first_seat,
+        )
         self.notices: list[str] = []
 
     def on_mount(self) -> None:
@@ -104,7 +111,7 @@ class MarrakechApp(App[None]):
                 push=True,
             )
         else:
-            self.push_screen(SetupScreen(self, options.players, options.rules))
+            self.push_screen(SetupScreen(self, self.last_setup))
 
     def _seed(self) -> int:
         return self.rng.randrange(2**32)
@@ -122,6 +129,7 @@ class MarrakechApp(App[None]):
 
     def start_game(self, setup: GameSetup, push: bool = False) -> None:
         """Start a new game from the setup's choices (random first seat if not given)."""
+        self.last_setup = setup
         first = setup.first_seat
         if first is None:
             first = self.rng.randrange(setup.players)
@@ -133,7 +141,15 @@ class MarrakechApp(App[None]):
         self._show(GameScreen(self, session, self.options.timing))
 
     def show_setup(self) -> None:
-        self._show(SetupScreen(self, self.options.players, self.options.rules))
+        self._show(SetupScreen(self, self.last_setup))
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Ctrl+Q: quit, once the player said so if a game in progress is not saved."""
+        games = [screen for screen in self.screen_stack if isinstance(screen, GameScreen)]
+        if games:
+            games[-1].confirm_leave("confirm.quit", self.exit)
+        else:
+            self.exit()
 
     def leave_replay(self) -> None:
         if self.entered_by_replay:
@@ -173,6 +189,7 @@ class MarrakechApp(App[None]):
         except (OSError, ValueError) as error:
             self._error("error.save", path=path, reason=self._reason(error, path))
             return False
+        session.unsaved = False
         self._say("notice.saved", path=path)
         return True
 

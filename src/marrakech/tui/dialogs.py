@@ -132,6 +132,35 @@ class EndScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "board")
 
 
+class ConfirmDialog(ModalScreen[bool]):
+    """Ask before something is lost; dismisses with True to go ahead. The safe answer
+    has the focus, and Escape gives it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "answer(False)", show=False)]
+
+    def __init__(self, question: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Label(self.question, id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(self.no, id="confirm-no", variant="primary", compact=True)
+                yield Button(self.yes, id="confirm-yes", variant="error", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm-yes")
+
+
 class PathDialog(ModalScreen[str | None]):
     """Ask for a file name; dismisses with the path, or None when cancelled."""
 

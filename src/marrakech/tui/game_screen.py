@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from functools import partial
 from typing import ClassVar
 
@@ -32,7 +33,7 @@ from marrakech.state import State
 from marrakech.tui.base import Host, Overlay, TableScreen, Timing, walk_frames
 from marrakech.tui.board import BoardView, BoardWidget
 from marrakech.tui.choice import Choice
-from marrakech.tui.dialogs import EndScreen
+from marrakech.tui.dialogs import ConfirmDialog, EndScreen
 from marrakech.tui.session import Session
 from marrakech.tui.strings import t
 from marrakech.tui.widgets import GameLog, game_prompt, game_status
@@ -442,11 +443,30 @@ class GameScreen(TableScreen):
         self.host.ask_save(self.session)
 
     def action_load(self) -> None:
-        self.host.ask_load()
+        self.confirm_leave("confirm.load", self.host.ask_load)
 
     def action_new_game(self) -> None:
+        self.confirm_leave("confirm.new", self._new_game)
+
+    def _new_game(self) -> None:
         self.stop_driver()
         self.host.show_setup()
+
+    def confirm_leave(self, question: str, leave: Callable[[], object]) -> None:
+        """``leave`` the game, once the player said so if it is not saved (``question``)."""
+        if not self.session.at_stake:
+            leave()
+            return
+        if isinstance(self.app.screen, ConfirmDialog):
+            return  # already asking
+        lang = self.lang
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                leave()
+
+        dialog = ConfirmDialog(t(question, lang), t("confirm.yes", lang), t("confirm.no", lang))
+        self.app.push_screen(dialog, answered)
 
     def action_show_end(self) -> None:
         if self.state.is_terminal:

@@ -113,6 +113,11 @@ class GameSetup:
     first_seat: int | None  # None: draw at random
 
 
+def default_seats(players: int) -> tuple[SeatSpec, ...]:
+    """The seats a new game offers: you, then medium bots."""
+    return (SeatSpec.human(), *[SeatSpec.bot("medium")] * (players - 1))
+
+
 class Session:
     """A game in progress: the seats, every state and event so far, and the chance
     outcomes drawn.
@@ -148,11 +153,14 @@ class Session:
         self.drawn: dict[tuple[str, int], Action] = {}
         #: What each undo took back, for the record: actions kept, and those taken back.
         self.undone: list[dict[str, Any]] = []
+        #: Whether a human decided or took back since the game was saved or loaded.
+        self.unsaved = False
         self.states: list[State] = [start]
         self.events: list[Event] = []
         self._streams: list[tuple[str, int] | None] = []  # each event's chance stream
         for action in actions:
             self.play(action)
+        self.unsaved = False
 
     # -- where the game stands ---------------------------------------------------
 
@@ -190,10 +198,18 @@ class Session:
 
     # -- moving on ---------------------------------------------------------------
 
+    @property
+    def at_stake(self) -> bool:
+        """Whether leaving now loses something: a game in progress where a human decided
+        (or took back) since it was last saved or loaded."""
+        return self.unsaved and not self.state.is_terminal
+
     def play(self, action: Action) -> Event:
         """Apply a legal action (raises :class:`IllegalActionError` otherwise)."""
         stream = self._stream() if self.state.is_chance else None
         event = self.state.describe(action)
+        if self.human_to_move:
+            self.unsaved = True
         if stream is not None:
             self.drawn[stream] = action
         self._streams.append(stream)
@@ -261,6 +277,7 @@ class Session:
         taken = [str(action) for action in self.actions[target:]]
         self.undone.append({"kept": target, "actions": taken})
         self.truncate(target)
+        self.unsaved = True
         return len(taken)
 
     def truncate(self, length: int) -> None:
@@ -300,6 +317,7 @@ class Session:
             seed = own
         session = cls(record.initial_state(), seats, seed=seed, actions=record.actions)
         session.unnamed = unnamed_seats(record)
+        session.unsaved = False
         undone = meta.get("undone")
         if isinstance(undone, list):
             session.undone = list(undone)

@@ -14,9 +14,9 @@ from textual.widgets import Button, Label, Select
 
 from marrakech.bots import LEVELS
 from marrakech.i18n import seat_name
-from marrakech.rules import BGA, PLAYER_COUNTS, STANDARD, RuleSet
+from marrakech.rules import BGA, PLAYER_COUNTS, STANDARD
 from marrakech.tui.base import AppScreen, Host
-from marrakech.tui.session import GameSetup, SeatSpec
+from marrakech.tui.session import GameSetup, SeatSpec, default_seats
 from marrakech.tui.strings import LANGUAGE_NAMES, t
 from marrakech.tui.widgets import seat_chips
 
@@ -29,10 +29,17 @@ class SetupScreen(AppScreen):
         Binding("escape", "app.quit", show=False),
     ]
 
-    def __init__(self, host: Host, players: int = 4, rules: RuleSet = STANDARD) -> None:
+    def __init__(self, host: Host, setup: GameSetup | None = None) -> None:
         super().__init__(host)
-        self.initial_players = players
-        self.initial_rules = rules
+        self.initial = setup or GameSetup(4, STANDARD, default_seats(4), None)
+        self.initial_rules = self.initial.rules
+        # Every seat's first choice: the setup's, then the defaults; and the bot specs
+        # that are not levels (from the command line) among the choices.
+        given = self.initial.seats
+        self.initial_seats = (*given, *default_seats(max(PLAYER_COUNTS))[len(given) :])
+        self.extra_bots = tuple(
+            dict.fromkeys(s.spec for s in given if not s.is_human and s.spec not in LEVELS)
+        )
 
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-box"):
@@ -41,7 +48,7 @@ class SetupScreen(AppScreen):
                 yield Label(id="players-label", classes="setup-label")
                 yield Select(
                     [(str(n), n) for n in PLAYER_COUNTS],
-                    value=self.initial_players,
+                    value=self.initial.players,
                     allow_blank=False,
                     id="players",
                     compact=True,
@@ -51,7 +58,7 @@ class SetupScreen(AppScreen):
                     yield Label(id=f"seat-label-{seat}", classes="setup-label")
                     yield Select(
                         self._seat_options(),
-                        value="human" if seat == 0 else "bot:medium",
+                        value=self.initial_seats[seat].token,
                         allow_blank=False,
                         id=f"seat-{seat}",
                         compact=True,
@@ -69,8 +76,8 @@ class SetupScreen(AppScreen):
             with Horizontal(classes="setup-row"):
                 yield Label("", classes="setup-label")
                 yield Select(
-                    self._first_options(self.initial_players),
-                    value=-1,
+                    self._first_options(self.initial.players),
+                    value=-1 if self.initial.first_seat is None else self.initial.first_seat,
                     allow_blank=False,
                     id="first",
                     compact=True,
@@ -92,7 +99,7 @@ class SetupScreen(AppScreen):
 
     def on_mount(self) -> None:
         self.refresh_language()
-        self._show_seats(self.initial_players)
+        self._show_seats(self.initial.players)
         self.query_one("#start", Button).focus()
 
     def _seat_options(self) -> list[tuple[str, str]]:
@@ -100,6 +107,9 @@ class SetupScreen(AppScreen):
         options += [
             (t("setup.bot", self.lang, level=t(f"level.{level}", self.lang)), f"bot:{level}")
             for level in LEVELS
+        ]
+        options += [
+            (t("setup.bot", self.lang, level=spec), f"bot:{spec}") for spec in self.extra_bots
         ]
         return options
 

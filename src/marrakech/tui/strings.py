@@ -120,6 +120,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "dialog.load": "Open a game record (JSON):",
         "dialog.replay": "Watch a game record (JSON):",
         "dialog.ok": "OK",
+        "confirm.quit": "This game is not saved (Ctrl+S saves it). Quit anyway?",
+        "confirm.new": "This game is not saved (Ctrl+S saves it). Leave it for a new game?",
+        "confirm.load": "This game is not saved (Ctrl+S saves it). Leave it for another?",
+        "confirm.yes": "Leave the game",
+        "confirm.no": "Keep playing (Esc)",
         "dialog.cancel": "Cancel",
         "error.save": "Cannot save {path}: {reason}",
         "error.open": "Cannot open {path}: {reason}",
@@ -319,6 +324,19 @@ placement you are previewing and the region a tithe was paid on.
         "dialog.load": "Ouvrir une partie enregistrée (JSON) :",
         "dialog.replay": "Revoir une partie enregistrée (JSON) :",
         "dialog.ok": "OK",
+        "confirm.quit": (
+            "Cette partie n’est pas enregistrée (Ctrl+S l’enregistre). Quitter quand même ?"
+        ),
+        "confirm.new": (
+            "Cette partie n’est pas enregistrée (Ctrl+S l’enregistre). "
+            "L’abandonner pour une nouvelle ?"
+        ),
+        "confirm.load": (
+            "Cette partie n’est pas enregistrée (Ctrl+S l’enregistre). "
+            "L’abandonner pour une autre ?"
+        ),
+        "confirm.yes": "Abandonner la partie",
+        "confirm.no": "Continuer à jouer (Échap)",
         "dialog.cancel": "Annuler",
         "error.save": "Impossible d’enregistrer {path} : {reason}",
         "error.open": "Impossible d’ouvrir {path} : {reason}",
