@@ -12,7 +12,9 @@ from textual.geometry import Region
 from textual.widgets import Button, Input, Select
 
 from marrakech.actions import Orient, Place, Roll
+from marrakech.geometry import FACING_NAMES, square_name
 from marrakech.playout import random_game
+from marrakech.preview import preview_orientations
 from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
@@ -402,8 +404,9 @@ async def test_no_color_tells_every_carpet_apart_and_empty_squares_look_empty(
         lines = board.render().split("\n")
         lay, (dx, dy) = layout(board.scale), board._offset()
         patterns: dict[int, set[str]] = {}
+        marked = dict(board.view.marks)  # the rolls that would stop Assam there
         for square in range(49):
-            if square == state.assam_square or square in game.overlay.trail:
+            if square == state.assam_square or square in game.overlay.trail or square in marked:
                 continue
             x0, y0 = lay.wall_col(square % 7) + 1 + dx, lay.wall_row(6 - square // 7) + 1 + dy
             cells = [
@@ -804,3 +807,33 @@ async def test_setup_screen_shows_the_seats_and_first_seat_of_the_command_line()
         assert setup.query_one("#seat-1", Select).value == "bot:mcts:0.05"
         assert setup.query_one("#first", Select).value == 1
         assert setup.setup().seats == seats
+
+
+async def test_orienting_previews_what_each_roll_would_do_R10_R11() -> None:
+    app = app_with(players=3, seed=6)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        for _ in range(4):
+            await pilot.press("enter")
+            await settle(pilot)
+        assert game.can_orient
+        previews = {p.facing: p for p in preview_orientations(game.session.state)}
+        panel = game.query_one("#outlook")
+        for key in ("l", "s", "r"):
+            await pilot.press(key)
+            await pilot.pause()
+            facing = game.pending_facing
+            assert facing is not None and panel.display
+            text = str(panel.render())
+            outlook = previews[facing]
+            assert f"Assam facing {FACING_NAMES[facing]}, the die:" in text
+            for roll in outlook.rolls:
+                assert (
+                    f"{roll.roll.steps} ({roll.probability}) → {square_name(roll.landing)}: "
+                    in text
+                )
+            marks = dict(game.query_one(BoardWidget).view.marks)
+            assert set(marks) == {roll.landing for roll in outlook.rolls}
+        await pilot.press("space")
+        await settle(pilot)
+        assert not panel.display and not game.query_one(BoardWidget).view.marks

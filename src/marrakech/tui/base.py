@@ -116,6 +116,7 @@ class TableScreen(AppScreen):
                 with Vertical(id="seats"):
                     for seat in range(start.players):
                         yield SeatPanel(seat, id=f"seat-{seat}")
+                yield Static(id="outlook")
                 yield GameLog(id="log")
         yield Static(id="keys")
 

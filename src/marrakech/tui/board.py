@@ -70,7 +70,8 @@ class BoardView:
     shows the facing being chosen; ``preview`` is a placement being considered (two
     squares, in ``preview_colour``); ``region`` is a tithe region; ``trail`` the squares
     Assam walked through; ``arcs`` the rim arcs he followed, as ``(square, facing)`` of
-    the step that left the board.
+    the step that left the board; ``marks`` puts a short text in the top right corner of
+    squares (the rolls that would stop Assam there, while orienting).
     """
 
     state: State
@@ -81,6 +82,7 @@ class BoardView:
     region: tuple[int, ...] = ()
     trail: tuple[int, ...] = ()
     arcs: tuple[tuple[int, int], ...] = field(default=())
+    marks: tuple[tuple[int, str], ...] = ()
 
 
 Cell = tuple[str, Style]
@@ -236,6 +238,10 @@ def draw_board(view: BoardView, scale: Scale, pal: Palette = PALETTE) -> list[li
             put(cx, cy, COLOUR_LETTERS[colour], letter_style)
         if sq in view.trail and sq != assam_square:
             put(x0, y0, "•", pal.trail + Style(bgcolor=style.bgcolor))
+    for sq, mark in view.marks:
+        x1, y0 = lay.wall_col(sq % SIZE) + w, lay.wall_row(SIZE - 1 - sq // SIZE) + 1
+        for offset, char in enumerate(reversed(mark[:w])):
+            put(x1 - offset, y0, char, pal.mark)
 
     _draw_rim(put, lay, set(view.arcs), pal)
     # Rank and file names.

@@ -11,13 +11,22 @@ placements are the legal ones (R14-R16), one of them previewed::
     ([0, 1, 3], False)
     >>> choice.face(choice.facing_of(Orient(-1))), choice.facing, choice.decision()
     (True, 3, Orient(-1))
+
+While orienting, :attr:`Choice.outlook` is what the die would do after the orientation
+shown (:func:`marrakech.preview.preview_orientations`, R10-R13): where each roll lands,
+what it would cost::
+
+    >>> [(r.roll.steps, r.landing, r.due) for r in choice.outlook.rolls]  # facing West
+    [(1, 23, 0), (2, 22, 0), (3, 21, 0), (4, 28, 0)]
 """
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import cast
 
 from marrakech.actions import Action, Orient, Place
+from marrakech.preview import OrientPreview, preview_orientations
 from marrakech.state import State
 
 
@@ -48,6 +57,18 @@ class Choice:
     @property
     def placing(self) -> bool:
         return bool(self.placements)
+
+    @cached_property
+    def outlooks(self) -> dict[int, OrientPreview]:
+        """While orienting, for each facing offered: what each roll would do after it."""
+        if not self.orientations:
+            return {}
+        return {preview.facing: preview for preview in preview_orientations(self.state)}
+
+    @property
+    def outlook(self) -> OrientPreview | None:
+        """What each roll would do after the orientation shown (None unless orienting)."""
+        return self.outlooks.get(self.facing) if self.facing is not None else None
 
     @property
     def preview(self) -> Place | None:

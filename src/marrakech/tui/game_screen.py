@@ -36,7 +36,7 @@ from marrakech.tui.choice import Choice
 from marrakech.tui.dialogs import ConfirmDialog, EndScreen
 from marrakech.tui.session import Session
 from marrakech.tui.strings import t
-from marrakech.tui.widgets import GameLog, game_prompt, game_status
+from marrakech.tui.widgets import GameLog, game_prompt, game_status, outlook_text
 
 #: The buttons under the prompt: those shown while orienting (with the turn each gives),
 #: then those shown while placing.
@@ -162,7 +162,11 @@ class GameScreen(TableScreen):
         return choice.preview if choice is not None else None
 
     def board_view(self) -> BoardView:
-        state, preview = self.state, self.preview
+        state, preview, choice = self.state, self.preview, self.choice
+        outlook = choice.outlook if choice is not None else None
+        landings: dict[int, str] = {}
+        for roll in outlook.rolls if outlook is not None else ():
+            landings[roll.landing] = landings.get(roll.landing, "") + str(roll.roll.steps)
         return BoardView(
             state,
             assam=self.overlay.assam,
@@ -172,6 +176,7 @@ class GameScreen(TableScreen):
             region=self.overlay.region,
             trail=self.overlay.trail,
             arcs=self.overlay.arcs,
+            marks=tuple(landings.items()),
         )
 
     def refresh_view(self) -> None:
@@ -184,6 +189,12 @@ class GameScreen(TableScreen):
         for key in PLACE_BUTTONS:
             self.query_one(f"#do-{key}", Button).display = place
         self.query_one("#status", Static).update(game_status(self.state, self.lang))
+        choice = self.choice
+        outlook = choice.outlook if choice is not None else None
+        panel = self.query_one("#outlook", Static)
+        panel.display = outlook is not None
+        if outlook is not None:
+            panel.update(outlook_text(self.state, outlook, self.lang))
 
     def _update_prompt(self) -> None:
         text = game_prompt(self.state, self.lang, self.session.seats, self.choice, self.status)

@@ -35,6 +35,11 @@ class Palette:
         self.assam = Style(color="#ffffff", bgcolor="#111111", bold=True)
         self.assam_pending = Style(color="#000000", bgcolor="#ffffff", bold=True, blink=True)
         self.trail = Style(color=None if plain else "#111111", bold=True)
+        self.mark = (
+            Style(reverse=True, bold=True)
+            if plain
+            else Style(color="#ffffff", bgcolor="#5f00af", bold=True)
+        )
         self.blank = Style()
 
     def carpet(self, colour: int) -> Style:

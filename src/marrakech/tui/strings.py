@@ -67,6 +67,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "key.tab": "Tab",
         "key.shift+tab": "Shift+Tab",
         "notice.wrong_key": "{role} {expected}",
+        "outlook.title": "Assam facing {facing}, the die:",
+        "outlook.roll": "{steps} ({chance}) → {square}: ",
+        "outlook.free": "nothing to pay",
+        "outlook.pay": "pay {due} to {payee}",
+        "outlook.out": "you owe {due} to {payee}, pay your {paid} and are out (R13)",
+        "outlook.expected": "Expected tithe: {amount}.",
+        "outlook.nothing": "Nothing to pay, whatever the roll.",
+        "outlook.risk": "Risk of elimination: {chance}.",
+        "amount.one": "{amount} dirham",
+        "amount.other": "{amount} dirhams",
         "prompt.place": (
             "{seat}: place your {colour} carpet on {token} ({index}/{count}). "
             "Tab or → for the next, Enter to confirm."
@@ -260,6 +270,16 @@ placement you are previewing and the region a tithe was paid on.
         "key.tab": "Tab",
         "key.shift+tab": "Maj+Tab",
         "notice.wrong_key": "{role} {expected}",
+        "outlook.title": "Assam tourné {facing}, le dé :",
+        "outlook.roll": "{steps} ({chance}) → {square} : ",
+        "outlook.free": "rien à payer",
+        "outlook.pay": "payer {due} à {payee}",
+        "outlook.out": "vous devez {due} à {payee}, payez vos {paid} et êtes éliminé (R13)",
+        "outlook.expected": "Tribut attendu : {amount}.",
+        "outlook.nothing": "Rien à payer, quel que soit le dé.",
+        "outlook.risk": "Risque d’élimination : {chance}.",
+        "amount.one": "{amount} dirham",
+        "amount.other": "{amount} dirhams",
         "prompt.place": (
             "{seat} : posez votre tapis {colour} sur {token} ({index}/{count}). "
             "Tab ou → pour le suivant, Entrée pour valider."

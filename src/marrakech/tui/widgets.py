@@ -14,6 +14,7 @@ Everything shown comes from the core: money, carpets, pile tops, scores (R20), r
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import cast
 
 from rich.style import Style
@@ -23,7 +24,9 @@ from textual.widgets import RichLog, Static
 
 from marrakech.bots import LEVELS
 from marrakech.events import Event
-from marrakech.i18n import colour_name, describe_event, seat_name
+from marrakech.geometry import square_name
+from marrakech.i18n import FACINGS, colour_name, describe_event, seat_name
+from marrakech.preview import OrientPreview
 from marrakech.rules import COLOUR_LETTERS, colours_of
 from marrakech.state import State
 from marrakech.tui.choice import Choice
@@ -130,6 +133,53 @@ def game_prompt(
         walker, steps = cast(int, status[1]), status[2]
         return t("prompt.walk", lang, seat=seat_name(walker, state.players, lang), steps=steps)
     return t("prompt.wait", lang)
+
+
+def dirhams(amount: Fraction, lang: str) -> str:
+    """An amount of dirhams, to one decimal (a decimal comma in French), its word agreeing."""
+    number = f"{float(amount):.1f}".removesuffix(".0")
+    if lang == "fr":
+        number = number.replace(".", ",")
+    count = 1 if amount == 1 else 0 if amount < 2 else 2  # the plural form (strings.plural)
+    return t("amount", lang, count=count, amount=number)
+
+
+def outlook_text(state: State, outlook: OrientPreview, lang: str) -> Text:
+    """What the die would do after the orientation shown (R10-R13): each roll, its
+    chance, where Assam stops and what it costs; the expected tithe, the risk of
+    elimination. Every figure is the core's (:mod:`marrakech.preview`)."""
+    players = state.players
+    text = Text(t("outlook.title", lang, facing=FACINGS[lang][outlook.facing]), Style(bold=True))
+    for roll in outlook.rolls:
+        where = square_name(roll.landing)
+        text.append(
+            "\n"
+            + t(
+                "outlook.roll",
+                lang,
+                steps=roll.roll.steps,
+                chance=str(roll.probability),
+                square=where,
+            )
+        )
+        if roll.payee is None or not roll.due:
+            text.append(t("outlook.free", lang))
+            continue
+        payee = seat_name(roll.payee, players, lang)
+        if roll.eliminates:
+            out = t("outlook.out", lang, due=roll.due, paid=roll.paid, payee=payee)
+            text.append(out, Style(color="#ff5f5f", bold=True))
+        else:
+            text.append(t("outlook.pay", lang, due=roll.due, payee=payee))
+    expected = outlook.expected_tithe
+    if expected:
+        text.append("\n" + t("outlook.expected", lang, amount=dirhams(expected, lang)))
+    else:
+        text.append("\n" + t("outlook.nothing", lang))
+    if outlook.elimination_chance:
+        risk = t("outlook.risk", lang, chance=str(outlook.elimination_chance))
+        text.append("\n" + risk, Style(color="#ff5f5f", bold=True))
+    return text
 
 
 class SeatPanel(Static):
