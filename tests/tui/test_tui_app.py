@@ -837,3 +837,33 @@ async def test_orienting_previews_what_each_roll_would_do_R10_R11() -> None:
         await pilot.press("space")
         await settle(pilot)
         assert not panel.display and not game.query_one(BoardWidget).view.marks
+
+
+async def test_typing_squares_places_a_carpet_the_core_allows_R14() -> None:
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        await pilot.press("a")  # a square letter while orienting: what it is for
+        await pilot.pause()
+        assert game.last_notice.startswith("A is for typing a square such as b3")
+        await pilot.press("space")
+        await settle(pilot)
+        assert game.can_place
+        legal = [a for a in game.session.state.legal_actions() if isinstance(a, Place)]
+        target = legal[-1]
+        first, second = (square_name(square) for square in target.squares)
+        await pilot.press(first[0])
+        await pilot.pause()
+        assert f"{first[0]}… now its number" in str(game.query_one("#prompt").render())
+        await pilot.press(first[1])
+        await pilot.pause()
+        assert f"{first}, then the other square" in str(game.query_one("#prompt").render())
+        await pilot.press("minus", *second)
+        await pilot.pause()
+        assert game.preview == target
+        await pilot.press("a", "1")  # far from Assam: refused, with the reason
+        await pilot.pause()
+        assert game.last_notice == "No legal carpet placement covers a1." and game.preview == target
+        await pilot.press("enter")
+        await settle(pilot)
+        assert game.session.actions[2] == target

@@ -60,9 +60,12 @@ KEY_ROLES = {
     "shift+tab": "prev",
     "e": "end",
     "q": "quit",
+    **{key: "square" for key in "abcf1234567"},
 }
-#: The letter keys the game screen reads (:meth:`GameScreen.action_letter`).
-LETTERS = "lsrgtdnpeq"
+#: What names squares, typed while placing (``b3``, ``b3-c3``: :meth:`Choice.type_char`).
+SQUARE_KEYS = "abcdefg1234567-"
+#: The keys the game screen reads as characters (:meth:`GameScreen.action_letter`).
+LETTERS = "abcdefglsrtnpq1234567"
 
 
 class GameScreen(TableScreen):
@@ -83,6 +86,7 @@ class GameScreen(TableScreen):
         Binding("ctrl+n", "new_game", show=False),
         Binding("question_mark,f1", "help", show=False),
         *(Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS),
+        Binding("minus", "letter('-')", show=False),
     ]
 
     def __init__(self, host: Host, session: Session, timing: Timing | None = None) -> None:
@@ -427,12 +431,33 @@ class GameScreen(TableScreen):
                 after_the_end[letter]()
             return
         choice = self.choice
-        if choice is not None and choice.orienting and letter in TURN_KEYS:
+        if choice is not None and choice.placing and letter in SQUARE_KEYS:
+            self.type_char(letter)
+        elif choice is not None and choice.orienting and letter in TURN_KEYS:
             self.action_turn(TURN_KEYS[letter])
         elif choice is not None and choice.placing and letter in "np":
             self.action_cycle(1 if letter == "n" else -1)
         else:
             self._refuse(letter)
+
+    def type_char(self, char: str) -> None:
+        """A character of a square typed while placing; the core's legal placements
+        decide what it may choose, and a notice says why when it chooses nothing."""
+        choice = self.choice
+        if choice is None:
+            return
+        outcome = choice.type_char(char)
+        names = [square_name(square) for square in choice.attempt]
+        if outcome == "uncovered":
+            self.notice("notice.no_click", square=names[0])
+        elif outcome == "not_adjacent":
+            self.notice("notice.not_adjacent", first=names[0], second=names[1])
+        elif outcome == "not_legal":
+            legal = ", ".join(choice.legal_on(choice.attempt[0]))
+            self.notice("notice.not_legal", token="-".join(names), first=names[0], legal=legal)
+        elif outcome == "number_first":
+            self.notice("notice.number_first")
+        self.refresh_view()
 
     def action_undo(self) -> None:
         session = self.session

@@ -67,6 +67,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "key.tab": "Tab",
         "key.shift+tab": "Shift+Tab",
         "notice.wrong_key": "{role} {expected}",
+        "role.square": (
+            "{name} is for typing a square such as b3, to place your carpet, while placing."
+        ),
+        "prompt.typed_letter": "{seat}: {letter}… now its number (1 to 7).",
+        "prompt.typed_first": (
+            "{seat}: {square}, then the other square of the carpet, or Enter to place {token}."
+        ),
+        "notice.not_adjacent": (
+            "{first} and {second} are not side by side: a carpet covers two squares next to "
+            "each other (R14)."
+        ),
+        "notice.not_legal": "{token} is not a legal placement now. Those on {first}: {legal}.",
+        "notice.number_first": "Type a square as its letter, then its number: b3.",
         "outlook.title": "Assam facing {facing}, the die:",
         "outlook.roll": "{steps} ({chance}) → {square}: ",
         "outlook.free": "nothing to pay",
@@ -270,6 +283,21 @@ placement you are previewing and the region a tithe was paid on.
         "key.tab": "Tab",
         "key.shift+tab": "Maj+Tab",
         "notice.wrong_key": "{role} {expected}",
+        "role.square": (
+            "{name} sert à taper une case comme b3, pour choisir où poser, pendant la pose."
+        ),
+        "prompt.typed_letter": "{seat} : {letter}… puis son numéro (1 à 7).",
+        "prompt.typed_first": (
+            "{seat} : {square}, puis l’autre case du tapis, ou Entrée pour poser {token}."
+        ),
+        "notice.not_adjacent": (
+            "{first} et {second} ne sont pas côte à côte : un tapis couvre deux cases voisines "
+            "(R14)."
+        ),
+        "notice.not_legal": (
+            "{token} n’est pas une pose autorisée. Les poses sur {first} : {legal}."
+        ),
+        "notice.number_first": "Tapez une case par sa lettre, puis son numéro : b3.",
         "outlook.title": "Assam tourné {facing}, le dé :",
         "outlook.roll": "{steps} ({chance}) → {square} : ",
         "outlook.free": "rien à payer",

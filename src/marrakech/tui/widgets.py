@@ -113,6 +113,11 @@ def game_prompt(
         return t("prompt.over", lang)
     if choice is not None and choice.orienting:
         return t("prompt.orient", lang, seat=seat)
+    if choice is not None and choice.placing and choice.typed:
+        return t("prompt.typed_letter", lang, seat=seat, letter=choice.typed)
+    if choice is not None and choice.placing and choice.first is not None:
+        square = square_name(choice.first)
+        return t("prompt.typed_first", lang, seat=seat, square=square, token=str(choice.preview))
     if choice is not None and choice.placing:
         colour = state.next_carpet(state.turn)
         return t(
