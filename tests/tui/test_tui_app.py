@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from marrakech.tui.layout import layout
 from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.session import SeatSpec
 from marrakech.tui.setup_screen import SetupScreen
+from marrakech.tui.timing import SPEEDS
 from marrakech.tui.widgets import GameLog, SeatPanel
 
 from .conftest import SIZE, app_with, game_screen, play_to_end, settle
@@ -867,3 +869,87 @@ async def test_typing_squares_places_a_carpet_the_core_allows_R14() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert game.session.actions[2] == target
+
+
+async def bot_turn_seconds(speed: str, rounds: int = 2) -> list[float]:
+    """How long each bot turn takes at ``speed``, from the placement before it to its own
+    (three medium bots; Enter for you)."""
+    seats = (SeatSpec.human(), *[SeatSpec.bot("medium")] * 3)
+    options = PlayOptions(players=4, seats=seats, seed=3, first_seat=0, speed=speed)
+    app = MarrakechApp(options)
+    turns: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        for _ in range(rounds):
+            await pilot.press("enter")  # roll
+            await settle(pilot)
+            seen = len(game.session.events) + 1  # after your placement
+            await pilot.press("enter")  # place: the bots play
+            placed = time.monotonic()
+            while True:
+                for event in game.session.events[seen:]:
+                    if isinstance(event.action, Place):
+                        turns.append(time.monotonic() - placed)
+                        placed = time.monotonic()
+                seen = len(game.session.events)
+                if game.session.human_to_move and not game.busy:
+                    break
+                await pilot.pause(0.002)
+    return turns
+
+
+async def test_bots_turns_take_under_2_seconds_at_fast_speed() -> None:
+    turns = await bot_turn_seconds("fast")
+    assert len(turns) == 6 and max(turns) < 2.0, turns
+
+
+async def test_escape_skips_the_animation_to_your_turn() -> None:
+    slow = Timing(step=1.0, tithe=1.0, bot=1.0, replay=1.0)
+    app = app_with(players=3, seed=2, timing=slow, first_seat=0)
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.press("space")  # Assam walks 1 s a step
+        await pilot.pause(0.05)
+        await pilot.press("escape")
+        started = time.monotonic()
+        await settle(pilot)
+        assert game.can_place and time.monotonic() - started < 0.9
+        await pilot.press("enter")  # the two bots: 4 pauses and two walks of 1 s a step
+        await pilot.pause(0.05)
+        await pilot.press("escape")
+        started = time.monotonic()
+        await settle(pilot)
+        assert game.can_orient and time.monotonic() - started < 1.5
+        assert len(game.session.actions) == 9
+
+
+async def test_the_speed_is_chosen_on_the_setup_screen_and_with_f2() -> None:
+    app = MarrakechApp(PlayOptions(players=3, seed=1, speed="slow"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen) and setup.query_one("#speed", Select).value == "slow"
+        setup.query_one("#speed", Select).value = "fast"
+        await pilot.pause()
+        assert app.speed == "fast" and app.timing == SPEEDS["fast"]
+        await pilot.click("#start")
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, GameScreen) and game.timing == SPEEDS["fast"]
+        await pilot.press("f2")
+        assert app.speed == "instant" and game.timing == SPEEDS["instant"]
+        assert game.last_notice.startswith("Animation: instant")
+        await pilot.press("f2")
+        assert app.speed == "slow"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_setup_screen_shows_all_its_buttons_at_80_by_24(lang: str) -> None:
+    app = MarrakechApp(PlayOptions(lang=lang, timing=Timing.instant()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        for button in setup.query(Button):
+            assert setup.region.contains_region(button.region) and button.region.height == 3

@@ -228,3 +228,9 @@ def test_the_readme_command_plays_in_a_terminal() -> None:
     _, status = os.waitpid(pid, 0)
     assert b"Tour de Rouge" in screen and b"Traceback" not in screen
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_the_animation_speed(tmp_path: Path) -> None:
+    assert parse().speed == "normal" and parse("--speed", "fast").speed == "fast"
+    write_game(tmp_path / "game.json")
+    assert parse("--replay", str(tmp_path / "game.json"), "--speed", "slow").speed == "slow"

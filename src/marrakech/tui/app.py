@@ -11,7 +11,7 @@ Run it with ``marrakech play`` or ``MarrakechApp().run()``; tests drive it with
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
@@ -26,13 +26,13 @@ from marrakech.i18n import seat_name
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD, RuleSet
 from marrakech.state import State
-from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import PathDialog
 from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.session import GameSetup, SeatError, SeatSpec, Session, default_seats
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.strings import LANGUAGE_NAMES, os_reason, t
+from marrakech.tui.timing import SPEEDS, Timing
 
 
 @dataclass
@@ -41,7 +41,9 @@ class PlayOptions:
 
     With ``seats`` the setup screen is skipped and the game starts at once; with
     ``replay`` the app opens that record in the replay screen; with ``load`` it resumes
-    that record. ``seed`` makes the die, the piles and the bots reproducible.
+    that record. ``seed`` makes the die, the piles and the bots reproducible. ``speed``
+    names the animation speed (:data:`~marrakech.tui.base.SPEEDS`); ``timing``, if given,
+    sets the pauses exactly instead (tests use :meth:`Timing.instant`).
     """
 
     players: int = 4
@@ -52,7 +54,8 @@ class PlayOptions:
     first_seat: int | None = None
     replay: GameRecord | None = None
     load: GameRecord | None = None
-    timing: Timing = field(default_factory=Timing)
+    speed: str = "normal"
+    timing: Timing | None = None
 
 
 def _file(path: str) -> Path:
@@ -88,6 +91,12 @@ class MarrakechApp(App[None]):
                 f"found {self.options.lang!r}"
             )
         self.lang = self.options.lang
+        if self.options.speed not in SPEEDS:
+            raise MarrakechError(
+                f"expected a speed among {', '.join(SPEEDS)}, found {self.options.speed!r}"
+            )
+        self.speed = self.options.speed
+        self.timing = self.options.timing or SPEEDS[self.speed]
         self.rng = random.Random(self.options.seed)
         self.entered_by_replay = self.options.replay is not None
         #: The last choices of the setup screen (or the command line's), offered again.
@@ -102,7 +111,7 @@ class MarrakechApp(App[None]):
     def on_mount(self) -> None:
         options = self.options
         if options.replay is not None:
-            self.push_screen(ReplayScreen(self, options.replay, options.timing))
+            self.push_screen(ReplayScreen(self, options.replay, self.timing))
         elif options.load is not None:
             self.resume(options.load, options.seats)
         elif options.seats is not None:
@@ -135,10 +144,10 @@ class MarrakechApp(App[None]):
             first = self.rng.randrange(setup.players)
         state = State.new(setup.players, setup.rules, first)
         session = Session(state, setup.seats, seed=self._seed())
-        self._show(GameScreen(self, session, self.options.timing), push)
+        self._show(GameScreen(self, session, self.timing), push)
 
     def start_session(self, session: Session) -> None:
-        self._show(GameScreen(self, session, self.options.timing))
+        self._show(GameScreen(self, session, self.timing))
 
     def show_setup(self) -> None:
         self._show(SetupScreen(self, self.last_setup))
@@ -157,7 +166,14 @@ class MarrakechApp(App[None]):
         else:
             self.show_setup()
 
-    # -- language -----------------------------------------------------------------
+    # -- language and speed ---------------------------------------------------------
+
+    def set_speed(self, speed: str) -> None:
+        """Animate at ``speed`` from now on, in every screen."""
+        self.speed, self.timing = speed, SPEEDS[speed]
+        for screen in self.screen_stack:
+            if isinstance(screen, (GameScreen, ReplayScreen)):
+                screen.timing = self.timing
 
     def set_language(self, lang: str) -> None:
         self.lang = lang
@@ -251,7 +267,7 @@ class MarrakechApp(App[None]):
             if path:
                 record = self.read_record(path)
                 if record is not None:
-                    self._show(ReplayScreen(self, record, self.options.timing))
+                    self._show(ReplayScreen(self, record, self.timing))
 
         self.push_screen(PathDialog(t("dialog.replay", self.lang), "", self.lang), replay)
 

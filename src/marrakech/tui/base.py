@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -37,6 +38,7 @@ from marrakech.tui.board import BoardView, BoardWidget
 from marrakech.tui.dialogs import HelpScreen
 from marrakech.tui.session import GameSetup, SeatSpec, Session
 from marrakech.tui.strings import t
+from marrakech.tui.timing import SPEEDS, Timing
 from marrakech.tui.widgets import GameLog, SeatPanel
 
 
@@ -63,6 +65,14 @@ class Host(Protocol):
     def ask_load(self) -> None: ...
 
     def ask_replay(self) -> None: ...
+
+    @property
+    def speed(self) -> str: ...
+
+    @property
+    def timing(self) -> Timing: ...
+
+    def set_speed(self, speed: str) -> None: ...
 
 
 class AppScreen(Screen[None]):
@@ -100,6 +110,24 @@ class AppScreen(Screen[None]):
 MIN_SIZE = (80, 24)
 
 
+def keys_bar(entries: str, width: int) -> Text:
+    """The keys bar: the ``|``-separated entries (markup), the most useful first, as many
+    as ``width`` columns hold; the help page (``?``) has them all.
+
+    >>> keys_bar("[b]?[/] help|[b]u[/] undo|[b]^q[/] quit", 16).plain
+    '? help  u undo'
+    """
+    bar = Text()
+    for entry in entries.split("|"):
+        shown = Text.from_markup(entry)
+        gap = "  " if bar.plain else ""
+        if bar.cell_len + len(gap) + shown.cell_len > width:
+            break
+        bar.append(gap)
+        bar.append_text(shown)
+    return bar
+
+
 class TableScreen(AppScreen):
     """A screen that shows a game: status line, board, prompt, seat panels, log, keys."""
 
@@ -120,6 +148,9 @@ class TableScreen(AppScreen):
                 yield GameLog(id="log")
         yield Static(id="keys")
 
+    #: The string-table key of the keys bar: ``|``-separated entries, the most useful first.
+    KEYS = "keys.game"
+
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size)
 
@@ -136,31 +167,13 @@ class TableScreen(AppScreen):
             have=f"{width}×{height}",
         )
         self.query_one("#too-small", Static).update(notice)
+        self.query_one("#keys", Static).update(keys_bar(t(self.KEYS, self.lang), width - 2))
 
     def show_table(self, view: BoardView, seats: Sequence[SeatSpec]) -> None:
         """Show ``view`` on the board and its state in the seat panels."""
         self.query_one(BoardWidget).show(view)
         for panel in self.query(SeatPanel):
             panel.show(view.state, seats[panel.seat], self.lang)
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Animation and pacing in seconds (all ~0 in tests).
-
-    ``step``: each of Assam's steps; ``tithe``: how long a tithe region flashes before
-    play goes on; ``bot``: a pause before each bot decision so humans can follow;
-    ``replay``: between actions when a replay plays by itself.
-    """
-
-    step: float = 0.16
-    tithe: float = 0.7
-    bot: float = 0.45
-    replay: float = 0.7
-
-    @classmethod
-    def instant(cls) -> Timing:
-        return cls(0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -195,4 +208,13 @@ def walk_frames(event: Event) -> list[Overlay]:
     return frames
 
 
-__all__ = ["MIN_SIZE", "AppScreen", "Host", "Overlay", "TableScreen", "Timing", "walk_frames"]
+__all__ = [
+    "MIN_SIZE",
+    "SPEEDS",
+    "AppScreen",
+    "Host",
+    "Overlay",
+    "TableScreen",
+    "Timing",
+    "walk_frames",
+]

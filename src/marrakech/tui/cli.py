@@ -26,6 +26,7 @@ from marrakech.record import GameRecord
 from marrakech.rules import PLAYER_COUNTS, STANDARD
 from marrakech.tui.session import SeatError, SeatSpec, record_seats
 from marrakech.tui.strings import LANGUAGE_NAMES
+from marrakech.tui.timing import SPEEDS
 
 if TYPE_CHECKING:
     from marrakech.tui.app import PlayOptions
@@ -62,6 +63,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="seed for the die, the piles and the bots"
+    )
+    parser.add_argument(
+        "--speed",
+        choices=list(SPEEDS),
+        default="normal",
+        help="how fast Assam walks and bots play: slow, normal (default), fast, instant "
+        "(F2 changes it while playing, Esc skips to your turn)",
     )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--replay", metavar="FILE", help="step through a JSON game record")
@@ -119,7 +127,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
     if opened is not None:
         option, record = opened
         options = PlayOptions(players=record.players, rules=record.rules, lang=args.lang)
-        options.seed = args.seed
+        options.seed, options.speed = args.seed, args.speed
         if option == "--replay":
             options.replay = record
             return options
@@ -150,7 +158,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
         players = len(seats)
     players = players or 4
     options = PlayOptions(players=players, rules=args.rules or STANDARD, lang=args.lang)
-    options.seed, options.seats = args.seed, seats
+    options.seed, options.seats, options.speed = args.seed, seats, args.speed
     if args.first is not None:
         if not 1 <= args.first <= players:
             raise MarrakechError(f"--first: expected a seat 1..{players}, found {args.first}")

@@ -11,12 +11,12 @@ Assam in is the one ``state.describe`` tells (R9).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from functools import partial
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -36,6 +36,7 @@ from marrakech.tui.choice import Choice
 from marrakech.tui.dialogs import ConfirmDialog, EndScreen
 from marrakech.tui.session import Session
 from marrakech.tui.strings import t
+from marrakech.tui.timing import SPEEDS
 from marrakech.tui.widgets import GameLog, game_prompt, game_status, outlook_text
 
 #: The buttons under the prompt: those shown while orienting (with the turn each gives),
@@ -85,6 +86,8 @@ class GameScreen(TableScreen):
         Binding("ctrl+o", "load", show=False),
         Binding("ctrl+n", "new_game", show=False),
         Binding("question_mark,f1", "help", show=False),
+        Binding("escape", "skip", show=False),
+        Binding("f2", "speed", show=False),
         *(Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS),
         Binding("minus", "letter('-')", show=False),
     ]
@@ -96,6 +99,7 @@ class GameScreen(TableScreen):
         self._choice: Choice | None = None
         self.overlay = Overlay()
         self.busy = False
+        self.skipping = asyncio.Event()  # set: no pauses until a human decides
         self.generation = 0
         self.end_shown = False
         # What the driver is doing, for the prompt: ("bot", seat), ("walk", seat, steps).
@@ -123,7 +127,6 @@ class GameScreen(TableScreen):
             button = self.query_one(f"#do-{key}", Button)
             button.label = t(f"button.{key}", lang)
             button.refresh(layout=True)  # new words, new width
-        self.query_one("#keys", Static).update(Text.from_markup(t("keys.game", lang)))
         self.query_one(GameLog).rebuild(self.session.events, lang)
         self.refresh_view()
 
@@ -240,8 +243,6 @@ class GameScreen(TableScreen):
             if session.bot_to_move:
                 self.set_status("bot", seat)
                 self.refresh_view()
-                if self.timing.bot:
-                    await asyncio.sleep(self.timing.bot)
                 action = await self._bot_decision(state)
                 if generation != self.generation or session.state is not state:
                     return
@@ -249,10 +250,13 @@ class GameScreen(TableScreen):
                 continue
             # A human decides: stop here until a key, button or click sends the action.
             self.busy = False
+            self.skipping.clear()
             self.refresh_view()
             return
 
     async def _bot_decision(self, state: State) -> Action:
+        """The bot's decision, thought in a thread while the pause before it runs (the
+        players see it at the end of whichever is longer)."""
         worker = self.run_worker(
             partial(self.session.bot_choice, state),
             name="bot",
@@ -260,6 +264,7 @@ class GameScreen(TableScreen):
             thread=True,
             exit_on_error=False,
         )
+        await self.pause(self.timing.bot)
         try:
             return await worker.wait()
         except WorkerCancelled:
@@ -287,17 +292,25 @@ class GameScreen(TableScreen):
     async def _walk(self, event: Event, generation: int) -> None:
         frames = walk_frames(event)
         self.set_status("walk", event.seat, len(event.path))
-        if self.timing.step:
+        if self.timing.step and not self.skipping.is_set():
             for frame in frames[:-1]:
                 self.overlay = frame
                 self.query_one(BoardWidget).show(self.board_view())
-                await asyncio.sleep(self.timing.step)
-                if generation != self.generation:
-                    return
+                await self.pause(self.timing.step)
+                if generation != self.generation or self.skipping.is_set():
+                    break
+        if generation != self.generation:
+            return
         self.overlay = frames[-1]
         self.refresh_view()
-        if self.overlay.region and self.timing.tithe:
-            await asyncio.sleep(self.timing.tithe)
+        if self.overlay.region:
+            await self.pause(self.timing.tithe)
+
+    async def pause(self, seconds: float) -> None:
+        """Wait ``seconds`` (for the players to follow), unless the player skips."""
+        if seconds and not self.skipping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.skipping.wait(), seconds)
 
     def show_end(self) -> None:
         self.app.push_screen(EndScreen(self.state, self.lang), callback=self._end_choice)
@@ -417,6 +430,23 @@ class GameScreen(TableScreen):
             self.action_cycle(1 if key == "next" else -1)
         elif key == "place":
             self.action_confirm()
+
+    def action_skip(self) -> None:
+        """Escape: no more animation or pauses until a human decides (what is typed of a
+        square is dropped, while placing)."""
+        choice = self.choice
+        if choice is not None:
+            choice.typed, choice.first = "", None
+            self.refresh_view()
+        elif self.busy:
+            self.skipping.set()
+
+    def action_speed(self) -> None:
+        """F2: the next animation speed (after the fastest, the slowest)."""
+        speeds = list(SPEEDS)
+        speed = speeds[(speeds.index(self.host.speed) + 1) % len(speeds)]
+        self.host.set_speed(speed)
+        self.notice("notice.speed", speed=t(f"speed.{speed}", self.lang))
 
     def action_letter(self, letter: str) -> None:
         """A letter key: what it does depends on the phase (:data:`KEY_ROLES`)."""

@@ -24,6 +24,8 @@ from marrakech.tui.widgets import GameLog, event_text
 class ReplayScreen(TableScreen):
     """Step through a game record: every position, with the log up to it."""
 
+    KEYS = "keys.replay"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,down,l", "step(1)", show=False),
         Binding("left,up,h", "step(-1)", show=False),
@@ -61,7 +63,6 @@ class ReplayScreen(TableScreen):
 
     def refresh_language(self) -> None:
         self.fit(self.size)
-        self.query_one("#keys", Static).update(Text.from_markup(t("keys.replay", self.lang)))
         self.query_one(GameLog).rebuild(self.events[: self.index], self.lang)
         self.show()
 

@@ -18,6 +18,7 @@ from marrakech.rules import BGA, PLAYER_COUNTS, STANDARD
 from marrakech.tui.base import AppScreen, Host
 from marrakech.tui.session import GameSetup, SeatSpec, default_seats
 from marrakech.tui.strings import LANGUAGE_NAMES, t
+from marrakech.tui.timing import SPEEDS
 from marrakech.tui.widgets import seat_chips
 
 
@@ -82,13 +83,22 @@ class SetupScreen(AppScreen):
                     id="first",
                     compact=True,
                 )
-            with Horizontal(classes="setup-row"):
+            with Horizontal(classes="setup-row", id="lang-row"):
                 yield Label(id="lang-label", classes="setup-label")
                 yield Select(
                     [(name, code) for code, name in LANGUAGE_NAMES.items()],
                     value=self.lang,
                     allow_blank=False,
                     id="lang",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Label(id="speed-label", classes="setup-label")
+                yield Select(
+                    self._speed_options(),
+                    value=self.host.speed,
+                    allow_blank=False,
+                    id="speed",
                     compact=True,
                 )
             with Horizontal(id="setup-buttons"):
@@ -123,6 +133,9 @@ class SetupScreen(AppScreen):
             options.append((t("setup.rules.custom", self.lang, token=token), token))
         return options
 
+    def _speed_options(self) -> list[tuple[str, str]]:
+        return [(t(f"speed.{speed}", self.lang), speed) for speed in SPEEDS]
+
     def _first_options(self, players: int) -> list[tuple[str, int]]:
         options = [(t("setup.random", self.lang), -1)]
         options += [(seat_name(s, players, self.lang), s) for s in range(players)]
@@ -139,6 +152,8 @@ class SetupScreen(AppScreen):
         self.query_one("#rules-label", Label).update(t("setup.rules", lang))
         self.query_one("#first-label", Label).update(t("setup.first", lang))
         self.query_one("#lang-label", Label).update(t("setup.lang", lang))
+        self.query_one("#speed-label", Label).update(t("setup.speed", lang))
+        _reset_options(self.query_one("#speed", Select), self._speed_options())
         for key in ("start", "load", "replay", "quit"):
             self.query_one(f"#{key}", Button).label = t(f"setup.{key}", lang)
         for seat in range(max(PLAYER_COUNTS)):
@@ -163,6 +178,11 @@ class SetupScreen(AppScreen):
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:
         self._show_seats(cast(int, event.value))
+
+    @on(Select.Changed, "#speed")
+    def _speed_changed(self, event: Select.Changed) -> None:
+        if event.value != self.host.speed and isinstance(event.value, str):
+            self.host.set_speed(event.value)
 
     @on(Select.Changed, "#lang")
     def _lang_changed(self, event: Select.Changed) -> None:

@@ -107,14 +107,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "button.next": "Next ▶",
         "button.place": "✔ Place",
         "keys.game": (
-            "[b]?[/] help  [b]u[/] undo  [b]^s[/] save  [b]^o[/] load  [b]^n[/] new  "
-            "[b]^l[/] language  [b]^q[/] quit"
+            "[b]?[/] help|[b]u[/] undo|[b]^q[/] quit|[b]^s[/] save|[b]Esc[/] skip|"
+            "[b]F2[/] speed|[b]^o[/] load|[b]^n[/] new|[b]^l[/] language"
         ),
         "keys.replay": (
-            "[b]←/→[/] step  [b]Home/End[/] start/end  [b]Space[/] play/pause  "
-            "[b]p[/] play from here  [b]?[/] help  [b]q[/] back"
+            "[b]←/→[/] step|[b]Space[/] play/pause|[b]q[/] back|[b]?[/] help|"
+            "[b]p[/] play from here|[b]Home/End[/] start/end|[b]PgUp/PgDn[/] ten"
         ),
         "notice.not_your_turn": "Not your turn: please wait.",
+        "notice.speed": "Animation: {speed} (F2 for another speed, Esc skips to your turn).",
+        "speed.slow": "slow",
+        "speed.normal": "normal",
+        "speed.fast": "fast",
+        "speed.instant": "instant",
+        "setup.speed": "Animation",
         "notice.too_small": (
             "The terminal is too small: need {need}, have {have}. "
             "Enlarge the window (or make the font smaller)."
@@ -328,14 +334,23 @@ placement you are previewing and the region a tithe was paid on.
         "button.next": "Suivant ▶",
         "button.place": "✔ Poser",
         "keys.game": (
-            "[b]?[/] aide  [b]u[/] annuler  [b]^s[/] enregistrer  [b]^o[/] charger  "
-            "[b]^n[/] nouvelle  [b]^l[/] langue  [b]^q[/] quitter"
+            "[b]?[/] aide|[b]u[/] annuler|[b]^q[/] quitter|[b]^s[/] enregistrer|"
+            "[b]Échap[/] passer|[b]F2[/] vitesse|[b]^o[/] charger|[b]^n[/] nouvelle|"
+            "[b]^l[/] langue"
         ),
         "keys.replay": (
-            "[b]←/→[/] pas à pas  [b]Début/Fin[/] début/fin  [b]Espace[/] lecture/pause  "
-            "[b]p[/] jouer d’ici  [b]?[/] aide  [b]q[/] retour"
+            "[b]←/→[/] pas à pas|[b]Espace[/] lecture/pause|[b]q[/] retour|[b]?[/] aide|"
+            "[b]p[/] jouer d’ici|[b]Début/Fin[/] début/fin|[b]PgPréc/PgSuiv[/] dix"
         ),
         "notice.not_your_turn": "Ce n’est pas votre tour : patientez.",
+        "notice.speed": (
+            "Animation : {speed} (F2 pour une autre vitesse, Échap passe à votre tour)."
+        ),
+        "speed.slow": "lente",
+        "speed.normal": "normale",  # codespell:ignore
+        "speed.fast": "rapide",
+        "speed.instant": "instantanée",
+        "setup.speed": "Animation",
         "notice.too_small": (
             "Le terminal est trop petit : il faut {need}, il y a {have}. "
             "Agrandissez la fenêtre (ou réduisez la police)."
