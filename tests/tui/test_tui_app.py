@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
-from textual.widgets import Button, Input, Select
+from textual.widgets import Button, DirectoryTree, Input, Select
 
 from marrakech.actions import Orient, Place, Roll
 from marrakech.geometry import FACING_NAMES, square_name
@@ -904,23 +904,24 @@ async def test_bots_turns_take_under_2_seconds_at_fast_speed() -> None:
 
 
 async def test_escape_skips_the_animation_to_your_turn() -> None:
-    slow = Timing(step=1.0, tithe=1.0, bot=1.0, replay=1.0)
+    # 2 s a step and a pause: unskipped, your walk takes 2 s or more, the bots' turns 12 s.
+    slow = Timing(step=2.0, tithe=2.0, bot=2.0, replay=2.0)
     app = app_with(players=3, seed=2, timing=slow, first_seat=0)
     async with app.run_test(size=SIZE) as pilot:
         game = app.screen
         assert isinstance(game, GameScreen)
-        await pilot.press("space")  # Assam walks 1 s a step
+        await pilot.press("space")
         await pilot.pause(0.05)
         await pilot.press("escape")
         started = time.monotonic()
         await settle(pilot)
-        assert game.can_place and time.monotonic() - started < 0.9
-        await pilot.press("enter")  # the two bots: 4 pauses and two walks of 1 s a step
+        assert game.can_place and time.monotonic() - started < 1.5
+        await pilot.press("enter")
         await pilot.pause(0.05)
         await pilot.press("escape")
         started = time.monotonic()
         await settle(pilot)
-        assert game.can_orient and time.monotonic() - started < 1.5
+        assert game.can_orient and time.monotonic() - started < 4
         assert len(game.session.actions) == 9
 
 
@@ -953,3 +954,62 @@ async def test_the_setup_screen_shows_all_its_buttons_at_80_by_24(lang: str) -> 
         assert isinstance(setup, SetupScreen)
         for button in setup.query(Button):
             assert setup.region.contains_region(button.region) and button.region.height == 3
+
+
+async def pick(pilot, dialog: PathDialog, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Choose ``name`` in the dialog's file picker with the keyboard."""
+    tree = dialog.query_one(DirectoryTree)
+    tree.focus()
+    for _ in range(100):
+        await pilot.pause()
+        node = tree.cursor_node
+        if node is not None and node.data is not None and node.data.path.name == name:
+            await pilot.press("enter")
+            await pilot.pause()
+            return
+        await pilot.press("down")
+    raise AssertionError(f"{name} is not in the picker")
+
+
+async def test_the_load_dialog_picks_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_record(tmp_path / "saved.json", 3, ["human", "bot:easy", "bot:easy"], moves=4)
+    (tmp_path / "notes.txt").write_text("not a record", encoding="utf-8")
+    (tmp_path / "games").mkdir()
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)
+        tree = dialog.query_one(DirectoryTree)
+        shown = {path.name for path in tree.filter_paths(tmp_path.iterdir())}
+        assert shown == {"saved.json", "games"}  # folders and records only
+        await pick(pilot, dialog, "saved.json")
+        loaded = await game_screen(pilot)
+        record = GameRecord.from_json((tmp_path / "saved.json").read_text(encoding="utf-8"))
+        assert loaded is not game and loaded.session.actions[:4] == list(record.actions)
+
+
+async def test_the_save_dialog_picks_a_folder_and_keeps_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games").mkdir()
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)
+        name = dialog.query_one(Input).value
+        await pick(pilot, dialog, "games")
+        assert dialog.query_one(Input).value == str(Path("games") / name)
+        dialog.query_one(Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert (tmp_path / "games" / name).is_file()

@@ -193,9 +193,8 @@ class MarrakechApp(App[None]):
             if path:
                 self.save_record(session, path)
 
-        self.push_screen(
-            PathDialog(t("dialog.save", self.lang), default_record_name(), self.lang), save
-        )
+        dialog = PathDialog(t("dialog.save", self.lang), default_record_name(), self.lang, True)
+        self.push_screen(dialog, save)
 
     def save_record(self, session: Session, path: str) -> bool:
         """Write the game as a JSON record; tell the player how it went."""

@@ -149,6 +149,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "dialog.load": "Open a game record (JSON):",
         "dialog.replay": "Watch a game record (JSON):",
         "dialog.ok": "OK",
+        "dialog.pick": "Or pick it below (Tab, then ↑ ↓ and Enter):",
         "confirm.quit": "This game is not saved (Ctrl+S saves it). Quit anyway?",
         "confirm.new": "This game is not saved (Ctrl+S saves it). Leave it for a new game?",
         "confirm.load": "This game is not saved (Ctrl+S saves it). Leave it for another?",
@@ -387,6 +388,7 @@ placement you are previewing and the region a tithe was paid on.
         "dialog.load": "Ouvrir une partie enregistrée (JSON) :",
         "dialog.replay": "Revoir une partie enregistrée (JSON) :",
         "dialog.ok": "OK",
+        "dialog.pick": "Ou choisissez-le ci-dessous (Tab, puis ↑ ↓ et Entrée) :",
         "confirm.quit": (
             "Cette partie n’est pas enregistrée (Ctrl+S l’enregistre). Quitter quand même ?"
         ),
