@@ -218,19 +218,36 @@ own carpet (R31).
 | ← ↑ → ↓ | face West, North, East, South (while orienting) |
 | L S R (or G T D) | turn left, keep straight, turn right |
 | Space or Enter | roll the die |
-| Tab, →, ↓ or N | next legal placement |
-| Shift+Tab, ←, ↑ or P | previous legal placement |
+| Tab , → , ↓ or N | next legal placement |
+| Shift+Tab , ← , ↑ or P | previous legal placement |
+| a–g then 1–7 | type a square (b3), then the other (c3; b3 - c3 works too) |
 | Enter | place the previewed carpet |
 | click | a square beside Assam: face it; Assam: roll |
 | click | a square: preview a placement there (again: the next) |
-| U | undo (games with one human) |
+| U or Ctrl+Z | undo (one human at the table): back to your last decision, same rolls |
+| Esc | skip the animation up to your turn (while placing: forget what is typed) |
+| F2 | animation speed: slow, normal, fast, instant |
 | Ctrl+S / Ctrl+O | save / load a game record |
-| Ctrl+N | new game |
+| Ctrl+N | new game (asks first if the game is not saved) |
 | Ctrl+L | switch English / French |
 | ? or F1 | this help |
-| Ctrl+Q | quit |
+| E | the end screen again, once the game is over |
+| N / S / Q | once the game is over: new game, save, quit |
+| Ctrl+Q | quit (asks first if the game is not saved) |
 
-Replays (`marrakech play --replay FILE`): ← → step, Home End, Space to play or pause.
+The end screen: N new game, S save, U undo, Esc or B the board, Q quit.
+
+## Replays
+`marrakech play --replay FILE`, or *Watch a record…* on the setup screen:
+
+| Key | Action |
+|---|---|
+| ← → (or ↑ ↓ , H L) | one action back, one on |
+| PgUp / PgDn | ten actions back, ten on |
+| Home / End | the start, the end |
+| Space | play or pause |
+| P | play on from the position shown |
+| Q or Esc | leave |
 
 On the board each carpet shows its colour letter (**R**ed, **B**lue, **Y**ellow,
 **P**urple); the two visible halves of one carpet share one box. Heavy lines mark the
@@ -465,20 +482,37 @@ permettent de recouvrir son propre tapis (R31).
 | ← ↑ → ↓ | tourner Assam vers l’ouest, le nord, l’est, le sud |
 | G T D (ou L S R) | tourner à gauche, tout droit, à droite |
 | Espace ou Entrée | lancer le dé |
-| Tab, →, ↓ ou N | pose autorisée suivante |
-| Maj+Tab, ←, ↑ ou P | pose autorisée précédente |
+| Tab , → , ↓ ou N | pose autorisée suivante |
+| Maj+Tab , ← , ↑ ou P | pose autorisée précédente |
+| a–g puis 1–7 | taper une case (b3), puis l’autre (c3 ; b3 - c3 marche aussi) |
 | Entrée | poser le tapis montré |
 | clic | une case voisine d’Assam : l’y tourner ; Assam : lancer |
 | clic | une case : y montrer une pose (encore : la suivante) |
-| U | annuler (parties avec un seul humain) |
+| U ou Ctrl+Z | annuler (un seul humain) : retour à votre décision, mêmes tirages du dé |
+| Échap | passer l’animation jusqu’à votre tour (pendant la pose : oublier ce qui est tapé) |
+| F2 | vitesse d’animation : de lente à instantanée |
 | Ctrl+S / Ctrl+O | enregistrer / charger une partie |
-| Ctrl+N | nouvelle partie |
+| Ctrl+N | nouvelle partie (demande d’abord si la partie n’est pas enregistrée) |
 | Ctrl+L | passer en anglais / français |
 | ? ou F1 | cette aide |
-| Ctrl+Q | quitter |
+| E | l’écran de fin à nouveau, une fois la partie terminée |
+| N / S / Q | une fois la partie terminée : nouvelle partie, enregistrer, quitter |
+| Ctrl+Q | quitter (demande d’abord si la partie n’est pas enregistrée) |
 
-Revoir une partie (`marrakech play --replay FICHIER`) : ← → pas à pas, Début Fin,
-Espace pour lire ou mettre en pause.
+L’écran de fin : N nouvelle partie, S enregistrer, U annuler, Échap ou B le plateau,
+Q quitter.
+
+## Revoir une partie
+`marrakech play --replay FICHIER`, ou *Revoir une partie…* sur l’écran de départ :
+
+| Touche | Action |
+|---|---|
+| ← → (ou ↑ ↓ , H L) | une action en arrière, une en avant |
+| PgPréc / PgSuiv | dix actions en arrière, dix en avant |
+| Début / Fin | le début, la fin |
+| Espace | lire ou mettre en pause |
+| P | jouer à partir de la position montrée |
+| Q ou Échap | quitter la partie revue |
 
 Sur le plateau chaque tapis porte la lettre de sa couleur (**R**ouge = R, **B**leu = B,
 jaune = Y, violet = P) ; les deux moitiés visibles d’un même tapis partagent un seul
