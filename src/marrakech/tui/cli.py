@@ -44,6 +44,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     add_game_options(parser, players=None, rules=None)
+    parser._option_string_actions[
+        "--players"
+    ].help = "2, 3 or 4 (default: as many as --seats gives, else 4)"
     parser.add_argument(
         "--lang", choices=sorted(LANGUAGE_NAMES), default="en", help="en (default) or fr"
     )
