@@ -1013,3 +1013,15 @@ async def test_the_save_dialog_picks_a_folder_and_keeps_the_name(
         await pilot.press("enter")
         await pilot.pause()
         assert (tmp_path / "games" / name).is_file()
+
+
+async def test_file_names_that_cannot_be_files_are_refused_in_words() -> None:
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        for path in ("bad\0name.json", "~no-such-user-here/game.json", "x" * 5000):
+            assert not app.load_record(path)
+            assert app.last_notice.startswith(f"Cannot open {path}: ")
+            assert not app.save_record(game.session, path)
+            assert app.last_notice.startswith(f"Cannot save {path}: ")
+        assert app.screen is game

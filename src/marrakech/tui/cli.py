@@ -87,6 +87,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _seats(text: str) -> tuple[SeatSpec, ...]:
+    if not text.strip():
+        raise MarrakechError(f"--seats: expected one entry per seat, found {text!r}")
     seats = []
     for part in text.split(","):
         try:
@@ -113,7 +115,7 @@ def _record(args: argparse.Namespace) -> tuple[str, GameRecord] | None:
         )
     if args.first is not None:
         raise MarrakechError(f"{option}: the record holds who started: leave out --first")
-    if args.seats and option == "--replay":
+    if args.seats is not None and option == "--replay":
         raise MarrakechError(
             "--replay: the record holds its seats: leave out --seats "
             "(--load FILE --seats ... plays a record on with other seats)"
@@ -125,7 +127,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
     """The :class:`~marrakech.tui.app.PlayOptions` for parsed arguments (checked)."""
     from marrakech.tui.app import PlayOptions
 
-    seats = _seats(args.seats) if args.seats else None
+    seats = _seats(args.seats) if args.seats is not None else None
     opened = _record(args)
     if opened is not None:
         option, record = opened

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from marrakech.actions import Action
-from marrakech.bots import BOTS, LEVELS, Bot, make_bot, parse_bot_spec
+from marrakech.bots import BOTS, LEVELS, Bot, make_bot
 from marrakech.errors import MarrakechError
 from marrakech.events import Event
 from marrakech.i18n import seat_name
@@ -84,9 +84,12 @@ class SeatSpec:
                 f"or mcts@iterations=300); found {text!r}"
             )
         try:
-            parse_bot_spec(spec)
+            make_bot(spec)  # the spec, and the values of its budget
         except ValueError as error:
-            raise MarrakechError(str(error)) from None
+            message = str(error)
+            if not message.startswith("bot spec"):
+                message = f"bot spec {spec!r}: {message}"
+            raise MarrakechError(message) from None
         return cls.bot(spec)
 
 
@@ -332,7 +335,7 @@ def seat_from_token(token: str) -> SeatSpec:
         return SeatSpec.human()
     spec = token.strip()[4:].strip().lower()
     try:
-        parse_bot_spec(spec)
+        make_bot(spec)
     except ValueError as error:
         raise ValueError(str(error).removeprefix(f"bot spec {spec!r}: ")) from None
     return SeatSpec.bot(spec)
