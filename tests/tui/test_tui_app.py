@@ -731,6 +731,8 @@ async def test_a_terminal_too_small_says_so_and_80_by_24_shows_everything(lang: 
             shown = [prompt, *[b for b in game.query(Button) if b.display]]
             assert all(left.contains_region(w.region) and w.region.area for w in shown), phase
             assert screen.contains_region(left)
+            keys = game.query_one("#keys")
+            assert keys.region.area and str(keys.render()).startswith(("? help", "? aide"))
             lines = prompt.render_lines(Region(0, 0, prompt.region.width, 20))
             assert len([line for line in lines if line.text.strip()]) <= prompt.region.height
 
