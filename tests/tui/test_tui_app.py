@@ -1027,3 +1027,19 @@ async def test_file_names_that_cannot_be_files_are_refused_in_words() -> None:
             assert not app.save_record(game.session, path)
             assert app.last_notice.startswith(f"Cannot save {path}: ")
         assert app.screen is game
+
+
+async def test_a_replay_shows_an_unknown_bot_and_refuses_to_play_it_on() -> None:
+    start = State.new(players=2)
+    _, actions = random_game(start, random.Random(5))
+    record = GameRecord.from_actions(start, actions, seats=["human", "bot:wizard"])
+    app = MarrakechApp(PlayOptions(replay=record, timing=Timing.instant()))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert "bot wizard" in str(replay.query_one("#seat-1").render())
+        await pilot.press("pagedown", "p")
+        await pilot.pause()
+        assert app.screen is replay
+        assert "'wizard' at Blue-Purple, which cannot play here" in app.last_notice
