@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import pty
 import random
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -207,8 +210,8 @@ README_COMMAND = ("--seats", "human,medium,hard", "--lang", "fr", "--first", "1"
 def test_the_readme_command_plays_in_a_terminal() -> None:
     # `marrakech play --seats human,medium,hard --lang fr`, in a pseudo-terminal; Ctrl+Q.
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the command
-        os.environ["COLUMNS"], os.environ["LINES"] = "100", "32"
+    if pid == 0:  # the child: the command, in a terminal of 100 × 32
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
         os.execv(
             sys.executable,
             [sys.executable, "-m", "marrakech.cli", "play", *README_COMMAND],
