@@ -59,3 +59,33 @@ def test_nothing_to_decide_at_a_chance_node() -> None:
     with pytest.raises(ValueError, match="nothing to decide in the ROLL phase"):
         choice.decision()
     assert isinstance(Choice(played("S", "r2")).decision(), Place)
+
+
+def type_text(choice: Choice, text: str) -> list[str]:
+    return [choice.type_char(char) for char in text]
+
+
+def test_typed_squares_choose_a_legal_placement_R14_R15_R16() -> None:
+    state = played("S", "r1")  # Red, Assam on d5 facing North: place beside him
+    legal = {str(a) for a in state.legal_actions()}
+    choice = Choice(state)
+    assert type_text(choice, "d6") == ["letter", "first"]
+    assert choice.first == parse_square("d6") and parse_square("d6") in choice.preview.squares  # type: ignore[union-attr]
+    assert type_text(choice, "-d7") == ["ignored", "letter", "chosen"]
+    assert str(choice.preview) == "d6-d7" and "d6-d7" in legal and choice.first is None
+    assert type_text(choice, "e4e5") == ["letter", "first", "letter", "chosen"]
+    assert str(choice.decision()) == "e4-e5"
+
+
+def test_typed_squares_the_core_refuses_say_why() -> None:
+    state = played("S", "r1")
+    choice = Choice(state)
+    assert type_text(choice, "d5") == ["letter", "uncovered"]  # under Assam (R15)
+    assert type_text(choice, "a1") == ["letter", "uncovered"]  # nowhere near him (R14)
+    assert type_text(choice, "d6f6") == ["letter", "first", "letter", "not_adjacent"]
+    assert type_text(choice, "d6c7") == ["letter", "first", "letter", "not_adjacent"]
+    assert type_text(choice, "c4b4") == ["letter", "first", "letter", "not_legal"]
+    assert choice.legal_on(parse_square("c4")) == ["c4-d4", "c4-c5"]
+    assert type_text(choice, "3") == ["number_first"]
+    assert type_text(choice, "bc4") == ["letter", "letter", "first"]  # a letter typed again
+    assert choice.first == parse_square("c4") and str(choice.preview) == "c4-c5"  # the next

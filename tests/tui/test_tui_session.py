@@ -22,7 +22,7 @@ def test_seat_specs_parse_and_round_trip() -> None:
     assert SeatSpec.parse(" Medium ") == SeatSpec.bot("medium")
     assert SeatSpec.parse("random").token == "bot:random"
     assert seat_from_token("Alice") == SeatSpec.human()  # a web player's name
-    with pytest.raises(MarrakechError, match="expected a seat: human, or a bot level"):
+    with pytest.raises(MarrakechError, match="expected a seat: human, a bot level"):
         SeatSpec.parse("grandmaster")
 
 
@@ -32,10 +32,11 @@ def test_every_level_and_bot_of_the_registry_takes_a_seat() -> None:
     assert [spec.token for spec in specs[: len(LEVELS)]] == [f"bot:{level}" for level in LEVELS]
     for spec in specs:
         game = Session(State.new(players=2), [SeatSpec.human(), spec], seed=1)
-        assert game.bots[1].name == bot_name(spec.level)
+        assert game.bots[1].name == bot_name(spec.spec)
     message = (
-        "expected a seat: human, or a bot level (easy, medium, hard, expert) or bot name "
-        "(random, greedy, expectimax, mcts); found 'grandmaster'"
+        "expected a seat: human, a bot level (easy, medium, hard, expert) or a bot spec "
+        "(random, greedy, expectimax, mcts, with :SECONDS or @KEY=VALUE such as mcts:0.5 "
+        "or mcts@iterations=300); found 'grandmaster'"
     )
     with pytest.raises(MarrakechError) as error:
         SeatSpec.parse("grandmaster")
@@ -111,3 +112,119 @@ def test_bot_choice_is_refused_where_no_bot_decides() -> None:
     with pytest.raises(MarrakechError, match="no bot decides here"):
         game.bot_choice()  # a chance node
     assert game.sample_chance() in game.state.legal_actions()
+
+
+def test_every_bot_spec_the_arena_takes_takes_a_seat() -> None:
+    # NAME[:SECONDS][@KEY=VALUE]...: what `marrakech arena --bots` accepts, and levels.
+    for text, name in (
+        ("mcts:0.5", "mcts"),
+        ("mcts@iterations=300", "mcts"),
+        ("bot:expectimax@depth=2", "expectimax"),
+        ("expert", "mcts"),
+        ("bot:greedy", "greedy"),
+    ):
+        spec = SeatSpec.parse(text)
+        game = Session(State.new(players=2), [SeatSpec.human(), spec], seed=1)
+        assert game.bots[1].name == name
+    assert SeatSpec.parse("mcts@iterations=300").token == "bot:mcts@iterations=300"
+    assert make_seat_bot("mcts:0.5").seconds == 0.5  # type: ignore[attr-defined]
+    with pytest.raises(MarrakechError, match=r"mcts takes .*found 'depth'"):
+        SeatSpec.parse("mcts@depth=3")
+
+
+def make_seat_bot(text: str) -> object:
+    return Session(State.new(players=2), seats("human", text), seed=1).bots[1]
+
+
+def test_arena_seats_in_a_record_play_on_as_those_bots() -> None:
+    record = GameRecord.from_actions(
+        State.new(players=3), [], seats=["bot:mcts@iterations=30", "bot:greedy", "human"]
+    )
+    game = Session.from_record(record)
+    assert game.bots[0].iterations == 30 and game.bots[0].seconds is None  # type: ignore[attr-defined]
+    assert game.bots[1].name == "greedy" and game.seats[2].is_human
+
+
+def test_a_record_seat_of_an_unknown_bot_is_refused() -> None:
+    record = GameRecord.from_actions(State.new(players=3), [], seats=["human", "bot:wizard"])
+    with pytest.raises(MarrakechError) as error:
+        Session.from_record(record)
+    assert str(error.value) == (
+        "the record seats 'bot:wizard' at seat 1 (Blue): unknown bot 'wizard': "
+        "expected one of random, greedy, expectimax, mcts, easy, medium, hard, expert"
+    )
+
+
+def test_seats_a_record_does_not_name_are_human_and_said() -> None:
+    record = GameRecord.from_actions(State.new(players=3), [], seats=["bot:easy", "Alice"])
+    game = Session.from_record(record)
+    assert [spec.is_human for spec in game.seats] == [False, True, True]
+    assert game.unnamed == (2,)  # Alice (a web player's name) is named: a human
+    assert Session.from_record(GameRecord.from_actions(State.new(players=2), [])).unnamed == (0, 1)
+
+
+def test_undo_keeps_the_die_rolled_R10() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=3)
+    game.play(Orient(0))
+    roll = game.sample_chance()
+    game.play(roll)
+    for orient in (Orient(0), Orient(1), Orient(-1)):
+        assert game.undo() == 2
+        game.play(orient)  # the same or another orientation: the same die face comes
+        assert game.sample_chance() == roll
+        game.play(roll)
+
+
+def play_until_human(game: Session) -> None:
+    while not game.human_to_move and not game.state.is_terminal:
+        game.play(game.sample_chance() if game.state.is_chance else game.bot_choice())
+
+
+def test_after_an_undo_the_same_decisions_bring_the_same_game_R7_R10() -> None:
+    # Two players: the piles' draws (R7) are kept too, and the bot decides the same.
+    for players, tokens in ((2, ("human", "easy")), (4, ("easy", "human", "medium", "easy"))):
+        game = Session(State.new(players=players, first_seat=1), seats(*tokens), seed=5)
+        play_until_human(game)
+        start = len(game.actions)
+        for _ in range(3):
+            game.play(game.state.legal_actions()[0])
+            play_until_human(game)
+            game.play(game.state.legal_actions()[-1])
+            play_until_human(game)
+        first = game.actions
+        while len(game.actions) > start:
+            game.undo()
+        assert game.actions == first[:start]
+        for _ in range(3):
+            game.play(game.state.legal_actions()[0])
+            play_until_human(game)
+            game.play(game.state.legal_actions()[-1])
+            play_until_human(game)
+        assert game.actions == first
+
+
+def test_the_record_shows_what_was_taken_back() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=3)
+    game.play(Orient(1))
+    roll = game.sample_chance()
+    game.play(roll)
+    taken = [str(action) for action in game.actions]
+    game.undo()
+    record = game.record()
+    assert record.meta["undone"] == [{"kept": 0, "actions": taken}]
+    again = Session.from_record(GameRecord.from_json(record.to_json()))
+    assert again.undone == game.undone
+    again.play(Orient(0))
+    assert again.sample_chance() == roll
+
+
+def test_a_saved_game_resumed_keeps_its_die() -> None:
+    game = Session(State.new(players=3), seats("human", "easy", "easy"), seed=3)
+    game.play(Orient(1))
+    roll = game.sample_chance()
+    game.play(roll)
+    again = Session.from_record(GameRecord.from_json(game.record().to_json()))
+    assert again.seed == game.seed
+    again.undo()
+    again.play(Orient(0))
+    assert again.sample_chance() == roll  # loading does not re-roll the die either

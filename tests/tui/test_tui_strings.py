@@ -8,6 +8,7 @@ import string
 from types import ModuleType
 
 import pytest
+from textual.binding import Binding
 
 import marrakech.tui
 from marrakech.bots import LEVELS
@@ -70,8 +71,56 @@ def test_every_bot_level_has_a_name() -> None:
 
 
 def test_sentences_are_filled_in() -> None:
-    assert t("notice.undone", "fr", count=2).startswith("2 action(s)")
+    assert t("notice.undone", "fr", count=2).startswith("2 actions annulées :")
+    assert t("notice.undone", "en", count=1).startswith("Took back 1 action:")
     assert t("setup.start", "en") == "Start" and t("setup.start", "fr") == "Commencer"
     with pytest.raises(KeyError):
         t("no.such.key", "en")
     assert set(STRINGS) == set(LANGUAGE_NAMES)
+
+
+#: How the help page names Textual's keys, per language; letters are named in capitals,
+#: the square letters and numbers as ranges.
+KEY_NAMES = {
+    "en": {
+        "up": "↑", "down": "↓", "left": "←", "right": "→", "space": "Space",
+        "enter": "Enter", "tab": "Tab", "shift+tab": "Shift+Tab", "escape": "Esc",
+        "question_mark": "?", "f1": "F1", "f2": "F2", "pageup": "PgUp", "pagedown": "PgDn",
+        "home": "Home", "end": "End", "minus": "-",
+    },
+    "fr": {
+        "up": "↑", "down": "↓", "left": "←", "right": "→", "space": "Espace",
+        "enter": "Entrée", "tab": "Tab", "shift+tab": "Maj+Tab", "escape": "Échap",
+        "question_mark": "?", "f1": "F1", "f2": "F2", "pageup": "PgPréc",
+        "pagedown": "PgSuiv", "home": "Début", "end": "Fin", "minus": "-",
+    },
+}  # fmt: skip
+
+
+def help_name(key: str, lang: str) -> str:
+    if key in KEY_NAMES[lang]:
+        return KEY_NAMES[lang][key]
+    if key.startswith("ctrl+"):
+        return "Ctrl+" + key.removeprefix("ctrl+").upper()
+    if key in "abcdefg":
+        return "a–g"
+    if key in "1234567":
+        return "1–7"
+    return key.upper()
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_NAMES))
+def test_the_help_names_every_key_of_the_game_end_and_replay_screens(lang: str) -> None:
+    from marrakech.tui.app import MarrakechApp
+    from marrakech.tui.dialogs import EndScreen
+    from marrakech.tui.game_screen import GameScreen
+    from marrakech.tui.replay_screen import ReplayScreen
+
+    text = t("help.body", lang)
+    words = set(text.replace("|", " ").replace(",", " ").replace("/", " ").split())
+    for screen in (GameScreen, EndScreen, ReplayScreen, MarrakechApp):
+        for binding in screen.BINDINGS:
+            assert isinstance(binding, Binding)
+            for key in binding.key.split(","):
+                name = help_name(key, lang)
+                assert name in words, (screen.__name__, key, name)

@@ -11,25 +11,28 @@ Run it with ``marrakech play`` or ``MarrakechApp().run()``; tests drive it with
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 
+from marrakech.arena import read_game
 from marrakech.errors import MarrakechError
+from marrakech.i18n import seat_name
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD, RuleSet
 from marrakech.state import State
-from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import PathDialog
 from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.replay_screen import ReplayScreen
-from marrakech.tui.session import GameSetup, SeatSpec, Session
+from marrakech.tui.session import GameSetup, SeatError, SeatSpec, Session, default_seats
 from marrakech.tui.setup_screen import SetupScreen
-from marrakech.tui.strings import LANGUAGE_NAMES, t
+from marrakech.tui.strings import LANGUAGE_NAMES, os_reason, t
+from marrakech.tui.timing import SPEEDS, Timing
 
 
 @dataclass
@@ -38,7 +41,9 @@ class PlayOptions:
 
     With ``seats`` the setup screen is skipped and the game starts at once; with
     ``replay`` the app opens that record in the replay screen; with ``load`` it resumes
-    that record. ``seed`` makes the die, the piles and the bots reproducible.
+    that record. ``seed`` makes the die, the piles and the bots reproducible. ``speed``
+    names the animation speed (:data:`~marrakech.tui.base.SPEEDS`); ``timing``, if given,
+    sets the pauses exactly instead (tests use :meth:`Timing.instant`).
     """
 
     players: int = 4
@@ -49,7 +54,16 @@ class PlayOptions:
     first_seat: int | None = None
     replay: GameRecord | None = None
     load: GameRecord | None = None
-    timing: Timing = field(default_factory=Timing)
+    speed: str = "normal"
+    timing: Timing | None = None
+
+
+def _file(path: str) -> Path:
+    """The file a player typed (``~`` is their home); ValueError if it cannot be one."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError as error:  # ~user of no such user
+        raise ValueError(str(error)) from None
 
 
 def default_record_name() -> str:
@@ -77,22 +91,36 @@ class MarrakechApp(App[None]):
                 f"found {self.options.lang!r}"
             )
         self.lang = self.options.lang
+        if self.options.speed not in SPEEDS:
+            raise MarrakechError(
+                f"expected a speed among {', '.join(SPEEDS)}, found {self.options.speed!r}"
+            )
+        self.speed = self.options.speed
+        self.timing = self.options.timing or SPEEDS[self.speed]
         self.rng = random.Random(self.options.seed)
         self.entered_by_replay = self.options.replay is not None
+        #: The last choices of the setup screen (or the command line's), offered again.
+        self.last_setup = GameSetup(
+            self.options.players,
+            self.options.rules,
+            self.options.seats or default_seats(self.options.players),
+            self.options.first_seat,
+        )
+        self.notices: list[str] = []
 
     def on_mount(self) -> None:
         options = self.options
         if options.replay is not None:
-            self.push_screen(ReplayScreen(self, options.replay, options.timing))
+            self.push_screen(ReplayScreen(self, options.replay, self.timing))
         elif options.load is not None:
-            self.start_session(Session.from_record(options.load, seed=self._seed()))
+            self.resume(options.load, options.seats)
         elif options.seats is not None:
             self.start_game(
                 GameSetup(options.players, options.rules, options.seats, options.first_seat),
                 push=True,
             )
         else:
-            self.push_screen(SetupScreen(self, options.players, options.rules))
+            self.push_screen(SetupScreen(self, self.last_setup))
 
     def _seed(self) -> int:
         return self.rng.randrange(2**32)
@@ -110,18 +138,27 @@ class MarrakechApp(App[None]):
 
     def start_game(self, setup: GameSetup, push: bool = False) -> None:
         """Start a new game from the setup's choices (random first seat if not given)."""
+        self.last_setup = setup
         first = setup.first_seat
         if first is None:
             first = self.rng.randrange(setup.players)
         state = State.new(setup.players, setup.rules, first)
         session = Session(state, setup.seats, seed=self._seed())
-        self._show(GameScreen(self, session, self.options.timing), push)
+        self._show(GameScreen(self, session, self.timing), push)
 
     def start_session(self, session: Session) -> None:
-        self._show(GameScreen(self, session, self.options.timing))
+        self._show(GameScreen(self, session, self.timing))
 
     def show_setup(self) -> None:
-        self._show(SetupScreen(self, self.options.players, self.options.rules))
+        self._show(SetupScreen(self, self.last_setup))
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Ctrl+Q: quit, once the player said so if a game in progress is not saved."""
+        games = [screen for screen in self.screen_stack if isinstance(screen, GameScreen)]
+        if games:
+            games[-1].confirm_leave("confirm.quit", self.exit)
+        else:
+            self.exit()
 
     def leave_replay(self) -> None:
         if self.entered_by_replay:
@@ -129,7 +166,14 @@ class MarrakechApp(App[None]):
         else:
             self.show_setup()
 
-    # -- language -----------------------------------------------------------------
+    # -- language and speed ---------------------------------------------------------
+
+    def set_speed(self, speed: str) -> None:
+        """Animate at ``speed`` from now on, in every screen."""
+        self.speed, self.timing = speed, SPEEDS[speed]
+        for screen in self.screen_stack:
+            if isinstance(screen, (GameScreen, ReplayScreen)):
+                screen.timing = self.timing
 
     def set_language(self, lang: str) -> None:
         self.lang = lang
@@ -149,35 +193,43 @@ class MarrakechApp(App[None]):
             if path:
                 self.save_record(session, path)
 
-        self.push_screen(
-            PathDialog(t("dialog.save", self.lang), default_record_name(), self.lang), save
-        )
+        dialog = PathDialog(t("dialog.save", self.lang), default_record_name(), self.lang, True)
+        self.push_screen(dialog, save)
 
     def save_record(self, session: Session, path: str) -> bool:
         """Write the game as a JSON record; tell the player how it went."""
         text = session.record({"lang": self.lang}).to_json(indent=1)
         try:
-            Path(path).expanduser().write_text(text + "\n", encoding="utf-8")
-        except OSError as error:
-            self._error("error.write", path=path, error=error.strerror or error)
+            _file(path).write_text(text + "\n", encoding="utf-8")
+        except (OSError, ValueError) as error:
+            self._error("error.save", path=path, reason=self._reason(error, path))
             return False
+        session.unsaved = False
         self._say("notice.saved", path=path)
         return True
 
     def read_record(self, path: str) -> GameRecord | None:
+        """The record in ``path`` (a game record, or arena results holding one game), or
+        None after telling the player why it cannot be opened, in their language."""
         try:
-            text = Path(path).expanduser().read_text(encoding="utf-8")
-        except OSError as error:
-            self._error("error.read", path=path, error=error.strerror or error)
+            data = _file(path).read_bytes()
+            data.decode("utf-8")
+            return read_game(_file(path))
+        except (OSError, ValueError, MarrakechError) as error:
+            self._error("error.open", path=path, reason=self._reason(error, path))
             return None
-        except UnicodeDecodeError as error:
-            self._error("error.record", error=error)
-            return None
-        try:
-            return GameRecord.from_json(text)
-        except MarrakechError as error:
-            self._error("error.record", error=error)
-            return None
+
+    def _reason(self, error: Exception, path: str) -> str:
+        """Why ``path`` could not be read or written, in the player's language (what is
+        wrong inside a record is the core's own words)."""
+        if isinstance(error, UnicodeDecodeError):
+            byte = error.object[error.start]
+            return t("reason.utf8", self.lang, byte=byte, position=error.start)
+        if isinstance(error, OSError):
+            return os_reason(error, self.lang)
+        if isinstance(error, MarrakechError):
+            return str(error).removeprefix(f"{_file(path)}: ")
+        return t("reason.name", self.lang)
 
     def ask_load(self) -> None:
         def load(path: str | None) -> None:
@@ -188,10 +240,25 @@ class MarrakechApp(App[None]):
 
     def load_record(self, path: str) -> bool:
         record = self.read_record(path)
-        if record is None:
+        if record is None or not self.resume(record):
             return False
-        self.start_session(Session.from_record(record, seed=self._seed()))
         self._say("notice.loaded", path=path, count=len(record.actions))
+        return True
+
+    def resume(self, record: GameRecord, seats: tuple[SeatSpec, ...] | None = None) -> bool:
+        """Play on from a record, with its seats (or ``seats``); say which seats it does
+        not name, and refuse a bot this version cannot play."""
+        try:
+            session = Session.from_record(record, seats, seed=self._seed())
+        except SeatError as error:
+            seat = seat_name(error.seat, record.players, self.lang)
+            bot = error.token.strip()[4:]
+            self._error("error.seat", bot=bot, seat=seat, reason=error.reason)
+            return False
+        self.start_session(session)
+        if session.unnamed:
+            names = ", ".join(seat_name(s, record.players, self.lang) for s in session.unnamed)
+            self._say("notice.unnamed", count=len(session.unnamed), seats=names)
         return True
 
     def ask_replay(self) -> None:
@@ -199,16 +266,21 @@ class MarrakechApp(App[None]):
             if path:
                 record = self.read_record(path)
                 if record is not None:
-                    self._show(ReplayScreen(self, record, self.options.timing))
+                    self._show(ReplayScreen(self, record, self.timing))
 
         self.push_screen(PathDialog(t("dialog.replay", self.lang), "", self.lang), replay)
 
     def _say(self, key: str, **values: object) -> None:
-        self.last_notice = t(key, self.lang, **values)
-        self.notify(self.last_notice, timeout=4)
+        self._tell(t(key, self.lang, **values), "information", 4)
 
     def _error(self, key: str, **values: object) -> None:
-        self.last_notice = t(key, self.lang, **values)
-        self.notify(self.last_notice, severity="error", timeout=8)
+        self._tell(t(key, self.lang, **values), "error", 8)
 
-    last_notice: str = ""
+    def _tell(self, message: str, severity: SeverityLevel, timeout: float) -> None:
+        self.notices.append(message)
+        self.notify(message, severity=severity, timeout=timeout)
+
+    @property
+    def last_notice(self) -> str:
+        """The last notice the app gave (``notices`` holds them all, for tests)."""
+        return self.notices[-1] if self.notices else ""

@@ -21,19 +21,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
 from marrakech.events import Event
+from marrakech.record import GameRecord
 from marrakech.state import State
 from marrakech.tui.board import BoardView, BoardWidget
 from marrakech.tui.dialogs import HelpScreen
 from marrakech.tui.session import GameSetup, SeatSpec, Session
 from marrakech.tui.strings import t
+from marrakech.tui.timing import SPEEDS, Timing
 from marrakech.tui.widgets import GameLog, SeatPanel
 
 
@@ -49,6 +54,8 @@ class Host(Protocol):
 
     def start_session(self, session: Session) -> None: ...
 
+    def resume(self, record: GameRecord, seats: tuple[SeatSpec, ...] | None = None) -> bool: ...
+
     def show_setup(self) -> None: ...
 
     def leave_replay(self) -> None: ...
@@ -59,15 +66,27 @@ class Host(Protocol):
 
     def ask_replay(self) -> None: ...
 
+    @property
+    def speed(self) -> str: ...
+
+    @property
+    def timing(self) -> Timing: ...
+
+    def set_speed(self, speed: str) -> None: ...
+
 
 class AppScreen(Screen[None]):
     """A main screen: its host, the language, notices and the help page."""
 
-    last_notice: str = ""
-
     def __init__(self, host: Host) -> None:
         super().__init__()
         self.host = host
+        self.notices: list[str] = []
+
+    @property
+    def last_notice(self) -> str:
+        """The last notice given (``notices`` holds them all, for tests)."""
+        return self.notices[-1] if self.notices else ""
 
     @property
     def lang(self) -> str:
@@ -79,11 +98,34 @@ class AppScreen(Screen[None]):
     def notice(self, key: str, severity: SeverityLevel = "information", **values: object) -> None:
         """Tell the player something; the last notice is kept for tests."""
         message = t(key, self.lang, **values)
-        self.last_notice = message
+        self.notices.append(message)
         self.notify(message, severity=severity, timeout=4)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.lang))
+
+
+#: The smallest terminal (columns, rows) that shows the whole table in either language:
+#: below it, a notice says so instead of a table with its prompt or buttons cut off.
+MIN_SIZE = (80, 24)
+
+
+def keys_bar(entries: str, width: int) -> Text:
+    """The keys bar: the ``|``-separated entries (markup), the most useful first, as many
+    as ``width`` columns hold; the help page (``?``) has them all.
+
+    >>> keys_bar("[b]?[/] help|[b]u[/] undo|[b]^q[/] quit", 16).plain
+    '? help  u undo'
+    """
+    bar = Text()
+    for entry in entries.split("|"):
+        shown = Text.from_markup(entry)
+        gap = "  " if bar.plain else ""
+        if bar.cell_len + len(gap) + shown.cell_len > width:
+            break
+        bar.append(gap)
+        bar.append_text(shown)
+    return bar
 
 
 class TableScreen(AppScreen):
@@ -91,6 +133,7 @@ class TableScreen(AppScreen):
 
     def compose_table(self, start: State, controls: Iterable[Widget] = ()) -> ComposeResult:
         """The layout, with the board showing ``start`` and ``controls`` under the prompt."""
+        yield Static(id="too-small")
         yield Static(id="status")
         with Horizontal(id="main"):
             with Vertical(id="left"):
@@ -101,33 +144,36 @@ class TableScreen(AppScreen):
                 with Vertical(id="seats"):
                     for seat in range(start.players):
                         yield SeatPanel(seat, id=f"seat-{seat}")
+                yield Static(id="outlook")
                 yield GameLog(id="log")
         yield Static(id="keys")
+
+    #: The string-table key of the keys bar: ``|``-separated entries, the most useful first.
+    KEYS = "keys.game"
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Show the table, or (below :data:`MIN_SIZE`) a notice that the terminal is too
+        small, with the size it needs and the size it has."""
+        (width, height), (need_width, need_height) = size, MIN_SIZE
+        small = width < need_width or height < need_height
+        self.set_class(small, "-too-small")
+        notice = t(
+            "notice.too_small",
+            self.lang,
+            need=f"{need_width}×{need_height}",
+            have=f"{width}×{height}",
+        )
+        self.query_one("#too-small", Static).update(notice)
+        self.query_one("#keys", Static).update(keys_bar(t(self.KEYS, self.lang), width - 2))
 
     def show_table(self, view: BoardView, seats: Sequence[SeatSpec]) -> None:
         """Show ``view`` on the board and its state in the seat panels."""
         self.query_one(BoardWidget).show(view)
         for panel in self.query(SeatPanel):
             panel.show(view.state, seats[panel.seat], self.lang)
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Animation and pacing in seconds (all ~0 in tests).
-
-    ``step``: each of Assam's steps; ``tithe``: how long a tithe region flashes before
-    play goes on; ``bot``: a pause before each bot decision so humans can follow;
-    ``replay``: between actions when a replay plays by itself.
-    """
-
-    step: float = 0.16
-    tithe: float = 0.7
-    bot: float = 0.45
-    replay: float = 0.7
-
-    @classmethod
-    def instant(cls) -> Timing:
-        return cls(0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -162,4 +208,13 @@ def walk_frames(event: Event) -> list[Overlay]:
     return frames
 
 
-__all__ = ["AppScreen", "Host", "Overlay", "TableScreen", "Timing", "walk_frames"]
+__all__ = [
+    "MIN_SIZE",
+    "SPEEDS",
+    "AppScreen",
+    "Host",
+    "Overlay",
+    "TableScreen",
+    "Timing",
+    "walk_frames",
+]

@@ -57,7 +57,7 @@ from marrakech.geometry import RIM, SIZE, E, N, S, W
 from marrakech.rules import COLOUR_LETTERS
 from marrakech.state import State
 from marrakech.tui.layout import BOX, SCALES, Layout, Scale, layout
-from marrakech.tui.palette import PALETTE
+from marrakech.tui.palette import PALETTE, PLAIN, Palette
 
 ARROWS = "▲▶▼◀"
 
@@ -70,7 +70,8 @@ class BoardView:
     shows the facing being chosen; ``preview`` is a placement being considered (two
     squares, in ``preview_colour``); ``region`` is a tithe region; ``trail`` the squares
     Assam walked through; ``arcs`` the rim arcs he followed, as ``(square, facing)`` of
-    the step that left the board.
+    the step that left the board; ``marks`` puts a short text in the top right corner of
+    squares (the rolls that would stop Assam there, while orienting).
     """
 
     state: State
@@ -81,6 +82,7 @@ class BoardView:
     region: tuple[int, ...] = ()
     trail: tuple[int, ...] = ()
     arcs: tuple[tuple[int, int], ...] = field(default=())
+    marks: tuple[tuple[int, str], ...] = ()
 
 
 Cell = tuple[str, Style]
@@ -90,9 +92,9 @@ def _square(file: int, k: int) -> int:
     return (SIZE - 1 - k) * SIZE + file
 
 
-def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
-    """The picture of ``view`` at ``scale`` as rows of (character, style)."""
-    pal = PALETTE
+def draw_board(view: BoardView, scale: Scale, pal: Palette = PALETTE) -> list[list[Cell]]:
+    """The picture of ``view`` at ``scale`` as rows of (character, style), in the colours
+    of ``pal`` (:data:`~marrakech.tui.palette.PLAIN` without colour: carpets patterned)."""
     lay = layout(scale)
     w, h = scale
     state = view.state
@@ -134,6 +136,10 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
             return pal.region_wall
         return pal.wall
 
+    def fill_char(sq: int) -> str:
+        colour = colours[sq]
+        return "░" if ghost[sq] else " " if colour is None else pal.fill(colour)
+
     def fill_style(sq: int) -> Style:
         colour = colours[sq]
         if colour is None:
@@ -160,7 +166,7 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
                 style = wall_style(s, t)
             else:
                 assert s is not None
-                char, style = "░" if ghost[s] else " ", fill_style(s)
+                char, style = fill_char(s), fill_style(s)
             for x in range(x0, x0 + w):
                 put(x, y, char, style)
     for k in range(SIZE):
@@ -173,7 +179,7 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
                 style = wall_style(s, t)
             else:
                 assert s is not None
-                char, style = "░" if ghost[s] else " ", fill_style(s)
+                char, style = fill_char(s), fill_style(s)
             for y in range(y0, y0 + h):
                 put(x, y, char, style)
     # Junctions: their arms are the four wall segments that meet there.
@@ -205,12 +211,15 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
         x0, y0 = lay.wall_col(file) + 1, lay.wall_row(k) + 1
         style = fill_style(sq)
         colour = colours[sq]
-        hatch = "░" if ghost[sq] else " "
+        hatch = fill_char(sq)
         for y in range(y0, y0 + h):
             for x in range(x0, x0 + w):
                 put(x, y, hatch, style)
         cx, cy = lay.centre(sq)
-        letter_style = pal.carpet(colour) if colour is not None else style
+        letter_style = pal.letter(colour) if colour is not None else style
+        if hatch != " " and w >= 5:  # a pattern: room round the letter
+            put(cx - 1, cy, " ", style)
+            put(cx + 1, cy, " ", style)
         if sq == assam_square:
             arrow_style = pal.assam_pending if view.pending_facing is not None else pal.assam
             arrow = ARROWS[assam_facing]
@@ -229,8 +238,12 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
             put(cx, cy, COLOUR_LETTERS[colour], letter_style)
         if sq in view.trail and sq != assam_square:
             put(x0, y0, "•", pal.trail + Style(bgcolor=style.bgcolor))
+    for sq, mark in view.marks:
+        x1, y0 = lay.wall_col(sq % SIZE) + w, lay.wall_row(SIZE - 1 - sq // SIZE) + 1
+        for offset, char in enumerate(reversed(mark[:w])):
+            put(x1 - offset, y0, char, pal.mark)
 
-    _draw_rim(put, lay, set(view.arcs))
+    _draw_rim(put, lay, set(view.arcs), pal)
     # Rank and file names.
     for rank in range(SIZE):
         _, cy = lay.centre(rank * SIZE)
@@ -242,7 +255,10 @@ def draw_board(view: BoardView, scale: Scale) -> list[list[Cell]]:
 
 
 def _draw_rim(
-    put: Callable[[int, int, str, Style], None], lay: Layout, lit: set[tuple[int, int]]
+    put: Callable[[int, int, str, Style], None],
+    lay: Layout,
+    lit: set[tuple[int, int]],
+    pal: Palette,
 ) -> None:
     """The rim (R2) as :data:`marrakech.geometry.RIM` has it, as on the real board: a half
     circle outside each pair of joined edge squares, and a loop round the corners a1 and g7.
@@ -255,7 +271,7 @@ def _draw_rim(
     ends = {N: "╭╮", S: "╰╯", W: "╭╰", E: "╮╯"}
     for arc in RIM:
         exits = {(square, edge) for square in arc.squares for edge in arc.edges}
-        style = PALETTE.rim_lit if exits & lit else PALETTE.rim
+        style = pal.rim_lit if exits & lit else pal.rim
         low, high = arc.squares
         for edge in arc.edges:
             axis = 0 if edge in (N, S) else 1  # x or y runs along the edge
@@ -340,7 +356,7 @@ class BoardWidget(Widget):
         return layout(SCALES[0]).height
 
     def render(self) -> Text:
-        rows = draw_board(self.view, self.scale)
+        rows = draw_board(self.view, self.scale, PLAIN if self.app.no_color else PALETTE)
         dx, dy = self._offset()
         pad = [(" ", PALETTE.blank)] * dx
         return picture_text([[] for _ in range(dy)] + [pad + row for row in rows])

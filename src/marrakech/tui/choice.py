@@ -11,13 +11,23 @@ placements are the legal ones (R14-R16), one of them previewed::
     ([0, 1, 3], False)
     >>> choice.face(choice.facing_of(Orient(-1))), choice.facing, choice.decision()
     (True, 3, Orient(-1))
+
+While orienting, :attr:`Choice.outlook` is what the die would do after the orientation
+shown (:func:`marrakech.preview.preview_orientations`, R10-R13): where each roll lands,
+what it would cost::
+
+    >>> [(r.roll.steps, r.landing, r.due) for r in choice.outlook.rolls]  # facing West
+    [(1, 23, 0), (2, 22, 0), (3, 21, 0), (4, 28, 0)]
 """
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import cast
 
 from marrakech.actions import Action, Orient, Place
+from marrakech.geometry import parse_square
+from marrakech.preview import OrientPreview, preview_orientations
 from marrakech.state import State
 
 
@@ -40,6 +50,9 @@ class Choice:
         self.placements: list[Place] = [action for action in legal if isinstance(action, Place)]
         self.facing = state.assam_facing if self.orientations else None
         self.index = 0
+        self.typed = ""  # a square's letter typed, waiting for its number
+        self.first: int | None = None  # the first square of a placement typed
+        self.attempt: tuple[int, ...] = ()  # the square(s) of the last thing typed
 
     @property
     def orienting(self) -> bool:
@@ -48,6 +61,18 @@ class Choice:
     @property
     def placing(self) -> bool:
         return bool(self.placements)
+
+    @cached_property
+    def outlooks(self) -> dict[int, OrientPreview]:
+        """While orienting, for each facing offered: what each roll would do after it."""
+        if not self.orientations:
+            return {}
+        return {preview.facing: preview for preview in preview_orientations(self.state)}
+
+    @property
+    def outlook(self) -> OrientPreview | None:
+        """What each roll would do after the orientation shown (None unless orienting)."""
+        return self.outlooks.get(self.facing) if self.facing is not None else None
 
     @property
     def preview(self) -> Place | None:
@@ -84,6 +109,43 @@ class Choice:
         else:
             self.index = covering[0]
         return True
+
+    def legal_on(self, square: int) -> list[str]:
+        """The legal placements covering ``square``, as tokens."""
+        return [str(action) for action in self.placements if square in action.squares]
+
+    def type_char(self, char: str) -> str:
+        """A character typed while placing: squares are typed as a letter and a number
+        (``b3``), two of them for a placement (``b3-c3``, the ``-`` optional). Says what it
+        did: ``letter`` (waiting for the number), ``first`` (a legal placement covering
+        that square is shown), ``chosen`` (the placement of both squares is shown), or
+        why nothing changed: ``uncovered`` (no legal placement covers the square),
+        ``not_adjacent`` (two squares that are not side by side, R14), ``not_legal`` (the
+        core does not offer that placement), ``number_first``, ``ignored``."""
+        if char in "abcdefg":
+            self.typed = char
+            return "letter"
+        if char not in "1234567":
+            return "ignored"
+        if not self.typed:
+            return "number_first"
+        square = parse_square(self.typed + char)
+        self.typed = ""
+        first, self.first = self.first, None
+        self.attempt = (square,) if first is None or first == square else (first, square)
+        if first is None or first == square:
+            if not self.point(square):
+                return "uncovered"
+            self.first = square
+            return "first"
+        try:
+            wanted = Place(first, square)
+        except ValueError:
+            return "not_adjacent"
+        if wanted not in self.placements:
+            return "not_legal"
+        self.index = self.placements.index(wanted)
+        return "chosen"
 
     def decision(self) -> Action:
         """The action chosen: the orientation giving the facing shown, or the placement

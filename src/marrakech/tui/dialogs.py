@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import ClassVar
 
 from rich.table import Table
@@ -11,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Markdown, Static
+from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, Static
 
 from marrakech.i18n import seat_name
 from marrakech.rules import colours_of
@@ -132,21 +134,76 @@ class EndScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "board")
 
 
+class ConfirmDialog(ModalScreen[bool]):
+    """Ask before something is lost; dismisses with True to go ahead. The safe answer
+    has the focus, and Escape gives it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "answer(False)", show=False)]
+
+    def __init__(self, question: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Label(self.question, id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(self.no, id="confirm-no", variant="primary", compact=True)
+                yield Button(self.yes, id="confirm-yes", variant="error", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm-yes")
+
+
+def _shown(path: Path) -> str:
+    """A picked path as the player would type it: from the current folder if inside it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class RecordTree(DirectoryTree):
+    """The file picker: folders and game records (``.json``, arena results ``.jsonl``),
+    hidden files left out."""
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        return [
+            path
+            for path in paths
+            if not path.name.startswith(".")
+            and (self._safe_is_dir(path) or path.suffix in (".json", ".jsonl"))
+        ]
+
+
 class PathDialog(ModalScreen[str | None]):
-    """Ask for a file name; dismisses with the path, or None when cancelled."""
+    """Ask for a file: typed, or picked in the folders below the current one. Dismisses
+    with the path, or None when cancelled. To open (``save=False``), picking a file opens
+    it; to save, picking a folder puts the file name in it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
-    def __init__(self, prompt: str, default: str, lang: str) -> None:
+    def __init__(self, prompt: str, default: str, lang: str, save: bool = False) -> None:
         super().__init__()
         self.prompt = prompt
         self.default = default
         self.lang = lang
+        self.save = save
 
     def compose(self) -> ComposeResult:
         with Vertical(id="path-box"):
             yield Label(self.prompt, id="path-prompt")
             yield Input(value=self.default, id="path-input")
+            yield Label(t("dialog.pick", self.lang), id="path-hint")
+            yield RecordTree(".", id="path-tree")
             with Horizontal(id="path-buttons"):
                 yield Button(t("dialog.ok", self.lang), id="ok", variant="primary", compact=True)
                 yield Button(t("dialog.cancel", self.lang), id="cancel", compact=True)
@@ -156,6 +213,22 @@ class PathDialog(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    @on(DirectoryTree.FileSelected)
+    def _file_picked(self, event: DirectoryTree.FileSelected) -> None:
+        event.stop()
+        path = _shown(event.path)
+        self.query_one(Input).value = path
+        if not self.save:
+            self.dismiss(path)
+
+    @on(DirectoryTree.DirectorySelected)
+    def _folder_picked(self, event: DirectoryTree.DirectorySelected) -> None:
+        event.stop()
+        if self.save:
+            field = self.query_one(Input)
+            name = Path(field.value).name or self.default
+            field.value = _shown(event.path / name)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -11,11 +11,12 @@ Assam in is the one ``state.describe`` tells (R9).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import Callable
 from functools import partial
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -32,16 +33,40 @@ from marrakech.state import State
 from marrakech.tui.base import Host, Overlay, TableScreen, Timing, walk_frames
 from marrakech.tui.board import BoardView, BoardWidget
 from marrakech.tui.choice import Choice
-from marrakech.tui.dialogs import EndScreen
+from marrakech.tui.dialogs import ConfirmDialog, EndScreen
 from marrakech.tui.session import Session
 from marrakech.tui.strings import t
-from marrakech.tui.widgets import GameLog, game_prompt, game_status
+from marrakech.tui.timing import SPEEDS
+from marrakech.tui.widgets import GameLog, game_prompt, game_status, outlook_text
 
 #: The buttons under the prompt: those shown while orienting (with the turn each gives),
 #: then those shown while placing.
 TURN_BUTTONS = {"left": -1, "straight": 0, "right": 1}
 ORIENT_BUTTONS = (*TURN_BUTTONS, "roll")
 PLACE_BUTTONS = ("prev", "next", "place")
+#: The orientation keys and the turn each asks for: L S R (left, straight, right) and
+#: the French G T D (gauche, tout droit, droite), in either language.
+TURN_KEYS = {"l": -1, "s": 0, "r": 1, "g": -1, "t": 0, "d": 1}
+#: What each key is for (``role.*`` in the string tables), to say so when it is pressed
+#: in another phase.
+KEY_ROLES = {
+    **{
+        key: ("turn_left", "turn_straight", "turn_right")[turn + 1]
+        for key, turn in TURN_KEYS.items()
+    },
+    "space": "roll",
+    "n": "next",
+    "tab": "next",
+    "p": "prev",
+    "shift+tab": "prev",
+    "e": "end",
+    "q": "quit",
+    **{key: "square" for key in "abcf1234567"},
+}
+#: What names squares, typed while placing (``b3``, ``b3-c3``: :meth:`Choice.type_char`).
+SQUARE_KEYS = "abcdefg1234567-"
+#: The keys the game screen reads as characters (:meth:`GameScreen.action_letter`).
+LETTERS = "abcdefglsrtnpq1234567"
 
 
 class GameScreen(TableScreen):
@@ -52,19 +77,19 @@ class GameScreen(TableScreen):
         Binding("right", "arrow(1)", show=False),
         Binding("down", "arrow(2)", show=False),
         Binding("left", "arrow(3)", show=False),
-        Binding("l", "turn(-1)", show=False),
-        Binding("s", "turn(0)", show=False),
-        Binding("r", "turn(1)", show=False),
         Binding("space", "roll", show=False),
         Binding("enter", "confirm", show=False),
-        Binding("tab,n", "cycle(1)", show=False, priority=True),
-        Binding("shift+tab,p", "cycle(-1)", show=False, priority=True),
+        Binding("tab", "cycle(1, 'tab')", show=False, priority=True),
+        Binding("shift+tab", "cycle(-1, 'shift+tab')", show=False, priority=True),
         Binding("u,ctrl+z", "undo", show=False),
         Binding("ctrl+s", "save", show=False),
         Binding("ctrl+o", "load", show=False),
         Binding("ctrl+n", "new_game", show=False),
         Binding("question_mark,f1", "help", show=False),
-        Binding("e", "show_end", show=False),
+        Binding("escape", "skip", show=False),
+        Binding("f2", "speed", show=False),
+        *(Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS),
+        Binding("minus", "letter('-')", show=False),
     ]
 
     def __init__(self, host: Host, session: Session, timing: Timing | None = None) -> None:
@@ -74,6 +99,7 @@ class GameScreen(TableScreen):
         self._choice: Choice | None = None
         self.overlay = Overlay()
         self.busy = False
+        self.skipping = asyncio.Event()  # set: no pauses until a human decides
         self.generation = 0
         self.end_shown = False
         # What the driver is doing, for the prompt: ("bot", seat), ("walk", seat, steps).
@@ -95,10 +121,12 @@ class GameScreen(TableScreen):
         self.advance()
 
     def refresh_language(self) -> None:
+        self.fit(self.size)
         lang = self.lang
         for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
-            self.query_one(f"#do-{key}", Button).label = t(f"button.{key}", lang)
-        self.query_one("#keys", Static).update(Text.from_markup(t("keys.game", lang)))
+            button = self.query_one(f"#do-{key}", Button)
+            button.label = t(f"button.{key}", lang)
+            button.refresh(layout=True)  # new words, new width
         self.query_one(GameLog).rebuild(self.session.events, lang)
         self.refresh_view()
 
@@ -141,7 +169,11 @@ class GameScreen(TableScreen):
         return choice.preview if choice is not None else None
 
     def board_view(self) -> BoardView:
-        state, preview = self.state, self.preview
+        state, preview, choice = self.state, self.preview, self.choice
+        outlook = choice.outlook if choice is not None else None
+        landings: dict[int, str] = {}
+        for roll in outlook.rolls if outlook is not None else ():
+            landings[roll.landing] = landings.get(roll.landing, "") + str(roll.roll.steps)
         return BoardView(
             state,
             assam=self.overlay.assam,
@@ -151,6 +183,7 @@ class GameScreen(TableScreen):
             region=self.overlay.region,
             trail=self.overlay.trail,
             arcs=self.overlay.arcs,
+            marks=tuple(landings.items()),
         )
 
     def refresh_view(self) -> None:
@@ -163,6 +196,12 @@ class GameScreen(TableScreen):
         for key in PLACE_BUTTONS:
             self.query_one(f"#do-{key}", Button).display = place
         self.query_one("#status", Static).update(game_status(self.state, self.lang))
+        choice = self.choice
+        outlook = choice.outlook if choice is not None else None
+        panel = self.query_one("#outlook", Static)
+        panel.display = outlook is not None
+        if outlook is not None:
+            panel.update(outlook_text(self.state, outlook, self.lang))
 
     def _update_prompt(self) -> None:
         text = game_prompt(self.state, self.lang, self.session.seats, self.choice, self.status)
@@ -204,8 +243,6 @@ class GameScreen(TableScreen):
             if session.bot_to_move:
                 self.set_status("bot", seat)
                 self.refresh_view()
-                if self.timing.bot:
-                    await asyncio.sleep(self.timing.bot)
                 action = await self._bot_decision(state)
                 if generation != self.generation or session.state is not state:
                     return
@@ -213,10 +250,13 @@ class GameScreen(TableScreen):
                 continue
             # A human decides: stop here until a key, button or click sends the action.
             self.busy = False
+            self.skipping.clear()
             self.refresh_view()
             return
 
     async def _bot_decision(self, state: State) -> Action:
+        """The bot's decision, thought in a thread while the pause before it runs (the
+        players see it at the end of whichever is longer)."""
         worker = self.run_worker(
             partial(self.session.bot_choice, state),
             name="bot",
@@ -224,6 +264,7 @@ class GameScreen(TableScreen):
             thread=True,
             exit_on_error=False,
         )
+        await self.pause(self.timing.bot)
         try:
             return await worker.wait()
         except WorkerCancelled:
@@ -251,17 +292,25 @@ class GameScreen(TableScreen):
     async def _walk(self, event: Event, generation: int) -> None:
         frames = walk_frames(event)
         self.set_status("walk", event.seat, len(event.path))
-        if self.timing.step:
+        if self.timing.step and not self.skipping.is_set():
             for frame in frames[:-1]:
                 self.overlay = frame
                 self.query_one(BoardWidget).show(self.board_view())
-                await asyncio.sleep(self.timing.step)
-                if generation != self.generation:
-                    return
+                await self.pause(self.timing.step)
+                if generation != self.generation or self.skipping.is_set():
+                    break
+        if generation != self.generation:
+            return
         self.overlay = frames[-1]
         self.refresh_view()
-        if self.overlay.region and self.timing.tithe:
-            await asyncio.sleep(self.timing.tithe)
+        if self.overlay.region:
+            await self.pause(self.timing.tithe)
+
+    async def pause(self, seconds: float) -> None:
+        """Wait ``seconds`` (for the players to follow), unless the player skips."""
+        if seconds and not self.skipping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.skipping.wait(), seconds)
 
     def show_end(self) -> None:
         self.app.push_screen(EndScreen(self.state, self.lang), callback=self._end_choice)
@@ -278,11 +327,23 @@ class GameScreen(TableScreen):
 
     # -- human actions --------------------------------------------------------------
 
-    def _refuse(self) -> None:
+    def _refuse(self, key: str | None = None) -> None:
+        """Say why ``key`` (or a click) does nothing now: not the human's turn, or a key
+        of another phase (what it is for, and what is expected now)."""
+        choice = self.choice
         if self.busy:
             self.notice("notice.busy" if not self.session.bot_to_move else "notice.not_your_turn")
-        elif not self.state.is_terminal:
+        elif self.state.is_terminal:
+            return
+        elif choice is None:
             self.notice("notice.not_your_turn")
+        elif key is not None and key in KEY_ROLES:
+            name = t(f"key.{key}", self.lang) if len(key) > 1 else key.upper()
+            self.notice(
+                "notice.wrong_key",
+                role=t(f"role.{KEY_ROLES[key]}", self.lang, name=name),
+                expected=t("expect.orient" if choice.orienting else "expect.place", self.lang),
+            )
 
     def play_human(self, action: Action) -> None:
         """Send a human decision (it must be one of the legal actions)."""
@@ -323,7 +384,7 @@ class GameScreen(TableScreen):
         """Orient Assam as chosen, then roll (the driver samples the die)."""
         choice = self.choice
         if choice is None or not choice.orienting:
-            self._refuse()
+            self._refuse("space")
             return
         self.play_human(choice.decision())
 
@@ -334,10 +395,10 @@ class GameScreen(TableScreen):
             return
         self.play_human(choice.decision())
 
-    def action_cycle(self, delta: int) -> None:
+    def action_cycle(self, delta: int, key: str | None = None) -> None:
         choice = self.choice
         if choice is None or not choice.placing:
-            self._refuse()
+            self._refuse(key)
             return
         choice.cycle(delta)
         self.refresh_view()
@@ -370,6 +431,64 @@ class GameScreen(TableScreen):
         elif key == "place":
             self.action_confirm()
 
+    def action_skip(self) -> None:
+        """Escape: no more animation or pauses until a human decides (what is typed of a
+        square is dropped, while placing)."""
+        choice = self.choice
+        if choice is not None:
+            choice.typed, choice.first = "", None
+            self.refresh_view()
+        elif self.busy:
+            self.skipping.set()
+
+    def action_speed(self) -> None:
+        """F2: the next animation speed (after the fastest, the slowest)."""
+        speeds = list(SPEEDS)
+        speed = speeds[(speeds.index(self.host.speed) + 1) % len(speeds)]
+        self.host.set_speed(speed)
+        self.notice("notice.speed", speed=t(f"speed.{speed}", self.lang))
+
+    def action_letter(self, letter: str) -> None:
+        """A letter key: what it does depends on the phase (:data:`KEY_ROLES`)."""
+        if self.state.is_terminal:
+            after_the_end = {
+                "n": self.action_new_game,
+                "s": self.action_save,
+                "e": self.action_show_end,
+                "q": self.app.exit,
+            }
+            if letter in after_the_end:
+                after_the_end[letter]()
+            return
+        choice = self.choice
+        if choice is not None and choice.placing and letter in SQUARE_KEYS:
+            self.type_char(letter)
+        elif choice is not None and choice.orienting and letter in TURN_KEYS:
+            self.action_turn(TURN_KEYS[letter])
+        elif choice is not None and choice.placing and letter in "np":
+            self.action_cycle(1 if letter == "n" else -1)
+        else:
+            self._refuse(letter)
+
+    def type_char(self, char: str) -> None:
+        """A character of a square typed while placing; the core's legal placements
+        decide what it may choose, and a notice says why when it chooses nothing."""
+        choice = self.choice
+        if choice is None:
+            return
+        outcome = choice.type_char(char)
+        names = [square_name(square) for square in choice.attempt]
+        if outcome == "uncovered":
+            self.notice("notice.no_click", square=names[0])
+        elif outcome == "not_adjacent":
+            self.notice("notice.not_adjacent", first=names[0], second=names[1])
+        elif outcome == "not_legal":
+            legal = ", ".join(choice.legal_on(choice.attempt[0]))
+            self.notice("notice.not_legal", token="-".join(names), first=names[0], legal=legal)
+        elif outcome == "number_first":
+            self.notice("notice.number_first")
+        self.refresh_view()
+
     def action_undo(self) -> None:
         session = self.session
         if not session.undo_allowed:
@@ -390,11 +509,30 @@ class GameScreen(TableScreen):
         self.host.ask_save(self.session)
 
     def action_load(self) -> None:
-        self.host.ask_load()
+        self.confirm_leave("confirm.load", self.host.ask_load)
 
     def action_new_game(self) -> None:
+        self.confirm_leave("confirm.new", self._new_game)
+
+    def _new_game(self) -> None:
         self.stop_driver()
         self.host.show_setup()
+
+    def confirm_leave(self, question: str, leave: Callable[[], object]) -> None:
+        """``leave`` the game, once the player said so if it is not saved (``question``)."""
+        if not self.session.at_stake:
+            leave()
+            return
+        if isinstance(self.app.screen, ConfirmDialog):
+            return  # already asking
+        lang = self.lang
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                leave()
+
+        dialog = ConfirmDialog(t(question, lang), t("confirm.yes", lang), t("confirm.no", lang))
+        self.app.push_screen(dialog, answered)
 
     def action_show_end(self) -> None:
         if self.state.is_terminal:

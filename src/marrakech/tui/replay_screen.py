@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import ClassVar
 
@@ -15,13 +16,15 @@ from marrakech.actions import Roll
 from marrakech.record import GameRecord
 from marrakech.tui.base import Host, TableScreen, Timing, walk_frames
 from marrakech.tui.board import BoardView
-from marrakech.tui.session import SeatSpec, Session, record_seats
+from marrakech.tui.session import SeatSpec, record_seats
 from marrakech.tui.strings import t
 from marrakech.tui.widgets import GameLog, event_text
 
 
 class ReplayScreen(TableScreen):
     """Step through a game record: every position, with the log up to it."""
+
+    KEYS = "keys.replay"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,down,l", "step(1)", show=False),
@@ -56,10 +59,10 @@ class ReplayScreen(TableScreen):
 
     @property
     def seats(self) -> tuple[SeatSpec, ...]:
-        return record_seats(self.record)
+        return record_seats(self.record, strict=False)
 
     def refresh_language(self) -> None:
-        self.query_one("#keys", Static).update(Text.from_markup(t("keys.replay", self.lang)))
+        self.fit(self.size)
         self.query_one(GameLog).rebuild(self.events[: self.index], self.lang)
         self.show()
 
@@ -110,12 +113,7 @@ class ReplayScreen(TableScreen):
         self.timer = self.set_interval(max(self.timing.replay, 0.02), partial(self.action_step, 1))
 
     def action_play_from_here(self) -> None:
-        session = Session(
-            self.record.initial_state(),
-            self.seats,
-            actions=self.record.actions[: self.index],
-        )
-        self.host.start_session(session)
+        self.host.resume(replace(self.record, actions=self.record.actions[: self.index]))
 
     def action_leave(self) -> None:
         if self.timer is not None:

@@ -1,10 +1,11 @@
-"""Write an SVG screenshot of a game in progress (the one in ``docs/``)::
+"""Write an SVG screenshot of a game in progress; the one in ``docs/``, byte for byte::
 
-    python -m marrakech.tui.screenshot docs/screenshot-terminal.svg --seed 1 --turn 7 --cycle 1
+    python -m marrakech.tui.screenshot docs/screenshot-terminal.svg --seed 2 --turn 7 --cycle 1
 
-It plays a seeded 4-player game (you against three medium bots) by pressing Enter for
-the human, stops at the human's placement of turn ``--turn`` and previews the placement
-``--cycle`` Tab presses on.
+It plays a seeded 4-player game (you, first, against three medium bots) by pressing
+Enter for the human, stops at the human's placement of turn ``--turn`` and previews the
+placement ``--cycle`` Tab presses on (``tests/tui/test_tui_docs.py`` checks that the
+command reproduces the committed picture).
 """
 
 from __future__ import annotations

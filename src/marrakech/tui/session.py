@@ -27,33 +27,38 @@ from marrakech.actions import Action
 from marrakech.bots import BOTS, LEVELS, Bot, make_bot
 from marrakech.errors import MarrakechError
 from marrakech.events import Event
+from marrakech.i18n import seat_name
 from marrakech.playout import sample_outcome
 from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
+#: What a human seat may be called on the command line and in records.
+HUMAN_WORDS = ("human", "h", "you")
+
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits at a seat: a human, or a bot of a level (or a bot name such as ``mcts``).
-
-    The levels and bot names are those of :mod:`marrakech.bots` (:data:`~marrakech.bots.LEVELS`,
-    weakest first, and :data:`~marrakech.bots.BOTS`).
+    """Who sits at a seat: a human, or a bot given by a level (``hard``), a name
+    (``mcts``) or a full bot spec (``mcts:0.5``, ``mcts@iterations=300``): whatever
+    :func:`marrakech.bots.make_bot` takes, as ``marrakech arena --bots`` does.
 
     >>> SeatSpec.parse("bot:hard"), SeatSpec.parse("human").token
-    (SeatSpec(kind='bot', level='hard'), 'human')
+    (SeatSpec(kind='bot', spec='hard'), 'human')
+    >>> SeatSpec.parse("mcts@iterations=300").token
+    'bot:mcts@iterations=300'
     """
 
     kind: str  # "human" or "bot"
-    level: str = ""
+    spec: str = ""
 
     @classmethod
     def human(cls) -> SeatSpec:
         return cls("human")
 
     @classmethod
-    def bot(cls, level: str = "easy") -> SeatSpec:
-        return cls("bot", level)
+    def bot(cls, spec: str = "easy") -> SeatSpec:
+        return cls("bot", spec)
 
     @property
     def is_human(self) -> bool:
@@ -61,23 +66,44 @@ class SeatSpec:
 
     @property
     def token(self) -> str:
-        """The seat as stored in a game record: ``human`` or ``bot:LEVEL``."""
-        return "human" if self.is_human else f"bot:{self.level}"
+        """The seat as stored in a game record: ``human`` or ``bot:SPEC``."""
+        return "human" if self.is_human else f"bot:{self.spec}"
 
     @classmethod
     def parse(cls, text: str) -> SeatSpec:
-        """``human``, ``bot:LEVEL``, or a bare level or bot name (``easy``, ``mcts``)."""
+        """``human``, or a bot level, name or spec, bare or after ``bot:``."""
         cleaned = text.strip().lower()
-        if cleaned in ("human", "h", "you"):
+        if cleaned in HUMAN_WORDS:
             return cls.human()
-        if cleaned.startswith("bot:"):
-            cleaned = cleaned[4:]
-        if cleaned in LEVELS or cleaned in BOTS:
-            return cls.bot(cleaned)
-        raise MarrakechError(
-            f"expected a seat: human, or a bot level ({', '.join(LEVELS)}) or bot name "
-            f"({', '.join(BOTS)}); found {text!r}"
-        )
+        spec = cleaned.removeprefix("bot:").strip()
+        name = spec.split("@")[0].partition(":")[0].strip()
+        if name not in LEVELS and name not in BOTS:
+            raise MarrakechError(
+                f"expected a seat: human, a bot level ({', '.join(LEVELS)}) or a bot spec "
+                f"({', '.join(BOTS)}, with :SECONDS or @KEY=VALUE such as mcts:0.5 "
+                f"or mcts@iterations=300); found {text!r}"
+            )
+        try:
+            make_bot(spec)  # the spec, and the values of its budget
+        except ValueError as error:
+            message = str(error)
+            if not message.startswith("bot spec"):
+                message = f"bot spec {spec!r}: {message}"
+            raise MarrakechError(message) from None
+        return cls.bot(spec)
+
+
+#: The app named in the records it writes (with their seed).
+APP = "marrakech play"
+
+
+class SeatError(MarrakechError):
+    """A record seats a bot that cannot play here (``seat`` from 0, as records count)."""
+
+    def __init__(self, seat: int, players: int, token: str, reason: str) -> None:
+        self.seat, self.token, self.reason = seat, token, reason
+        colour = seat_name(seat, players, "en")
+        super().__init__(f"the record seats {token!r} at seat {seat} ({colour}): {reason}")
 
 
 @dataclass(frozen=True)
@@ -90,11 +116,20 @@ class GameSetup:
     first_seat: int | None  # None: draw at random
 
 
-class Session:
-    """A game in progress: the seats, every state and event so far, and the generators.
+def default_seats(players: int) -> tuple[SeatSpec, ...]:
+    """The seats a new game offers: you, then medium bots."""
+    return (SeatSpec.human(), *[SeatSpec.bot("medium")] * (players - 1))
 
-    ``seed`` seeds the generator that rolls the die and draws the 2-player piles; each
-    bot gets its own generator derived from it, so a seeded game is reproducible.
+
+class Session:
+    """A game in progress: the seats, every state and event so far, and the chance
+    outcomes drawn.
+
+    ``seed`` decides the die, the 2-player piles and the bots' random choices, each
+    from its own stream: the ``k``-th roll of the game, the ``k``-th draw of a pile, a
+    bot's decision at move ``n``. So a seeded game is reproducible, and an undo
+    (:meth:`undo`) never re-rolls: every outcome drawn is kept (``drawn``), and the same
+    rolls and draws come again in the same order, whatever the human decides anew.
     """
 
     def __init__(
@@ -112,18 +147,23 @@ class Session:
         self.start = start
         self.seats = tuple(seats)
         self.seed = seed if seed is not None else random.randrange(2**32)
-        self.rng = random.Random(self.seed)
-        self.bots: dict[int, Bot] = {}
-        self.bot_rngs: dict[int, random.Random] = {}
-        for seat, spec in enumerate(self.seats):
-            if spec.is_human:
-                continue
-            self.bots[seat] = make_bot(spec.level)
-            self.bot_rngs[seat] = random.Random(self.seed * 7919 + seat + 1)
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(spec.spec) for seat, spec in enumerate(self.seats) if not spec.is_human
+        }
+        #: Seats a resumed record did not name (humans play them).
+        self.unnamed: tuple[int, ...] = ()
+        #: Every chance outcome drawn, by stream (``roll``, ``pile0``, ``pile1``) and number.
+        self.drawn: dict[tuple[str, int], Action] = {}
+        #: What each undo took back, for the record: actions kept, and those taken back.
+        self.undone: list[dict[str, Any]] = []
+        #: Whether a human decided or took back since the game was saved or loaded.
+        self.unsaved = False
         self.states: list[State] = [start]
         self.events: list[Event] = []
+        self._streams: list[tuple[str, int] | None] = []  # each event's chance stream
         for action in actions:
             self.play(action)
+        self.unsaved = False
 
     # -- where the game stands ---------------------------------------------------
 
@@ -161,27 +201,52 @@ class Session:
 
     # -- moving on ---------------------------------------------------------------
 
+    @property
+    def at_stake(self) -> bool:
+        """Whether leaving now loses something: a game in progress where a human decided
+        (or took back) since it was last saved or loaded."""
+        return self.unsaved and not self.state.is_terminal
+
     def play(self, action: Action) -> Event:
         """Apply a legal action (raises :class:`IllegalActionError` otherwise)."""
+        stream = self._stream() if self.state.is_chance else None
         event = self.state.describe(action)
+        if self.human_to_move:
+            self.unsaved = True
+        if stream is not None:
+            self.drawn[stream] = action
+        self._streams.append(stream)
         self.events.append(event)
         self.states.append(event.after)
         return event
 
+    def _stream(self) -> tuple[str, int]:
+        """The chance outcome due now: its stream (the die, or a pile, R7) and number."""
+        pile = self.state.draw_pile
+        kind = "roll" if pile is None else f"pile{pile}"
+        return kind, sum(1 for stream in self._streams if stream and stream[0] == kind)
+
     def sample_chance(self) -> Action:
-        """A roll or draw for the current chance node, from the session's generator."""
-        return sample_outcome(self.state, self.rng)
+        """The roll or draw due now: the one drawn before if an undo took it back,
+        else a new one from its stream (:func:`marrakech.playout.sample_outcome`)."""
+        stream = self._stream()
+        known = self.drawn.get(stream)
+        if known is not None and known in self.state.legal_actions():
+            return known
+        return sample_outcome(self.state, random.Random(f"{self.seed}/{stream[0]}/{stream[1]}"))
 
     def bot_choice(self, state: State | None = None) -> Action:
         """The bot's decision for ``state`` (the current one by default).
 
-        Safe to call from a worker thread: it reads only the immutable state.
+        Safe to call from a worker thread: it reads only the immutable state. The bot's
+        random choices come from the seed, the seat and the move number.
         """
         state = state if state is not None else self.state
         seat = state.to_move
         if seat < 0 or seat not in self.bots:
             raise MarrakechError(f"no bot decides here (seat to move: {seat})")
-        return self.bots[seat].choose(state, self.bot_rngs[seat])
+        rng = random.Random(f"{self.seed}/seat{seat}/{len(self.events)}")
+        return self.bots[seat].choose(state, rng)
 
     # -- undo ----------------------------------------------------------------------
 
@@ -205,25 +270,33 @@ class Session:
         return self.undo_target() is not None
 
     def undo(self) -> int:
-        """Take back to the human's previous decision; return how many actions went."""
+        """Take back to the human's previous decision; return how many actions went.
+
+        The rolls and draws taken back stay drawn (:meth:`sample_chance`), and the
+        record keeps what was taken back (``meta["undone"]``)."""
         target = self.undo_target()
         if target is None:
             return 0
-        removed = len(self.events) - target
-        del self.events[target:]
-        del self.states[target + 1 :]
-        return removed
+        taken = [str(action) for action in self.actions[target:]]
+        self.undone.append({"kept": target, "actions": taken})
+        self.truncate(target)
+        self.unsaved = True
+        return len(taken)
 
     def truncate(self, length: int) -> None:
-        """Keep only the first ``length`` actions."""
+        """Keep only the first ``length`` actions (the outcomes drawn stay drawn)."""
         del self.events[length:]
         del self.states[length + 1 :]
+        del self._streams[length:]
 
     # -- records -------------------------------------------------------------------
 
     def record(self, meta: dict[str, Any] | None = None) -> GameRecord:
-        """The game as a :class:`GameRecord` (the core's JSON format)."""
-        data = {"app": "marrakech play", "seed": self.seed}
+        """The game as a :class:`GameRecord` (the core's JSON format), with the seed and
+        what undo took back in its ``meta``."""
+        data: dict[str, Any] = {"app": APP, "seed": self.seed}
+        if self.undone:
+            data["undone"] = self.undone
         data.update(meta or {})
         return GameRecord.from_actions(
             self.start, self.actions, seats=[spec.token for spec in self.seats], meta=data
@@ -237,22 +310,57 @@ class Session:
         seed: int | None = None,
     ) -> Session:
         """Resume a recorded game; seats come from the record unless given
-        (:func:`record_seats`)."""
+        (:func:`record_seats`). A record this app saved keeps its seed, so resuming
+        it never re-rolls what an undo took back; ``seed`` serves the others."""
         if seats is None:
             seats = record_seats(record)
-        return cls(record.initial_state(), seats, seed=seed, actions=record.actions)
+        meta = record.meta
+        own = meta.get("seed") if meta.get("app") == APP else None
+        if isinstance(own, int) and not isinstance(own, bool):
+            seed = own
+        session = cls(record.initial_state(), seats, seed=seed, actions=record.actions)
+        session.unnamed = unnamed_seats(record)
+        session.unsaved = False
+        undone = meta.get("undone")
+        if isinstance(undone, list):
+            session.undone = list(undone)
+        return session
 
 
 def seat_from_token(token: str) -> SeatSpec:
-    """A record's seat name as a :class:`SeatSpec` (unknown names are human seats)."""
-    try:
-        return SeatSpec.parse(token)
-    except MarrakechError:
+    """A record's seat name as a :class:`SeatSpec`: a bot (``bot:SPEC``, which must be
+    one this version can play: :class:`ValueError` otherwise) or any other name
+    (``human``, a web player's, ``open``), which is a human's."""
+    if not token.strip().lower().startswith("bot:"):
         return SeatSpec.human()
+    spec = token.strip()[4:].strip().lower()
+    try:
+        make_bot(spec)
+    except ValueError as error:
+        raise ValueError(str(error).removeprefix(f"bot spec {spec!r}: ")) from None
+    return SeatSpec.bot(spec)
 
 
-def record_seats(record: GameRecord) -> tuple[SeatSpec, ...]:
-    """The seats of a record. Seat names that are neither ``human`` nor a bot (a web
-    player's name, say) are taken as human seats, and so are seats it does not name."""
-    tokens = [*record.seats, *["human"] * record.players]
-    return tuple(seat_from_token(token) for token in tokens[: record.players])
+def record_seats(record: GameRecord, strict: bool = True) -> tuple[SeatSpec, ...]:
+    """The seats of a record (:func:`seat_from_token`); the seats it does not name are
+    humans' (:func:`unnamed_seats`). ``strict``: a bot this version cannot play raises
+    :class:`SeatError`; otherwise (to show a replay) it is kept as named."""
+    seats: list[SeatSpec] = []
+    for seat in range(record.players):
+        token = record.seats[seat] if seat < len(record.seats) else "human"
+        try:
+            seats.append(seat_from_token(token))
+        except ValueError as error:
+            if strict:
+                raise SeatError(seat, record.players, token, str(error)) from None
+            seats.append(SeatSpec.bot(token.strip()[4:].strip()))
+    return tuple(seats)
+
+
+def unnamed_seats(record: GameRecord) -> tuple[int, ...]:
+    """The seats a record does not name (played by humans when it is resumed)."""
+    return tuple(
+        seat
+        for seat in range(record.players)
+        if seat >= len(record.seats) or not record.seats[seat].strip()
+    )

@@ -14,10 +14,11 @@ from textual.widgets import Button, Label, Select
 
 from marrakech.bots import LEVELS
 from marrakech.i18n import seat_name
-from marrakech.rules import BGA, PLAYER_COUNTS, STANDARD, RuleSet
+from marrakech.rules import BGA, PLAYER_COUNTS, STANDARD
 from marrakech.tui.base import AppScreen, Host
-from marrakech.tui.session import GameSetup, SeatSpec
+from marrakech.tui.session import GameSetup, SeatSpec, default_seats
 from marrakech.tui.strings import LANGUAGE_NAMES, t
+from marrakech.tui.timing import SPEEDS
 from marrakech.tui.widgets import seat_chips
 
 
@@ -29,10 +30,17 @@ class SetupScreen(AppScreen):
         Binding("escape", "app.quit", show=False),
     ]
 
-    def __init__(self, host: Host, players: int = 4, rules: RuleSet = STANDARD) -> None:
+    def __init__(self, host: Host, setup: GameSetup | None = None) -> None:
         super().__init__(host)
-        self.initial_players = players
-        self.initial_rules = rules
+        self.initial = setup or GameSetup(4, STANDARD, default_seats(4), None)
+        self.initial_rules = self.initial.rules
+        # Every seat's first choice: the setup's, then the defaults; and the bot specs
+        # that are not levels (from the command line) among the choices.
+        given = self.initial.seats
+        self.initial_seats = (*given, *default_seats(max(PLAYER_COUNTS))[len(given) :])
+        self.extra_bots = tuple(
+            dict.fromkeys(s.spec for s in given if not s.is_human and s.spec not in LEVELS)
+        )
 
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-box"):
@@ -41,7 +49,7 @@ class SetupScreen(AppScreen):
                 yield Label(id="players-label", classes="setup-label")
                 yield Select(
                     [(str(n), n) for n in PLAYER_COUNTS],
-                    value=self.initial_players,
+                    value=self.initial.players,
                     allow_blank=False,
                     id="players",
                     compact=True,
@@ -51,7 +59,7 @@ class SetupScreen(AppScreen):
                     yield Label(id=f"seat-label-{seat}", classes="setup-label")
                     yield Select(
                         self._seat_options(),
-                        value="human" if seat == 0 else "bot:medium",
+                        value=self.initial_seats[seat].token,
                         allow_blank=False,
                         id=f"seat-{seat}",
                         compact=True,
@@ -69,19 +77,28 @@ class SetupScreen(AppScreen):
             with Horizontal(classes="setup-row"):
                 yield Label("", classes="setup-label")
                 yield Select(
-                    self._first_options(self.initial_players),
-                    value=-1,
+                    self._first_options(self.initial.players),
+                    value=-1 if self.initial.first_seat is None else self.initial.first_seat,
                     allow_blank=False,
                     id="first",
                     compact=True,
                 )
-            with Horizontal(classes="setup-row"):
+            with Horizontal(classes="setup-row", id="lang-row"):
                 yield Label(id="lang-label", classes="setup-label")
                 yield Select(
                     [(name, code) for code, name in LANGUAGE_NAMES.items()],
                     value=self.lang,
                     allow_blank=False,
                     id="lang",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Label(id="speed-label", classes="setup-label")
+                yield Select(
+                    self._speed_options(),
+                    value=self.host.speed,
+                    allow_blank=False,
+                    id="speed",
                     compact=True,
                 )
             with Horizontal(id="setup-buttons"):
@@ -92,7 +109,7 @@ class SetupScreen(AppScreen):
 
     def on_mount(self) -> None:
         self.refresh_language()
-        self._show_seats(self.initial_players)
+        self._show_seats(self.initial.players)
         self.query_one("#start", Button).focus()
 
     def _seat_options(self) -> list[tuple[str, str]]:
@@ -100,6 +117,9 @@ class SetupScreen(AppScreen):
         options += [
             (t("setup.bot", self.lang, level=t(f"level.{level}", self.lang)), f"bot:{level}")
             for level in LEVELS
+        ]
+        options += [
+            (t("setup.bot", self.lang, level=spec), f"bot:{spec}") for spec in self.extra_bots
         ]
         return options
 
@@ -112,6 +132,9 @@ class SetupScreen(AppScreen):
             token = self.initial_rules.token()
             options.append((t("setup.rules.custom", self.lang, token=token), token))
         return options
+
+    def _speed_options(self) -> list[tuple[str, str]]:
+        return [(t(f"speed.{speed}", self.lang), speed) for speed in SPEEDS]
 
     def _first_options(self, players: int) -> list[tuple[str, int]]:
         options = [(t("setup.random", self.lang), -1)]
@@ -129,6 +152,8 @@ class SetupScreen(AppScreen):
         self.query_one("#rules-label", Label).update(t("setup.rules", lang))
         self.query_one("#first-label", Label).update(t("setup.first", lang))
         self.query_one("#lang-label", Label).update(t("setup.lang", lang))
+        self.query_one("#speed-label", Label).update(t("setup.speed", lang))
+        _reset_options(self.query_one("#speed", Select), self._speed_options())
         for key in ("start", "load", "replay", "quit"):
             self.query_one(f"#{key}", Button).label = t(f"setup.{key}", lang)
         for seat in range(max(PLAYER_COUNTS)):
@@ -153,6 +178,11 @@ class SetupScreen(AppScreen):
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:
         self._show_seats(cast(int, event.value))
+
+    @on(Select.Changed, "#speed")
+    def _speed_changed(self, event: Select.Changed) -> None:
+        if event.value != self.host.speed and isinstance(event.value, str):
+            self.host.set_speed(event.value)
 
     @on(Select.Changed, "#lang")
     def _lang_changed(self, event: Select.Changed) -> None:

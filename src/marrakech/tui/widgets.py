@@ -14,15 +14,19 @@ Everything shown comes from the core: money, carpets, pile tops, scores (R20), r
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import cast
 
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
 from marrakech.bots import LEVELS
 from marrakech.events import Event
-from marrakech.i18n import colour_name, describe_event, seat_name
+from marrakech.geometry import square_name
+from marrakech.i18n import FACINGS, colour_name, describe_event, seat_name
+from marrakech.preview import OrientPreview
 from marrakech.rules import COLOUR_LETTERS, colours_of
 from marrakech.state import State
 from marrakech.tui.choice import Choice
@@ -47,10 +51,10 @@ def seat_chips(seat: int, players: int) -> Text:
 
 
 def who(spec: SeatSpec, lang: str) -> str:
-    """``human`` or ``bot easy`` in ``lang``."""
+    """``human``, ``bot easy`` or ``bot mcts@iterations=300`` in ``lang``."""
     if spec.is_human:
         return t("seat.human", lang)
-    level = t(f"level.{spec.level}", lang) if spec.level in LEVELS else spec.level
+    level = t(f"level.{spec.spec}", lang) if spec.spec in LEVELS else spec.spec
     return t("seat.bot", lang, level=level)
 
 
@@ -73,8 +77,8 @@ def seat_text(state: State, seat: int, spec: SeatSpec, lang: str) -> Text:
         text.append(f" · {t('panel.winner', lang)} ★", Style(color="#ffd700", bold=True))
     text.append("\n  ")
     text.append(f"{t('panel.score', lang)} {state.scores()[seat]}", Style(bold=True))
-    text.append(f" · {state.money[seat]} {t('panel.dirhams', lang)}")
-    text.append(f" · {state.carpets_in_hand(seat)} {t('panel.carpets', lang)}")
+    text.append(f" · {t('panel.dirhams', lang, count=state.money[seat])}")
+    text.append(f" · {t('panel.carpets', lang, count=state.carpets_in_hand(seat))}")
     if players == 2 and state.is_in(seat) and state.carpets_in_hand(seat):
         top = state.pile_top(seat)
         text.append(f" · {t('panel.next', lang)} ")
@@ -109,6 +113,11 @@ def game_prompt(
         return t("prompt.over", lang)
     if choice is not None and choice.orienting:
         return t("prompt.orient", lang, seat=seat)
+    if choice is not None and choice.placing and choice.typed:
+        return t("prompt.typed_letter", lang, seat=seat, letter=choice.typed)
+    if choice is not None and choice.placing and choice.first is not None:
+        square = square_name(choice.first)
+        return t("prompt.typed_first", lang, seat=seat, square=square, token=str(choice.preview))
     if choice is not None and choice.placing:
         colour = state.next_carpet(state.turn)
         return t(
@@ -129,6 +138,53 @@ def game_prompt(
         walker, steps = cast(int, status[1]), status[2]
         return t("prompt.walk", lang, seat=seat_name(walker, state.players, lang), steps=steps)
     return t("prompt.wait", lang)
+
+
+def dirhams(amount: Fraction, lang: str) -> str:
+    """An amount of dirhams, to one decimal (a decimal comma in French), its word agreeing."""
+    number = f"{float(amount):.1f}".removesuffix(".0")
+    if lang == "fr":
+        number = number.replace(".", ",")
+    count = 1 if amount == 1 else 0 if amount < 2 else 2  # the plural form (strings.plural)
+    return t("amount", lang, count=count, amount=number)
+
+
+def outlook_text(state: State, outlook: OrientPreview, lang: str) -> Text:
+    """What the die would do after the orientation shown (R10-R13): each roll, its
+    chance, where Assam stops and what it costs; the expected tithe, the risk of
+    elimination. Every figure is the core's (:mod:`marrakech.preview`)."""
+    players = state.players
+    text = Text(t("outlook.title", lang, facing=FACINGS[lang][outlook.facing]), Style(bold=True))
+    for roll in outlook.rolls:
+        where = square_name(roll.landing)
+        text.append(
+            "\n"
+            + t(
+                "outlook.roll",
+                lang,
+                steps=roll.roll.steps,
+                chance=str(roll.probability),
+                square=where,
+            )
+        )
+        if roll.payee is None or not roll.due:
+            text.append(t("outlook.free", lang))
+            continue
+        payee = seat_name(roll.payee, players, lang)
+        if roll.eliminates:
+            out = t("outlook.out", lang, due=roll.due, paid=roll.paid, payee=payee)
+            text.append(out, Style(color="#ff5f5f", bold=True))
+        else:
+            text.append(t("outlook.pay", lang, due=roll.due, payee=payee))
+    expected = outlook.expected_tithe
+    if expected:
+        text.append("\n" + t("outlook.expected", lang, amount=dirhams(expected, lang)))
+    else:
+        text.append("\n" + t("outlook.nothing", lang))
+    if outlook.elimination_chance:
+        risk = t("outlook.risk", lang, chance=str(outlook.elimination_chance))
+        text.append("\n" + risk, Style(color="#ff5f5f", bold=True))
+    return text
 
 
 class SeatPanel(Static):
@@ -157,12 +213,25 @@ class SeatPanel(Static):
         self.set_class(not state.is_in(self.seat), "-out")
 
 
-def event_text(number: int, event: Event, lang: str) -> Text:
-    """One log entry: the action number, the acting seat's colours, the sentence."""
+def event_head(number: int, event: Event) -> Text:
+    """The start of a log entry: the action number and the acting seat's colours."""
     text = Text(f"{number:3d} ", Style(dim=True))
     text.append_text(seat_chips(event.seat, event.before.players))
-    text.append(" " + describe_event(event, lang))
     return text
+
+
+def event_text(number: int, event: Event, lang: str) -> Text:
+    """One log entry on one line: number, the acting seat's colours, the sentence."""
+    return event_head(number, event) + Text(" " + describe_event(event, lang))
+
+
+def log_entry(number: int, event: Event, lang: str) -> Table:
+    """One log entry whose sentence, when it wraps, hangs under its first word."""
+    grid = Table.grid(padding=(0, 1, 0, 0), expand=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(event_head(number, event), Text(describe_event(event, lang)))
+    return grid
 
 
 class GameLog(RichLog):
@@ -172,6 +241,7 @@ class GameLog(RichLog):
     GameLog {
         height: 1fr;
         border: round $primary-darken-2;
+        padding: 0 1;
         scrollbar-size-vertical: 1;
     }
     """
@@ -182,7 +252,7 @@ class GameLog(RichLog):
         self.lines_written = 0
 
     def add(self, number: int, event: Event, lang: str) -> None:
-        self.write(event_text(number, event, lang))
+        self.write(log_entry(number, event, lang))
         self.lines_written += 1
 
     def rebuild(self, events: list[Event], lang: str) -> None:
