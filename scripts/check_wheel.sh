@@ -144,7 +144,7 @@ step "running tests/core against the installed wheel"
 # A copy of the tests, outside the source tree, with a configuration of its own: the
 # project's pytest settings (doctests of src/, docs/) would reach for the sources.
 mkdir -p "$WORK/run/tests"
-cp "$ROOT/tests/__init__.py" "$WORK/run/tests/"
+cp "$ROOT/tests/__init__.py" "$ROOT/tests/layers.py" "$WORK/run/tests/"
 cp -R "$ROOT/tests/core" "$ROOT/tests/reference" "$WORK/run/tests/"
 find "$WORK/run" -name __pycache__ -prune -exec rm -rf {} +
 cat >"$WORK/run/pytest.ini" <<'EOF'

@@ -11,7 +11,10 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "marrakech"
+import marrakech
+
+#: The package as it is imported: the source tree, or an installed wheel under test.
+PACKAGE = Path(marrakech.__file__).resolve().parent
 
 #: Each layer imports only from layers of a lower rank. Layers of one rank are
 #: siblings and never import each other (envs, tui and web are three interfaces).

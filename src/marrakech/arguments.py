@@ -37,7 +37,10 @@ def players_argument(text: str) -> int:
 
 
 def add_game_options(
-    parser: argparse.ArgumentParser, players: int | None = 4, rules: RuleSet | None = STANDARD
+    parser: argparse.ArgumentParser,
+    players: int | None = 4,
+    rules: RuleSet | None = STANDARD,
+    players_help: str | None = None,
 ) -> None:
     """``--players`` and ``--rules``, shared by every subcommand that starts games.
 
@@ -46,7 +49,10 @@ def add_game_options(
     """
     default = f" (default {players})" if players else ""
     parser.add_argument(
-        "--players", type=players_argument, default=players, help=f"2, 3 or 4{default}"
+        "--players",
+        type=players_argument,
+        default=players,
+        help=players_help or f"2, 3 or 4{default}",
     )
     parser.add_argument(
         "--rules",

@@ -167,7 +167,8 @@ def read_text(path: str | os.PathLike[str], what: str = "game record") -> str:
     try:
         data = Path(path).expanduser().read_bytes()
     except OSError as error:
-        raise MarrakechError(f"cannot read {path}: {error.strerror}") from None
+        # Chained, so that an interface can say the OS error in its own language.
+        raise MarrakechError(f"cannot read {path}: {error.strerror}") from error
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -43,10 +43,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "are numbered from 1 (--first), as the game shows them."
         ),
     )
-    add_game_options(parser, players=None, rules=None)
-    parser._option_string_actions[
-        "--players"
-    ].help = "2, 3 or 4 (default: as many as --seats gives, else 4)"
+    add_game_options(
+        parser,
+        players=None,
+        rules=None,
+        players_help="2, 3 or 4 (default: as many as --seats gives, else 4)",
+    )
     parser.add_argument(
         "--lang", choices=sorted(LANGUAGE_NAMES), default="en", help="en (default) or fr"
     )

@@ -365,7 +365,7 @@ placement you are previewing and the region a tithe was paid on.
             "Animation : {speed} (F2 pour une autre vitesse, Échap passe à votre tour)."
         ),
         "speed.slow": "lente",
-        "speed.normal": "normale",  # codespell:ignore
+        "speed.normal": "normale",
         "speed.fast": "rapide",
         "speed.instant": "instantanée",
         "setup.speed": "Animation",
