@@ -34,6 +34,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from marrakech.actions import Action, action_from_id
@@ -100,10 +101,12 @@ def _worker_bot(level: str, seconds: float | None) -> Bot:
 def _choose_in_worker(
     level: str, notation: str, seed: int, seconds: float | None
 ) -> tuple[int, float]:
-    """In a bot worker: the id of the bot's decision for this position, and its time."""
-    started = time.perf_counter()
+    """In a bot worker: the id of the bot's decision for this position, and the time the
+    bot took (what it would cost in the event loop)."""
     bot = _worker_bot(level, seconds)
-    action = bot.choose(State.from_notation(notation), random.Random(seed))
+    state, rng = State.from_notation(notation), random.Random(seed)
+    started = time.perf_counter()
+    action = bot.choose(state, rng)
     return action.id, time.perf_counter() - started
 
 
@@ -164,11 +167,7 @@ class BotScheduler:
         self._factory = factory
         self._executor: Executor
         if processes > 0:
-            self._executor = ProcessPoolExecutor(
-                processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-            )
+            self._executor = self._processes()
         else:
             self._executor = ThreadPoolExecutor(self.slots, thread_name_prefix="marrakech-bot")
         self._waiting: deque[_Request] = deque()
@@ -177,6 +176,13 @@ class BotScheduler:
         self._busy = False
         self._calm_since: float | None = None
         self.on_busy: Callable[[bool], None] | None = None
+
+    def _processes(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+        )
 
     def start(self) -> None:
         """Start the worker processes now, not at the first bot move."""
@@ -217,7 +223,7 @@ class BotScheduler:
             seconds = shortened(default_seconds(request.level), self.load, self.min_seconds)
             self._running += 1
             job = self._submit(loop, request, seconds)
-            job.add_done_callback(functools.partial(self._finish, request))
+            job.add_done_callback(functools.partial(self._finish, request, self._executor))
         self._update_busy()
 
     def _submit(
@@ -233,12 +239,22 @@ class BotScheduler:
             bot = make_bot(request.level, seconds=seconds)
         return loop.run_in_executor(self._executor, _choose_in_thread, bot, request)
 
-    def _finish(self, request: _Request, done: asyncio.Future[tuple[int, float]]) -> None:
+    def _finish(
+        self, request: _Request, executor: Executor, done: asyncio.Future[tuple[int, float]]
+    ) -> None:
         self._running -= 1
         if not request.future.done():
             if done.cancelled():
                 request.future.cancel()
-            elif (error := done.exception()) is not None:
+            elif isinstance(error := done.exception(), BrokenProcessPool):
+                # A worker died (killed, out of memory): new workers, and ask again.
+                log.error("a bot worker died; starting new ones")
+                if self._executor is executor:  # the first to hear of it
+                    self._executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = self._processes()
+                    self.start()
+                self._waiting.appendleft(request)
+            elif error is not None:
                 request.future.set_exception(error)
             else:
                 action_id, elapsed = done.result()

@@ -114,8 +114,8 @@ class Update(StrictModel):
     def json_without_legal(self) -> str:
         """This update's JSON without ``legal`` (see :meth:`json_with_legal`), written by
         the standard library: views are plain JSON data, which it writes faster."""
-        data = {name: getattr(self, name) for name in type(self).model_fields if name != "legal"}
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        data = {name: getattr(self, name) for name in _UPDATE_SHARED}
+        return _JSON.encode(data)
 
     @staticmethod
     def json_with_legal(shared: str, legal: Legal) -> str:
@@ -124,39 +124,49 @@ class Update(StrictModel):
         return f'{shared[:-1]},"legal":{_LEGAL.dump_json(legal).decode()}}}'
 
 
+#: The fields of an update that every connection shares (all but ``legal``).
+_UPDATE_SHARED = tuple(name for name in Update.model_fields if name != "legal")
+#: Writes compact JSON as pydantic does (made once: ``json.dumps`` with options would
+#: build an encoder at every call).
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 class NeedView(ValueError):
     """Two views differ in a way :func:`view_changes` does not describe: send the view."""
 
 
-def view_changes(before: Any, after: Any) -> Any:
+def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """What changed from view ``before`` to view ``after``, for the page to merge in.
 
-    Objects (and lists of the same length, keyed by index) hold only what changed;
-    anything else is the new value, ``null`` included. Nothing is ever removed: a key
-    that disappears raises :class:`NeedView` (the page then gets the whole view)::
+    Two levels deep: a changed key whose value is an object (or a list of the same
+    length, keyed by index) holds only its changed entries, each entry whole; anything
+    else is the new value, ``null`` included. Nothing is ever removed: a key that
+    disappears raises :class:`NeedView` (the page then gets the whole view)::
 
         >>> view_changes({"a": 1, "b": {"c": 2, "d": 3}, "e": [{"f": 1}, {"f": 2}]},
         ...              {"a": 1, "b": {"c": 2, "d": None}, "e": [{"f": 1}, {"f": 5}]})
         {'b': {'d': None}, 'e': {'1': {'f': 5}}}
     """
-    if isinstance(before, dict) and isinstance(after, dict):
-        if not before.keys() <= after.keys():
-            raise NeedView("a key disappeared")
-        changes = {}
-        for key, value in after.items():
-            old = before.get(key, _ABSENT)
-            if old is not value and old != value:
-                changes[key] = view_changes(old, value)
-        return changes
-    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
-        return {
-            str(index): view_changes(old, new)
-            for index, (old, new) in enumerate(zip(before, after, strict=True))
-            if old != new
-        }
-    if isinstance(before, list) and isinstance(after, dict):
-        raise NeedView("a list became an object")
-    return after
+    if not before.keys() <= after.keys():
+        raise NeedView("a key disappeared")
+    changes: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key, _ABSENT)
+        if old == value:
+            continue
+        if isinstance(old, dict) and isinstance(value, dict):
+            if not old.keys() <= value.keys():
+                raise NeedView(f"a key of {key} disappeared")
+            changes[key] = {k: v for k, v in value.items() if old.get(k, _ABSENT) != v}
+        elif isinstance(old, list) and isinstance(value, list) and len(old) == len(value):
+            changes[key] = {
+                str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v
+            }
+        elif isinstance(old, list) and isinstance(value, dict):
+            raise NeedView(f"{key} became an object")
+        else:
+            changes[key] = value
+    return changes
 
 
 #: A key a view did not have before (never equal to any JSON value).
