@@ -106,7 +106,7 @@ def test_creating_and_joining_are_rate_limited_per_client(apps: Apps) -> None:
 
 def test_games_and_bots_are_capped_per_client_and_for_the_server(apps: Apps) -> None:
     client = apps.start(limits=Limits(games_per_client=3, bots_per_client=2, games=4, bots=3))
-    bots = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "level": "expert"}]}
+    bots = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]}
     four_experts = {"players": 4, "seats": [{"kind": "bot", "level": "expert"}] * 4}
     reply = client.post("/api/games", json=four_experts)
     assert reply.status_code == 429 and reply.json()["error"] == "too_many_games"
@@ -238,3 +238,36 @@ async def test_the_bot_scheduler_is_fair_and_says_when_it_is_busy() -> None:
     await asyncio.sleep(2.2)
     assert heard == [True, False] and not scheduler.busy
     scheduler.shutdown()
+
+
+@in_fresh_loop
+async def test_a_dead_bot_worker_is_replaced() -> None:
+    """A worker killed from outside (out of memory...): new workers answer instead."""
+    import os
+    import signal
+
+    scheduler = BotScheduler(processes=1)
+    scheduler.start()
+    state = State.new(players=3)
+    first = await scheduler.choose(None, "hard", state, 1)
+    executor = scheduler._executor
+    for pid in list(executor._processes):  # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGKILL)
+    second = await asyncio.wait_for(scheduler.choose(None, "hard", state, 2), timeout=60)
+    assert first in state.legal_actions() and second in state.legal_actions()
+    assert scheduler._executor is not executor
+    scheduler.shutdown()
+
+
+def test_pages_hear_when_the_bots_are_busy(client: TestClient) -> None:
+    game = create_game(client, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
+    manager = client.app.state.web.manager  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        red = Conn(ws, [tokens(game)[0]])
+        client.portal.call(manager.bots._set_busy, True)  # type: ignore[union-attr]
+        assert red.receive() == {"type": "bots", "busy": True}
+    with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        again = Conn(ws, [tokens(game)[0]])  # told right after its welcome
+        assert again.receive() == {"type": "bots", "busy": True}
+        client.portal.call(manager.bots._set_busy, False)  # type: ignore[union-attr]
+        assert again.receive() == {"type": "bots", "busy": False}

@@ -118,14 +118,18 @@ class Player:
 @pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy")
 def test_two_instances_behind_haproxy_survive_a_kill(pg_url: str, tmp_path: Path) -> None:
     options = ("--bot-delay", "0", "--bot-processes", "0")
-    one, two = Served(pg_url, *options), Served(pg_url, *options)
-    balancer = Balancer(one, two)
+    started: list[Served | Balancer] = []
     try:
+        one = Served(pg_url, *options)
+        started.append(one)
+        two = Served(pg_url, *options)
+        started.append(two)
+        balancer = Balancer(one, two)
+        started.append(balancer)
         asyncio.run(play_through(balancer, one, two, pg_url))
     finally:
-        balancer.stop()
-        one.stop()
-        two.stop()
+        for process in reversed(started):
+            process.stop()
 
 
 async def play_through(balancer: Balancer, one: Served, two: Served, database: str) -> None:

@@ -184,6 +184,13 @@ class BotScheduler:
             initializer=_start_worker,
         )
 
+    def _renew(self) -> None:
+        """New worker processes for a pool that lost one (killed, out of memory)."""
+        log.error("a bot worker died; starting new ones")
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._processes()
+        self.start()
+
     def start(self) -> None:
         """Start the worker processes now, not at the first bot move."""
         for _ in range(self.processes):
@@ -221,8 +228,12 @@ class BotScheduler:
             if request.future.done():  # its room stopped waiting
                 continue
             seconds = shortened(default_seconds(request.level), self.load, self.min_seconds)
+            try:
+                job = self._submit(loop, request, seconds)
+            except BrokenProcessPool:  # a worker died since the last decision
+                self._renew()
+                job = self._submit(loop, request, seconds)
             self._running += 1
-            job = self._submit(loop, request, seconds)
             job.add_done_callback(functools.partial(self._finish, request, self._executor))
         self._update_busy()
 
@@ -248,11 +259,8 @@ class BotScheduler:
                 request.future.cancel()
             elif isinstance(error := done.exception(), BrokenProcessPool):
                 # A worker died (killed, out of memory): new workers, and ask again.
-                log.error("a bot worker died; starting new ones")
                 if self._executor is executor:  # the first to hear of it
-                    self._executor.shutdown(wait=False, cancel_futures=True)
-                    self._executor = self._processes()
-                    self.start()
+                    self._renew()
                 self._waiting.appendleft(request)
             elif error is not None:
                 request.future.set_exception(error)

@@ -95,8 +95,11 @@ class PostgresCluster:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(Exception):  # let the others take over at once
-            await self._execute("UPDATE games SET owner = NULL WHERE owner = %s", (self.instance,))
-            await self._execute("DELETE FROM instances WHERE id = %s", (self.instance,))
+            await asyncio.wait_for(self._give_up(), timeout=3)
+
+    async def _give_up(self) -> None:
+        await self._execute("UPDATE games SET owner = NULL WHERE owner = %s", (self.instance,))
+        await self._execute("DELETE FROM instances WHERE id = %s", (self.instance,))
 
     async def _execute(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         async with self.store.pool.connection() as conn:

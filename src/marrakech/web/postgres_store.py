@@ -415,7 +415,7 @@ class PostgresStore:
         return Usage(*(int(value) for value in row))
 
     async def close(self) -> None:
-        await self.pool.close()
+        await self.pool.close(timeout=3)
 
     # -- rows ---------------------------------------------------------------------------
 
