@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,11 +17,16 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="Using `httpx` with", category=UserWarning)
     from fastapi.testclient import TestClient
 
+from marrakech import State
+from marrakech.views import state_view
 from marrakech.web.app import create_app
 from marrakech.web.protocol import SERVER_MESSAGE, CreatedGame
+from tests.web.postgres import ThrowawayPostgres, server_programs
 
 #: Seconds a test waits for a message before failing (a hang is a bug, not a slow test).
 RECEIVE_TIMEOUT = 10.0
+#: The header of a JSON body sent as bytes (``json=`` sets it by itself).
+JSON = {"Content-Type": "application/json"}
 
 
 class Conn:
@@ -62,8 +68,15 @@ class Conn:
         data: dict[str, Any] = json.loads(message["text"])
         if data["type"] == "update":
             assert data["version"] == self.version + len(data["events"]), (data, self.version)
+            assert (data["changes"] is None) != (data["state"] is None), data
             self.version = data["version"]
-            self.state = data["state"]
+            if data["changes"] is None:
+                self.state = data["state"]
+            else:  # what changed, merged into the view as the page does (game.js)
+                self.state = apply_changes(self.state, data["changes"])
+                # ...which gives exactly the core's view of the new position.
+                position = State.from_notation(self.state["notation"])
+                assert self.state == state_view(position), data["changes"]
             self.legal = data["legal"]
             self.log.extend(data["log"])
             self.updates.append(data)
@@ -104,11 +117,48 @@ class Conn:
         return self.state["phase"] == "over"
 
 
+def apply_changes(target: Any, changes: Any) -> Any:
+    """``changes`` of an update merged into a view, as the page does (``applyChanges`` in
+    static/js/game.js): objects, and lists by index, get what changed; anything else is
+    replaced."""
+    if isinstance(changes, dict) and isinstance(target, dict | list):
+        merged: Any = dict(target) if isinstance(target, dict) else list(target)
+        for key, value in changes.items():
+            index: Any = int(key) if isinstance(target, list) else key
+            old = merged[index] if isinstance(target, list) else merged.get(key)
+            merged[index] = apply_changes(old, value)
+        return merged
+    return changes
+
+
 def mover(state: dict[str, Any]) -> int | None:
     """The seat the server waits for, read off a state view (roll: the seat's turn)."""
     if state["phase"] == "over":
         return None
     return state["turn"] if state["phase"] == "roll" else state["to_move"]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[ThrowawayPostgres]:
+    """A PostgreSQL cluster of this test session's own (skipped without PostgreSQL), in
+    a temporary folder that the unprivileged user it may run as can reach."""
+    programs = server_programs()
+    if programs is None:
+        pytest.skip("PostgreSQL's server programs are not installed (apt-get install postgresql)")
+    pytest.importorskip("psycopg_pool")
+    with tempfile.TemporaryDirectory(prefix="marrakech-pg-") as folder:
+        cluster = ThrowawayPostgres(Path(folder), programs)
+        cluster.start()
+        try:
+            yield cluster
+        finally:
+            cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: ThrowawayPostgres) -> str:
+    """The URL of a new, empty database in the test session's PostgreSQL cluster."""
+    return postgres.new_database()
 
 
 @pytest.fixture

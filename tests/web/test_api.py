@@ -22,7 +22,7 @@ from marrakech.web.protocol import (
     PageConfig,
     Replay,
 )
-from tests.web.conftest import Apps, Conn, create_game, tokens
+from tests.web.conftest import JSON, Apps, Conn, create_game, tokens
 
 
 def test_create_answers_links_for_each_human_seat(client: TestClient) -> None:
@@ -92,9 +92,9 @@ def test_create_refuses_bad_requests_clearly(
 
 
 def test_create_refuses_non_json_and_huge_bodies(client: TestClient) -> None:
-    reply = client.post("/api/games", content=b"players=2")
+    reply = client.post("/api/games", content=b"players=2", headers=JSON)
     assert reply.status_code == 400 and "expected a JSON object" in reply.json()["message"]
-    reply = client.post("/api/games", content=b"[" * (MAX_BODY_BYTES + 1))
+    reply = client.post("/api/games", content=b"[" * (MAX_BODY_BYTES + 1), headers=JSON)
     assert reply.status_code == 413 and reply.json()["error"] == "too_large"
 
 
@@ -153,7 +153,7 @@ def test_every_answer_validates_against_its_type(client: TestClient) -> None:
         (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(JoinedSeat)),
         (client.get(f"/api/games/{game_id}/replay"), TypeAdapter(Replay)),
         (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(HttpError)),
-        (client.post("/api/games", content=b"[]"), TypeAdapter(HttpError)),
+        (client.post("/api/games", content=b"[]", headers=JSON), TypeAdapter(HttpError)),
         (client.get("/api/games/nosuchgame"), TypeAdapter(HttpError)),
         (client.delete("/api/games"), TypeAdapter(HttpError)),
     ]
@@ -202,7 +202,7 @@ def test_uploaded_record_is_replayed_as_data(client: TestClient) -> None:
         seats=["<script>alert(1)</script>", "bot:mcts", "Ève", "human"],
         meta={"note": "<img src=x onerror=alert(1)>"},
     )
-    reply = client.post("/api/replay?lang=en", content=record.to_json())
+    reply = client.post("/api/replay?lang=en", content=record.to_json(), headers=JSON)
     assert reply.status_code == 200
     assert reply.headers["content-type"] == "application/json"
     replay = reply.json()
@@ -230,7 +230,7 @@ def test_uploaded_record_is_replayed_as_data(client: TestClient) -> None:
     ],
 )
 def test_bad_uploaded_records_say_where(client: TestClient, body: bytes, expected: str) -> None:
-    reply = client.post("/api/replay", content=body)
+    reply = client.post("/api/replay", content=body, headers=JSON)
     assert reply.status_code == 400
     assert reply.json()["error"] == "bad_record"
     assert expected in reply.json()["message"], reply.json()["message"]

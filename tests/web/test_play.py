@@ -393,10 +393,10 @@ class FlakyStore(SQLiteStore):
 
     failing = False
 
-    def append_actions(self, *args: Any, **kwargs: Any) -> None:
+    def append_batch(self, *args: Any, **kwargs: Any) -> list[Exception | None]:
         if self.failing:
             raise OSError("disk full")
-        super().append_actions(*args, **kwargs)
+        return super().append_batch(*args, **kwargs)
 
 
 def test_a_store_failure_refuses_the_action_and_changes_nothing(apps: Apps, tmp_path: Path) -> None:

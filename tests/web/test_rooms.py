@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from marrakech import Orient, State, bots
 from marrakech.actions import Action
 from marrakech.bots import make_bot
-from marrakech.web.bot_workers import BotWorkers
+from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
@@ -25,7 +25,7 @@ from tests.web.conftest import Apps, Conn, create_game, tokens
 
 def test_every_level_of_the_registry_is_offered_and_has_its_bot() -> None:
     assert tuple(bots.LEVELS) == LEVELS and DEFAULT_LEVEL in LEVELS
-    workers = BotWorkers(threads=1)
+    workers = BotScheduler(threads=1)
     for level, name in bots.LEVELS.items():
         assert workers.make_bot(level).name == make_bot(name).name
         spec = {"players": 2, "seats": [{"kind": "bot", "level": level}] * 2}

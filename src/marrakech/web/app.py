@@ -9,7 +9,7 @@ lifespan) and closed when it stops::
     ... # doctest: +NORMALIZE_WHITESPACE
     ['/api/config', '/api/games', '/api/games/open', '/api/games/{game_id}',
      '/api/games/{game_id}/join', '/api/games/{game_id}/record', '/api/games/{game_id}/replay',
-     '/api/replay']
+     '/api/health', '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
@@ -18,19 +18,22 @@ Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Literal
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from marrakech.web.context import WebContext
+from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, pages, socket
-from marrakech.web.security import SecurityHeaders, hide_frames
+from marrakech.web.security import Guard, SecurityHeaders, hide_frames
+from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
 
 STATIC_DIR = Path(__file__).with_name("static")
@@ -39,7 +42,7 @@ STATIC_DIR = Path(__file__).with_name("static")
 def create_app(
     db_path: str | Path | None = None,
     *,
-    store: GameStore | None = None,
+    store: GameStore | SQLiteStore | None = None,
     bot_delay: float = 0.7,
     seed: int | str | None = None,
     rate: float = 20.0,
@@ -49,19 +52,24 @@ def create_app(
     bot_processes: int = 0,
     synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     static_dir: str | Path | None = None,
+    limits: Limits | None = None,
+    allow_origins: Sequence[str] = (),
 ) -> FastAPI:
     """The Marrakech web app.
 
-    ``db_path``: the SQLite file (default: :func:`default_db_path`); or pass any
-    :class:`GameStore` as ``store``. ``bot_delay``: seconds a bot waits before each move,
-    so people see it (0 in tests). ``seed``: make dice and bots reproducible.
-    ``rate``/``burst``: messages per second and burst allowed per WebSocket connection.
-    ``bot_processes``: think in that many worker processes (strong bots then never slow
-    the event loop down); 0 (the default) uses ``bot_workers`` threads.
+    ``db_path``: the SQLite file (default: :func:`default_db_path`) or a PostgreSQL URL
+    (``postgresql://...``: instances on one database share its games); or pass a store
+    as ``store``. ``bot_delay``: seconds a bot waits before each move, so people see it
+    (0 in tests). ``seed``: make dice and bots reproducible. ``rate``/``burst``: messages
+    per second and burst allowed per WebSocket connection. ``bot_processes``: think in
+    that many worker processes (strong bots then never slow the event loop down); 0 (the
+    default) uses ``bot_workers`` threads. ``limits``: rates and caps per client and for
+    the server (:class:`~marrakech.web.limits.Limits`). ``allow_origins``: sites other
+    than this one whose pages may act (``https://games.example.org``).
     """
     hide_frames()
     context = WebContext(
-        static_dir=Path(static_dir) if static_dir is not None else STATIC_DIR,
+        static=StaticVersion.of(Path(static_dir) if static_dir is not None else STATIC_DIR),
         db_path=default_db_path() if db_path is None and store is None else db_path,
         store=store,
         synchronous=synchronous,
@@ -72,6 +80,7 @@ def create_app(
         rate=rate,
         burst=burst,
         hello_timeout=hello_timeout,
+        limits=limits or Limits(),
     )
     app = FastAPI(
         title="Marrakech",
@@ -81,11 +90,14 @@ def create_app(
         openapi_url="/api/openapi.json",
     )
     app.state.web = context
+    # The last added is the outermost: the headers go on every answer, errors included.
+    app.add_middleware(Guard, allowed_origins=frozenset(allow_origins))
     app.add_middleware(SecurityHeaders)
     app.exception_handler(ApiError)(api_error)
     app.exception_handler(StarletteHTTPException)(http_error)
+    app.exception_handler(RequestValidationError)(validation_error)
     app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=context.static_dir, check_dir=False), name="static")
+    app.mount("/static", VersionedStatic(context.static), name="static")
     app.include_router(api.router)
     app.include_router(socket.router)
     return app
@@ -95,7 +107,7 @@ def create_app(
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the store and start the rooms (resuming bot turns); stop both at the end."""
     context: WebContext = app.state.web
-    manager = context.open()
+    manager = await context.open()
     await manager.start()
     try:
         yield
@@ -109,7 +121,14 @@ HTTP_ERROR_CODES: dict[int, ApiErrorCode] = {404: "not_found", 405: "method_not_
 
 async def api_error(request: Request, error: ApiError) -> JSONResponse:
     body = HttpError(error=error.code, message=error.message)
-    return JSONResponse(body.model_dump(), error.status)
+    return JSONResponse(body.model_dump(), error.status, headers=error.headers)
+
+
+async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+    """A query parameter that does not fit (the bodies are checked by the routes)."""
+    where = ", ".join(".".join(str(part) for part in item["loc"]) for item in error.errors())
+    body = HttpError(error="bad_request", message=f"{where}: expected another value"[:200])
+    return JSONResponse(body.model_dump(), 400)
 
 
 async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:

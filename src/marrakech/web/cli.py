@@ -10,7 +10,10 @@ accepts connections, so scripts can wait for it::
 from __future__ import annotations
 
 import argparse
+import asyncio
+import dataclasses
 import importlib.util
+import os
 import socket
 import sys
 from pathlib import Path
@@ -20,6 +23,17 @@ from typing import Any
 for _module in ("fastapi", "uvicorn", "platformdirs"):
     if importlib.util.find_spec(_module) is None:
         raise ImportError(f"marrakech serve needs {_module}: pip install 'marrakech[web]'")
+
+from marrakech.web.limits import Limits  # noqa: E402 (after the check above)
+
+#: The options of :class:`Limits`: option, field, what it limits.
+LIMIT_OPTIONS = (
+    ("--games-per-minute", "creates_per_minute", "new games per minute per client address"),
+    ("--max-games", "games", "unfinished games on the whole server"),
+    ("--max-bots", "bots", "bot seats in unfinished games on the whole server"),
+    ("--max-games-per-client", "games_per_client", "unfinished games of one client address"),
+    ("--max-bots-per-client", "bots_per_client", "bot seats in one client address's games"),
+)
 
 #: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the
 #: app, which answers ``too_large``; anything past this is cut off by the server.
@@ -44,8 +58,11 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db",
-        metavar="PATH",
-        help="SQLite file of the games (default: marrakech.sqlite3 in your data directory)",
+        metavar="PATH|URL",
+        default=os.environ.get("MARRAKECH_DB"),
+        help="SQLite file of the games (default: marrakech.sqlite3 in your data directory), "
+        "or a PostgreSQL URL (postgresql://USER@HOST/DB) that several servers share; "
+        "also read from MARRAKECH_DB",
     )
     parser.add_argument(
         "--bot-delay",
@@ -68,6 +85,32 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="worker processes for the bots' thinking (2; 0 = threads in the server)",
     )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another site whose pages may create and play games here "
+        "(https://games.example.org; repeatable; default: this site only)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="proxies trusted for X-Forwarded-For/-Proto, comma-separated "
+        "(default: 127.0.0.1,::1; '*' for any)",
+    )
+    defaults = Limits()
+    for option, name, what in LIMIT_OPTIONS:
+        default = getattr(defaults, name)
+        parser.add_argument(
+            option,
+            dest=name,
+            type=type(default),
+            default=default,
+            metavar="N",
+            help=f"{what} ({default:g})",
+        )
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -102,16 +145,16 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from marrakech.web.app import create_app
-    from marrakech.web.sqlite_store import SQLiteStore
+    from marrakech.web.context import is_postgres
     from marrakech.web.store import StoreError, default_db_path
 
-    db = Path(args.db).expanduser() if args.db else default_db_path()
+    db: str | Path = args.db if is_postgres(args.db) else _sqlite_path(args.db, default_db_path)
     if args.rate <= 0:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
     try:
-        SQLiteStore(db).close()  # create or migrate the schema now, to fail clearly
-    except StoreError as error:
+        check_store(db)  # create or migrate the schema now, to fail clearly
+    except (StoreError, ImportError) as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 1
     try:
@@ -130,6 +173,10 @@ def run(args: argparse.Namespace) -> int:
         burst=max(1, int(args.rate * 2)),
         bot_processes=max(0, args.bot_processes),
         synchronous="FULL" if args.durable else "NORMAL",
+        limits=dataclasses.replace(
+            Limits(), **{name: getattr(args, name) for _, name, _ in LIMIT_OPTIONS}
+        ),
+        allow_origins=args.allow_origin,
     )
     config = uvicorn.Config(
         app,
@@ -139,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         lifespan="on",
         timeout_graceful_shutdown=5,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     address = url(host, port)
 
@@ -149,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
             await super().startup(sockets)
             if self.started:
                 print(f"Marrakech is ready at {address}  (Ctrl+C to stop)", flush=True)
-                print(f"Games are stored in {db}", flush=True)
+                shown = str(db).split("@")[-1] if is_postgres(db) else db
+                print(f"Games are stored in {shown}", flush=True)
 
     server = Server(config)
     try:
@@ -159,6 +208,34 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0 if server.started else 1
+
+
+def _sqlite_path(db: str | None, default: Any) -> Path:
+    path: Path = Path(db).expanduser() if db else default()
+    return path
+
+
+def check_store(db: str | Path) -> None:
+    """Open and close the store once: creates or migrates its schema, or raises
+    :class:`~marrakech.web.store.StoreError` saying why it cannot be used."""
+    from marrakech.web.context import is_postgres
+    from marrakech.web.sqlite_store import SQLiteStore
+
+    if not is_postgres(db):
+        SQLiteStore(db).close()
+        return
+    try:
+        from marrakech.web.postgres_store import PostgresStore
+    except ImportError:
+        raise ImportError(
+            "a PostgreSQL database needs psycopg: pip install 'marrakech[postgres]'"
+        ) from None
+
+    async def check() -> None:
+        store = await PostgresStore.open(str(db), min_size=1, max_size=1)
+        await store.close()
+
+    asyncio.run(check())
 
 
 def bind(host: str, port: int) -> socket.socket:

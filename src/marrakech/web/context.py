@@ -2,30 +2,45 @@
 
 ``create_app`` puts one :class:`WebContext` in ``app.state.web``; a route asks for it
 with a parameter typed :data:`Context` (a FastAPI dependency that works for HTTP requests
-and WebSockets alike). The app's lifespan opens the rooms (:meth:`WebContext.open`).
+and WebSockets alike). The app's lifespan opens the store and the rooms
+(:meth:`WebContext.open`): the SQLite file, or the PostgreSQL database of ``database``
+(with :class:`~marrakech.web.postgres_cluster.PostgresCluster`, so that instances on
+it share the games).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
+from marrakech.web.cluster import Cluster
+from marrakech.web.limits import ClientRates, Limits
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.static_files import StaticVersion
 from marrakech.web.store import GameStore
+
+
+def is_postgres(database: str | Path | None) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` URL).
+
+    >>> is_postgres("postgresql://marrakech@db/games"), is_postgres("games.sqlite3")
+    (True, False)
+    """
+    return isinstance(database, str) and database.startswith(("postgresql://", "postgres://"))
 
 
 @dataclass
 class WebContext:
     """The settings ``create_app`` was given (see there), and the rooms while it runs."""
 
-    static_dir: Path
+    static: StaticVersion
     db_path: str | Path | None
-    store: GameStore | None
+    store: GameStore | SQLiteStore | None
     synchronous: Literal["NORMAL", "FULL"]
     bot_delay: float
     seed: int | str | None
@@ -34,12 +49,30 @@ class WebContext:
     rate: float
     burst: int
     hello_timeout: float
+    limits: Limits = field(default_factory=Limits)
     rooms: RoomManager | None = None
 
-    def open(self) -> RoomManager:
-        """Open the store (the SQLite file unless a store was given) and its rooms."""
+    def __post_init__(self) -> None:
+        limits = self.limits
+        self.create_rates = ClientRates(limits.creates_per_minute, limits.create_burst)
+        self.join_rates = ClientRates(limits.joins_per_minute, limits.join_burst)
+
+    @property
+    def static_dir(self) -> Path:
+        return self.static.folder
+
+    async def open(self) -> RoomManager:
+        """Open the store (the SQLite file or the PostgreSQL database, unless a store
+        was given) and its rooms."""
         store = self.store
-        if store is None:
+        cluster: Cluster | None = None
+        if store is None and is_postgres(self.db_path):
+            from marrakech.web.postgres_cluster import PostgresCluster
+            from marrakech.web.postgres_store import PostgresStore
+
+            postgres = await PostgresStore.open(str(self.db_path))
+            store, cluster = postgres, PostgresCluster(postgres)
+        elif store is None:
             store = SQLiteStore(str(self.db_path), synchronous=self.synchronous)
         self.rooms = RoomManager(
             store,
@@ -47,6 +80,8 @@ class WebContext:
             seed=self.seed,
             bot_workers=self.bot_workers,
             bot_processes=self.bot_processes,
+            cluster=cluster,
+            limits=self.limits,
         )
         return self.rooms
 

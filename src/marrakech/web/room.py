@@ -3,10 +3,16 @@
 A :class:`Room` is one game in memory, rebuilt from the store's action log when it is
 first needed. It accepts an action only from a connection holding the seat's token, for
 the current version, when the seat is to move and the core says the action is legal; it
-writes the action to the store, and only then broadcasts the new state. The server rolls
+writes the action to the store, and only then broadcasts what changed. The server rolls
 the die (a seeded ``random.Random`` per room) and reveals 2-player pile tops; bots choose
-in a worker (:mod:`marrakech.web.bot_workers`) after a short visible pause, so the event
-loop never blocks. The rooms of a server are kept by :class:`~marrakech.web.rooms.RoomManager`.
+through the server's scheduler (:mod:`marrakech.web.bot_workers`) after a short visible
+pause, so the event loop never blocks. The rooms of a server are kept by
+:class:`~marrakech.web.rooms.RoomManager`.
+
+When several instances share a database (:mod:`marrakech.web.cluster`), a room is its
+game's **owner** (it applies, stores and broadcasts actions, runs the bots) or a
+**follower**: it checks its clients' actions the same way, forwards them to the owner,
+and applies what the owner stored (:meth:`Room.follow`).
 """
 
 from __future__ import annotations
@@ -30,15 +36,18 @@ from marrakech.views import event_view, state_view
 from marrakech.web.client import Client
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
-    ActionMessage,
+    BotsBusy,
     GameChanged,
     GameMeta,
     Legal,
+    NeedView,
     ProtocolError,
     SeatInfo,
+    StateView,
     Update,
     Welcome,
     iso_time,
+    view_changes,
 )
 from marrakech.web.store import (
     ActionRow,
@@ -62,8 +71,10 @@ class Room:
     in the store's thread) before it is applied in memory and broadcast.
     """
 
-    def __init__(self, manager: RoomManager, game: StoredGame) -> None:
+    def __init__(self, manager: RoomManager, game: StoredGame, owner: bool = True) -> None:
         self.manager = manager
+        #: Whether this instance owns the game (see the module's docstring).
+        self.owner = owner
         self.game_id = game.id
         self.players = game.players
         self.rules = parse_rules(game.rules)
@@ -82,6 +93,7 @@ class Room:
         self._bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self.closed = False
+        self.has_bots = any(seat.kind == "bot" for seat in self.seats)
 
     def _load(self, game: StoredGame) -> None:
         """Take the seats and replay the action log of a stored game."""
@@ -98,6 +110,9 @@ class Room:
         self.events = events
         self.state = state
         self._logs: dict[str, list[str]] = {}
+        #: The state view the connections have (None: none is computed yet).
+        self._view: StateView | None = None
+        self._legal: tuple[int, list[str]] = (-1, [])
 
     # -- what the game is -------------------------------------------------------------
 
@@ -120,9 +135,16 @@ class Room:
     def legal_for(self, seat: int) -> list[str]:
         if self.mover() != seat:
             return []
-        if self.state.phase is Phase.ROLL:
-            return ["roll"]
-        return [str(action) for action in self.state.legal_actions()]
+        version, tokens = self._legal
+        if version != self.version:  # once per version, for every connection
+            state = self.state
+            tokens = (
+                ["roll"]
+                if state.phase is Phase.ROLL
+                else [str(action) for action in state.legal_actions()]
+            )
+            self._legal = (self.version, tokens)
+        return tokens
 
     def legal_map(self, client: Client) -> Legal:
         return {str(seat): self.legal_for(seat) for seat in sorted(client.seats)}
@@ -171,14 +193,22 @@ class Room:
             game=self.meta(),
             you=sorted(client.seats),
             version=self.version,
-            state=state_view(self.state),
+            state=self.view(),
             log=self.log(client.lang),
             legal=self.legal_map(client),
         )
         client.send(welcome.model_dump_json())
+        if self.has_bots and self.manager.bots.busy:
+            client.send(BotsBusy(busy=True).model_dump_json())
+
+    def view(self) -> StateView:
+        """The state view of the current position (computed once per version)."""
+        if self._view is None:
+            self._view = state_view(self.state)
+        return self._view
 
     async def _resync(self) -> None:
-        game = await self.manager.store_worker.run(self.manager.store.load_game, self.game_id)
+        game = await self.manager.store.load_game(self.game_id)
         if game is None:
             self.manager.forget(self)
             return
@@ -191,20 +221,42 @@ class Room:
         self.manager.release(self)
 
     def _broadcast(self, events: Sequence[Event]) -> None:
+        """Send every connection the update after ``events`` (already applied): the
+        events, their log lines, what changed in the view (or the view), legal tokens."""
+        before = self._view
+        self._view = None
         if not self.clients:
-            return
-        state = state_view(self.state)
+            return  # nobody to tell: the view waits until someone connects
+        after = self.view()
+        changes: StateView | None = None
+        if before is not None:
+            try:
+                changes = view_changes(before, after)
+            except NeedView:
+                changes = None
         views = [event_view(event) for event in events]
         shared: dict[str, str] = {}  # by language: the update but for each one's legal tokens
         for client in list(self.clients):
             text = shared.get(client.lang)
             if text is None:
                 lines = self.log(client.lang)[self.version - len(events) :]
-                update = Update(
-                    version=self.version, state=state, events=views, log=lines, legal={}
+                update = Update.model_construct(
+                    version=self.version,
+                    events=views,
+                    log=lines,
+                    changes=changes,
+                    state=after if changes is None else None,
+                    legal={},
                 )
                 text = shared[client.lang] = update.json_without_legal()
             client.send(Update.json_with_legal(text, self.legal_map(client)))
+
+    def tell_bots_busy(self, busy: bool) -> None:
+        """Say to this game's connections whether the server's bots are busy."""
+        if self.has_bots and self.clients:
+            text = BotsBusy(busy=busy).model_dump_json()
+            for client in list(self.clients):
+                client.send(text)
 
     def broadcast_meta(self) -> None:
         text = GameChanged(game=self.meta()).model_dump_json()
@@ -218,9 +270,8 @@ class Room:
 
     # -- actions ----------------------------------------------------------------------
 
-    async def act(self, client: Client, message: ActionMessage) -> None:
+    async def act(self, client: Client, seat: int, version: int, token: str) -> None:
         """Apply a client's action or raise :class:`ProtocolError` (nothing changed)."""
-        seat = message.seat
         if seat not in client.seats:
             if not client.seats:
                 raise ProtocolError("not_your_seat", "spectators cannot act")
@@ -229,31 +280,49 @@ class Room:
                 "not_your_seat",
                 f"this connection holds a token for seat {held}, not for seat {seat}",
             )
-        async with self.lock:
-            state = self.state
-            if state.is_terminal:
-                raise ProtocolError("game_over", "the game is over")
-            if message.version != self.version:
-                raise ProtocolError(
-                    "stale_version",
-                    f"expected version {self.version} (the current one), found "
-                    f"{message.version}: apply the latest update first",
-                )
-            mover = self.mover()
-            if mover != seat:
-                whose = "nobody's" if mover is None else f"seat {mover}'s"
-                raise ProtocolError(
-                    "not_your_turn",
-                    f"it is {whose} turn ({self._who(mover)}), not seat {seat}'s",
-                )
-            legal = self.legal_for(seat)
-            if message.action not in legal:
-                raise ProtocolError("illegal_action", self._illegal(seat, message.action, legal))
-            if state.phase is Phase.ROLL:
-                action = sample_outcome(state, self.die)
-            else:
-                action = parse_action(message.action)
-            await self._accept(action)
+        await self.submit(seat, version, token)
+
+    async def submit(self, seat: int, version: int, token: str) -> None:
+        """Apply the action of a seat whose token was checked (here, or by the instance
+        that forwarded it), or raise :class:`ProtocolError` (nothing changed)."""
+        for _ in range(3):
+            async with self.lock:
+                self._check(seat, version, token)
+                if self.owner:
+                    state = self.state
+                    if state.phase is Phase.ROLL:
+                        action = sample_outcome(state, self.die)
+                    else:
+                        action = parse_action(token)
+                    await self._accept(action)
+                    return
+            # A follower: the owner applies it (the update then comes from the store).
+            if await self.manager.cluster.forward(self, seat, version, token):
+                return
+            await self.promote()  # the owner was gone: this instance owns the game now
+        raise ProtocolError("server_error", "the game's server changed; try again")
+
+    def _check(self, seat: int, version: int, token: str) -> None:
+        """Refuse an action that cannot be applied now (call with :attr:`lock` held)."""
+        state = self.state
+        if state.is_terminal:
+            raise ProtocolError("game_over", "the game is over")
+        if version != self.version:
+            raise ProtocolError(
+                "stale_version",
+                f"expected version {self.version} (the current one), found "
+                f"{version}: apply the latest update first",
+            )
+        mover = self.mover()
+        if mover != seat:
+            whose = "nobody's" if mover is None else f"seat {mover}'s"
+            raise ProtocolError(
+                "not_your_turn",
+                f"it is {whose} turn ({self._who(mover)}), not seat {seat}'s",
+            )
+        legal = self.legal_for(seat)
+        if token not in legal:
+            raise ProtocolError("illegal_action", self._illegal(seat, token, legal))
 
     def _illegal(self, seat: int, token: str, legal: list[str]) -> str:
         """Why ``token`` is refused: for an action of the core, the core's own message
@@ -295,19 +364,15 @@ class Room:
         rows = [ActionRow(str(event.action), event.seat) for event in events]
         status: GameStatus = game_status(state, self.seats)
         try:
-            await self.manager.store_worker.run(
-                self.manager.store.append_actions,
-                self.game_id,
-                self.version,
-                rows,
-                status,
-                bot_to_move,
+            await self.manager.store.append_actions(
+                self.game_id, self.version, rows, status, bot_to_move
             )
         except StoreConflict:
             # Another server instance moved this game on: this copy is stale. Catch up
             # from the store and send everyone a fresh welcome, then refuse the action.
             log.warning("game %s changed in the store behind this server", self.game_id)
             await self._resync()
+            self.owner = await self.manager.cluster.claim(self.game_id)
             raise ProtocolError(
                 "stale_version", "the game moved on elsewhere: this is the latest state"
             ) from None
@@ -321,11 +386,52 @@ class Room:
         self._broadcast(events)
         self.kick()
 
+    # -- following another instance ---------------------------------------------------
+
+    async def follow(
+        self, version: int | None = None, rows: Sequence[ActionRow] | None = None
+    ) -> None:
+        """Apply what the store holds after this room's version (up to ``version``, if
+        known): ``rows`` are those actions if the caller has them, else they are read."""
+        async with self.lock:
+            if self.closed or (version is not None and version <= self.version):
+                return
+            if rows is None or version is None or version - len(rows) != self.version:
+                rows = await self.manager.store.load_actions(self.game_id, self.version)
+            events: list[Event] = []
+            state = self.state
+            for row in rows:
+                events.append(state.describe(parse_action(row.token)))
+                state = events[-1].after
+            if not events:
+                return
+            self.events.extend(events)
+            self.state = state
+            self._broadcast(events)
+
+    async def reload_seats(self) -> None:
+        """Take the seats from the store again (a seat was claimed elsewhere)."""
+        game = await self.manager.store.load_game(self.game_id)
+        if game is not None:
+            self.seats = list(game.seats)
+            self.broadcast_meta()
+            self.kick()
+
+    async def promote(self) -> None:
+        """This instance now owns the game: catch up with the store, go on with any
+        pending reveal and the bots."""
+        await self.follow()
+        async with self.lock:
+            self.owner = True
+            await self._accept(None)
+        self.kick()
+
     # -- bots -------------------------------------------------------------------------
 
     def kick(self) -> None:
-        """Start the bot loop if a bot is to move and none is running."""
-        if self.closed or self._bot_task is not None or not self.bot_to_move():
+        """Start the bot loop if this instance owns the game, a bot is to move and no
+        loop runs."""
+        if self.closed or not self.owner or self._bot_task is not None or not self.bot_to_move():
             return
         self._bot_task = asyncio.get_running_loop().create_task(
             self._bot_loop(), name=f"bots of game {self.game_id}"
@@ -339,7 +445,7 @@ class Room:
         loop = asyncio.get_running_loop()
         manager = self.manager
         try:
-            while not self.closed and self.bot_to_move():
+            while not self.closed and self.owner and self.bot_to_move():
                 version = self.version
                 state = self.state
                 seat = self.mover()
@@ -359,7 +465,7 @@ class Room:
                 # Thinking counts towards the pause that lets people see each bot move.
                 await asyncio.sleep(max(0.0, manager.bot_delay - (loop.time() - started)))
                 async with self.lock:
-                    if self.closed or self.version != version:
+                    if self.closed or not self.owner or self.version != version:
                         continue
                     try:
                         await self._accept(action)

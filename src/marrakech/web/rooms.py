@@ -1,9 +1,10 @@
 """The live rooms of one server: loaded on demand, resumed at start, dropped when idle.
 
-The :class:`RoomManager` owns the rooms (:class:`~marrakech.web.room.Room`), the
-store's thread (:mod:`marrakech.web.store_worker`) and the bots' workers
-(:mod:`marrakech.web.bot_workers`). It creates games and seats players for the lobby;
-at start it resumes every game that was waiting for a bot.
+The :class:`RoomManager` owns the rooms (:class:`~marrakech.web.room.Room`), the store
+(:mod:`marrakech.web.store`), the bots' scheduler (:mod:`marrakech.web.bot_workers`) and
+the instance's place among others on a shared database (:mod:`marrakech.web.cluster`).
+It creates games (within the caps of :mod:`marrakech.web.limits`) and seats players for
+the lobby; at start it resumes every game that was waiting for a bot.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 
 from marrakech.actions import parse_action
@@ -19,10 +21,13 @@ from marrakech.bots import Bot
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
-from marrakech.web.bot_workers import BotWorkers
+from marrakech.web.bot_workers import BotScheduler
+from marrakech.web.cluster import Cluster, LocalCluster
+from marrakech.web.limits import Limits, check_caps
 from marrakech.web.protocol import DEFAULT_LEVEL, ApiError, CreateGame, iso_time
 from marrakech.web.room import Room, game_status, mover_kind
-from marrakech.web.store import GameStore, SeatRow, StoredGame, hash_token
+from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, hash_token
 from marrakech.web.store_worker import StoreWorker
 
 log = logging.getLogger("marrakech.web")
@@ -39,15 +44,17 @@ def new_game_id() -> str:
 
 
 class RoomManager:
-    """The live rooms of one server, the store's thread and the bots' workers.
+    """The live rooms of one server, its store, its bots and its cluster.
 
-    ``seed`` makes every die and bot reproducible (tests); by default each room's
-    generators are seeded from the operating system's randomness.
+    ``store`` is a :class:`GameStore`, or an :class:`SQLiteStore`, which is then run in
+    its own thread (``store_worker``). ``seed`` makes every die and bot reproducible
+    (tests); by default each room's generators are seeded from the operating system's
+    randomness.
     """
 
     def __init__(
         self,
-        store: GameStore,
+        store: GameStore | SQLiteStore,
         *,
         bot_delay: float = 0.7,
         seed: int | str | None = None,
@@ -55,15 +62,22 @@ class RoomManager:
         bot_processes: int = 0,
         queue_size: int = 256,
         bot_factory: Callable[[str], Bot] | None = None,
+        cluster: Cluster | None = None,
+        limits: Limits | None = None,
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay: expected seconds >= 0, found {bot_delay}")
-        self.store = store
+        self.store_worker: StoreWorker | None = None
+        if isinstance(store, SQLiteStore):
+            store = self.store_worker = StoreWorker(store)
+        self.store: GameStore = store
         self.bot_delay = bot_delay
         self.queue_size = queue_size
         self._seed = secrets.token_hex(16) if seed is None else str(seed)
-        self.store_worker = StoreWorker(store)
-        self.bots = BotWorkers(threads=bot_workers, processes=bot_processes, factory=bot_factory)
+        self.bots = BotScheduler(threads=bot_workers, processes=bot_processes, factory=bot_factory)
+        self.bots.on_busy = self._bots_busy
+        self.cluster: Cluster = cluster or LocalCluster()
+        self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
 
@@ -74,9 +88,16 @@ class RoomManager:
     # -- lifecycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume every game that was waiting for a bot when the server stopped."""
+        """Resume every game that was waiting for a bot when the server stopped (on a
+        shared database: those no living instance owns)."""
         self.bots.start()
-        for game_id in await self.store_worker.run(self.store.games_with_bot_to_move):
+        await self.cluster.start(self)
+        await self.resume(await self.store.games_with_bot_to_move())
+
+    async def resume(self, game_ids: list[str]) -> None:
+        """Load these games' rooms (each owned here, unless a living instance owns it)
+        so their bots go on."""
+        for game_id in game_ids:
             try:
                 room = await self.get(game_id)
             except Exception:
@@ -84,13 +105,15 @@ class RoomManager:
                 continue
             if room is not None:
                 room.kick()
+                self.release(room)
 
     async def stop(self) -> None:
         for room in list(self.rooms.values()):
             await room.stop()
         self.rooms.clear()
+        await self.cluster.stop()
         self.bots.shutdown()
-        await self.store_worker.close()
+        await self.store.close()
 
     async def get(self, game_id: str) -> Room | None:
         """The live room of a game, loaded from the store if needed; None if unknown."""
@@ -103,13 +126,16 @@ class RoomManager:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            game = await self.store_worker.run(self.store.load_game, game_id)
-            room = None if game is None else Room(self, game)
-            if room is not None:
+            game = await self.store.load_game(game_id)
+            room = None
+            if game is not None:
+                owner = game.status == "over" or await self.cluster.claim(game_id)
+                room = Room(self, game, owner=owner)
                 self.rooms[game_id] = room
-                async with room.lock:
-                    await room._accept(None)  # a crash between storing and revealing a draw
-                room.kick()
+                if room.owner and not room.state.is_terminal:
+                    async with room.lock:
+                        await room._accept(None)  # a crash between storing and a reveal
+                    room.kick()
             future.set_result(room)
             return room
         except BaseException as error:
@@ -120,7 +146,8 @@ class RoomManager:
             del self._loading[game_id]
 
     def release(self, room: Room) -> None:
-        """Unload an idle room (no connection, no bot move pending); the store keeps it."""
+        """Unload an idle room (no connection, no bot move pending); the store keeps it,
+        and any instance may own it next."""
         if (
             not room.clients
             and not room.bot_busy
@@ -128,6 +155,9 @@ class RoomManager:
             and self.rooms.get(room.game_id) is room
         ):
             del self.rooms[room.game_id]
+            room.closed = True
+            if room.owner:
+                self.cluster.release(room.game_id)
 
     def forget(self, room: Room) -> None:
         """Drop a stale room and its connections (they reconnect to a fresh copy)."""
@@ -138,8 +168,14 @@ class RoomManager:
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def create(self, spec: CreateGame) -> tuple[Room, dict[int, str]]:
-        """Create and store a game; returns its room and the human seats' tokens."""
+    async def create(self, spec: CreateGame, creator: str = "") -> tuple[Room, dict[int, str]]:
+        """Create and store a game; returns its room and the human seats' tokens.
+
+        Refused (:class:`ApiError`) past the caps of :attr:`limits` for ``creator`` (who
+        asks: :func:`marrakech.web.limits.client_key`) and for the whole server."""
+        bots = sum(seat.kind == "bot" for seat in spec.seats)
+        since = time.time() - self.limits.active
+        check_caps(await self.store.usage(creator, since), self.limits, bots)
         first_seat = (
             secrets.randbelow(spec.players) if spec.first_seat == "random" else spec.first_seat
         )
@@ -162,8 +198,9 @@ class RoomManager:
             seats=tuple(seats),
             status=game_status(start, seats),
             bot_to_move=mover_kind(start, seats) == "bot",
+            creator=creator,
         )
-        await self.store_worker.run(self.store.create_game, game)
+        await self.store.create_game(game)
         room = await self.get(game.id)
         assert room is not None
         room.kick()
@@ -173,28 +210,38 @@ class RoomManager:
     async def join(self, game_id: str, seat: int, name: str) -> str:
         """Claim an open seat: returns its new token. Raises KeyError (no such game) or
         :class:`ApiError` (no such seat, or the seat is not open)."""
-        room = await self.get(game_id)
-        if room is None:
+        games = await self.store.summaries([game_id])
+        if not games:
             raise KeyError(game_id)
-        async with room.lock:
-            if not 0 <= seat < room.players:
-                raise ApiError(
-                    400, "bad_request", f"seat: expected 0..{room.players - 1}, found {seat}"
-                )
-            if room.seats[seat].kind != "open":
-                raise ApiError(409, "seat_taken", f"seat {seat} is not open")
-            token = new_token()
-            claimed = await self.store_worker.run(
-                self.store.claim_seat, game_id, seat, hash_token(token), name
+        game = games[0]
+        if not 0 <= seat < game.players:
+            raise ApiError(
+                400, "bad_request", f"seat: expected 0..{game.players - 1}, found {seat}"
             )
-            if not claimed:
-                raise ApiError(409, "seat_taken", f"seat {seat} was just taken")
-            room.seats[seat] = SeatRow(seat, "human", None, name, hash_token(token))
-            if room.status != "waiting":
-                await self.store_worker.run(self.store.set_status, game_id, room.status)
-        room.broadcast_meta()
-        self.release(room)
+        if game.seats[seat].kind != "open":
+            raise ApiError(409, "seat_taken", f"seat {seat} is not open")
+        token = new_token()
+        if not await self.store.claim_seat(game_id, seat, hash_token(token), name):
+            raise ApiError(409, "seat_taken", f"seat {seat} was just taken")
+        room = self.rooms.get(game_id)
+        if room is not None:
+            async with room.lock:
+                room.seats[seat] = SeatRow(seat, "human", None, name, hash_token(token))
+            room.broadcast_meta()
+            room.kick()
+        self.cluster.seats_changed(game_id)
         return token
+
+    def _bots_busy(self, busy: bool) -> None:
+        for room in list(self.rooms.values()):
+            room.tell_bots_busy(busy)
+
+    async def catch_up(self, game_id: str, version: int, rows: list[ActionRow] | None) -> None:
+        """Another instance stored actions of a game (up to ``version``): a room that
+        follows it applies them."""
+        room = self.rooms.get(game_id)
+        if room is not None and not room.owner:
+            await room.follow(version, rows)
 
     async def record(self, game_id: str) -> GameRecord | None:
         """The game record of a stored game (live or not)."""
@@ -203,7 +250,7 @@ class RoomManager:
             start, actions = room.start, [event.action for event in room.events]
             seats, created = room.seats, room.created
         else:
-            game = await self.store_worker.run(self.store.load_game, game_id)
+            game = await self.store.load_game(game_id)
             if game is None:
                 return None
             start = State.new(game.players, parse_rules(game.rules), game.first_seat)

@@ -1,18 +1,48 @@
-"""What every response carries and what the logs never show.
+"""What every response carries, what the logs never show, and who may change anything.
 
-:class:`SecurityHeaders` adds a strict Content-Security-Policy and friends to every HTTP
-response; :class:`HideFrames` keeps the WebSocket libraries from logging whole frames (a
-``hello`` frame holds seat tokens, and tokens are never logged).
+- :class:`SecurityHeaders` adds a strict Content-Security-Policy and friends to every
+  HTTP response, errors included;
+- :class:`Guard`, inside it, answers ``OPTIONS`` and ``HEAD`` for every path, refuses a
+  state-changing request or a WebSocket from another site (:func:`cross_site`), and turns
+  any unexpected failure into a JSON ``500`` (one log line, the connection kept);
+- :class:`HideFrames` keeps the WebSocket libraries from logging whole frames (a
+  ``hello`` frame holds seat tokens, and tokens are never logged).
+
+The same-origin rule (:func:`cross_site`) follows what browsers send: every cross-site
+``POST`` and every WebSocket handshake carries an ``Origin``; requests without one (no
+browser: curl, scripts) cannot ride on a visitor's browser, so they pass::
+
+    >>> headers = {"host": "games.example.org", "origin": "https://games.example.org"}
+    >>> cross_site(headers, frozenset()) is None
+    True
+    >>> cross_site({**headers, "origin": "https://evil.example"}, frozenset())
+    'https://evil.example'
+    >>> cross_site({**headers, "origin": "https://evil.example"}, frozenset({"https://evil.example"}))
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.datastructures import MutableHeaders
+
+from marrakech.web.protocol import HttpError
+
+log = logging.getLogger("marrakech.web")
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Any]]
+Send = Callable[[Any], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: Methods that change nothing: never refused for their origin.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: What ``OPTIONS`` answers for any path (no CORS: other sites get no permission).
+ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS"
 
 
 class HideFrames(logging.Filter):
@@ -34,6 +64,149 @@ def hide_frames() -> None:
             logger.addFilter(HideFrames())
 
 
+def header_map(scope: Scope) -> dict[str, str]:
+    """The request's headers by lower-case name (the last one of a repeated name)."""
+    return {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
+
+
+def normal_origin(origin: str) -> str:
+    """``scheme://host[:port]`` in lower case, without a path (how browsers send it).
+
+    >>> normal_origin("HTTPS://Games.Example.org:8443/")
+    'https://games.example.org:8443'
+    """
+    parts = urlsplit(origin.strip())
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def cross_site(headers: Mapping[str, str], allowed: frozenset[str]) -> str | None:
+    """The origin of a request from another site, or None if it may go on.
+
+    Same-origin means the ``Origin``'s host and port are the ``Host`` the request was
+    sent to (behind a proxy that passes ``Host`` on); ``allowed`` lists other origins
+    (``https://games.example.org``) that may act too. A browser that says the request
+    is cross-site (``Sec-Fetch-Site``) without an ``Origin`` is refused as well.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        site = headers.get("sec-fetch-site", "same-origin")
+        return None if site in ("same-origin", "none") else f"a {site} request"
+    if origin == "null":
+        return origin
+    normal = normal_origin(origin)
+    if normal in allowed:
+        return None
+    host = headers.get("host", "").lower()
+    if host and urlsplit(normal).netloc == host:
+        return None
+    return origin[:100]
+
+
+def error_body(status: int, code: str, message: str) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """An :class:`~marrakech.web.protocol.HttpError` body and its headers."""
+    body = HttpError.model_validate({"error": code, "message": message})
+    data = body.model_dump_json().encode()
+    return data, [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+    ]
+
+
+async def send_error(send: Send, status: int, code: str, message: str) -> None:
+    data, headers = error_body(status, code, message)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+class Guard:
+    """Around the app: ``OPTIONS`` and ``HEAD`` for every path, the same-origin rule for
+    state-changing requests and WebSockets, and a JSON ``500`` for any failure."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str] = frozenset()) -> None:
+        self.app = app
+        self.allowed_origins = frozenset(normal_origin(origin) for origin in allowed_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket":
+            refused = cross_site(header_map(scope), self.allowed_origins)
+            if refused is not None:
+                await self._deny_websocket(scope, send, refused)
+                return
+            await self.app(scope, receive, send)
+            return
+        if kind != "http":
+            await self.app(scope, receive, send)
+            return
+        method = scope["method"]
+        if method == "OPTIONS":
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 204,
+                    "headers": [(b"allow", ALLOWED_METHODS.encode())],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if method not in SAFE_METHODS:
+            refused = cross_site(header_map(scope), self.allowed_origins)
+            if refused is not None:
+                await send_error(send, 403, "forbidden", self._origin_message(refused))
+                return
+        if method == "HEAD":  # answered as GET, without the body
+            scope = {**scope, "method": "GET"}
+            send = _without_body(send)
+        await self._run(scope, receive, send)
+
+    async def _run(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def tracking(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as error:
+            log.error(
+                "%s %s failed: %s: %s",
+                scope["method"],
+                scope["path"][:100],
+                type(error).__name__,
+                str(error)[:200],
+                exc_info=not isinstance(error, RecursionError),
+            )
+            if not started:
+                await send_error(send, 500, "server_error", "the server failed on this request")
+
+    def _origin_message(self, origin: str) -> str:
+        return (
+            f"requests that change something must come from this site's own pages, found "
+            f"{origin} (the server's --allow-origin lists other sites)"
+        )
+
+    async def _deny_websocket(self, scope: Scope, send: Send, origin: str) -> None:
+        if "websocket.http.response" in scope.get("extensions", {}):
+            data, headers = error_body(403, "forbidden", self._origin_message(origin))
+            start = {"type": "websocket.http.response.start", "status": 403, "headers": headers}
+            await send(start)
+            await send({"type": "websocket.http.response.body", "body": data})
+        else:  # the server then answers 403 itself
+            await send({"type": "websocket.close", "code": 1008})
+
+
+def _without_body(send: Send) -> Send:
+    async def head(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return head
+
+
 class SecurityHeaders:
     """Add a strict Content-Security-Policy and friends to every HTTP response.
 
@@ -41,15 +214,10 @@ class SecurityHeaders:
     scripts), talk only to this server (HTTP and WebSocket), and cannot be framed.
     """
 
-    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[Any]],
-        send: Callable[[Any], Awaitable[None]],
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -73,6 +241,7 @@ class SecurityHeaders:
                 headers.setdefault("Referrer-Policy", "no-referrer")
                 headers.setdefault("X-Frame-Options", "DENY")
                 headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+                headers.setdefault("Cross-Origin-Resource-Policy", "same-origin")
             await send(message)
 
         await self.app(scope, receive, with_headers)

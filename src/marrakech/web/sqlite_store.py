@@ -30,15 +30,17 @@ from typing import Literal
 
 from marrakech.web.store import (
     ActionRow,
+    Append,
     GameStatus,
     SeatRow,
     StoreConflict,
     StoredGame,
     StoreError,
+    Usage,
 )
 
 #: The schema version this code writes; older files are migrated on open.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Migration steps: MIGRATIONS[v] turns a version ``v - 1`` database into version ``v``.
 #: Each step is a list of SQL statements run in one transaction with the version bump.
@@ -82,11 +84,23 @@ MIGRATIONS: dict[int, list[str]] = {
         ) WITHOUT ROWID
         """,
     ],
+    2: [
+        # Who created each game and how many bots it seats: the server's caps.
+        "ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE games ADD COLUMN bots INTEGER NOT NULL DEFAULT 0",
+        "UPDATE games SET bots = (SELECT count(*) FROM seats"
+        " WHERE seats.game_id = games.id AND seats.kind = 'bot')",
+        "CREATE INDEX games_unfinished ON games (updated) WHERE status != 'over'",
+    ],
 }
 
 
 class SQLiteStore:
     """The default store: one SQLite file, WAL mode, schema migrated on open.
+
+    Its methods block (they are :class:`~marrakech.web.store.GameStore`'s, but plain
+    functions): the server runs them in the store's thread
+    (:class:`~marrakech.web.store_worker.StoreWorker`), tests may call them directly.
 
     ``synchronous`` is SQLite's durability setting: ``"NORMAL"`` (the default in WAL
     mode) never loses a committed action when the server process dies; ``"FULL"`` also
@@ -153,7 +167,8 @@ class SQLiteStore:
         with self._lock, self._transaction():
             self._db.execute(
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
-                " status, version, bot_to_move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, version, bot_to_move, creator, bots)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.created,
@@ -165,6 +180,8 @@ class SQLiteStore:
                     game.status,
                     len(game.actions),
                     int(game.bot_to_move),
+                    game.creator,
+                    game.bots,
                 ),
             )
             self._db.executemany(
@@ -202,6 +219,17 @@ class SQLiteStore:
             )
         return replace(game, actions=actions)
 
+    def load_actions(self, game_id: str, start: int) -> list[ActionRow]:
+        with self._lock:
+            return [
+                ActionRow(token, seat, at)
+                for token, seat, at in self._db.execute(
+                    "SELECT token, seat, at FROM actions WHERE game_id = ? AND number >= ?"
+                    " ORDER BY number",
+                    (game_id, start),
+                )
+            ]
+
     def append_actions(
         self,
         game_id: str,
@@ -210,24 +238,47 @@ class SQLiteStore:
         status: GameStatus,
         bot_to_move: bool,
     ) -> None:
-        now = time.time()
         with self._lock, self._transaction():
-            changed = self._db.execute(
-                "UPDATE games SET version = ?, status = ?, bot_to_move = ?, updated = ?"
-                " WHERE id = ? AND version = ?",
-                (version + len(actions), status, int(bot_to_move), now, game_id, version),
-            ).rowcount
-            if changed != 1:
-                row = self._db.execute(
-                    "SELECT version FROM games WHERE id = ?", (game_id,)
-                ).fetchone()
-                if row is None:
-                    raise StoreError(f"no game {game_id} in the store")
-                raise StoreConflict(
-                    f"game {game_id} is at version {row[0]}, not {version}: "
-                    "another writer was first"
-                )
-            self._insert_actions(game_id, version, actions, now)
+            self._append(Append(game_id, version, tuple(actions), status, bot_to_move))
+
+    def append_batch(self, appends: Sequence[Append]) -> list[Exception | None]:
+        """Several appends (of any games) in one transaction, each in its own savepoint:
+        one commit for all, and each append's fault (:class:`StoreConflict`...) or None.
+        If the commit itself fails, every append fails with that error."""
+        outcomes: list[Exception | None] = []
+        with self._lock:
+            try:
+                with self._transaction():
+                    for append in appends:
+                        self._db.execute("SAVEPOINT one")
+                        try:
+                            self._append(append)
+                        except Exception as error:
+                            self._db.execute("ROLLBACK TO one")
+                            outcomes.append(error)
+                        else:
+                            outcomes.append(None)
+                        self._db.execute("RELEASE one")
+            except sqlite3.Error as error:
+                return [error] * len(appends)
+        return outcomes
+
+    def _append(self, append: Append) -> None:
+        game_id, version, actions = append.game_id, append.version, append.actions
+        now = time.time()
+        changed = self._db.execute(
+            "UPDATE games SET version = ?, status = ?, bot_to_move = ?, updated = ?"
+            " WHERE id = ? AND version = ?",
+            (version + len(actions), append.status, int(append.bot_to_move), now, game_id, version),
+        ).rowcount
+        if changed != 1:
+            row = self._db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no game {game_id} in the store")
+            raise StoreConflict(
+                f"game {game_id} is at version {row[0]}, not {version}: another writer was first"
+            )
+        self._insert_actions(game_id, version, actions, now)
 
     def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         with self._lock, self._transaction():
@@ -238,7 +289,10 @@ class SQLiteStore:
             ).rowcount
             if changed:
                 self._db.execute(
-                    "UPDATE games SET updated = ? WHERE id = ?", (time.time(), game_id)
+                    "UPDATE games SET updated = ?, status = CASE WHEN status = 'waiting'"
+                    " AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = ? AND kind = 'open')"
+                    " THEN 'running' ELSE status END WHERE id = ?",
+                    (time.time(), game_id, game_id),
                 )
         return changed == 1
 
@@ -273,6 +327,17 @@ class SQLiteStore:
                 "SELECT id FROM games WHERE bot_to_move = 1 AND status != 'over'"
             ).fetchall()
         return [row[0] for row in rows]
+
+    def usage(self, creator: str, since: float) -> Usage:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT coalesce(sum(creator = ?), 0),"
+                " coalesce(sum(CASE WHEN creator = ? THEN bots END), 0),"
+                " count(*), coalesce(sum(bots), 0)"
+                " FROM games WHERE status != 'over' AND updated >= ?",
+                (creator, creator, since),
+            ).fetchone()
+        return Usage(*(int(value) for value in row))
 
     def _seats(self, game_ids: Sequence[str]) -> dict[str, tuple[SeatRow, ...]]:
         found: dict[str, list[SeatRow]] = {game_id: [] for game_id in game_ids}

@@ -1,9 +1,11 @@
 """The game store: every game as its rule set, its seats and its action log.
 
 Replays, spectating and resuming after a restart all read the same rows, so there is one
-truth. The server talks to a :class:`GameStore` (a small protocol) so that a PostgreSQL
-store can serve several server instances; :class:`~marrakech.web.sqlite_store.SQLiteStore`
-is the default. The rows are plain frozen dataclasses::
+truth. The server talks to a :class:`GameStore` (a small asynchronous protocol):
+:class:`~marrakech.web.sqlite_store.SQLiteStore` (one file, the default, run in its own
+thread by :class:`~marrakech.web.store_worker.StoreWorker`) or
+:class:`~marrakech.web.postgres_store.PostgresStore` (one database shared by several
+server instances). The rows are plain frozen dataclasses::
 
     >>> game = StoredGame("g1", players=3, rules="standard", first_seat=0, lang="en",
     ...                   seats=(SeatRow(0, "human"), SeatRow(1, "bot", level="easy")),
@@ -80,6 +82,8 @@ class StoredGame:
     created: float = field(default_factory=time.time)
     updated: float = 0.0
     bot_to_move: bool = False
+    #: Who created the game (:func:`marrakech.web.limits.client_key`), for the caps.
+    creator: str = ""
     #: The number of accepted actions (``len(actions)`` unless this is a summary, whose
     #: ``actions`` are left out); computed when not given.
     version: int = -1
@@ -88,25 +92,57 @@ class StoredGame:
         if self.version < 0:
             object.__setattr__(self, "version", len(self.actions))
 
+    @property
+    def bots(self) -> int:
+        """How many seats bots play."""
+        return sum(seat.kind == "bot" for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class Append:
+    """One :meth:`GameStore.append_actions` call, as stores batch them."""
+
+    game_id: str
+    version: int
+    actions: tuple[ActionRow, ...]
+    status: GameStatus
+    bot_to_move: bool
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Unfinished games touched since a moment, and their bot seats: one client's (by
+    the ``creator`` key its games were created under) and everyone's."""
+
+    games: int = 0
+    bots: int = 0
+    all_games: int = 0
+    all_bots: int = 0
+
 
 class GameStore(Protocol):
-    """What the server needs from a store. Methods are blocking; the server calls them
-    from one worker thread so the event loop never waits on disk.
+    """What the server needs from a store; every method is a coroutine, and none blocks
+    the event loop (:class:`~marrakech.web.store_worker.StoreWorker` runs SQLite's in a
+    thread; :class:`~marrakech.web.postgres_store.PostgresStore` is asynchronous).
 
     Implementations must make :meth:`append_actions` atomic and conditional on the
     version (optimistic concurrency), which is what lets several server instances share
     one database safely.
     """
 
-    def create_game(self, game: StoredGame) -> None:
+    async def create_game(self, game: StoredGame) -> None:
         """Insert a new game with its seats (and any initial actions)."""
         ...
 
-    def load_game(self, game_id: str) -> StoredGame | None:
+    async def load_game(self, game_id: str) -> StoredGame | None:
         """The whole game, or None if there is no such game."""
         ...
 
-    def append_actions(
+    async def load_actions(self, game_id: str, start: int) -> list[ActionRow]:
+        """The game's actions from number ``start`` (0-based) on."""
+        ...
+
+    async def append_actions(
         self,
         game_id: str,
         version: int,
@@ -114,34 +150,38 @@ class GameStore(Protocol):
         status: GameStatus,
         bot_to_move: bool,
     ) -> None:
-        """Append ``actions`` after the first ``version`` actions, atomically.
+        """Append ``actions`` after the first ``version`` actions, atomically, and only
+        then return (the server broadcasts nothing before).
 
-        Raises :class:`StoreConflict` if the game is not at ``version``.
+        Raises :class:`StoreConflict` if the game is not at ``version`` (or, on a shared
+        database, this instance does not own the game).
         """
         ...
 
-    def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Turn an ``open`` seat into a ``human`` one; False if it was not open."""
+    async def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
+        """Turn an ``open`` seat into a ``human`` one; False if it was not open. A game
+        left without open seats goes from ``waiting`` to ``running``."""
         ...
 
-    def set_status(self, game_id: str, status: GameStatus) -> None:
-        """Record the game's status (after a seat is claimed)."""
-        ...
-
-    def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
+    async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
         """Those of the games that exist, in the order asked, without their actions."""
         ...
 
-    def open_games(self, limit: int) -> list[StoredGame]:
+    async def open_games(self, limit: int) -> list[StoredGame]:
         """Games with an open seat that are not over, newest first, without actions."""
         ...
 
-    def games_with_bot_to_move(self) -> list[str]:
+    async def games_with_bot_to_move(self) -> list[str]:
         """Ids of unfinished games waiting for a bot: the server resumes them at start."""
         ...
 
-    def close(self) -> None:
-        """Release the connection."""
+    async def usage(self, creator: str, since: float) -> Usage:
+        """Unfinished games updated since ``since`` (epoch seconds) and their bot seats:
+        those created under ``creator``, and all of them (the server's caps)."""
+        ...
+
+    async def close(self) -> None:
+        """Release the connections."""
         ...
 
 

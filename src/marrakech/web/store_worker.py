@@ -1,15 +1,17 @@
-"""The store's own thread: the event loop never waits on the disk.
+"""The SQLite store's own thread: the event loop never waits on the disk.
 
-Every store call of a server (:class:`~marrakech.web.store.GameStore`) runs in one
-thread, in the order the calls were made. Calls made while the thread is busy are handed
-over together, in one trip: under load that saves a thread switch per action (group
-hand-off)::
+:class:`StoreWorker` is the :class:`~marrakech.web.store.GameStore` the server uses on
+an SQLite file: every call runs in one thread, in the order the calls were made. Calls
+made while the thread is busy are handed over together, in one trip, and the appends
+among them are committed together (group commit: one transaction, a savepoint each), so
+under load a commit serves many moves; each caller still hears back only once its
+actions are committed::
 
     >>> import asyncio, threading
     >>> from marrakech.web.sqlite_store import SQLiteStore
     >>> async def main() -> list[str]:
     ...     worker = StoreWorker(SQLiteStore(":memory:"))
-    ...     found = await worker.run(worker.store.games_with_bot_to_move)
+    ...     found = await worker.games_with_bot_to_move()
     ...     await worker.close()
     ...     return found
     >>> found = []  # in a thread of its own: a test runner may already run a loop here
@@ -22,35 +24,52 @@ hand-off)::
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
-from marrakech.web.store import GameStore
+from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.store import ActionRow, Append, GameStatus, StoredGame, Usage
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
-#: A call waiting for the store's thread, and where its result goes.
-_Call = tuple[Callable[[], Any], "asyncio.Future[Any]"]
+#: A call waiting for the store's thread (a function, or an append to group), and where
+#: its result goes.
+_Call = tuple["Callable[[], Any] | Append", "asyncio.Future[Any]"]
 
 
-def _run_calls(calls: list[Callable[[], Any]]) -> list[tuple[bool, Any]]:
-    """Run store calls in order in the store thread; each one's result or exception."""
-    outcomes: list[tuple[bool, Any]] = []
-    for call in calls:
+def _run_calls(store: SQLiteStore, calls: list[Callable[[], Any] | Append]) -> list[Any]:
+    """Run store calls in order in the store thread: each one's result or exception.
+    Consecutive appends share one transaction (:meth:`SQLiteStore.append_batch`)."""
+    outcomes: list[Any] = []
+    index = 0
+    while index < len(calls):
+        call = calls[index]
+        if isinstance(call, Append):
+            group: list[Append] = []
+            while index < len(calls) and isinstance(calls[index], Append):
+                group.append(calls[index])  # type: ignore[arg-type]
+                index += 1
+            try:
+                outcomes.extend(store.append_batch(group))
+            except Exception as error:
+                outcomes.extend([error] * len(group))
+            continue
         try:
-            outcomes.append((True, call()))
+            outcomes.append(call())
         except Exception as error:
-            outcomes.append((False, error))
+            outcomes.append(error)
+        index += 1
     return outcomes
 
 
 class StoreWorker:
-    """Runs the blocking calls of one store in the store's own thread, in order."""
+    """An SQLite store as the server's asynchronous :class:`GameStore`: its blocking
+    calls run in the store's own thread, in order; appends are group-committed."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="marrakech-store")
         self._calls: list[_Call] = []
@@ -58,13 +77,16 @@ class StoreWorker:
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)`` in the store's thread; its result or exception."""
+        result: T = await self._submit(partial(function, *args, **kwargs))
+        return result
+
+    def _submit(self, call: Callable[[], Any] | Append) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._calls.append((partial(function, *args, **kwargs), future))
+        self._calls.append((call, future))
         if self._task is None:
             self._task = loop.create_task(self._drain())
-        result: T = await future
-        return result
+        return future
 
     async def _drain(self) -> None:
         loop = asyncio.get_running_loop()
@@ -73,22 +95,60 @@ class StoreWorker:
                 batch, self._calls = self._calls, []
                 calls = [call for call, _ in batch]
                 try:
-                    outcomes = await loop.run_in_executor(self._thread, _run_calls, calls)
+                    outcomes = await loop.run_in_executor(
+                        self._thread, _run_calls, self.store, calls
+                    )
                 except asyncio.CancelledError:
                     for _, future in batch:
                         future.cancel()
                     raise
                 except Exception as error:  # the thread is gone (shut down)...
-                    outcomes = [(False, error)] * len(batch)
-                for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                    outcomes = [error] * len(batch)
+                for (_, future), value in zip(batch, outcomes, strict=True):
                     if future.done():
                         continue
-                    if ok:
-                        future.set_result(value)
-                    else:
+                    if isinstance(value, Exception):
                         future.set_exception(value)
+                    else:
+                        future.set_result(value)
         finally:
             self._task = None
+
+    # -- GameStore ----------------------------------------------------------------------
+
+    async def create_game(self, game: StoredGame) -> None:
+        await self.run(self.store.create_game, game)
+
+    async def load_game(self, game_id: str) -> StoredGame | None:
+        return await self.run(self.store.load_game, game_id)
+
+    async def load_actions(self, game_id: str, start: int) -> list[ActionRow]:
+        return await self.run(self.store.load_actions, game_id, start)
+
+    async def append_actions(
+        self,
+        game_id: str,
+        version: int,
+        actions: Sequence[ActionRow],
+        status: GameStatus,
+        bot_to_move: bool,
+    ) -> None:
+        await self._submit(Append(game_id, version, tuple(actions), status, bot_to_move))
+
+    async def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
+        return await self.run(self.store.claim_seat, game_id, seat, token_hash, name)
+
+    async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
+        return await self.run(self.store.summaries, game_ids)
+
+    async def open_games(self, limit: int) -> list[StoredGame]:
+        return await self.run(self.store.open_games, limit)
+
+    async def games_with_bot_to_move(self) -> list[str]:
+        return await self.run(self.store.games_with_bot_to_move)
+
+    async def usage(self, creator: str, since: float) -> Usage:
+        return await self.run(self.store.usage, creator, since)
 
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""

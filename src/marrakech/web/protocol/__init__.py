@@ -36,9 +36,11 @@ from marrakech.web.protocol.client import (
     describe_validation_error,
     parse_body,
     parse_client_message,
+    parse_json,
 )
 from marrakech.web.protocol.server import (
     SERVER_MESSAGE,
+    BotsBusy,
     CreatedGame,
     CreatedSeat,
     ErrorMessage,
@@ -46,9 +48,11 @@ from marrakech.web.protocol.server import (
     GameChanged,
     GameMeta,
     GameSummary,
+    Health,
     HttpError,
     JoinedSeat,
     Legal,
+    NeedView,
     PageConfig,
     Pong,
     Replay,
@@ -60,6 +64,7 @@ from marrakech.web.protocol.server import (
     Welcome,
     iso_time,
     seat_link,
+    view_changes,
 )
 
 __all__ = [
@@ -75,6 +80,7 @@ __all__ = [
     "ActionMessage",
     "ApiError",
     "ApiErrorCode",
+    "BotsBusy",
     "ClientMessage",
     "CreateGame",
     "CreatedGame",
@@ -85,6 +91,7 @@ __all__ = [
     "GameChanged",
     "GameMeta",
     "GameSummary",
+    "Health",
     "Hello",
     "HttpError",
     "JoinGame",
@@ -92,6 +99,7 @@ __all__ = [
     "Lang",
     "Legal",
     "Level",
+    "NeedView",
     "PageConfig",
     "Ping",
     "Pong",
@@ -109,5 +117,7 @@ __all__ = [
     "iso_time",
     "parse_body",
     "parse_client_message",
+    "parse_json",
     "seat_link",
+    "view_changes",
 ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 import unicodedata
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
@@ -85,10 +86,16 @@ ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 ApiErrorCode = Literal[
     "bad_request",
     "bad_record",
+    "forbidden",
     "not_found",
+    "method_not_allowed",
     "seat_taken",
     "too_large",
-    "method_not_allowed",
+    "unsupported_media_type",
+    "rate_limited",
+    "too_many_games",
+    "server_busy",
+    "server_error",
     "http_error",
 ]
 
@@ -106,11 +113,18 @@ class ProtocolError(ValueError):
 class ApiError(Exception):
     """An HTTP error answered as ``{"error": code, "message": ...}`` with ``status``."""
 
-    def __init__(self, status: int, code: ApiErrorCode, message: str) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: ApiErrorCode,
+        message: str,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
 class StrictModel(BaseModel):
@@ -208,6 +222,11 @@ class JoinGame(StrictModel):
     _clean_name = field_validator("name")(classmethod(lambda cls, v: _name(v)))
 
 
+#: Shows a faulty value briefly, however deeply nested.
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 2
+
+
 def _where(loc: tuple[int | str, ...]) -> str:
     parts: list[str] = []
     for part in loc:
@@ -246,7 +265,7 @@ def describe_validation_error(error: ValidationError, tagged: bool = False) -> s
         elif kind == "model_type" or "found" in message:
             line = prefix + message
         else:
-            shown = repr(item.get("input"))
+            shown = _SHORT.repr(item.get("input"))  # bounded: nested input cannot recurse
             if len(shown) > 40:
                 shown = shown[:37] + "..."
             line = f"{prefix}{message} (found {shown})"
@@ -254,11 +273,28 @@ def describe_validation_error(error: ValidationError, tagged: bool = False) -> s
     return "; ".join(lines)
 
 
-def _json_object(text: str | bytes) -> dict[str, Any]:
+def parse_json(text: str | bytes) -> Any:
+    """Parse JSON from a client; :class:`ProtocolError` (``bad_message``) if it is not
+    JSON or nests arrays and objects too deeply to be read.
+
+    >>> try:
+    ...     parse_json("[" * 100_000)
+    ... except ProtocolError as error:
+    ...     print(error.message)
+    expected JSON nested at most a few hundred levels deep
+    """
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise ProtocolError("bad_message", f"expected a JSON object: {error}") from None
+    except RecursionError:
+        raise ProtocolError(
+            "bad_message", "expected JSON nested at most a few hundred levels deep"
+        ) from None
+
+
+def _json_object(text: str | bytes) -> dict[str, Any]:
+    data = parse_json(text)
     if not isinstance(data, dict):
         raise ProtocolError(
             "bad_message", f"expected a JSON object, found a JSON {type(data).__name__}"

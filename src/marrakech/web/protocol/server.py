@@ -1,9 +1,10 @@
 """What the server sends (docs/web-protocol.md): every message and answer as a model.
 
 On the WebSocket a :data:`ServerMessage` (:class:`Welcome`, :class:`Update`,
-:class:`GameChanged`, :class:`ErrorMessage`, :class:`Pong`); over HTTP the answers
-(:class:`PageConfig`, :class:`CreatedGame`, :class:`GameSummary`, :class:`JoinedSeat`,
-:class:`Replay`, and :class:`HttpError` for every error). The server builds each one
+:class:`GameChanged`, :class:`BotsBusy`, :class:`ErrorMessage`, :class:`Pong`); over HTTP
+the answers (:class:`PageConfig`, :class:`CreatedGame`, :class:`GameSummary`,
+:class:`JoinedSeat`, :class:`Replay`, :class:`Health`, and :class:`HttpError` for every
+error). The server builds each one
 through its model, so what it sends is what the types say::
 
     >>> ErrorMessage(code="game_over", message="the game is over", version=80).model_dump_json()
@@ -14,6 +15,7 @@ The positions and events inside them are the core's views (:mod:`marrakech.views
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -86,12 +88,16 @@ class Welcome(StrictModel):
 
 
 class Update(StrictModel):
-    """After every accepted action: the new position, what happened, what each seat may do.
+    """After every accepted action: what happened, what changed, what each seat may do.
 
-    The state is serialised once per language, not once per connection: ``legal`` is
-    the one field that differs between connections::
+    ``changes`` is what changed in the state view since the connection's previous
+    message (:func:`view_changes`), which the page merges into the view it has; the
+    whole view comes as ``state`` instead when that is simpler (``changes`` is then
+    None). The update is written once per language, not once per connection: ``legal``
+    is the one field that differs between connections::
 
-        >>> update = Update(version=1, state={}, events=[], log=["..."], legal={"0": ["L"]})
+        >>> update = Update(version=1, events=[], log=["..."], changes={"phase": "roll"},
+        ...                 state=None, legal={"0": ["L"]})
         >>> shared = update.model_copy(update={"legal": {}}).json_without_legal()
         >>> Update.json_with_legal(shared, {"0": ["L"]}) == update.model_dump_json()
         True
@@ -99,20 +105,80 @@ class Update(StrictModel):
 
     type: Literal["update"] = "update"
     version: int
-    state: StateView
     events: list[EventView]
     log: list[str]
+    changes: StateView | None
+    state: StateView | None
     legal: Legal
 
     def json_without_legal(self) -> str:
-        """This update's JSON without ``legal`` (see :meth:`json_with_legal`)."""
-        return self.model_dump_json(exclude={"legal"})
+        """This update's JSON without ``legal`` (see :meth:`json_with_legal`), written by
+        the standard library: views are plain JSON data, which it writes faster."""
+        data = {name: getattr(self, name) for name in _UPDATE_SHARED}
+        return _JSON.encode(data)
 
     @staticmethod
     def json_with_legal(shared: str, legal: Legal) -> str:
         """The JSON of the update whose :meth:`json_without_legal` is ``shared``, with
         one connection's ``legal`` put back in (last, where the model has it)."""
         return f'{shared[:-1]},"legal":{_LEGAL.dump_json(legal).decode()}}}'
+
+
+#: The fields of an update that every connection shares (all but ``legal``).
+_UPDATE_SHARED = tuple(name for name in Update.model_fields if name != "legal")
+#: Writes compact JSON as pydantic does (made once: ``json.dumps`` with options would
+#: build an encoder at every call).
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+class NeedView(ValueError):
+    """Two views differ in a way :func:`view_changes` does not describe: send the view."""
+
+
+def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from view ``before`` to view ``after``, for the page to merge in.
+
+    Two levels deep: a changed key whose value is an object (or a list of the same
+    length, keyed by index) holds only its changed entries, each entry whole; anything
+    else is the new value, ``null`` included. Nothing is ever removed: a key that
+    disappears raises :class:`NeedView` (the page then gets the whole view)::
+
+        >>> view_changes({"a": 1, "b": {"c": 2, "d": 3}, "e": [{"f": 1}, {"f": 2}]},
+        ...              {"a": 1, "b": {"c": 2, "d": None}, "e": [{"f": 1}, {"f": 5}]})
+        {'b': {'d': None}, 'e': {'1': {'f': 5}}}
+    """
+    if not before.keys() <= after.keys():
+        raise NeedView("a key disappeared")
+    changes: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key, _ABSENT)
+        if old == value:
+            continue
+        if isinstance(old, dict) and isinstance(value, dict):
+            if not old.keys() <= value.keys():
+                raise NeedView(f"a key of {key} disappeared")
+            changes[key] = {k: v for k, v in value.items() if old.get(k, _ABSENT) != v}
+        elif isinstance(old, list) and isinstance(value, list) and len(old) == len(value):
+            changes[key] = {
+                str(i): v for i, (o, v) in enumerate(zip(old, value, strict=True)) if o != v
+            }
+        elif isinstance(old, list) and isinstance(value, dict):
+            raise NeedView(f"{key} became an object")
+        else:
+            changes[key] = value
+    return changes
+
+
+#: A key a view did not have before (never equal to any JSON value).
+_ABSENT = object()
+
+
+class BotsBusy(StrictModel):
+    """The server's bots think less than usual (many games ask at once), or again as
+    usual; sent to the connections of games with bots, and after a ``welcome``."""
+
+    type: Literal["bots"] = "bots"
+    busy: bool
 
 
 class GameChanged(StrictModel):
@@ -139,11 +205,12 @@ class Pong(StrictModel):
 
 
 ServerMessage = Annotated[
-    Welcome | Update | GameChanged | ErrorMessage | Pong, Field(discriminator="type")
+    Welcome | Update | GameChanged | BotsBusy | ErrorMessage | Pong,
+    Field(discriminator="type"),
 ]
 #: Validates a message of the server (tests, clients written in Python).
-SERVER_MESSAGE: TypeAdapter[Welcome | Update | GameChanged | ErrorMessage | Pong] = TypeAdapter(
-    ServerMessage
+SERVER_MESSAGE: TypeAdapter[Welcome | Update | GameChanged | BotsBusy | ErrorMessage | Pong] = (
+    TypeAdapter(ServerMessage)
 )
 
 
@@ -217,6 +284,17 @@ class Replay(StrictModel):
     states: list[StateView]
     events: list[EventView]
     log: list[str]
+
+
+class Health(StrictModel):
+    """``GET /api/health``: the instance answering, its live rooms, whether its bots
+    are busy, and the version of the page's files it serves."""
+
+    status: Literal["ok"]
+    instance: str
+    rooms: int
+    bots_busy: bool
+    page: str
 
 
 class HttpError(StrictModel):

@@ -1,13 +1,16 @@
 """The HTTP API (docs/web-protocol.md): create and join games, list them, records, replays.
 
-Bodies are read with a size limit and validated strictly (:mod:`marrakech.web.protocol`);
-every refusal is an :class:`~marrakech.web.protocol.ApiError`, answered as
-``{"error": code, "message": ...}``.
+Bodies must say they are JSON (``415`` otherwise: a form or a text body, which any web
+page could make a visitor's browser send without asking), are read with a size limit
+and validated strictly (:mod:`marrakech.web.protocol`); creating and joining games are
+rate-limited per client and capped (:mod:`marrakech.web.limits`). Every refusal is an
+:class:`~marrakech.web.protocol.ApiError`, answered as ``{"error": code, "message": ...}``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -17,6 +20,7 @@ from marrakech.i18n import describe_event
 from marrakech.record import GameRecord
 from marrakech.views import event_view, rim_view, state_view
 from marrakech.web.context import Context
+from marrakech.web.limits import client_key
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     GAME_ID,
@@ -28,15 +32,31 @@ from marrakech.web.protocol import (
     CreatedSeat,
     CreateGame,
     GameSummary,
+    Health,
     JoinedSeat,
     JoinGame,
     PageConfig,
+    ProtocolError,
     Replay,
     parse_body,
+    parse_json,
     seat_link,
 )
 
 router = APIRouter(prefix="/api")
+
+
+@router.get("/health")
+async def health(context: Context) -> Health:
+    """For load balancers and uptime monitors: this instance is up and serves games."""
+    manager = context.manager
+    return Health(
+        status="ok",
+        instance=manager.cluster.instance,
+        rooms=len(manager.rooms),
+        bots_busy=manager.bots.busy,
+        page=context.static.version,
+    )
 
 
 @router.get("/config")
@@ -47,8 +67,10 @@ async def page_config() -> PageConfig:
 
 @router.post("/games", status_code=201, response_model_exclude_none=True)
 async def create_game(request: Request, context: Context) -> CreatedGame:
-    spec = parse_body(CreateGame, await read_body(request))
-    room, tokens = await context.manager.create(spec)
+    spec = parse_body(CreateGame, await read_json_body(request))
+    creator = client_key(request.scope)
+    context.create_rates.check(creator, "new games")
+    room, tokens = await context.manager.create(spec, creator)
     game_id = room.game_id
     seats = []
     for seat in room.seats:
@@ -78,23 +100,20 @@ async def list_games(context: Context, ids: str = "") -> list[GameSummary]:
             400, "bad_request", f"ids: expected at most {MAX_IDS} ids, found {len(wanted)}"
         )
     wanted = [game_id for game_id in wanted if GAME_ID.match(game_id)]
-    manager = context.manager
-    games = await manager.store_worker.run(manager.store.summaries, wanted)
+    games = await context.manager.store.summaries(wanted)
     return [GameSummary.of(game) for game in games]
 
 
 @router.get("/games/open")
 async def open_games(context: Context) -> list[GameSummary]:
-    manager = context.manager
-    games = await manager.store_worker.run(manager.store.open_games, 50)
+    games = await context.manager.store.open_games(50)
     return [GameSummary.of(game) for game in games]
 
 
 @router.get("/games/{game_id}")
 async def one_game(context: Context, game_id: str) -> GameSummary:
     check_id(game_id)
-    manager = context.manager
-    games = await manager.store_worker.run(manager.store.summaries, [game_id])
+    games = await context.manager.store.summaries([game_id])
     if not games:
         raise no_game(game_id)
     return GameSummary.of(games[0])
@@ -103,7 +122,8 @@ async def one_game(context: Context, game_id: str) -> GameSummary:
 @router.post("/games/{game_id}/join")
 async def join_game(request: Request, context: Context, game_id: str) -> JoinedSeat:
     check_id(game_id)
-    spec = parse_body(JoinGame, await read_body(request))
+    spec = parse_body(JoinGame, await read_json_body(request))
+    context.join_rates.check(client_key(request.scope), "seats taken")
     try:
         token = await context.manager.join(game_id, spec.seat, spec.name)
     except KeyError:
@@ -131,12 +151,53 @@ async def game_replay(context: Context, game_id: str, lang: str = "en") -> Respo
 @router.post("/replay", response_model=Replay)
 async def uploaded_replay(request: Request, lang: str = "en") -> Response:
     lang = check_lang(lang)
-    body = await read_body(request)
+    data = uploaded_record(await read_json_body(request))
     try:
-        record = await asyncio.to_thread(GameRecord.from_json, body)
+        record = await asyncio.to_thread(GameRecord.from_dict, data)
     except NotationError as error:
         raise ApiError(400, "bad_record", str(error)) from None
     return await replay_response(record, lang)
+
+
+#: The keys a game record may have: those the core writes, ``start`` and ``meta``
+#: included (they are optional).
+RECORD_KEYS = frozenset(GameRecord(2, start="", meta={"": ""}).to_dict())
+#: The largest ``meta`` of an uploaded record, as JSON.
+MAX_META_BYTES = 4096
+
+
+def uploaded_record(body: bytes) -> dict[str, object]:
+    """The JSON object of an uploaded record, refused (``bad_record``) with a key the
+    core does not write or a ``meta`` past :data:`MAX_META_BYTES`; the core checks the
+    rest (:meth:`GameRecord.from_dict`)."""
+    try:
+        data = parse_json(body)
+    except ProtocolError as error:
+        raise ApiError(
+            400, "bad_record", error.message.replace("JSON object", "JSON game record")
+        ) from None
+    if not isinstance(data, dict):
+        raise ApiError(
+            400, "bad_record", f"expected a JSON game record, found a JSON {type(data).__name__}"
+        )
+    unknown = sorted(str(key)[:40] for key in data if key not in RECORD_KEYS)
+    if unknown:
+        raise ApiError(
+            400,
+            "bad_record",
+            f"unexpected field {', '.join(map(repr, unknown[:5]))}: a record has only "
+            f"{', '.join(sorted(RECORD_KEYS))}",
+        )
+    meta = data.get("meta")
+    if meta is not None:
+        size = len(json.dumps(meta, ensure_ascii=False).encode())
+        if size > MAX_META_BYTES:
+            raise ApiError(
+                400,
+                "bad_record",
+                f'"meta": expected at most {MAX_META_BYTES} bytes of JSON, found {size}',
+            )
+    return data
 
 
 async def stored_record(context: Context, game_id: str) -> GameRecord:
@@ -188,6 +249,25 @@ def check_lang(lang: str) -> str:
     if lang not in ("en", "fr"):
         raise ApiError(400, "bad_request", f"lang: expected 'en' or 'fr', found {lang[:20]!r}")
     return lang
+
+
+#: The media type of every request body (``application/json``; a charset may follow).
+JSON_MEDIA_TYPE = "application/json"
+
+
+async def read_json_body(request: Request) -> bytes:
+    """The body of a request that says it is JSON, else ``415``: forms and text are what
+    other sites can make a browser send without asking first (no CORS preflight)."""
+    declared = request.headers.get("content-type", "")
+    media_type = declared.split(";", 1)[0].strip().lower()
+    if media_type != JSON_MEDIA_TYPE:
+        shown = media_type[:60] or "none"
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            f"Content-Type: expected {JSON_MEDIA_TYPE}, found {shown}",
+        )
+    return await read_body(request)
 
 
 async def read_body(request: Request) -> bytes:

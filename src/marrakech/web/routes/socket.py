@@ -201,7 +201,7 @@ class Session:
                 message = refusal("bad_message", "hello was already received", room.version)
             if isinstance(message, ActionMessage):
                 try:
-                    await room.act(client, message)
+                    await room.act(client, message.seat, message.version, message.action)
                 except ProtocolError as error:
                     client.send(refusal(error.code, error.message, room.version).model_dump_json())
             else:

@@ -15,6 +15,19 @@ import { api } from "./api.js";
 const TURN = { L: 3, S: 0, R: 1 }; // quarter turns clockwise, for the preview arrow only
 const FACINGS = "NESW";
 
+/**
+ * Merge what changed in the state view (an update's `changes`) into the view the page
+ * has: objects, and arrays by index, get what changed; anything else is replaced. Pure
+ * data, no rule: the server says what changed (docs/web-protocol.md).
+ */
+export function applyChanges(target, changes) {
+  if (changes === null || typeof changes !== "object" || Array.isArray(changes)) return changes;
+  if (target === null || typeof target !== "object") return changes;
+  const merged = Array.isArray(target) ? target.slice() : { ...target };
+  for (const [key, value] of Object.entries(changes)) merged[key] = applyChanges(merged[key], value);
+  return merged;
+}
+
 export function tokensFromHash(hash) {
   const m = /(?:^#|&)t=([^&]*)/.exec(hash || "");
   if (!m) return [];
@@ -47,6 +60,7 @@ export function mountGame(root, gameId) {
     notice: null,
     conn: "connecting",
     fatal: null,
+    botsBusy: false,
   };
 
   // ---- layout ----------------------------------------------------------------------
@@ -111,6 +125,7 @@ export function mountGame(root, gameId) {
       const name = seatName(view, g.meta, mover);
       const kind = g.meta && g.meta.seats[mover] ? g.meta.seats[mover].kind : "human";
       if (g.you.includes(mover)) statusText.textContent = t("game.turn.you", { seat: name });
+      else if (kind === "bot" && g.botsBusy) statusText.textContent = t("game.turn.bot_busy", { seat: name });
       else if (kind === "bot") statusText.textContent = t("game.turn.bot", { seat: name });
       else if (kind === "open") statusText.textContent = t("game.turn.open", { seat: name });
       else statusText.textContent = t("game.turn.other", { seat: name });
@@ -127,6 +142,7 @@ export function mountGame(root, gameId) {
     root.dataset.version = String(g.version);
     root.dataset.phase = view.phase;
     root.dataset.busy = g.busy || g.queue.length ? "1" : "0";
+    root.dataset.botsBusy = g.botsBusy ? "1" : "0";
   }
 
   function placements() {
@@ -467,6 +483,9 @@ export function mountGame(root, gameId) {
           else if (msg.type === "game") {
             g.meta = msg.game;
             if (g.view) panels.render(g.view, g.meta, g.you);
+          } else if (msg.type === "bots") {
+            g.botsBusy = msg.busy;
+            if (g.view) renderStatus();
           } else if (msg.type === "error") refused(msg);
         } catch (error) {
           console.error("could not show a message", msg, error);
@@ -479,6 +498,7 @@ export function mountGame(root, gameId) {
   }
 
   function welcome(msg) {
+    g.botsBusy = false; // the server says so again after the welcome if they still are
     g.meta = msg.game;
     g.you = msg.you || [];
     g.version = msg.version;
@@ -500,6 +520,12 @@ export function mountGame(root, gameId) {
 
   async function update(msg) {
     if (msg.version <= g.version) return;
+    const events = msg.events || [];
+    if (msg.changes && msg.version - events.length !== g.version) {
+      socketConn.reconnectNow(); // a gap: the welcome brings the whole view again
+      return;
+    }
+    const next = msg.changes ? applyChanges(g.view, msg.changes) : msg.state;
     const backlog = g.queue.length;
     renderStatus();
     renderControls();
@@ -507,8 +533,8 @@ export function mountGame(root, gameId) {
       board,
       panels,
       die,
-      events: msg.events || [],
-      next: msg.state,
+      events,
+      next,
       ms: timings(g.speed, backlog),
       render: (next) => {
         g.view = next;
@@ -517,7 +543,7 @@ export function mountGame(root, gameId) {
       },
     });
     g.version = msg.version;
-    g.view = msg.state;
+    g.view = next;
     g.legal = msg.legal || {};
     g.pending = false;
     resetChoice();

@@ -1,0 +1,80 @@
+"""Who owns a game's room when several server instances share one database.
+
+One instance at a time **owns** a game's room: it rolls the die, runs the bots, and is
+the only one that writes the game's actions. Any other instance with connections to
+that game **follows** it: it forwards its clients' actions to the owner and relays the
+owner's updates to its clients. A :class:`Cluster` says which instance owns what and
+carries the messages between them.
+
+- :class:`LocalCluster`: one server on its own (SQLite, ``make run``): it owns every room
+  it loads, and there is no one to talk to;
+- :class:`~marrakech.web.postgres_cluster.PostgresCluster`: instances on one PostgreSQL
+  database; ownership is a lease there, messages go by ``LISTEN``/``NOTIFY``, and a room
+  whose owner dies is taken over by another instance within a few seconds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from marrakech.web.room import Room
+    from marrakech.web.rooms import RoomManager
+
+
+class Cluster(Protocol):
+    """What the rooms of an instance need to know about the others."""
+
+    #: This instance's id (random at every start).
+    instance: str
+
+    async def start(self, manager: RoomManager) -> None:
+        """Begin: heartbeat, listen to the others, take over rooms of dead instances."""
+        ...
+
+    async def stop(self) -> None:
+        """End: the rooms this instance owned may be taken over at once."""
+        ...
+
+    async def claim(self, game_id: str) -> bool:
+        """Own the game's room (True), or follow its living owner (False)."""
+        ...
+
+    def release(self, game_id: str) -> None:
+        """This instance unloaded the game's room: any instance may own it now."""
+        ...
+
+    async def forward(self, room: Room, seat: int, version: int, action: str) -> bool:
+        """Have the owner of a followed room apply a client's action: True once it did,
+        False if this instance now owns the room (the owner was gone) and must apply it
+        itself; :class:`~marrakech.web.protocol.ProtocolError` if the owner refused it."""
+        ...
+
+    def seats_changed(self, game_id: str) -> None:
+        """A seat of the game was claimed here: the other instances reload its seats."""
+        ...
+
+
+class LocalCluster:
+    """One server on its own: it owns every room it loads."""
+
+    def __init__(self, instance: str = "local") -> None:
+        self.instance = instance
+
+    async def start(self, manager: RoomManager) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    async def claim(self, game_id: str) -> bool:
+        return True
+
+    def release(self, game_id: str) -> None:
+        return None
+
+    async def forward(self, room: Room, seat: int, version: int, action: str) -> bool:
+        return False  # never a follower: apply it here
+
+    def seats_changed(self, game_id: str) -> None:
+        return None

@@ -1,0 +1,153 @@
+"""How much one client, and everyone together, may ask of a server.
+
+- **Rates**: creating and joining games are limited per client (:class:`ClientRates`, a
+  token bucket per address; IPv6 addresses by their /64, which one machine usually has
+  whole). The answer past them is ``429`` with ``Retry-After``.
+- **Caps**: a client may have at most so many unfinished games under way, and so many
+  bot seats in them; the whole server (every instance on the database) too
+  (:func:`check_caps`). A game counts while it is not over and moved in the last hour.
+
+The defaults suit a public server on a small machine; ``marrakech serve`` takes options
+(this module loads no web framework, so ``marrakech --help`` stays quick).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from marrakech.web.store import Usage
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Rates per client (per minute, with bursts) and caps on games under way."""
+
+    creates_per_minute: float = 10.0
+    create_burst: int = 10
+    joins_per_minute: float = 30.0
+    join_burst: int = 15
+    #: Unfinished games one client may have created (and that moved within ``active``).
+    games_per_client: int = 20
+    #: Bot seats in those games.
+    bots_per_client: int = 12
+    #: Unfinished games on the whole server (every instance of its database).
+    games: int = 5000
+    #: Bot seats in those games.
+    bots: int = 600
+    #: Seconds after its last move that an unfinished game stops counting.
+    active: float = 3600.0
+
+
+def client_key(scope: Mapping[str, Any]) -> str:
+    """Who a request comes from, for its limits: the client's address (behind a trusted
+    proxy, the one it forwarded), an IPv6 address by its /64 network.
+
+    >>> client_key({"client": ("203.0.113.7", 5123)})
+    '203.0.113.7'
+    >>> client_key({"client": ("2001:db8:1:2:3:4:5:6", 443)})
+    '2001:db8:1:2::/64'
+    """
+    client = scope.get("client")
+    host = str(client[0]) if client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class ClientRates:
+    """A token bucket per client: ``per_minute`` on average, bursts of ``burst``.
+
+    It remembers at most ``clients`` clients (the least recently seen are forgotten: a
+    bucket left alone refills anyway)::
+
+        >>> now = [0.0]
+        >>> rates = ClientRates(per_minute=6, burst=2, clock=lambda: now[0])
+        >>> [rates.wait("a") for _ in range(3)], rates.wait("b")
+        ([0.0, 0.0, 10.0], 0.0)
+        >>> now[0] = 10.0
+        >>> rates.wait("a")
+        0.0
+    """
+
+    def __init__(
+        self,
+        per_minute: float,
+        burst: int,
+        clients: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(max(1, burst))
+        self.clients = clients
+        self._clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def wait(self, key: str) -> float:
+        """Take one token for ``key``: 0 if it had one, else the seconds until it has."""
+        now = self._clock()
+        tokens, last = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        waited = 0.0
+        if tokens >= 1.0:
+            tokens -= 1.0
+        else:
+            waited = (1.0 - tokens) / self.rate if self.rate > 0 else math.inf
+        self._buckets[key] = (tokens, now)
+        while len(self._buckets) > self.clients:
+            self._buckets.popitem(last=False)
+        return waited
+
+    def check(self, key: str, what: str) -> None:
+        """Take a token for ``key`` or refuse with ``429`` (``rate_limited``)."""
+        from marrakech.web.protocol import ApiError  # pydantic: only when serving
+
+        waited = self.wait(key)
+        if waited > 0:
+            seconds = max(1, math.ceil(waited))
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many {what} from your address: try again in {seconds} s",
+                headers={"Retry-After": str(seconds)},
+            )
+
+
+def check_caps(usage: Usage, limits: Limits, bots: int) -> None:
+    """Refuse a new game with ``bots`` bot seats past a cap: ``429`` (this client's,
+    ``too_many_games``) or ``503`` (the server's, ``server_busy``)."""
+    from marrakech.web.protocol import ApiError  # pydantic: only when serving
+
+    if usage.games + 1 > limits.games_per_client:
+        raise ApiError(
+            429,
+            "too_many_games",
+            f"you have {usage.games} games under way, the most one player may have: "
+            "finish or leave one (an hour without a move ends it for this count)",
+        )
+    if bots and usage.bots + bots > limits.bots_per_client:
+        raise ApiError(
+            429,
+            "too_many_games",
+            f"your games under way already seat {usage.bots} bots; at most "
+            f"{limits.bots_per_client} bots may play for one player at a time",
+        )
+    if usage.all_games + 1 > limits.games or (bots and usage.all_bots + bots > limits.bots):
+        raise ApiError(
+            503,
+            "server_busy",
+            "the server has as many games (or bots) under way as it can take: "
+            "try again in a few minutes",
+            headers={"Retry-After": "120"},
+        )

@@ -1,0 +1,126 @@
+"""Real ``marrakech serve`` processes and Debian's HAProxy in front of them, for tests.
+
+:class:`Served` starts ``python -m marrakech.web`` on a free port and waits for its
+"ready" line; :class:`Balancer` runs HAProxy with the shipped ``deploy/haproxy.cfg``
+(its addresses given by environment variables). Both are stopped by their tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.web.postgres import free_port
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+class Served:
+    """One ``marrakech serve`` process."""
+
+    def __init__(self, db: str | Path, *options: str, port: int = 0) -> None:
+        command = [sys.executable, "-m", "marrakech.web", "--port", str(port), "--db", str(db)]
+        self.process = subprocess.Popen(
+            [*command, "--log-level", "warning", *options],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line.startswith("Marrakech is ready at "):
+            self.process.kill()
+            _, errors = self.process.communicate(timeout=10)
+            raise RuntimeError(f"the server did not start: {line!r} {errors[-3000:]}")
+        self.url = line.split()[4]
+        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+        self.pid = self.process.pid
+
+    def children(self) -> list[int]:
+        """The processes this server started (its bot workers, multiprocessing's
+        resource tracker), from /proc."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == self.pid:
+                    found.append(int(entry.name))
+        return found
+
+    def kill(self) -> None:
+        """``kill -9``: no cleanup of any kind."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self._close_pipes()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting to be reaped does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+class Balancer:
+    """HAProxy with ``deploy/haproxy.cfg`` in front of two instances."""
+
+    def __init__(self, one: Served, two: Served) -> None:
+        program = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        env = {
+            **os.environ,
+            "MARRAKECH_LB_BIND": f"127.0.0.1:{self.port}",
+            "MARRAKECH_ONE": f"127.0.0.1:{one.port}",
+            "MARRAKECH_TWO": f"127.0.0.1:{two.port}",
+        }
+        self.process = subprocess.Popen(
+            [program, "-db", "-f", str(DEPLOY / "haproxy.cfg")],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "api/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("HAProxy did not start")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)

@@ -1,0 +1,195 @@
+"""Several instances on one PostgreSQL database, behind Debian's HAProxy (deploy/).
+
+Real ``marrakech serve`` processes, a throwaway PostgreSQL cluster, the shipped HAProxy
+configuration and WebSocket clients that behave like the page (they merge what changed,
+reconnect when their socket drops). Games are played through both instances; one is
+killed with ``kill -9`` mid-game; the other takes its rooms over, the clients reconnect,
+every game ends, and every stored record holds every action any client saw accepted.
+Also: no bot worker outlives a server killed with ``kill -9``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import shutil
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from marrakech.record import GameRecord
+from tests.web.conftest import apply_changes
+from tests.web.servers import Balancer, Served, alive
+
+websockets = pytest.importorskip("websockets.asyncio.client")
+from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
+
+
+def test_bot_workers_end_with_a_killed_server(tmp_path: Path) -> None:
+    server = Served(tmp_path / "games.sqlite3", "--bot-processes", "2")
+    try:
+        deadline = time.monotonic() + 30
+        while len(server.children()) < 3:  # two workers and the resource tracker
+            assert time.monotonic() < deadline, server.children()
+            time.sleep(0.05)
+        children = server.children()
+    finally:
+        server.kill()
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in children):
+        assert time.monotonic() < deadline, [pid for pid in children if alive(pid)]
+        time.sleep(0.05)
+
+
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def post_json(url: str, body: Any) -> Any:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+class Player:
+    """A page's connection: hello, merge updates, play its seat, reconnect when dropped.
+
+    ``seen`` maps each version it saw to the action token that made it."""
+
+    def __init__(self, base: str, game_id: str, token: str, rng: random.Random) -> None:
+        self.uri = base.replace("http://", "ws://") + f"ws/{game_id}"
+        self.token = token
+        self.rng = rng
+        self.seen: dict[int, str] = {}
+        self.state: dict[str, Any] = {}
+        self.version = -1
+        self.reconnections = 0
+        self.over = False
+
+    async def play(self, stop: asyncio.Event) -> None:
+        while not self.over and not stop.is_set():
+            try:
+                async with websockets.connect(self.uri, ping_interval=None) as ws:
+                    await ws.send(json.dumps({"type": "hello", "tokens": [self.token]}))
+                    await self._serve(ws)
+            except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake):
+                self.reconnections += 1
+                await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+
+    async def _serve(self, ws: Any) -> None:
+        while True:
+            message = json.loads(await ws.recv())
+            kind = message["type"]
+            if kind == "welcome":
+                self.version, self.state = message["version"], message["state"]
+            elif kind == "update":
+                first = message["version"] - len(message["events"])
+                assert first == self.version, (first, self.version)
+                for number, event in enumerate(message["events"], first + 1):
+                    self.seen[number] = event["action"]
+                self.version = message["version"]
+                changes = message["changes"]
+                self.state = (
+                    message["state"] if changes is None else apply_changes(self.state, changes)
+                )
+            elif kind == "error":
+                if message["code"] in ("stale_version", "not_your_turn"):
+                    continue  # a move crossed a takeover: the next message says what is current
+                raise AssertionError(message)
+            else:
+                continue
+            if self.state["phase"] == "over":
+                self.over = True
+                return
+            for seat, legal in message.get("legal", {}).items():
+                if legal:
+                    await asyncio.sleep(self.rng.random() * 0.01)
+                    action = {"type": "action", "seat": int(seat), "version": self.version}
+                    await ws.send(json.dumps({**action, "action": self.rng.choice(legal)}))
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy")
+def test_two_instances_behind_haproxy_survive_a_kill(pg_url: str, tmp_path: Path) -> None:
+    options = ("--bot-delay", "0", "--bot-processes", "0")
+    started: list[Served | Balancer] = []
+    try:
+        one = Served(pg_url, *options)
+        started.append(one)
+        two = Served(pg_url, *options)
+        started.append(two)
+        balancer = Balancer(one, two)
+        started.append(balancer)
+        asyncio.run(play_through(balancer, one, two, pg_url))
+    finally:
+        for process in reversed(started):
+            process.stop()
+
+
+async def play_through(balancer: Balancer, one: Served, two: Served, database: str) -> None:
+    base = balancer.url
+    rng = random.Random(5)
+    games = []
+    for _ in range(6):  # round robin: created, so owned, by both instances
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
+        games.append(post_json(base + "api/games", {"players": 3, "seats": seats}))
+    players = [
+        Player(base, game["game_id"], seat["token"], random.Random(rng.random()))
+        for game in games
+        for seat in game["seats"]
+        if seat.get("token")
+    ]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(player.play(stop)) for player in players]
+    dead = get_json(one.url + "api/health")["instance"]
+    living = get_json(two.url + "api/health")["instance"]
+    # Mid-game: every game has moved on, none is over.
+    deadline = time.monotonic() + 60
+    while min(player.version for player in players) < 12:
+        assert time.monotonic() < deadline, "the games did not start"
+        await asyncio.sleep(0.05)
+    one.kill()
+    killed = time.monotonic()
+    owners = await owners_of(database, [game["game_id"] for game in games])
+    assert dead in owners.values() and living in owners.values(), owners
+    # Within 5 s every unfinished game's room is owned by the living instance.
+    while True:
+        owners = await owners_of(database, [game["game_id"] for game in games])
+        if all(owner == living for owner in owners.values()):
+            break
+        assert time.monotonic() - killed < 5, owners
+        await asyncio.sleep(0.1)
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=90)
+    finally:
+        stop.set()
+    assert sum(player.reconnections for player in players) > 0  # some were on the dead one
+    for game in games:
+        game_id = game["game_id"]
+        with urllib.request.urlopen(base + f"api/games/{game_id}/record", timeout=10) as reply:
+            record = GameRecord.from_json(reply.read())
+        actions = [str(action) for action in record.actions]
+        mine = [player for player in players if player.uri.endswith(game_id)]
+        for player in mine:
+            assert player.over
+            # Every action a client saw accepted is stored, where it saw it.
+            for version, token in player.seen.items():
+                assert actions[version - 1] == token, (game_id, version)
+            assert player.state["notation"] == record.final_state().notation()
+
+
+async def owners_of(database: str, game_ids: list[str]) -> dict[str, str | None]:
+    """The owner of each unfinished game, read from the database."""
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(database) as conn:
+        cursor = await conn.execute(
+            "SELECT id, owner FROM games WHERE id = ANY(%s) AND status <> 'over'", (game_ids,)
+        )
+        return {game_id: owner for game_id, owner in await cursor.fetchall()}

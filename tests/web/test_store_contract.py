@@ -1,0 +1,152 @@
+"""The :class:`GameStore` contract, run against both stores: the SQLite file (in its
+thread, :class:`StoreWorker`) and PostgreSQL (a throwaway cluster of the test session)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.store import (
+    ActionRow,
+    GameStore,
+    SeatRow,
+    StoreConflict,
+    StoredGame,
+    StoreError,
+    Usage,
+    hash_token,
+)
+from marrakech.web.store_worker import StoreWorker
+from tests.web.test_rooms import in_fresh_loop
+from tests.web.test_store import a_game as the_sqlite_tests_game
+
+KINDS = ["sqlite", "postgres"]
+
+
+def a_game(game_id: str = "g1", **changes: object) -> StoredGame:
+    """The game of the SQLite store's tests, created by one client."""
+    return the_sqlite_tests_game(game_id, **{"creator": "203.0.113.7", **changes})
+
+
+@pytest.fixture(params=KINDS)
+def open_store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Callable[[], Coroutine[Any, Any, GameStore]]:
+    """Opens the store under test (in the test's own event loop)."""
+    if request.param == "sqlite":
+
+        async def sqlite() -> GameStore:
+            return StoreWorker(SQLiteStore(tmp_path / "games.sqlite3"))
+
+        return sqlite
+    url = request.getfixturevalue("pg_url")
+
+    async def postgres() -> GameStore:
+        from marrakech.web.postgres_store import PostgresStore
+
+        store = await PostgresStore.open(url)
+        # The appends of this contract are written as the game's owner.
+        store.instance = "owner"
+        return store
+
+    return postgres
+
+
+async def _own(store: GameStore, game_id: str) -> None:
+    pool = getattr(store, "pool", None)
+    if pool is not None:  # PostgreSQL: appends need the game's lease
+        async with pool.connection() as conn:
+            await conn.execute("UPDATE games SET owner = 'owner' WHERE id = %s", (game_id,))
+
+
+@in_fresh_loop
+async def test_games_round_trip(open_store: Callable[..., Any]) -> None:
+    store = await open_store()
+    await store.create_game(a_game(created=1000.0))
+    await _own(store, "g1")
+    await store.append_actions("g1", 0, [ActionRow("L", 1), ActionRow("r2", 1)], "waiting", False)
+    await store.append_actions("g1", 2, [ActionRow("c3-c4", 1)], "waiting", True)
+    game = await store.load_game("g1")
+    assert game is not None
+    assert [a.token for a in game.actions] == ["L", "r2", "c3-c4"]
+    assert [a.seat for a in game.actions] == [1, 1, 1]
+    assert game.version == 3 and game.bot_to_move and game.created == 1000.0
+    assert game.seats == a_game().seats
+    assert (game.players, game.rules, game.first_seat, game.lang) == (3, "standard", 1, "fr")
+    assert [a.token for a in await store.load_actions("g1", 1)] == ["r2", "c3-c4"]
+    assert await store.load_game("nope") is None
+    assert await store.games_with_bot_to_move() == ["g1"]
+    [summary] = await store.summaries(["g1", "nope"])
+    assert summary.version == 3 and summary.actions == ()
+    await store.close()
+
+
+@in_fresh_loop
+async def test_appends_are_conditional_and_batched_alone(open_store: Callable[..., Any]) -> None:
+    store = await open_store()
+    for game_id in ("g1", "g2"):
+        await store.create_game(a_game(game_id))
+        await _own(store, game_id)
+    # Concurrent appends go together to the store; the one that lost its race alone fails.
+    outcomes = await asyncio.gather(
+        store.append_actions("g1", 0, [ActionRow("L", 1)], "running", False),
+        store.append_actions("g1", 0, [ActionRow("R", 1)], "running", False),
+        store.append_actions("g2", 0, [ActionRow("S", 1), ActionRow("r3", 1)], "running", False),
+        return_exceptions=True,
+    )
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], StoreConflict) and "not 0" in str(outcomes[1])
+    with pytest.raises(StoreError, match="no game nope"):
+        await store.append_actions("nope", 0, [ActionRow("R", 1)], "running", False)
+    one, two = await store.load_game("g1"), await store.load_game("g2")
+    assert one is not None and [a.token for a in one.actions] == ["L"]
+    assert two is not None and [a.token for a in two.actions] == ["S", "r3"]
+    await store.close()
+
+
+@in_fresh_loop
+async def test_claim_seat_once(open_store: Callable[..., Any]) -> None:
+    store = await open_store()
+    await store.create_game(a_game())
+    assert [g.id for g in await store.open_games(10)] == ["g1"]
+    assert await store.claim_seat("g1", 2, hash_token("t2"), "Bea")
+    assert not await store.claim_seat("g1", 2, hash_token("t3"), "Cid")  # taken
+    assert not await store.claim_seat("g1", 1, hash_token("t3"), "Cid")  # a bot
+    assert await store.open_games(10) == []  # no open seat left: running
+    game = await store.load_game("g1")
+    assert game is not None and game.status == "running"
+    assert game.seats[2] == SeatRow(2, "human", None, "Bea", hash_token("t2"))
+    await store.close()
+
+
+@in_fresh_loop
+async def test_lobby_queries(open_store: Callable[..., Any]) -> None:
+    store = await open_store()
+    for number in range(5):
+        await store.create_game(a_game(f"g{number}", created=float(number)))
+    await store.create_game(a_game("full", status="running"))
+    assert [g.id for g in await store.open_games(3)] == ["g4", "g3", "g2"]
+    assert [g.id for g in await store.summaries(["g3", "g1", "g3"])] == ["g3", "g1"]
+    assert await store.summaries([]) == []
+    await store.close()
+
+
+@in_fresh_loop
+async def test_usage_counts_unfinished_recent_games_and_their_bots(
+    open_store: Callable[..., Any],
+) -> None:
+    store = await open_store()
+    now = time.time()
+    await store.create_game(a_game("mine"))  # one bot
+    await store.create_game(a_game("old", updated=now - 7200))  # untouched for two hours
+    await store.create_game(a_game("other", creator="198.51.100.1"))
+    await store.create_game(a_game("done", status="over"))
+    usage = await store.usage("203.0.113.7", now - 3600)
+    assert usage == Usage(games=1, bots=1, all_games=2, all_bots=2)
+    await store.close()
