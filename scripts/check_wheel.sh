@@ -196,6 +196,7 @@ echo "    $address"
 
 step "fetching / and a static file"
 (cd "$WORK" && "$WEB" - "$address" "$WEB_SITE/marrakech/web/static" <<'EOF'
+import re
 import sys
 import urllib.request
 from pathlib import Path
@@ -213,12 +214,16 @@ def get(path: str) -> tuple[str, bytes]:
 kind, page = get("")
 if not kind.startswith("text/html"):
     sys.exit(f"GET /: expected HTML, found {kind!r}")
-if page != (static / "index.html").read_bytes() or b'src="/static/js/app.js"' not in page:
+# The page names its files under a content-hash folder (/static/v-HASH/...).
+found = re.search(rb'src="/(static/v-[0-9a-f]+)/js/app\.js"', page)
+original = (static / "index.html").read_bytes()
+if found is None or page != original.replace(b'"/static/', b'"/' + found.group(1) + b"/"):
     sys.exit(f"GET /: not the app's page: {page[:300]!r}")
-kind, script = get("static/js/app.js")
+script_path = found.group(1).decode() + "/js/app.js"
+kind, script = get(script_path)
 if "javascript" not in kind or script != (static / "js" / "app.js").read_bytes():
-    sys.exit(f"GET /static/js/app.js: not the app's script ({kind!r}, {len(script)} bytes)")
-print(f"    / ({len(page)} bytes of HTML), /static/js/app.js ({len(script)} bytes)")
+    sys.exit(f"GET /{script_path}: not the app's script ({kind!r}, {len(script)} bytes)")
+print(f"    / ({len(page)} bytes of HTML), /{script_path} ({len(script)} bytes)")
 EOF
 ) || fail "the web app did not serve its page (server log: $(cat "$WORK/serve.log"))"
 

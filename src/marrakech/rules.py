@@ -55,10 +55,7 @@ class RuleSet:
     @property
     def name(self) -> str:
         """``'standard'``, ``'bga'`` or ``'custom'``."""
-        for name, rules in NAMED_RULE_SETS.items():
-            if rules == self:
-                return name
-        return "custom"
+        return _NAMES.get(self, "custom")
 
     def carpets_per_colour(self, players: int) -> int:
         check_players(players)
@@ -87,6 +84,7 @@ class RuleSet:
 STANDARD = RuleSet()
 BGA = RuleSet(carpets=(12, 15, 12), own_cover=True)
 NAMED_RULE_SETS: dict[str, RuleSet] = {"standard": STANDARD, "bga": BGA}
+_NAMES: dict[RuleSet, str] = {rules: name for name, rules in NAMED_RULE_SETS.items()}
 
 
 def parse_rules(text: str) -> RuleSet:

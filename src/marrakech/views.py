@@ -15,6 +15,7 @@ from typing import Any
 
 from marrakech.events import Event
 from marrakech.geometry import DELTA, FACING_LETTERS, RIM, SQUARE_NAMES, square_name
+from marrakech.outcome import Outcome, rank_seats
 from marrakech.position import NO_LINK
 from marrakech.preview import preview_orientations
 from marrakech.rules import COLOUR_LETTERS, colours_of
@@ -32,8 +33,10 @@ def state_view(state: State) -> dict[str, Any]:
     (``other`` is the square of the other visible half of the same carpet).
     """
     players = state.players
+    # Scores once: ranks and winners follow from them (R20, R21).
     scores = state.scores()
-    ranks = state.ranks()
+    outcome = Outcome(rank_seats(scores, state.money, state.eliminated), state.is_terminal)
+    ranks = outcome.ranks
     board = {}
     for square, cell in enumerate(state.board):
         if cell:  # packed: 1 + colour + 4 * link (link 4: the other half is covered)
@@ -75,7 +78,7 @@ def state_view(state: State) -> dict[str, Any]:
         "board": board,
         "seats": seats,
         "eliminated": list(state.eliminated),
-        "winners": list(state.winners()),
+        "winners": list(outcome.winners),
         "legal": legal,
         "notation": state.notation(),
     }
