@@ -7,7 +7,12 @@ Orient     ``Orient(-1)``      ``L`` ``S`` ``R``  0, 1, 2 (left, straight, right
 Place      ``Place(c3, c4)``   ``c3-c4``        3 + slot index (84 slots), so 3..86
 Roll       ``Roll(3)``         ``r3``           87..90 (chance)
 Draw       ``Draw(YELLOW)``    ``+Y``           91..94 (chance, 2 players)
+Resign     ``Resign(2)``       ``resign:2``     95..98 (any seat still in, R22)
 =========  ==================  ===============  =========================================
+
+A resignation is not one of the game's moves: it is outside :data:`ACTION_IDS` (the ids
+of the rulebook's decisions and chance outcomes, which learning code indexes), and never
+among ``legal_actions()``; an interface offers it to any seat still in the game.
 
 Ids 0..86 are the decisions a learning agent chooses from (:data:`DECISION_IDS`)::
 
@@ -27,7 +32,8 @@ PLACE_BASE = 3
 ROLL_BASE = PLACE_BASE + len(SLOTS)  # 87
 DRAW_BASE = ROLL_BASE + 4  # 91
 DECISION_IDS = ROLL_BASE  # 87 decision ids: 3 orientations + 84 carpet slots
-ACTION_IDS = DRAW_BASE + 4  # 95 ids in all
+ACTION_IDS = DRAW_BASE + 4  # 95 ids of the rulebook's actions
+RESIGN_BASE = ACTION_IDS  # 95..98: a seat leaves the game (R22)
 
 
 class Action:
@@ -53,7 +59,7 @@ class Action:
 
     @property
     def is_chance(self) -> bool:
-        return self.id >= ROLL_BASE
+        return ROLL_BASE <= self.id < RESIGN_BASE
 
 
 class Orient(Action):
@@ -146,13 +152,36 @@ class Draw(Action):
         return (Draw, (self.colour,))
 
 
+class Resign(Action):
+    """``seat`` leaves the game (R22): out like a seat that cannot pay, its dirhams lost."""
+
+    __slots__ = ("seat",)
+    seat: int
+
+    def __init__(self, seat: int) -> None:
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seats are 0..3, found {seat}")
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "id", RESIGN_BASE + seat)
+
+    def token(self) -> str:
+        return f"resign:{self.seat}"
+
+    def __repr__(self) -> str:
+        return f"Resign({self.seat})"
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        return (Resign, (self.seat,))
+
+
 ORIENTS: tuple[Orient, Orient, Orient] = (Orient(-1), Orient(0), Orient(1))
 PLACES: tuple[Place, ...] = tuple(Place(s.low, s.high) for s in SLOTS)
 ROLLS: tuple[Roll, ...] = tuple(Roll(steps) for steps in range(1, 5))
 DRAWS: tuple[Draw, ...] = tuple(Draw(colour) for colour in range(4))
 #: ACTIONS[id] -> the action with that id (one shared instance each).
 ACTIONS: tuple[Action, ...] = (*ORIENTS, *PLACES, *ROLLS, *DRAWS)
-_BY_TOKEN: dict[str, Action] = {a.token(): a for a in ACTIONS}
+RESIGNS: tuple[Resign, ...] = tuple(Resign(seat) for seat in range(4))
+_BY_TOKEN: dict[str, Action] = {a.token(): a for a in (*ACTIONS, *RESIGNS)}
 
 
 def action_from_id(action_id: int) -> Action:
@@ -185,5 +214,5 @@ def parse_action(text: str) -> Action:
             pass
     raise NotationError(
         "expected an action token: L, S or R (orient), r1..r4 (roll), two adjacent squares "
-        f"such as c3-c4 (place) or +R, +B, +Y, +P (draw); found {text!r}"
+        f"such as c3-c4 (place), +R, +B, +Y, +P (draw) or resign:0..3; found {text!r}"
     )

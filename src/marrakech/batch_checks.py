@@ -27,6 +27,7 @@ from marrakech.rules import RuleSet, check_players
 from marrakech.state import State
 
 __all__ = [
+    "CHANCE_SLOTS",
     "MAX_GAMES",
     "check_flags",
     "check_games",
@@ -40,6 +41,10 @@ __all__ = [
 
 #: Largest batch accepted (the kernels index with 64-bit integers; this bounds memory).
 MAX_GAMES = 1 << 24
+#: Chance outcomes one batch step may resolve, so the width of ``last_chance()``: a
+#: 2-player reset draws two tops (R7), and under R32 rolls too; under R32 a roll that
+#: eliminates (R13) hands the die to the next seat, so a 4-player step may roll 3 times.
+CHANCE_SLOTS = 4
 
 
 def _whole(value: object) -> int | None:

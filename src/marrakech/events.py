@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from marrakech.actions import Action, Draw, Orient, Place, Roll
+from marrakech.actions import Action, Draw, Orient, Place, Resign, Roll
 from marrakech.geometry import PATHS, Step
 from marrakech.i18n import describe_event
 from marrakech.position import Phase
@@ -86,7 +86,10 @@ class Event:
 
 def describe(before: State, action: Action) -> Event:
     after = before.apply(action)  # validates; raises IllegalActionError
-    seat = before.draw_pile if before.draw_pile is not None else before.turn
+    if isinstance(action, Resign):
+        seat = action.seat
+    else:
+        seat = before.draw_pile if before.draw_pile is not None else before.turn
     event = partial(Event, action, before.phase, seat, before, after, game_over=after.is_terminal)
     if isinstance(action, Orient):
         return event(facing_before=before.assam_facing, facing_after=after.assam_facing)
@@ -114,5 +117,7 @@ def describe(before: State, action: Action) -> Event:
             placed=action.squares,
             covered=covered,
         )
+    if isinstance(action, Resign):
+        return event(eliminated=action.seat)
     assert isinstance(action, Draw)
     return event(drawn_colour=action.colour)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from marrakech.actions import Draw, Orient, Place, Roll
+from marrakech.actions import Draw, Orient, Place, Resign, Roll
 from marrakech.geometry import square_name
 from marrakech.rules import colours_of
 
@@ -47,6 +47,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "place": "{seat} placed a {colour} carpet on {a} and {b}.",
         "covered": " It covers {halves}.",
         "draw": "{seat} draws a {colour} carpet to the top of the pile.",
+        "resign": "{seat} resigns and leaves the game.",
         "over": "The game is over.",
         "seat": "Seat {n}",
     },
@@ -65,6 +66,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "place": "{seat} a posé un tapis {colour} sur {a} et {b}.",
         "covered": " Il recouvre {halves}.",
         "draw": "{seat} retourne un tapis {colour} sur le dessus de sa pile.",
+        "resign": "{seat} abandonne et quitte la partie.",
         "over": "La partie est terminée.",
         "seat": "Siège {n}",
     },
@@ -147,6 +149,8 @@ def describe_event(event: Event, lang: str = "en") -> str:
             )
             sentence += text("covered", lang, halves=halves)
         sentences.append(sentence)
+    elif isinstance(action, Resign):
+        sentences.append(text("resign", lang, seat=seat))
     elif isinstance(action, Draw):
         sentences.append(
             text("draw", lang, seat=seat, colour=colour_name(action.colour, lang).lower())

@@ -310,7 +310,10 @@ def _validate(fields: Fields) -> None:
                 problems.append(f"seat {pile}'s pile has nothing to reveal")
         elif players == 2:
             for seat in (0, 1):
-                if seat not in out and carpets_held(seat, players, hand) and tops[seat] < 0:
+                # R32: the placer turns Assam before its pile reveals its next top.
+                placer = rules.orient_last and phase == Phase.ORIENT and seat == turn
+                held = carpets_held(seat, players, hand)
+                if seat not in out and held and tops[seat] < 0 and not placer:
                     problems.append(f"seat {seat}'s pile top is not revealed outside a draw")
         if phase == Phase.PLACE and not _has_next_carpet(fields, turn):
             problems.append(f"seat {turn} has no carpet to place")

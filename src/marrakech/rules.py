@@ -9,12 +9,14 @@ set that the engine and every interface accept::
     >>> house = RuleSet(carpets=(8, 8, 8), money=20)
     >>> house.name, house.carpets_per_colour(4)
     ('custom', 8)
+    >>> parse_rules("bga+orient-last").orient_last        # R32, an option of any set
+    True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from marrakech.errors import NotationError
@@ -37,12 +39,14 @@ class RuleSet:
     ``carpets`` gives the carpets per colour for 2, 3 and 4 players (a 2-player seat owns
     two colours, so it has twice that many carpets). ``own_cover`` lets a player cover
     both visible halves of one of his own carpets (R31); covering anyone else's carpet
-    that way is never allowed (R16).
+    that way is never allowed (R16). ``orient_last`` moves the orientation to the end of
+    a turn: the player who placed turns Assam for the next one, who rolls at once (R32).
     """
 
     carpets: tuple[int, int, int] = (12, 10, 12)
     money: int = 30
     own_cover: bool = False
+    orient_last: bool = False
 
     def __post_init__(self) -> None:
         if len(self.carpets) != 3 or any(not 1 <= c <= 99 for c in self.carpets):
@@ -70,12 +74,14 @@ class RuleSet:
         return self.carpets_per_colour(players) * len(colours_of(0, players))
 
     def token(self) -> str:
-        """The rule set as one word: its name, or ``custom:12/10/12:30:own|no-own``."""
-        name = self.name
-        if name != "custom":
-            return name
-        carpets = "/".join(str(c) for c in self.carpets)
-        return f"custom:{carpets}:{self.money}:{'own' if self.own_cover else 'no-own'}"
+        """The rule set as one word: its name, or ``custom:12/10/12:30:own|no-own``,
+        followed by ``+orient-last`` for that option (R32)."""
+        base = replace(self, orient_last=False)
+        word = _NAMES.get(base)
+        if word is None:
+            carpets = "/".join(str(c) for c in self.carpets)
+            word = f"custom:{carpets}:{self.money}:{'own' if self.own_cover else 'no-own'}"
+        return word + (ORIENT_LAST if self.orient_last else "")
 
     def __str__(self) -> str:
         return self.token()
@@ -87,8 +93,17 @@ NAMED_RULE_SETS: dict[str, RuleSet] = {"standard": STANDARD, "bga": BGA}
 _NAMES: dict[RuleSet, str] = {rules: name for name, rules in NAMED_RULE_SETS.items()}
 
 
+#: The suffix of a rule set word for the R32 option.
+ORIENT_LAST = "+orient-last"
+
+
 def parse_rules(text: str) -> RuleSet:
-    """Parse a rule set word (``standard``, ``bga`` or a ``custom:...`` token)."""
+    """Parse a rule set word (``standard``, ``bga`` or a ``custom:...`` token, each
+    optionally followed by ``+orient-last``, R32)."""
+    if not isinstance(text, str):
+        raise NotationError(f"expected a rule set word, found {type(text).__name__}")
+    if text.endswith(ORIENT_LAST):
+        return replace(parse_rules(text[: -len(ORIENT_LAST)]), orient_last=True)
     named = NAMED_RULE_SETS.get(text)
     if named is not None:
         return named
@@ -96,7 +111,7 @@ def parse_rules(text: str) -> RuleSet:
     if len(parts) != 4 or parts[0] != "custom":
         raise NotationError(
             "expected a rule set: standard, bga or custom:C2/C3/C4:MONEY:own|no-own, "
-            f"found {text!r}"
+            f"optionally followed by {ORIENT_LAST}, found {text!r}"
         )
     try:
         carpets = tuple(int(c) for c in parts[1].split("/"))

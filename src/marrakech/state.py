@@ -32,9 +32,11 @@ from marrakech.actions import (
     ORIENTS,
     PLACE_BASE,
     PLACES,
+    RESIGN_BASE,
     ROLL_BASE,
     ROLLS,
     Action,
+    Resign,
 )
 from marrakech.errors import IllegalActionError
 from marrakech.events import Event, describe
@@ -130,7 +132,7 @@ class State(tuple[Any, ...]):
                 hand,
                 (-1, -1) if two else (),
                 (),
-                _DRAW if two else _ORIENT,
+                _DRAW if two else _begin(rules),
                 first_seat,
                 0,
             ),
@@ -372,6 +374,8 @@ class State(tuple[Any, ...]):
             if 0 <= aid <= 2:
                 facing = ((assam & 3) + aid - 1) & 3
                 assam = (assam & ~3) | facing
+                if rules.orient_last:  # R32: the placer turned Assam for the next seat
+                    return _pass_turn(players, rules, board, assam, money, hand, tops, out, turn)
                 return _new(
                     State, (players, rules, board, assam, money, hand, tops, out, _ROLL, turn, 0)
                 )
@@ -387,6 +391,10 @@ class State(tuple[Any, ...]):
             colour = aid - DRAW_BASE
             if 0 <= colour < 4 and colour % 2 == pile and hand[colour] > 0:
                 return self._draw(colour)
+        if aid >= RESIGN_BASE:  # not a move of the game's phases (R22)
+            resigned = self._resign(aid - RESIGN_BASE)
+            if resigned is not None:
+                return resigned
         raise self.illegal_action_error(action)
 
     def describe(self, action: Action) -> Event:
@@ -412,6 +420,12 @@ class State(tuple[Any, ...]):
         expected one of 0 (L), 1 (S), 2 (R)
         """
         prefix = f"{who}: " if who else ""
+        if isinstance(action, Resign):
+            if self[8] not in (_ORIENT, _PLACE):
+                why = f"a seat resigns while a seat decides, found the {self.phase.name} phase"
+            else:
+                why = f"expected one of the seats still in: {', '.join(map(str, self.seats_in))}"
+            return IllegalActionError(f"{prefix}illegal action {action}: {why}")
         if isinstance(action, Action):
             found = str(action)
             legal = ", ".join(str(a) for a in self.legal_actions())
@@ -455,7 +469,7 @@ class State(tuple[Any, ...]):
                     if game_over(players, hand, out):
                         phase, turn = _OVER, 0
                     else:
-                        phase, turn = _ORIENT, _next_seat(turn, players, out, hand)
+                        phase, turn = _begin(rules), _next_seat(turn, players, out, hand)
         assam = square * 4 + last.facing
         return _new(State, (players, rules, board, assam, money, hand, tops, out, phase, turn, 0))
 
@@ -484,7 +498,6 @@ class State(tuple[Any, ...]):
         held = list(hand)
         held[colour] -= 1
         hand = tuple(held)
-        pile = 0
         if players == 2:
             tops = (-1, tops[1]) if turn == 0 else (tops[0], -1)
         if out or not any(hand):
@@ -493,23 +506,36 @@ class State(tuple[Any, ...]):
                     State,
                     (players, rules, tuple(cells), assam, money, hand, tops, out, _OVER, 0, 0),
                 )
-        phase = _ORIENT
+        if rules.orient_last:  # R32: the placer turns Assam before the turn passes
+            return _new(
+                State,
+                (players, rules, tuple(cells), assam, money, hand, tops, out, _ORIENT, turn, 0),
+            )
+        return _pass_turn(players, rules, tuple(cells), assam, money, hand, tops, out, turn)
+
+    def _resign(self, seat: int) -> State | None:
+        """R22: ``seat`` leaves the game as if it could not pay (R13), its dirhams lost."""
+        players, rules, board, assam, money, hand, tops, out, phase, turn, _ = self
+        if (phase != _ORIENT and phase != _PLACE) or seat >= players or seat in out:
+            return None
+        money = tuple(0 if s == seat else m for s, m in enumerate(money))
+        emptied = list(hand)
+        for colour in colours_of(seat, players):
+            emptied[colour] = 0
+        hand = tuple(emptied)
         if players == 2:
-            if hand[turn] + hand[turn + 2]:
-                phase, pile = _DRAW, turn  # reveal this pile's next top first (R7)
-            nxt = 1 - turn
-            turn = nxt if hand[nxt] + hand[nxt + 2] else _next_seat(turn, players, out, hand)
-        else:
-            nxt = turn + 1 if turn + 1 < players else 0
-            turn = nxt if hand[nxt] and not out else _next_seat(turn, players, out, hand)
-        return _new(
-            State, (players, rules, tuple(cells), assam, money, hand, tops, out, phase, turn, pile)
-        )
+            tops = (-1, tops[1]) if seat == 0 else (tops[0], -1)
+        out = (*out, seat)
+        if game_over(players, hand, out):
+            phase, turn = _OVER, 0
+        elif seat == turn:  # the turn passes, as after an elimination
+            phase, turn = _begin(rules), _next_seat(turn, players, out, hand)
+        return _new(State, (players, rules, board, assam, money, hand, tops, out, phase, turn, 0))
 
     def _draw(self, colour: int) -> State:
         players, rules, board, assam, money, hand, tops, out, _, turn, pile = self
         tops = (colour, tops[1]) if pile == 0 else (tops[0], colour)
-        phase, pile = _ORIENT, 0
+        phase, pile = _begin(rules), 0
         for seat in (0, 1):  # the opening reveals seat 0's top, then seat 1's (R7)
             if tops[seat] < 0 and seat not in out and hand[seat] + hand[seat + 2]:
                 phase, pile = _DRAW, seat
@@ -543,6 +569,37 @@ class State(tuple[Any, ...]):
 
 
 _new = tuple.__new__
+
+
+def _begin(rules: RuleSet) -> int:
+    """The phase a seat's turn begins with: ORIENT (R9), or ROLL when the seat before
+    turned Assam at the end of its turn (R32)."""
+    return _ROLL if rules.orient_last else _ORIENT
+
+
+def _pass_turn(
+    players: int,
+    rules: RuleSet,
+    board: tuple[int, ...],
+    assam: int,
+    money: tuple[int, ...],
+    hand: tuple[int, ...],
+    tops: tuple[int, ...],
+    out: tuple[int, ...],
+    turn: int,
+) -> State:
+    """The turn passes to the next seat still in, preferring one with carpets (R19); at
+    2 players the placer's pile reveals its next top first (R7)."""
+    phase, pile = _begin(rules), 0
+    if players == 2:
+        if hand[turn] + hand[turn + 2]:
+            phase, pile = _DRAW, turn  # reveal this pile's next top first (R7)
+        nxt = 1 - turn
+        turn = nxt if hand[nxt] + hand[nxt + 2] else _next_seat(turn, players, out, hand)
+    else:
+        nxt = turn + 1 if turn + 1 < players else 0
+        turn = nxt if hand[nxt] and not out else _next_seat(turn, players, out, hand)
+    return _new(State, (players, rules, board, assam, money, hand, tops, out, phase, turn, pile))
 
 
 def _next_seat(seat: int, players: int, out: tuple[int, ...], hand: tuple[int, ...]) -> int:

@@ -6,7 +6,9 @@ import random
 
 from marrakech import State, parse_rules, random_action
 
-CONFIGS = [(p, r) for p in (2, 3, 4) for r in ("standard", "bga")]
+CONFIGS = [
+    (p, r) for p in (2, 3, 4) for r in ("standard", "bga", "standard+orient-last")
+]  # R30-R32
 
 
 def decision_positions(players: int, rules: str, count: int, seed: int = 0) -> list[State]:

@@ -1,5 +1,5 @@
 """Every bot returns a legal decision from any reachable position, of every player count
-and rule set (R30, R31), without changing the state it is given, and reproducibly."""
+and rule set (R30-R32), without changing the state it is given, and reproducibly."""
 
 from __future__ import annotations
 

@@ -395,3 +395,37 @@ def test_r18_over_many_random_positions() -> None:
             for state in random_states(players, rules, games=300, seed=17 * players):
                 if state.phase == Phase.PLACE:
                     assert 1 <= len(state.legal_actions()) <= 12
+
+
+def test_r22_a_resigning_seat_leaves_like_an_eliminated_one() -> None:
+    from marrakech import Resign
+    from marrakech.record import GameRecord
+
+    state = State.new(players=3).apply(parse_action("R")).apply(parse_action("r2"))
+    assert state.phase == Phase.PLACE and state.turn == 0
+    other = state.apply(Resign(2))  # another seat resigns: seat 0 goes on placing
+    assert other.eliminated == (2,) and other.money == (30, 30, 0) and other.hand[2] == 0
+    assert other.phase == Phase.PLACE and other.turn == 0
+    mine = other.apply(Resign(0))  # the seat to play resigns: the turn passes (R19)
+    assert mine.is_terminal and mine.winners() == (1,)
+    assert mine.ranks() == (2, 1, 3)  # below every seat in, last out highest (R21)
+    event = other.describe(Resign(0))
+    assert str(event) == "Red resigns and leaves the game. The game is over."
+    tokens = ["R", "r2", "resign:2", "resign:0"]
+    record = GameRecord.from_actions(State.new(3), [parse_action(t) for t in tokens])
+    assert record.to_dict()["actions"] == tokens
+    assert GameRecord.from_json(record.to_json()).final_state() == mine
+
+
+def test_r22_resignation_is_refused_where_it_cannot_be() -> None:
+    from marrakech import Resign
+
+    state = State.new(players=3)
+    assert Resign(1) not in state.legal_actions()  # offered by interfaces, not a move
+    with pytest.raises(IllegalActionError, match="resign:1: a seat resigns while a seat"):
+        state.apply(parse_action("S")).apply(Resign(1))  # at the ROLL chance node
+    out = state.apply(Resign(1))
+    with pytest.raises(IllegalActionError, match="expected one of the seats still in: 0, 2"):
+        out.apply(Resign(1))
+    with pytest.raises(IllegalActionError, match="seats still in: 0, 1, 2"):
+        state.apply(Resign(3))

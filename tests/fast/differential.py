@@ -170,19 +170,22 @@ def drive_batch(
         for i in live:
             state = states[i].apply(ACTIONS[int(actions[i])])
             tally.actions += 1
-            tithe = (-1, -1, 0, 0)
+            tithe = (-1, -1, 0, 0)  # the last tithe paid in the step (R32 may roll again)
             for action_id in chance[i].tolist():
                 if action_id < 0:
                     break
                 if action_id < 91:  # a roll: compare its tithe
-                    tithe = _tithe_of(state, action_id)
+                    paying = _tithe_of(state, action_id)
+                    if paying[0] >= 0:
+                        tithe = paying
+                        paid[i] += paying[3]
+                        tally.tithes += 1
+                        if state.is_in(paying[0]) and not state.apply(ACTIONS[action_id]).is_in(
+                            paying[0]
+                        ):
+                            tally.eliminations += 1
                 state = state.apply(ACTIONS[action_id])
                 tally.actions += 1
-            if tithe[0] >= 0:
-                paid[i] += tithe[3]
-                tally.tithes += 1
-                if states[i].is_in(tithe[0]) and not state.is_in(tithe[0]):
-                    tally.eliminations += 1
             assert tuple(last[i].tolist()) == tithe, (states[i].notation(), int(actions[i]))
             states[i] = state
             same(i)

@@ -11,14 +11,18 @@ import pytest
 
 pytest.importorskip("numba")
 
+from dataclasses import replace
+
 from marrakech.rules import BGA, STANDARD, RuleSet
 
 from .differential import drive_batch, drive_rows
 
 POOR = RuleSet(carpets=(6, 5, 6), money=3, own_cover=True)  # eliminations galore
 POOR_STRICT = RuleSet(carpets=(8, 8, 8), money=1, own_cover=False)
+ORIENT_LAST = replace(BGA, orient_last=True)  # R32
+POOR_ORIENT_LAST = replace(POOR, orient_last=True)
 CONFIGS = [(p, r) for r in (STANDARD, BGA) for p in (2, 3, 4)] + [
-    (p, r) for r in (POOR, POOR_STRICT) for p in (2, 3, 4)
+    (p, r) for r in (POOR, POOR_STRICT, ORIENT_LAST, POOR_ORIENT_LAST) for p in (2, 3, 4)
 ]
 IDS = [f"{p}p-{r.token()}" for p, r in CONFIGS]
 

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from marrakech import splitmix
 from marrakech.actions import ACTIONS, DECISION_IDS, DRAWS, ROLLS, Action
 from marrakech.batch_checks import (
+    CHANCE_SLOTS,
     check_flags,
     check_games,
     check_ids,
@@ -197,10 +198,10 @@ class PythonBatch:
         return out
 
     def last_chance(self) -> npt.NDArray[np.int32]:
-        """``(n, 2)`` chance outcome ids resolved in each game's last reset or step."""
-        out = np.full((self.n, 2), -1, dtype=np.int32)
+        """``(n, 4)`` chance outcome ids resolved in each game's last reset or step."""
+        out = np.full((self.n, CHANCE_SLOTS), -1, dtype=np.int32)
         for i, log in enumerate(self._chance_log):
-            out[i, : len(log)] = log[:2]
+            out[i, : len(log)] = log[:CHANCE_SLOTS]
         return out
 
     def state(self, i: int) -> State:

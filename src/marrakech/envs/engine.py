@@ -13,7 +13,7 @@ and the same actions they play **the same games**, move for move::
     >>> engine: BatchEngine = PythonBatch(4, players=3, seed=5)
     >>> engine.step(engine.sample_actions())
     >>> engine.last_chance().tolist()
-    [[89, -1], [89, -1], [88, -1], [87, -1]]
+    [[89, -1, -1, -1], [89, -1, -1, -1], [88, -1, -1, -1], [87, -1, -1, -1]]
 
 (``marrakech.fast.Batch(4, players=3, seed=5)`` prints the same.)
 """
@@ -97,7 +97,7 @@ class BatchEngine(Protocol):
         ...
 
     def last_chance(self) -> npt.NDArray[np.int32]:
-        """``(n, 2)`` chance outcome ids resolved in the last reset or step (-1 pad)."""
+        """``(n, 4)`` chance outcome ids resolved in the last reset or step (-1 pad)."""
         ...
 
     def state(self, i: int) -> State:

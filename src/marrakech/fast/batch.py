@@ -21,6 +21,7 @@ import numpy.typing as npt
 from marrakech import splitmix
 from marrakech.actions import DECISION_IDS
 from marrakech.batch_checks import (
+    CHANCE_SLOTS,
     check_flags,
     check_games,
     check_ids,
@@ -240,14 +241,16 @@ class Batch:
         return self.rows[:, TITHES].copy()
 
     def last_tithes(self) -> npt.NDArray[np.int32]:
-        """``(n, 4)`` the tithe of the last step: payer, payee, due, paid (payer -1: none)."""
+        """``(n, 4)`` the last tithe paid during the last step: payer, payee, due, paid
+        (payer -1: none; under R32 one step may roll more than once)."""
         return self.rows[:, [LAST_PAYER, LAST_PAYEE, LAST_DUE, LAST_PAID]].copy()
 
     def last_chance(self) -> npt.NDArray[np.int32]:
-        """``(n, 2)`` the chance outcome ids resolved in the last reset or step (-1 pad):
-        a roll ``87..90`` after ORIENT, a draw ``91..94`` after PLACE at 2 players, two
-        draws after a 2-player reset."""
-        return self.rows[:, CHANCE_LOG : CHANCE_LOG + 2].copy()
+        """``(n, CHANCE_SLOTS)`` the chance outcome ids resolved in the last reset or step,
+        in order (-1 pad): a roll ``87..90`` after ORIENT, a draw ``91..94`` after PLACE at
+        2 players, two draws after a 2-player reset; under R32 the draw and the rolls that
+        follow the placer's orientation."""
+        return self.rows[:, CHANCE_LOG : CHANCE_LOG + CHANCE_SLOTS].copy()
 
     # -- core states ----------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from numba import njit
 
 from marrakech import splitmix
 from marrakech.actions import DECISION_IDS, DRAW_BASE, PLACE_BASE, ROLL_BASE
+from marrakech.batch_checks import CHANCE_SLOTS
 from marrakech.fast.tables import (
     CAND,
     CAND_LINK,
@@ -81,19 +82,20 @@ START_CARPETS = 75  # carpets a seat starts with (both colours at 2 players)
 # squares 28..48 (shifted down by 28) in BITS + 2c + 1.
 BITS = 76
 BITS_SPLIT = 28
+ORIENT_LAST = 84  # rule set: 1 when the placer turns Assam at the end of its turn (R32)
 # -- counters (not part of the position) --------------------------------------------------
-PLIES = 84  # actions applied since the start of the game (decisions and chance)
-TURNS = 85  # ORIENT decisions
-TITHES = 86  # tithes paid (R11), including a partial one that eliminates (R13)
-TITHE_DIRHAMS = 87  # dirhams handed over in tithes
-LAST_PAYER = 88  # the last step's tithe: payer seat (-1: none), payee, due, paid
-LAST_PAYEE = 89
-LAST_DUE = 90
-LAST_PAID = 91
-CHANCE_COUNT = 92  # chance outcomes resolved during the last reset/step (0..2)
-CHANCE_LOG = 93  # their action ids (2 fields, -1 padding)
-PLACES = 95  # PLACE decisions
-PLACE_OPTIONS = 96  # legal placements summed over PLACE decisions
+PLIES = 85  # actions applied since the start of the game (decisions and chance)
+TURNS = 86  # ORIENT decisions
+TITHES = 87  # tithes paid (R11), including a partial one that eliminates (R13)
+TITHE_DIRHAMS = 88  # dirhams handed over in tithes
+LAST_PAYER = 89  # the last step's tithe: payer seat (-1: none), payee, due, paid
+LAST_PAYEE = 90
+LAST_DUE = 91
+LAST_PAID = 92
+CHANCE_COUNT = 93  # chance outcomes resolved during the last reset/step
+CHANCE_LOG = 94  # their action ids (CHANCE_SLOTS fields, -1 padding)
+PLACES = 98  # PLACE decisions
+PLACE_OPTIONS = 99  # legal placements summed over PLACE decisions
 WIDTH = 104
 
 #: Fields that make up the position (everything before the counters).
@@ -265,15 +267,51 @@ def region_size(s: np.ndarray, square: int) -> int:
 
 
 @njit(cache=True)
+def _begin(s: np.ndarray) -> int:
+    """The phase a seat's turn begins with (mirrors ``marrakech.state._begin``)."""
+    return ROLL if s[ORIENT_LAST] != 0 else ORIENT
+
+
+@njit(cache=True)
+def _pass_turn(s: np.ndarray, turn: int) -> None:
+    """The turn passes to the next seat (mirrors ``marrakech.state._pass_turn``, R7, R19)."""
+    players = s[PLAYERS]
+    phase = _begin(s)
+    pile = 0
+    if players == 2:
+        if s[HAND + turn] + s[HAND + turn + 2] > 0:
+            phase = DRAW  # reveal this pile's next top first (R7)
+            pile = turn
+        nxt = 1 - turn
+        if s[HAND + nxt] + s[HAND + nxt + 2] > 0:
+            turn = nxt
+        else:
+            turn = _next_seat(s, turn)
+    else:
+        nxt = turn + 1 if turn + 1 < players else 0
+        if s[HAND + nxt] > 0 and s[NOUT] == 0:
+            turn = nxt
+        else:
+            turn = _next_seat(s, turn)
+    s[PHASE] = phase
+    s[TURN] = turn
+    s[PILE] = pile
+
+
+@njit(cache=True)
 def orient(s: np.ndarray, turn_by: int) -> None:
-    """R9: ``turn_by`` 0, 1, 2 = left, straight, right (the Orient action id)."""
+    """R9: ``turn_by`` 0, 1, 2 = left, straight, right (the Orient action id); then the
+    roll, or with R32 the next seat's turn."""
     assam = s[ASSAM]
     facing = ((assam & 3) + turn_by - 1) & 3
     s[ASSAM] = (assam & ~3) | facing
-    s[PHASE] = ROLL
-    s[PILE] = 0
     s[TURNS] += 1
     s[PLIES] += 1
+    if s[ORIENT_LAST] != 0:
+        _pass_turn(s, s[TURN])
+        return
+    s[PHASE] = ROLL
+    s[PILE] = 0
 
 
 @njit(cache=True)
@@ -312,7 +350,7 @@ def roll(s: np.ndarray, steps: int) -> None:
                     phase = OVER
                     turn = 0
                 else:
-                    phase = ORIENT
+                    phase = _begin(s)
                     turn = _next_seat(s, turn)
     s[ASSAM] = position
     s[PHASE] = phase
@@ -384,26 +422,11 @@ def place(s: np.ndarray, slot: int) -> None:
             s[TURN] = 0
             s[PILE] = 0
             return
-    phase = ORIENT
-    pile = 0
-    if players == 2:
-        if s[HAND + turn] + s[HAND + turn + 2] > 0:
-            phase = DRAW  # reveal this pile's next top first (R7)
-            pile = turn
-        nxt = 1 - turn
-        if s[HAND + nxt] + s[HAND + nxt + 2] > 0:
-            turn = nxt
-        else:
-            turn = _next_seat(s, turn)
-    else:
-        nxt = turn + 1 if turn + 1 < players else 0
-        if s[HAND + nxt] > 0 and s[NOUT] == 0:
-            turn = nxt
-        else:
-            turn = _next_seat(s, turn)
-    s[PHASE] = phase
-    s[TURN] = turn
-    s[PILE] = pile
+    if s[ORIENT_LAST] != 0:  # R32: the placer turns Assam before the turn passes
+        s[PHASE] = ORIENT
+        s[PILE] = 0
+        return
+    _pass_turn(s, turn)
 
 
 @njit(cache=True)
@@ -411,7 +434,7 @@ def draw(s: np.ndarray, colour: int) -> None:
     """R7: the top of a 2-player pile is revealed as ``colour``."""
     s[TOPS + s[PILE]] = colour
     s[PLIES] += 1
-    phase = ORIENT
+    phase = _begin(s)
     pile = 0
     for seat in range(2):  # the opening reveals seat 0's top, then seat 1's (R7)
         if s[TOPS + seat] < 0 and not _is_out(s, seat):
@@ -471,7 +494,7 @@ def apply_action(s: np.ndarray, action: int) -> bool:
 @njit(cache=True)
 def _log_chance(s: np.ndarray, action: int) -> None:
     count = s[CHANCE_COUNT]
-    if count < 2:
+    if count < CHANCE_SLOTS:
         s[CHANCE_LOG + count] = action
     s[CHANCE_COUNT] = count + 1
 
@@ -790,8 +813,8 @@ def _clear_step(s: np.ndarray) -> None:
     s[LAST_DUE] = 0
     s[LAST_PAID] = 0
     s[CHANCE_COUNT] = 0
-    s[CHANCE_LOG] = -1
-    s[CHANCE_LOG + 1] = -1
+    for k in range(CHANCE_SLOTS):
+        s[CHANCE_LOG + k] = -1
 
 
 @njit(cache=True)
@@ -1030,6 +1053,7 @@ def _frozen_constants() -> np.ndarray:
             SEAT_CARPETS,
             SEAT_TOP_FIRST,
             DIRHAMS_SCALE,
+            CHANCE_SLOTS,
             int(_GOLDEN >> _U32),
             int(_GOLDEN & _LOW32),
             int(_MIX1 >> _U32),
@@ -1050,7 +1074,7 @@ def _constants() -> list[int]:
         *(PLACE_BASE, ROLL_BASE, DRAW_BASE, DECISION_IDS, SQUARES, NO_LINK),
         *(PLANES_OFFSET, LINKS_OFFSET, ASSAM_OFFSET, PHASE_OFFSET, FACING_OFFSET),
         *(SEATS_OFFSET, SEAT_FEATURES, SEAT_EXISTS, SEAT_IN, SEAT_DIRHAMS, SEAT_CARPETS),
-        *(SEAT_TOP_FIRST, DIRHAMS_SCALE),
+        *(SEAT_TOP_FIRST, DIRHAMS_SCALE, CHANCE_SLOTS),
         *(part for word in words for part in (word >> 32, word & 0xFFFFFFFF)),
     ]
 

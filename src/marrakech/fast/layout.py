@@ -24,6 +24,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from marrakech.batch_checks import CHANCE_SLOTS
 from marrakech.errors import InvalidStateError
 from marrakech.fast.kernels import (  # the offsets live with the kernels (see there)
     ASSAM,
@@ -39,6 +40,7 @@ from marrakech.fast.kernels import (  # the offsets live with the kernels (see t
     LAST_PAYER,
     MONEY,
     NOUT,
+    ORIENT_LAST,
     OUT,
     OUTMASK,
     OWN_COVER,
@@ -79,6 +81,7 @@ __all__ = [
     "LAST_PAYER",
     "MONEY",
     "NOUT",
+    "ORIENT_LAST",
     "OUT",
     "OUTMASK",
     "OWN_COVER",
@@ -139,11 +142,12 @@ def to_arrays(state: State) -> npt.NDArray[np.int32]:
     values[PILE] = 0 if pile is None else pile
     values[PLAYERS] = players
     values[OWN_COVER] = 1 if rules.own_cover else 0
+    values[ORIENT_LAST] = 1 if rules.orient_last else 0
     values[RULE_CARPETS : RULE_CARPETS + 3] = rules.carpets
     values[RULE_MONEY] = rules.money
     values[START_CARPETS] = rules.starting_carpets(players)
     values[LAST_PAYER] = values[LAST_PAYEE] = -1
-    values[CHANCE_LOG] = values[CHANCE_LOG + 1] = -1
+    values[CHANCE_LOG : CHANCE_LOG + CHANCE_SLOTS] = [-1] * CHANCE_SLOTS
     row = np.array(values, dtype=np.int32)
     fill_bits(row)  # the colour bitboards, derived from the board (compiled: faster)
     return row
@@ -157,14 +161,17 @@ def rules_of(row: npt.NDArray[np.integer]) -> RuleSet:
         int(row[RULE_CARPETS + 2]),
         int(row[RULE_MONEY]),
         bool(row[OWN_COVER]),
+        bool(row[ORIENT_LAST]),
     )
 
 
 @lru_cache(maxsize=64)
-def _rule_set(c2: int, c3: int, c4: int, money: int, own_cover: bool) -> RuleSet:
+def _rule_set(c2: int, c3: int, c4: int, money: int, own_cover: bool, orient_last: bool) -> RuleSet:
     # Cached: converting many rows back to states should not rebuild the same value.
     try:
-        return RuleSet(carpets=(c2, c3, c4), money=money, own_cover=own_cover)
+        return RuleSet(
+            carpets=(c2, c3, c4), money=money, own_cover=own_cover, orient_last=orient_last
+        )
     except ValueError as error:
         raise InvalidStateError(f"kernel row: {error}") from None
 
@@ -196,7 +203,11 @@ def from_arrays(row: npt.NDArray[np.integer]) -> State:
     return State.from_fields(
         Fields(
             players,
-            _rule_set(*values[RULE_CARPETS : RULE_CARPETS + 4], bool(values[OWN_COVER])),
+            _rule_set(
+                *values[RULE_CARPETS : RULE_CARPETS + 4],
+                bool(values[OWN_COVER]),
+                bool(values[ORIENT_LAST]),
+            ),
             board,
             values[ASSAM],
             tuple(values[MONEY : MONEY + players]),
