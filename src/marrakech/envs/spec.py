@@ -31,7 +31,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from marrakech.actions import DECISION_IDS
-from marrakech.observation import OBSERVATION_SIZE, SPEC_VERSION, encode_observation
+from marrakech.observation import OBSERVATION_SIZE, SPEC_VERSION, encode_observation_f32
 from marrakech.outcome import Outcome
 from marrakech.rules import STANDARD, RuleSet, check_players, parse_rules
 from marrakech.state import State
@@ -63,7 +63,7 @@ REWARDS: tuple[RewardName, ...] = ("rank", "win")
 
 def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
     """The ``marrakech_v0`` observation of ``state`` seen from ``seat`` (474 float32)."""
-    return np.asarray(encode_observation(state, seat), dtype=np.float32)
+    return np.frombuffer(encode_observation_f32(state, seat), dtype=np.float32)
 
 
 def action_mask(state: State, seat: int | None = None) -> npt.NDArray[np.int8]:
