@@ -43,6 +43,7 @@ __all__ = [
     "SPEC_VERSION",
     "MarrakechAEC",
     "MarrakechEnv",
+    "MarrakechParallel",
     "VectorEnv",
 ]
 
@@ -54,10 +55,10 @@ def __getattr__(name: str) -> Any:
         from marrakech.envs.gymnasium_env import MarrakechEnv
 
         return MarrakechEnv
-    if name == "MarrakechAEC":
-        from marrakech.envs.pettingzoo_env import MarrakechAEC
+    if name in ("MarrakechAEC", "MarrakechParallel"):
+        from marrakech.envs import pettingzoo_env
 
-        return MarrakechAEC
+        return getattr(pettingzoo_env, name)
     if name == "VectorEnv":
         from marrakech.envs.vector import VectorEnv
 

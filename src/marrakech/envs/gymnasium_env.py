@@ -44,7 +44,7 @@ from marrakech.envs.common import (
     check_render_mode,
     coerce_state,
     make_opponents,
-    render_board,
+    render_frame,
 )
 from marrakech.envs.spec import (
     RewardName,
@@ -54,10 +54,11 @@ from marrakech.envs.spec import (
     coerce_players,
     coerce_rules,
     decision_id,
+    forfeit_outcome,
     observation,
     observation_space,
     outcome_rewards,
-    worst_reward,
+    rewards_of,
 )
 from marrakech.playout import sample_outcome
 from marrakech.rules import RuleSet
@@ -77,13 +78,15 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         rules: a :class:`RuleSet` or a word (``standard``, ``bga``, ``custom:...``).
         seat: the learning seat (default 0), or ``"random"`` to draw it at each reset.
         reward: ``"rank"`` (default, in [-1, 1]) or ``"win"`` (1 split among winners).
-        render_mode: ``"ansi"`` (the text board) or ``"human"`` (printed), or None.
-        illegal_action: ``"lose"`` (default: the episode ends with the worst reward, so
-            unmasked samplers such as Gymnasium's checker work) or ``"raise"``.
+        render_mode: ``"ansi"`` (the text board), ``"human"`` (printed), ``"rgb_array"``
+            (a picture of the board), or None; any other raises ``TypeError``.
+        illegal_action: ``"lose"`` (default: the episode ends, the learning seat ranked
+            last of the seats still in, so unmasked samplers such as Gymnasium's checker
+            work) or ``"raise"``.
         chance: a function choosing chance outcomes (default: true probabilities).
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -172,13 +175,8 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info = self._info()
             info["illegal_action"] = aid
             self._over = True
-            return (
-                observation(state, self.seat),
-                worst_reward(self.reward_name),
-                True,
-                False,
-                info,
-            )
+            forfeit = rewards_of(forfeit_outcome(state, self.seat), self.reward_name)
+            return observation(state, self.seat), forfeit[self.seat], True, False, info
         self.history.append(aid)
         self._state = self._advance(state.apply(ACTIONS[aid]))
         done = self._state.is_terminal or not self._state.is_in(self.seat)
@@ -212,11 +210,13 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """The 87 legal-decision flags of the learning seat (bool), for masked policies."""
         return action_mask(self._state, self.seat).astype(bool)
 
-    def render(self) -> str | None:
-        """The board and status as text (``ansi``), or printed (``human``)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board and status as text (``ansi``; printed in ``human`` mode) or as an
+        ``(H, W, 3)`` uint8 picture (``rgb_array``)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode: pass render_mode='ansi' or 'human'"
+                "render() called without a render_mode: pass render_mode='ansi', 'human' "
+                "or 'rgb_array'"
             )
             return None
-        return render_board(self._state, self.render_mode)
+        return render_frame(self._state, self.render_mode)
