@@ -11,6 +11,7 @@ import marrakech.envs
 from marrakech import IllegalActionError, parse_rules
 from marrakech.bots import BOTS, make_bot
 from marrakech.envs.gymnasium_env import MarrakechEnv
+from marrakech.envs.planes import planes as to_planes
 from marrakech.envs.spec import observation, outcome_rewards
 
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
@@ -166,3 +167,11 @@ def test_bad_arguments_are_refused() -> None:
         MarrakechEnv(opponents=("grandmaster",))
     with pytest.raises(ValueError, match=r"seat must be 0\.\.1"):
         MarrakechEnv(opponents=("random",), seat=3)
+
+
+def test_planes_observations_pass_the_checker() -> None:
+    env = gymnasium.make("Marrakech-v0", opponents=("random",) * 3, observation="planes")
+    check_env(env.unwrapped)
+    planes, _ = env.reset(seed=1)
+    assert planes.shape == (42, 7, 7) and env.observation_space.contains(planes)
+    assert np.array_equal(planes, to_planes(observation(env.unwrapped.game_state, 0)))

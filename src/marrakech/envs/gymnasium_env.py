@@ -46,6 +46,7 @@ from marrakech.envs.common import (
     make_opponents,
     render_frame,
 )
+from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.spec import (
     RewardName,
     action_mask,
@@ -84,6 +85,9 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             last of the seats still in, so unmasked samplers such as Gymnasium's checker
             work) or ``"raise"``.
         chance: a function choosing chance outcomes (default: true probabilities).
+        observation: ``"vector"`` (default, the 474 floats) or ``"planes"`` (the same
+            values as ``(42, 7, 7)`` planes for convolutional networks,
+            :mod:`marrakech.envs.planes`).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
@@ -99,6 +103,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         render_mode: str | None = None,
         illegal_action: IllegalPolicy = "lose",
         chance: ChanceFunction | None = None,
+        observation: Literal["vector", "planes"] = "vector",
     ) -> None:
         if opponents is None:
             count = 4 if players is None else coerce_players(players)
@@ -126,7 +131,11 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = check_illegal_policy(illegal_action)
         self._chance: ChanceFunction = chance or sample_outcome
-        self.observation_space = observation_space()  # type: ignore[assignment]
+        if observation not in ("vector", "planes"):
+            raise ValueError(f"observation must be 'vector' or 'planes', found {observation!r}")
+        self.observation_name = observation
+        space = planes_space() if observation == "planes" else observation_space()
+        self.observation_space = space  # type: ignore[assignment]
         self.action_space = action_space()
         self._rng = random.Random(0)
         self._state = State.new(self.players, self.rules)
@@ -160,7 +169,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.history = []
         self._state = self._advance(start)
         self._over = self._state.is_terminal or not self._state.is_in(self.seat)
-        return observation(self._state, self.seat), self._info()
+        return self._observation(self._state), self._info()
 
     def step(
         self, action: Any
@@ -176,7 +185,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info["illegal_action"] = aid
             self._over = True
             forfeit = rewards_of(forfeit_outcome(state, self.seat), self.reward_name)
-            return observation(state, self.seat), forfeit[self.seat], True, False, info
+            return self._observation(state), forfeit[self.seat], True, False, info
         self.history.append(aid)
         self._state = self._advance(state.apply(ACTIONS[aid]))
         done = self._state.is_terminal or not self._state.is_in(self.seat)
@@ -188,7 +197,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info["scores"] = self._state.scores()
         if self.render_mode == "human":
             self.render()
-        return observation(self._state, self.seat), float(reward), done, False, info
+        return self._observation(self._state), float(reward), done, False, info
 
     def _advance(self, state: State) -> State:
         """Chance and the bots move until the learning seat decides or its game ends."""
@@ -202,6 +211,10 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             self.history.append(action.id)
             state = state.apply(action)
         return state
+
+    def _observation(self, state: State) -> npt.NDArray[np.float32]:
+        vector = observation(state, self.seat)
+        return planes(vector) if self.observation_name == "planes" else vector
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": action_mask(self._state, self.seat), "seat": self.seat}
