@@ -2,6 +2,7 @@
 
 A step is one decision of an agent (orient or place), chance and bots included in the
 time. Agents pick uniformly random legal actions; observations are always produced.
+VectorEnv is timed through its own API (``step_transition``) and through Gymnasium's.
 Not a test: it prints numbers (close other work on the machine first)::
 
     .venv/bin/python benchmarks/bench_envs.py              # everything, a few seconds each
@@ -69,8 +70,16 @@ def bench_gymnasium(players: int, seconds: float) -> float:
 
 
 def bench_vector(
-    players: int, batch: int, seconds: float, backend: str, copy: bool, opponents: bool
+    players: int,
+    batch: int,
+    seconds: float,
+    backend: str,
+    copy: bool,
+    opponents: bool,
+    gymnasium_api: bool = False,
 ) -> float:
+    """VectorEnv steps per second: its own API (``step_transition``), or Gymnasium's
+    (``step``, infos built; the default SAME_STEP autoreset adds final observations)."""
     from marrakech.envs import VectorEnv
 
     env = VectorEnv(
@@ -82,10 +91,11 @@ def bench_vector(
         opponents=("random",) * (players - 1) if opponents else None,
     )
     env.reset()
+    step = env.step if gymnasium_api else env.step_transition
 
     def some_steps() -> int:
         for _ in range(10):
-            env.step(env.sample_actions())
+            step(env.sample_actions())
         return 10 * env.n
 
     return timed(some_steps, seconds)
@@ -114,6 +124,10 @@ def main() -> None:
         for copy in (True, False):
             label = f"VectorEnv {backend} n={n} self-play, copy={copy}"
             rows.append((label, bench_vector(args.players, n, args.seconds, backend, copy, False)))
+        label = f"VectorEnv {backend} n={n} self-play, Gymnasium API"
+        rows.append(
+            (label, bench_vector(args.players, n, args.seconds, backend, False, False, True))
+        )
         label = f"VectorEnv {backend} n={n} vs random bots, copy=False"
         rows.append((label, bench_vector(args.players, n, args.seconds, backend, False, True)))
         if args.only == "vector" or backend == "python":

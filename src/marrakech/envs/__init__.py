@@ -33,6 +33,8 @@ if GYMNASIUM_ID not in gymnasium.registry:
     gymnasium.register(
         id=GYMNASIUM_ID,
         entry_point="marrakech.envs.gymnasium_env:MarrakechEnv",
+        # gymnasium.make_vec("Marrakech-v0", num_envs=n) is the compiled VectorEnv.
+        vector_entry_point="marrakech.envs.vector:make_vector",
         disable_env_checker=False,
     )
 
