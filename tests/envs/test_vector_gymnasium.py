@@ -186,3 +186,12 @@ def test_illegal_actions_are_forfeits_when_asked(mode) -> None:
     assert rewards.tolist() == [0.0, -1.0, 0.0, -1.0]
     with pytest.raises(ValueError, match="illegal action id 50"):
         VectorEnv(4, players=3).step(actions)  # the default: raise
+
+
+def test_code_written_for_the_transitions_is_told_how_to_migrate() -> None:
+    env = VectorEnv(2, players=2, seed=0)
+    out = env.step(env.sample_actions())
+    assert isinstance(out, tuple) and len(out) == 5 and out[0].shape == (2, 474)
+    with pytest.raises(AttributeError, match=r"no \.terminated: .*step_transition\(\)"):
+        out.terminated  # noqa: B018
+    assert env.step_transition(env.sample_actions()).terminated.shape == (2,)

@@ -191,6 +191,21 @@ def autoreset_mode_of(value: object) -> AutoresetMode:
     raise ValueError(f"autoreset_mode must be one of {names}, found {value!r}")
 
 
+class _GymnasiumTuple(tuple):  # type: ignore[type-arg]
+    """What :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return: Gymnasium's plain
+    tuple, which says how to migrate when read the way their :class:`Transition` was
+    (by attribute) before the class followed Gymnasium."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(
+            f"VectorEnv.reset() and step() return Gymnasium's tuples now, which have no "
+            f".{name}: reset_transition() and step_transition() return the Transition "
+            f"they returned before (docs/environments.md, version history)"
+        )
+
+
 class _Ended(NamedTuple):
     """Games that ended in a step: which, their final observations (``SAME_STEP``
     mode), their ranks, and those of them ended by an illegal action."""
@@ -299,14 +314,14 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         ``seed`` reseeds the games' generators first."""
         mask = None if not options or "reset_mask" not in options else options["reset_mask"]
         out = self.reset_transition(seed, mask)
-        return out.observations, self._infos(out, np.zeros(self.n, np.float32))
+        return _GymnasiumTuple((out.observations, self._infos(out, out.rewards)))
 
     def step(self, actions: npt.ArrayLike) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
         """One decision id per game (ignored for a game over or restarting); chance and
         the bots move inside. Returns observations, rewards, terminations, truncations
         (always false: a game is at most a few hundred steps) and infos."""
         deciders = self._batch.to_move()
-        out = self.step_transition(actions, _record=True)
+        out = self._advance(actions, record=True)
         infos = self._infos(out, out.rewards)
         rewards = out.rewards
         if self.opponents is None:
@@ -314,7 +329,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                 deciders >= 0, rewards[np.arange(self.n), np.maximum(deciders, 0)], 0.0
             ).astype(np.float32)
             infos["seat"] = deciders
-        return out.observations, rewards, out.terminated, np.zeros(self.n, np.bool_), infos
+        truncations = np.zeros(self.n, np.bool_)
+        return _GymnasiumTuple((out.observations, rewards, out.terminated, truncations, infos))
 
     def _infos(self, out: Transition, rewards: npt.NDArray[np.float32]) -> dict[str, Any]:
         """The step's infos: masks, seats to move, every seat's rewards in self-play, and
@@ -373,9 +389,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             self._play_bots(rewards, terminated, record=False)
         return self._transition(rewards, terminated)
 
-    def step_transition(self, actions: npt.ArrayLike, *, _record: bool = False) -> Transition:
+    def step_transition(self, actions: npt.ArrayLike) -> Transition:
         """Apply one decision id per game (ignored for a game that is over or restarts),
         move chance and the bots, and return the new :class:`Transition`."""
+        return self._advance(actions, record=False)
+
+    def _advance(self, actions: npt.ArrayLike, record: bool) -> Transition:
+        """A step; ``record``: keep what ended for the infos."""
         ids = np.asarray(actions)
         check_ids(ids, self.n)
         self._ended = []
@@ -386,16 +406,16 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             self._over[:] = False
         rewards, terminated = self._empty_outcome()
         if self.illegal_action == "lose":
-            forfeits = self._forfeits(ids, moving, rewards, terminated, _record)
+            forfeits = self._forfeits(ids, moving, rewards, terminated, record)
             if forfeits.any():
                 moving = ~forfeits if moving is None else moving & ~forfeits
         if moving is None:
             self._batch.step(ids)
         else:
             self._batch.step(ids, mask=moving)
-        self._collect_ends(rewards, terminated, _record)
+        self._collect_ends(rewards, terminated, record)
         if self.opponents is not None:
-            self._play_bots(rewards, terminated, _record)
+            self._play_bots(rewards, terminated, record)
         return self._transition(rewards, terminated)
 
     def _empty_outcome(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
