@@ -25,13 +25,15 @@ position's notation (``State.from_notation`` reads it back).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from marrakech.actions import ACTION_IDS, ACTIONS, DECISION_IDS
+from marrakech.actions import ACTION_IDS, ACTIONS, DECISION_IDS, Action
 from marrakech.envs.spec import (
     RewardName,
     check_reward,
@@ -89,6 +91,21 @@ def max_game_length(players: int, rules: RuleSet) -> int:
     carpets = colours_in_play(players) * rules.carpets_per_colour(players)
     per_carpet = 4 if players == 2 else 3
     return carpets * per_carpet + 2 * (players - 1) + 2
+
+
+# The core gives the chance outcomes of a position as tuples it keeps (the die's, and
+# each pile's, cached): their OpenSpiel form (ids, float probabilities) is kept with them.
+_FLOAT_OUTCOMES: dict[int, tuple[object, tuple[tuple[int, float], ...]]] = {}
+
+
+def _float_outcomes(outcomes: Sequence[tuple[Action, Fraction]]) -> tuple[tuple[int, float], ...]:
+    kept = _FLOAT_OUTCOMES.get(id(outcomes))
+    if kept is not None and kept[0] is outcomes:
+        return kept[1]
+    floats = tuple((action.id, float(p)) for action, p in outcomes)
+    if len(_FLOAT_OUTCOMES) < 4096:  # kept with a reference: its id stays its own
+        _FLOAT_OUTCOMES[id(outcomes)] = (outcomes, floats)
+    return floats
 
 
 class MarrakechGame(pyspiel.Game):  # type: ignore[misc]
@@ -167,7 +184,7 @@ class MarrakechState(pyspiel.State):  # type: ignore[misc]
         if core.is_terminal:
             return []
         if core.is_chance:
-            return [action.id for action, _ in core.chance_outcomes()]
+            return [action for action, _ in _float_outcomes(core.chance_outcomes())]
         if player is None or player == self._player:
             return core.legal_action_ids()
         if player < 0:
@@ -178,7 +195,7 @@ class MarrakechState(pyspiel.State):  # type: ignore[misc]
         return self.core.is_chance
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(action.id, float(p)) for action, p in self.core.chance_outcomes()]
+        return list(_float_outcomes(self.core.chance_outcomes()))
 
     def _apply_action(self, action: int) -> None:
         self._set(self.core.apply(ACTIONS[action]))
