@@ -10,8 +10,9 @@ Both games are played the same ways in the same run, with random legal actions:
   decision; chance is sampled inside).
 
 It also times one ``observation_tensor(player)`` call, through Python and through
-OpenSpiel's C++ side (the observer). CPU time of the process, so the figures hold on a
-loaded machine; the ratio to backgammon is what to compare. Not a test::
+OpenSpiel's C++ side (the observer), and OpenSpiel's Python MCTS. CPU time of the
+process, so the figures hold on a loaded machine; the ratio to backgammon is what to
+compare. Not a test::
 
     .venv/bin/python benchmarks/bench_openspiel.py
     .venv/bin/python benchmarks/bench_openspiel.py --seconds 5 --json
@@ -22,13 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python import rl_environment
+from timing import per_cpu_second
 
 import marrakech.envs.openspiel  # noqa: F401  (registers python_marrakech)
 
@@ -37,15 +38,6 @@ GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "python_marrakech, 2 players": ("python_marrakech", {"players": 2}),
     "python_marrakech, 4 players": ("python_marrakech", {"players": 4}),
 }
-
-
-def per_cpu_second(run: Callable[[], int], seconds: float) -> float:
-    """Call ``run`` (it returns the steps it made) for ``seconds`` of CPU; steps per CPU-s."""
-    run()  # warm up
-    steps, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
-        steps += run()
-    return steps / (time.process_time() - start)
 
 
 def state_api(name: str, params: dict[str, Any], seconds: float) -> float:
@@ -112,6 +104,26 @@ def tensor_call(params: dict[str, Any], seconds: float) -> dict[str, float]:
     return out
 
 
+def mcts_simulations(seconds: float) -> float:
+    """Simulations per CPU-second of OpenSpiel's Python MCTSBot (one random rollout per
+    leaf) from the opening of a 2-player game."""
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("python_marrakech", {"players": 2})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, 2.0, 100, evaluator, random_state=rng, solve=False)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+
+    def search() -> int:
+        bot.mcts_search(state)
+        return bot.max_simulations
+
+    return per_cpu_second(search, seconds)
+
+
 def measure(seconds: float) -> dict[str, Any]:
     rows = {}
     for label, (name, params) in GAMES.items():
@@ -119,7 +131,11 @@ def measure(seconds: float) -> dict[str, Any]:
             "state API": state_api(name, params, seconds),
             "rl_environment": environment(name, params, seconds),
         }
-    return {"steps_per_cpu_s": rows, "tensor_us": tensor_call({"players": 4}, seconds)}
+    return {
+        "steps_per_cpu_s": rows,
+        "tensor_us": tensor_call({"players": 4}, seconds),
+        "mcts_simulations_per_cpu_s": mcts_simulations(seconds),
+    }
 
 
 def main() -> None:
@@ -145,6 +161,8 @@ def main() -> None:
         "observation_tensor(player), 4 players: "
         + ", ".join(f"{k} {v:.1f} us" for k, v in tensor.items())
     )
+    simulations = results["mcts_simulations_per_cpu_s"]
+    print(f"OpenSpiel's Python MCTSBot, 2-player opening: {simulations:,.0f} simulations/CPU-s")
 
 
 if __name__ == "__main__":

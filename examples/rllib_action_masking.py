@@ -9,7 +9,7 @@ prints its win rate (evaluation.py). Needs the ``rllib`` extra; RLlib pins its o
 Gymnasium version, so install it in an environment of its own::
 
     python -m venv .venv-rllib && .venv-rllib/bin/pip install -e '.[rllib]'
-    .venv-rllib/bin/python examples/rllib_action_masking.py --iterations 20
+    .venv-rllib/bin/python examples/rllib_action_masking.py --iterations 75
 
 The measured result is in ``docs/environments.md``.
 """

@@ -14,9 +14,12 @@ Importing this package registers the Gymnasium id ``Marrakech-v0``::
     >>> observation.shape, int(info["action_mask"].sum())
     ((474,), 3)
 
-The other entry points: ``marrakech.envs.marrakech_v0.env()`` (PettingZoo AEC),
-``import marrakech.envs.openspiel`` (registers ``python_marrakech`` with OpenSpiel) and
-:class:`VectorEnv` (numpy batches of games).
+``gymnasium.make_vec("Marrakech-v0", num_envs=n)`` is the compiled batch
+(:class:`VectorEnv`, a ``gymnasium.vector.VectorEnv``). The other entry points:
+``marrakech.envs.marrakech_v0.env()`` and ``parallel_env()`` (PettingZoo AEC and
+parallel), ``import marrakech.envs.openspiel`` (registers ``python_marrakech`` with
+OpenSpiel), :class:`VectorEnv` itself (self-play too) and ``marrakech.envs.sb3`` (the
+batch as a Stable-Baselines3 ``VecEnv``).
 """
 
 from __future__ import annotations
