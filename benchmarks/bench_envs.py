@@ -2,7 +2,9 @@
 
 A step is one decision of an agent (orient or place), chance and bots included in the
 time. Agents pick uniformly random legal actions; observations are always produced.
-Not a test: it prints numbers (close other work on the machine first)::
+VectorEnv is timed through its own API (``step_transition``) and through Gymnasium's.
+Figures are steps per CPU-second of the process (steady on a shared machine). Not a
+test: it prints numbers::
 
     .venv/bin/python benchmarks/bench_envs.py              # everything, a few seconds each
     .venv/bin/python benchmarks/bench_envs.py --only vector --batch 4096 --seconds 5
@@ -11,20 +13,9 @@ Not a test: it prints numbers (close other work on the machine first)::
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import numpy as np
-
-
-def timed(run: Callable[[], int], seconds: float) -> float:
-    """Call ``run`` (which returns the steps it made) until ``seconds`` pass; steps/s."""
-    run()  # warm up (Numba compiles on first use, caches fill)
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += run()
-    return steps / (time.perf_counter() - start)
+from timing import per_cpu_second
 
 
 def bench_aec(players: int, seconds: float) -> float:
@@ -46,7 +37,7 @@ def bench_aec(players: int, seconds: float) -> float:
             steps += 1
         return steps
 
-    return timed(game, seconds)
+    return per_cpu_second(game, seconds)
 
 
 def bench_gymnasium(players: int, seconds: float) -> float:
@@ -65,12 +56,20 @@ def bench_gymnasium(players: int, seconds: float) -> float:
             steps += 1
         return steps
 
-    return timed(episode, seconds)
+    return per_cpu_second(episode, seconds)
 
 
 def bench_vector(
-    players: int, batch: int, seconds: float, backend: str, copy: bool, opponents: bool
+    players: int,
+    batch: int,
+    seconds: float,
+    backend: str,
+    copy: bool,
+    opponents: bool,
+    gymnasium_api: bool = False,
 ) -> float:
+    """VectorEnv steps per second: its own API (``step_transition``), or Gymnasium's
+    (``step``, infos built; the default SAME_STEP autoreset adds final observations)."""
     from marrakech.envs import VectorEnv
 
     env = VectorEnv(
@@ -82,48 +81,75 @@ def bench_vector(
         opponents=("random",) * (players - 1) if opponents else None,
     )
     env.reset()
+    step = env.step if gymnasium_api else env.step_transition
 
     def some_steps() -> int:
         for _ in range(10):
-            env.step(env.sample_actions())
+            step(env.sample_actions())
         return 10 * env.n
 
-    return timed(some_steps, seconds)
+    return per_cpu_second(some_steps, seconds)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--batch", type=int, default=4096)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--only", choices=["aec", "gymnasium", "vector"], default=None)
-    args = parser.parse_args()
-    rows: list[tuple[str, float]] = []
-    if args.only in (None, "aec"):
-        rows.append(("PettingZoo AEC (self-play)", bench_aec(args.players, args.seconds)))
-    if args.only in (None, "gymnasium"):
-        rows.append(("Gymnasium (vs random bots)", bench_gymnasium(args.players, args.seconds)))
-    if args.only in (None, "vector"):
+def bench_frames(players: int, seconds: float) -> float:
+    """``render_mode="rgb_array"`` pictures drawn per CPU-second, from positions of a game."""
+    import random
+
+    from marrakech import State, random_action
+    from marrakech.envs.image import board_image
+
+    rng, states = random.Random(0), []
+    state = State.new(players)
+    while not state.is_terminal:
+        states.append(state)
+        state = state.apply(random_action(state, rng))
+
+    def frames() -> int:
+        for state in states[::10]:
+            board_image(state)
+        return len(states[::10])
+
+    return per_cpu_second(frames, seconds)
+
+
+def measure(players: int, batch: int, seconds: float, only: str | None = None) -> dict[str, float]:
+    """Steps per CPU-second of each environment, by label."""
+    rows: dict[str, float] = {}
+    if only in (None, "aec"):
+        rows["PettingZoo AEC, self-play"] = bench_aec(players, seconds)
+    if only in (None, "gymnasium"):
+        rows["Gymnasium, one seat vs random bots"] = bench_gymnasium(players, seconds)
+    if only in (None, "vector"):
         try:
             import marrakech.fast  # noqa: F401
 
             backend = "numba"
         except ImportError:
             backend = "python"
-        n = args.batch
         for copy in (True, False):
-            label = f"VectorEnv {backend} n={n} self-play, copy={copy}"
-            rows.append((label, bench_vector(args.players, n, args.seconds, backend, copy, False)))
-        label = f"VectorEnv {backend} n={n} vs random bots, copy=False"
-        rows.append((label, bench_vector(args.players, n, args.seconds, backend, False, True)))
-        if args.only == "vector" or backend == "python":
+            label = f"VectorEnv {backend} n={batch} self-play, copy={copy}"
+            rows[label] = bench_vector(players, batch, seconds, backend, copy, False)
+        label = f"VectorEnv {backend} n={batch} self-play, Gymnasium API"
+        rows[label] = bench_vector(players, batch, seconds, backend, False, False, True)
+        label = f"VectorEnv {backend} n={batch} vs random bots, copy=False"
+        rows[label] = bench_vector(players, batch, seconds, backend, False, True)
+        if only == "vector" or backend == "python":
             label = "VectorEnv python n=64 self-play (reference backend)"
-            rows.append(
-                (label, bench_vector(args.players, 64, args.seconds, "python", True, False))
-            )
+            rows[label] = bench_vector(players, 64, seconds, "python", True, False)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--batch", type=int, default=4096)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per figure")
+    parser.add_argument("--only", choices=["aec", "gymnasium", "vector"], default=None)
+    args = parser.parse_args()
+    rows = measure(args.players, args.batch, args.seconds, args.only)
     print(f"{args.players} players, random legal actions, observations included")
-    for label, rate in rows:
-        print(f"{label:<52} {rate:>14,.0f} steps/s")
+    for label, rate in rows.items():
+        print(f"{label:<52} {rate:>14,.0f} steps per CPU-second")
 
 
 if __name__ == "__main__":

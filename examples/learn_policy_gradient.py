@@ -18,13 +18,12 @@ The measured result is in ``docs/environments.md``.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 import numpy.typing as npt
+from evaluation import WinRate, against_random, win_rate
 
-from marrakech.envs import VectorEnv
 from marrakech.envs.spec import DECISION_IDS, OBSERVATION_SIZE
 
 Array = npt.NDArray[np.float64]
@@ -77,15 +76,9 @@ class Adam:
 
 
 def train(args: argparse.Namespace, policy: LinearPolicy, rng: np.random.Generator) -> None:
-    env = VectorEnv(
-        args.games,
-        args.players,
-        seed=args.seed,
-        opponents=("random",) * (args.players - 1),
-        seat="rotate",
-    )
+    env = against_random(args.games, args.players, args.seed)
     optimiser = Adam([policy.weights.shape, policy.bias.shape], args.rate)
-    out = env.reset()
+    out = env.reset_transition()
     # Per game: the (observation, mask, action) steps of the episode in progress.
     running: list[list[tuple[Array, npt.NDArray[np.bool_], int]]] = [[] for _ in range(env.n)]
     finished: list[tuple[list[tuple[Array, npt.NDArray[np.bool_], int]], float]] = []
@@ -95,7 +88,7 @@ def train(args: argparse.Namespace, policy: LinearPolicy, rng: np.random.Generat
         observations = out.observations.astype(np.float64)
         masks = out.action_masks.copy()
         actions = policy.sample(observations, masks, rng)
-        out = env.step(actions)
+        out = env.step_transition(actions)
         for i in range(env.n):
             running[i].append((observations[i], masks[i], int(actions[i])))
             if out.terminated[i]:
@@ -132,27 +125,14 @@ def train(args: argparse.Namespace, policy: LinearPolicy, rng: np.random.Generat
             recent = []
 
 
-def evaluate(args: argparse.Namespace, policy: LinearPolicy) -> tuple[float, float, float, int]:
-    """Greedy policy vs random: (win rate, 95% CI low, high, games); a shared win
-    counts as half a win (R21)."""
-    env = VectorEnv(
-        args.eval_games,
+def evaluate(args: argparse.Namespace, policy: LinearPolicy) -> WinRate:
+    """The greedy policy (its best legal decision) against random: see evaluation.py."""
+    return win_rate(
+        lambda observations, masks: policy.best(observations.astype(np.float64), masks),
         args.players,
-        seed=args.seed + 1,
-        opponents=("random",) * (args.players - 1),
-        seat="rotate",
-        reward="win",
-        autoreset=False,
+        args.eval_games,
+        args.seed + 1,
     )
-    out = env.reset()
-    wins = np.zeros(env.n)
-    while not out.terminated.all():
-        actions = policy.best(out.observations.astype(np.float64), out.action_masks)
-        out = env.step(np.where(out.terminated, 0, actions))
-        wins += out.rewards  # "win" reward: 1 for a win, 1/k for a k-way shared win
-    rate = float(wins.mean())
-    half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-12) / env.n)
-    return rate, rate - half, rate + half, env.n
 
 
 def main() -> None:
@@ -171,14 +151,13 @@ def main() -> None:
     policy = LinearPolicy(rng)
     chance = 1 / args.players
     before = evaluate(args, policy)
-    print(f"untrained policy vs random: win rate {before[0]:.3f} (chance level {chance:.3f})")
+    print(f"untrained policy vs random: win rate {before.rate:.3f} (chance level {chance:.3f})")
     start = time.monotonic()
     train(args, policy, rng)
-    rate, low, high, games = evaluate(args, policy)
+    result = evaluate(args, policy)
     print(
-        f"trained {time.monotonic() - start:.0f}s; greedy policy vs random over {games} games "
-        f"({args.players} players, seats rotating): win rate {rate:.3f} "
-        f"(95% CI {low:.3f}-{high:.3f}; chance level {chance:.3f})"
+        f"trained {time.monotonic() - start:.0f}s; greedy policy vs random "
+        f"({args.players} players, seats rotating): {result}; chance level {chance:.3f}"
     )
     if args.save:
         np.savez(args.save, weights=policy.weights, bias=policy.bias)

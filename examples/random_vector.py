@@ -1,5 +1,8 @@
 """Random agents in the batched VectorEnv: thousands of games at once, numpy in and out.
 
+Self-play through Gymnasium's vector API: each step every game's seat to move decides,
+``rewards`` are the deciding seats' and ``infos["rewards"]`` every seat's.
+
 .venv/bin/python examples/random_vector.py --games 4096 --steps 200
 """
 
@@ -23,15 +26,16 @@ def main() -> None:
 
     env = VectorEnv(args.games, args.players, seed=args.seed)
     rng = np.random.default_rng(args.seed)
-    out = env.reset()
+    _, infos = env.reset(seed=args.seed)
     ended, totals = 0, np.zeros(args.players)
     start = time.perf_counter()
     for _ in range(args.steps):
         # Uniform over the legal decisions of each game: random scores, illegal ones -1.
-        actions = np.where(out.action_masks, rng.random(out.action_masks.shape), -1.0).argmax(1)
-        out = env.step(actions)
-        ended += int(out.terminated.sum())
-        totals += out.rewards.sum(axis=0)
+        masks = infos["action_mask"]
+        actions = np.where(masks, rng.random(masks.shape), -1.0).argmax(1)
+        _, _, terminations, _, infos = env.step(actions)
+        ended += int(terminations.sum())
+        totals += infos["rewards"].sum(axis=0)
     seconds = time.perf_counter() - start
     print(env)
     print(

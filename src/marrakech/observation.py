@@ -35,12 +35,16 @@ Planes index squares ``rank * 7 + file`` (``a1`` = 0, ``g7`` = 48).
 
 from __future__ import annotations
 
+import sys
+from array import array
+from collections.abc import Callable
 from math import prod
+from operator import itemgetter
+from struct import Struct
 from typing import NamedTuple
 
 from marrakech.geometry import SIZE, SQUARES
 from marrakech.position import NO_LINK
-from marrakech.rules import colours_of
 from marrakech.state import State
 
 SPEC_VERSION = "marrakech_v0"
@@ -106,30 +110,232 @@ def relative_colour(colour: int, seat: int, players: int) -> int:
     return ((colour % players) - seat) % players + players * (colour // players)
 
 
-def encode_observation(state: State, seat: int) -> list[float]:
-    """The ``marrakech_v0`` observation of ``state`` as seen by ``seat``."""
+# -- the encoders --------------------------------------------------------------------------
+#
+# Learning code asks for an observation after every step, often from every seat, so the
+# encoders are written for speed with the standard library alone:
+#
+# * what depends on the board alone (its planes by absolute colour and by link) is kept
+#   with the last board seen, shared by every seat: a board tuple is shared by every
+#   position until a carpet is laid; likewise the seat values, kept with what they came
+#   from. Each seat's view (which colour plane and which seat row come where for it) is
+#   prepared once, and an observation joins the kept pieces in that order;
+# * the float32 planes are built without a Python loop: the board is widened to four
+#   bytes a square (below), and ``bytes.translate`` turns those into the float32 bytes
+#   of 0.0 or 1.0 of each plane.
+#
+# What is kept is never changed once published, so threads may share the encoders.
+
+_CELLS = 1 + 4 * (NO_LINK + 1)  # packed cells: 0 (empty) .. 1 + 3 + 4 * NO_LINK
+_EMPTY_PLANE = 8  # the plane of a colour not in play
+_ABSENT = 4  # the row of a seat not in the game
+_ABSENT_ROWS = tuple((0.0,) * SEAT_FEATURES * (5 - players) for players in range(5))
+
+
+def _one_hot(size: int, index: int) -> tuple[float, ...]:
+    return tuple(1.0 if i == index else 0.0 for i in range(size))
+
+
+_ASSAM = tuple(_one_hot(SQUARES, square) for square in range(SQUARES))
+_PHASE = tuple(_one_hot(PIECES["phase"].size, phase) for phase in range(PIECES["phase"].size))
+_FACING = tuple(_one_hot(PIECES["facing"].size, f) for f in range(PIECES["facing"].size))
+_ASSAM32 = tuple(array("f", piece).tobytes() for piece in _ASSAM)
+_PHASE32 = tuple(array("f", piece).tobytes() for piece in _PHASE)
+_FACING32 = tuple(array("f", piece).tobytes() for piece in _FACING)
+
+
+def _cell_planes(cell: int) -> tuple[int, ...]:
+    """The planes where a packed cell shows: its colour's (0..3), its link's (4..7)."""
+    if not cell:
+        return ()
+    colour, link = (cell - 1) & 3, (cell - 1) >> 2
+    return (colour,) if link == NO_LINK else (colour, 4 + link)
+
+
+_CELL_PLANES = tuple(_cell_planes(cell) for cell in range(_CELLS))
+
+
+class _Viewpoint(NamedTuple):
+    """One seat of a ``players``-seat game: the absolute colour plane of each relative
+    colour (the empty plane for a colour not in play), and ``seats``, which picks the
+    ``seats`` piece from every seat's values in its order (the absent row for a seat
+    not in the game)."""
+
+    colours: tuple[int, ...]
+    seats: Callable[[list[float]], tuple[float, ...]]
+
+
+def _viewpoint(players: int, seat: int) -> _Viewpoint:
+    colours = [_EMPTY_PLANE] * 4
+    for colour in range(4 if players == 2 else players):
+        colours[relative_colour(colour, seat, players)] = colour
+    seats = [(seat + k) % players for k in range(players)] + [_ABSENT] * (4 - players)
+    in_order = itemgetter(*[SEAT_FEATURES * s + k for s in seats for k in range(SEAT_FEATURES)])
+    return _Viewpoint(tuple(colours), in_order)
+
+
+#: _VIEWPOINTS[players][seat] (2..4 players).
+_VIEWPOINTS: tuple[tuple[_Viewpoint, ...], ...] = tuple(
+    tuple(_viewpoint(players, seat) for seat in range(players) if players >= 2)
+    for players in range(5)
+)
+
+# The board widened to four bytes a square, the bytes of a float32 word: ``0, 0, cell,
+# cell + 64`` in little-endian order (``cell + 64, cell, 0, 0`` in big-endian), made in C
+# by integer arithmetic on the board's words (each word ``cell`` times 0x01010000, plus
+# 0x40000000). The two bytes that make 1.0 (0x3F800000) then hold values of their own,
+# which a translate table turns into 0x3F and 0x80, or zeros: the plane in float32.
+_BOARD_WORDS = Struct(f"={SQUARES}I")
+_WIDEN, _WIDE_BASE = 0x01010000, sum(0x40000000 << (32 * square) for square in range(SQUARES))
+
+
+def _widen(board: tuple[int, ...]) -> bytes:
+    words = int.from_bytes(_BOARD_WORDS.pack(*board), sys.byteorder)
+    return (words * _WIDEN + _WIDE_BASE).to_bytes(4 * SQUARES, sys.byteorder)
+
+
+def _plane_table(plane: int) -> bytes:
+    """The ``bytes.translate`` table turning a widened board into the float32 bytes of a
+    plane: 1.0 on the squares whose cell shows on ``plane``, 0.0 elsewhere."""
+    table = bytearray(256)
+    for cell in range(_CELLS):
+        if plane in _CELL_PLANES[cell]:
+            table[64 + cell], table[cell] = 0x3F, 0x80
+    return bytes(table)
+
+
+_PLANE_TABLES = tuple(_plane_table(plane) for plane in range(8))
+_SEAT_VALUES = Struct(f"={PIECES['seats'].size}f")
+
+# The last board seen and its planes (four colours, four links, then an empty plane), in
+# float32 bytes and as lists; the last state whose seat values were asked for, what they
+# came from, and the values: six per seat, then zeros (the absent row) up to five rows.
+_planes: tuple[tuple[int, ...], tuple[bytes, ...]] = ((0,) * SQUARES, (bytes(4 * SQUARES),) * 9)
+_lists: tuple[tuple[int, ...], tuple[list[float], ...]] = ((0,) * SQUARES, ([0.0] * SQUARES,) * 9)
+_rows: tuple[object, object, list[float]] = (None, None, [])
+
+
+def _board_planes32(board: tuple[int, ...]) -> tuple[bytes, ...]:
+    global _planes
+    last, planes = _planes
+    if last is not board:
+        wide = _widen(board)
+        planes = (*[wide.translate(table) for table in _PLANE_TABLES], planes[_EMPTY_PLANE])
+        _planes = (board, planes)
+    return planes
+
+
+def _board_lists(board: tuple[int, ...]) -> tuple[list[float], ...]:
+    global _lists
+    last, lists = _lists
+    if last is not board:
+        fresh = [[0.0] * SQUARES for _ in range(8)]
+        for square, cell in enumerate(board):
+            if cell:
+                for plane in _CELL_PLANES[cell]:
+                    fresh[plane][square] = 1.0
+        lists = (*fresh, lists[_EMPTY_PLANE])
+        _lists = (board, lists)
+    return lists
+
+
+def _seat_values(state: State) -> list[float]:
+    global _rows
+    last_state, last_key, values = _rows
+    if last_state is state:
+        return values
+    players, rules = state.players, state.rules
+    money, hand, out = state.money, state.hand, state.eliminated
+    two = players == 2
+    tops = (state.pile_top(0), state.pile_top(1)) if two else None
+    key = (money, hand, out, tops, rules)
+    if key != last_key:
+        all_money = DIRHAMS_SCALE * players
+        start = rules.starting_carpets(players)
+        values = []
+        for seat in range(players):
+            dirhams = money[seat] / all_money
+            top = tops[seat] if two else None  # type: ignore[index]
+            values += (
+                1.0,
+                0.0 if seat in out else 1.0,
+                dirhams if dirhams < 1.0 else 1.0,
+                (hand[seat] + hand[seat + 2] if two else hand[seat]) / start,
+                1.0 if top is not None and top == seat else 0.0,
+                1.0 if top is not None and top != seat else 0.0,
+            )
+        values += _ABSENT_ROWS[players]
+    _rows = (state, key, values)
+    return values
+
+
+def _viewpoint_of(state: State, seat: int) -> _Viewpoint:
     players = state.players
-    vector = [0.0] * OBSERVATION_SIZE
-    for square, cell in enumerate(state.board):
-        if not cell:
-            continue
-        colour, link = (cell - 1) & 3, (cell - 1) >> 2
-        vector[PLANES_OFFSET + relative_colour(colour, seat, players) * SQUARES + square] = 1.0
-        if link != NO_LINK:
-            vector[LINKS_OFFSET + link * SQUARES + square] = 1.0
-    vector[ASSAM_OFFSET + state.assam_square] = 1.0
-    vector[PHASE_OFFSET + int(state.phase)] = 1.0
-    vector[FACING_OFFSET + state.assam_facing] = 1.0
-    start = state.rules.starting_carpets(players)
-    all_money = DIRHAMS_SCALE * players
-    for relative in range(players):
-        other = (seat + relative) % players
-        base = SEATS_OFFSET + relative * SEAT_FEATURES
-        vector[base + SEAT_EXISTS] = 1.0
-        vector[base + SEAT_IN] = 0.0 if other in state.eliminated else 1.0
-        vector[base + SEAT_DIRHAMS] = min(1.0, state.money[other] / all_money)
-        vector[base + SEAT_CARPETS] = state.carpets_in_hand(other) / start
-        top = state.pile_top(other)
-        if top is not None:
-            vector[base + SEAT_TOP_FIRST + colours_of(other, players).index(top)] = 1.0
-    return vector
+    if not 0 <= seat < players:
+        raise ValueError(f"seat must be 0..{players - 1}, found {seat!r}")
+    return _VIEWPOINTS[players][seat]
+
+
+def encode_observation(state: State, seat: int, *, float32: bool = False) -> list[float]:
+    """The ``marrakech_v0`` observation of ``state`` as seen by ``seat``.
+
+    ``float32=True`` rounds the values to float32 (the numbers a float32 tensor of the
+    observation holds, as Python floats).
+    """
+    viewpoint = _viewpoint_of(state, seat)
+    c0, c1, c2, c3 = viewpoint.colours
+    board = state.board
+    last_board, planes = _lists
+    if last_board is not board:
+        planes = _board_lists(board)
+    seats = viewpoint.seats(_seat_values(state))
+    return [
+        *planes[c0],
+        *planes[c1],
+        *planes[c2],
+        *planes[c3],
+        *planes[4],
+        *planes[5],
+        *planes[6],
+        *planes[7],
+        *_ASSAM[state.assam_square],
+        *_PHASE[state.phase],
+        *_FACING[state.assam_facing],
+        *(_SEAT_VALUES.unpack(_SEAT_VALUES.pack(*seats)) if float32 else seats),
+    ]
+
+
+def encode_observation_f32(state: State, seat: int) -> array[float]:
+    """:func:`encode_observation` in float32, as an ``array.array('f')``: what tensors
+    hold, ready to be read without a copy (``numpy.frombuffer(vector, numpy.float32)``).
+
+    >>> from marrakech import State
+    >>> vector = encode_observation_f32(State.new(players=3), 1)
+    >>> vector.typecode, len(vector), vector[450:456].tolist()
+    ('f', 474, [1.0, 1.0, 0.3333333432674408, 1.0, 0.0, 0.0])
+    """
+    viewpoint = _viewpoint_of(state, seat)
+    c0, c1, c2, c3 = viewpoint.colours
+    board = state.board
+    last_board, planes = _planes
+    if last_board is not board:
+        planes = _board_planes32(board)
+    return array(
+        "f",
+        b"".join(
+            (
+                planes[c0],
+                planes[c1],
+                planes[c2],
+                planes[c3],
+                planes[4],
+                planes[5],
+                planes[6],
+                planes[7],
+                _ASSAM32[state.assam_square],
+                _PHASE32[state.phase],
+                _FACING32[state.assam_facing],
+                _SEAT_VALUES.pack(*viewpoint.seats(_seat_values(state))),
+            )
+        ),
+    )

@@ -96,7 +96,7 @@ def test_set_state_resolves_chance_alike_and_seeds_take_any_integer() -> None:
 def test_vector_env_transitions_are_the_same_on_both_backends(opponents) -> None:
     kwargs = {"opponents": opponents, "seat": "rotate"} if opponents else {}
     envs = [VectorEnv(8, 4, seed=3, backend=backend, **kwargs) for backend in ("python", "numba")]
-    outs = [env.reset() for env in envs]
+    outs = [env.reset_transition() for env in envs]
     ended = 0
     for _ in range(120):
         for field, ours, theirs in zip(outs[0]._fields, *outs, strict=True):
@@ -104,7 +104,7 @@ def test_vector_env_transitions_are_the_same_on_both_backends(opponents) -> None
         ended += int(outs[0].terminated.sum())
         actions = envs[0].sample_actions()
         assert np.array_equal(actions, envs[1].sample_actions())
-        outs = [env.step(actions) for env in envs]
+        outs = [env.step_transition(actions) for env in envs]
     assert ended > 0
 
 
@@ -136,3 +136,19 @@ def test_both_engines_refuse_bad_arguments_alike(engine) -> None:
         batch.set_state(0, "d4N")
     with pytest.raises(ValueError, match="set_state: this batch plays 4 players"):
         batch.set_state(0, State.new(3))
+
+
+def test_observing_some_games_is_the_same_on_both_engines() -> None:
+    from marrakech.envs.vector import observe_games
+
+    python, numba = PythonBatch(9, 3, seed=4), Batch(9, 3, seed=4)
+    for _ in range(25):
+        actions = python.sample_actions()
+        python.step(actions)
+        numba.step(actions)
+    games = np.array([0, 4, 8], dtype=np.intp)
+    seats = np.array([2, 0, 1], dtype=np.int8)
+    ours, theirs = observe_games(python, games, seats), observe_games(numba, games, seats)
+    assert ours.tobytes() == theirs.tobytes()
+    everyone = python.observations(np.array([2, 0, 0, 0, 0, 0, 0, 0, 1]))
+    assert ours.tobytes() == everyone[games].tobytes()

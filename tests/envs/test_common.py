@@ -36,9 +36,10 @@ def test_options_are_checked_once_for_every_adapter() -> None:
     assert common.check_illegal_policy("raise") == "raise"
     with pytest.raises(ValueError, match="illegal_action must be 'raise' or 'lose'"):
         common.check_illegal_policy("ignore")
-    assert common.check_render_mode("ansi") == "ansi"
-    with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human'"):
-        common.check_render_mode("rgb_array")
+    assert common.check_render_mode("rgb_array") == "rgb_array"
+    # A TypeError, as Gymnasium's make and Stable-Baselines3's make_vec_env expect.
+    with pytest.raises(TypeError, match="render_mode must be None or one of 'ansi', 'human'"):
+        common.check_render_mode("rgb")
     start = State.new(3)
     assert common.coerce_state(start.notation(), 3) == start
     with pytest.raises(TypeError, match="a State or a position string"):
@@ -47,4 +48,5 @@ def test_options_are_checked_once_for_every_adapter() -> None:
     assert common.make_opponents(("random", greedy))[1] is greedy
     with pytest.raises(TypeError, match="a bot name or a Bot"):
         common.make_opponents((3,))  # type: ignore[arg-type]
-    assert "seat 0" in (common.render_board(start, "ansi") or "")
+    assert "seat 0" in str(common.render_frame(start, "ansi"))
+    assert common.render_frame(start, "rgb_array").shape == (432, 384, 3)  # type: ignore[union-attr]

@@ -11,6 +11,7 @@ import marrakech.envs
 from marrakech import IllegalActionError, parse_rules
 from marrakech.bots import BOTS, make_bot
 from marrakech.envs.gymnasium_env import MarrakechEnv
+from marrakech.envs.planes import planes as to_planes
 from marrakech.envs.spec import observation, outcome_rewards
 
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
@@ -106,10 +107,55 @@ def test_seeded_episodes_repeat() -> None:
     assert first.history == second.history
 
 
-def test_ansi_render() -> None:
+def test_render_modes() -> None:
     env = MarrakechEnv(opponents=("random",), render_mode="ansi")
     env.reset(seed=0)
     assert "seat 1 [BP]" in env.render()
+    frames = gymnasium.make("Marrakech-v0", opponents=("random",) * 3, render_mode="rgb_array")
+    frames.reset(seed=0)
+    frame = frames.render()
+    assert frame.shape == (432, 384, 3) and frame.dtype == np.uint8
+    assert MarrakechEnv.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    # Another mode is a TypeError, which gymnasium.make passes on (and which
+    # Stable-Baselines3's make_vec_env takes as "retry without a render mode").
+    with (
+        pytest.warns(UserWarning, match="not in the possible render_modes"),
+        pytest.raises(TypeError, match="render_mode must be None or one of"),
+    ):
+        gymnasium.make("Marrakech-v0", render_mode="video")
+
+
+def test_stable_baselines3_make_vec_env_with_its_defaults() -> None:
+    """make_vec_env asks for render_mode="rgb_array" first: the env now offers it."""
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    vec = env_util.make_vec_env("Marrakech-v0", n_envs=2, seed=0)
+    observations = vec.reset()
+    assert observations.shape == (2, 474) and vec.render_mode == "rgb_array"
+    masks = np.stack(vec.env_method("action_masks"))
+    observations, _, dones, _ = vec.step(masks.argmax(axis=1))
+    assert observations.shape == (2, 474) and not dones.any()
+    vec.close()
+
+
+def test_a_forfeit_ranks_the_learner_last_of_the_seats_still_in() -> None:
+    """With an opponent already out (R13), an illegal action ranks the learning seat
+    just above it: under rank, -1 against each seat still in, +1 against the one out."""
+    for seed in range(40):
+        env = MarrakechEnv(opponents=("random",) * 3, rules=LOW_MONEY)
+        _, info = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done and not env.game_state.eliminated:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, done, _, info = env.step(action)
+        if done:
+            continue
+        _, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+        assert done and "illegal_action" in info
+        out = len(env.game_state.eliminated)
+        assert reward == pytest.approx((out - (3 - out)) / 3)
+        return
+    pytest.fail("no opponent was eliminated before the learning seat in 40 games")
 
 
 def test_bad_arguments_are_refused() -> None:
@@ -121,3 +167,11 @@ def test_bad_arguments_are_refused() -> None:
         MarrakechEnv(opponents=("grandmaster",))
     with pytest.raises(ValueError, match=r"seat must be 0\.\.1"):
         MarrakechEnv(opponents=("random",), seat=3)
+
+
+def test_planes_observations_pass_the_checker() -> None:
+    env = gymnasium.make("Marrakech-v0", opponents=("random",) * 3, observation="planes")
+    check_env(env.unwrapped)
+    planes, _ = env.reset(seed=1)
+    assert planes.shape == (42, 7, 7) and env.observation_space.contains(planes)
+    assert np.array_equal(planes, to_planes(observation(env.unwrapped.game_state, 0)))

@@ -154,3 +154,35 @@ def test_unknown_parameters_are_refused() -> None:
         pyspiel.load_game("python_marrakech", {"players": 5})
     with pytest.raises(Exception, match="rule set"):
         pyspiel.load_game("python_marrakech", {"rules": "house"})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_python_answers_are_what_the_cpp_side_returns(players: int) -> None:
+    """The state answers legal_actions, is_chance_node, current_player, rewards and
+    observation_tensor in Python; OpenSpiel's C++ side (pyspiel.State's own methods,
+    through the observer) returns the same, at every node of a game."""
+    game = pyspiel.load_game("python_marrakech", {"players": players, "rules": SMALL})
+    state = game.new_initial_state()
+    rng = random.Random(players)
+    while True:
+        assert state.current_player() == pyspiel.State.current_player(state)
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in range(players):
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+            tensor = state.observation_tensor(player)
+            assert tensor == pyspiel.State.observation_tensor(state, player)
+            assert tensor == np.float32(encode_observation(state.core, player)).tolist()
+        if state.current_player() >= 0:
+            assert state.observation_tensor() == state.observation_tensor(state.current_player())
+        else:
+            with pytest.raises(pyspiel.SpielError):
+                state.observation_tensor()
+        if state.is_terminal():
+            assert state.rewards() == state.returns()
+            break
+        assert state.rewards() == [0.0] * players
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -1,4 +1,5 @@
-"""PettingZoo AEC marrakech_v0: PettingZoo's own API and seed tests, plus the game's rules."""
+"""PettingZoo marrakech_v0: PettingZoo's own tests of the AEC and the parallel environment
+(api, seed, parallel api, parallel seed, state, render), plus the game's rules."""
 
 from __future__ import annotations
 
@@ -7,15 +8,25 @@ import random
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import (
+    api_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+    state_test,
+)
 
 from marrakech import IllegalActionError, State, action_from_id, parse_rules
 from marrakech.envs import marrakech_v0
-from marrakech.envs.spec import observation, outcome_rewards
+from marrakech.envs.spec import REWARDS, observation, outcome_rewards
 from marrakech.record import GameRecord
 
 # The module, not the function that pettingzoo.test re-exports under the same name.
 pz_state = importlib.import_module("pettingzoo.test.state_test")
+# The warning PettingZoo's classic games give for an illegal move (the tests that sample
+# without the mask make many).
+ILLEGAL_MOVE = "ignore:.*Illegal move made"
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
 # api_test's generic advice for Dict observations (the layout of PettingZoo's own classic
 # games, observation + action_mask): expected, not a defect.
@@ -124,8 +135,15 @@ def test_an_eliminated_seat_is_terminated_at_once() -> None:
     pytest.fail("no elimination in 20 low-money games")
 
 
-def test_illegal_actions_raise_or_lose() -> None:
-    env = marrakech_v0.raw_env(players=3)
+def test_illegal_actions_lose_by_default_or_raise() -> None:
+    losing = marrakech_v0.raw_env(players=3)
+    losing.reset(seed=0)
+    losing.step(40)
+    assert losing.rewards == {"seat_0": -1.0, "seat_1": 0.5, "seat_2": 0.5}
+    assert all(losing.terminations.values())
+    assert losing.infos["seat_0"]["illegal_action"] == 40
+    assert losing.infos["seat_1"]["ranks"] == (3, 1, 1)  # the offender last (forfeit_outcome)
+    env = marrakech_v0.raw_env(players=3, illegal_action="raise")
     env.reset(seed=0)
     # The core's message (State.illegal_action_error), prefixed with the agent.
     found = r"seat_0: illegal action id 10 \(.*\) in the ORIENT phase .*: expected one of 0 \(L\)"
@@ -133,12 +151,43 @@ def test_illegal_actions_raise_or_lose() -> None:
         env.step(10)
     with pytest.raises(TypeError, match="decision id"):
         env.step("L")  # type: ignore[arg-type]
-    losing = marrakech_v0.raw_env(players=3, illegal_action="lose")
-    losing.reset(seed=0)
-    losing.step(40)
-    assert losing.rewards == {"seat_0": -1.0, "seat_1": 0.5, "seat_2": 0.5}
-    assert all(losing.terminations.values())
-    assert losing.infos["seat_0"] == {"illegal_action": 40}
+
+
+def play_to_forfeit(env, seed: int, players: int) -> dict[str, float]:
+    """A low-money game played at random until a seat is out (R13), then the seat to move
+    sends an illegal action; the rewards each agent saw, summed."""
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    seen = dict.fromkeys(env.possible_agents, 0.0)
+    forfeited = False
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        seen[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+        elif env.unwrapped.game_state.eliminated and not forfeited:
+            forfeited = True
+            env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return seen
+
+
+@pytest.mark.filterwarnings(ILLEGAL_MOVE)
+@pytest.mark.parametrize("reward", REWARDS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_declared_reward_sum_holds_when_a_seat_forfeits(reward: str, players: int) -> None:
+    """rank: zero-sum, win: constant sum 1, also when the offender is not the first out:
+    eliminated seats keep their rank below it (forfeit_outcome)."""
+    total = 0.0 if reward == "rank" else 1.0
+    checked = 0
+    for seed in range(12):
+        env = marrakech_v0.env(players=players, rules=LOW_MONEY, reward=reward)
+        seen = play_to_forfeit(env, seed, players)
+        assert sum(seen.values()) == pytest.approx(total)
+        if env.unwrapped.game_state.eliminated and not env.unwrapped.game_state.is_terminal:
+            checked += 1
+    assert checked >= 3
 
 
 def test_reset_options_start_position_and_first_seat() -> None:
@@ -157,8 +206,69 @@ def test_ansi_render_uses_the_core_renderer() -> None:
     env.reset(seed=0)
     text = env.render()
     assert "seat 0 [RY]" in text and "ORIENT: seat 0" in text and "▲" in text
-    with pytest.raises(ValueError, match="render_mode"):
-        marrakech_v0.raw_env(render_mode="rgb_array")
+    with pytest.raises(TypeError, match="render_mode"):
+        marrakech_v0.raw_env(render_mode="rgb")
+
+
+def test_pettingzoo_render_test() -> None:
+    """Every render mode: ansi (text), human (printed), rgb_array (a picture)."""
+    render_test(marrakech_v0.env)
+    frame = marrakech_v0.parallel_env(render_mode="rgb_array")
+    frame.reset(seed=0)
+    assert frame.render().shape == (432, 384, 3)
+
+
+@pytest.mark.filterwarnings(*DICT_OBSERVATION_ADVICE, ILLEGAL_MOVE)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_parallel_api_test(players: int) -> None:
+    parallel_api_test(marrakech_v0.parallel_env(players=players), num_cycles=1000)
+    low = marrakech_v0.parallel_env(players=players, rules=LOW_MONEY, reward="win")
+    parallel_api_test(low, num_cycles=1000)
+
+
+@pytest.mark.filterwarnings(ILLEGAL_MOVE)
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_parallel_seed_test(players: int) -> None:
+    """It samples every agent's action without the mask: the default illegal-action
+    policy ends those games, the same way in both copies."""
+    parallel_seed_test(lambda: marrakech_v0.parallel_env(players=players), num_cycles=500)
+
+
+@pytest.mark.filterwarnings(ILLEGAL_MOVE)
+def test_pettingzoo_state_test() -> None:
+    state_test(marrakech_v0.env(players=4), marrakech_v0.parallel_env(players=4))
+
+
+def test_the_parallel_env_plays_the_aec_game() -> None:
+    """The same seed and the same decisions give the same game, rewards and ends."""
+    for players, rules in [(2, "bga"), (4, LOW_MONEY)]:
+        aec = marrakech_v0.env(players=players, rules=rules)
+        seen = play_random(aec, seed=3)
+        history = aec.unwrapped.history
+        decisions = iter(a for a in history if not action_from_id(a).is_chance)
+        parallel = marrakech_v0.parallel_env(players=players, rules=rules)
+        observations, _ = parallel.reset(seed=3)
+        totals = dict.fromkeys(parallel.possible_agents, 0.0)
+        while parallel.agents:
+            mover = [a for a in parallel.agents if observations[a]["action_mask"].any()]
+            assert len(mover) == 1  # one agent to move, the others wait
+            action = next(decisions)
+            actions = dict.fromkeys(parallel.agents, 0) | {mover[0]: action}
+            observations, rewards, terminations, _, _ = parallel.step(actions)
+            for agent, reward in rewards.items():
+                totals[agent] += reward
+            assert set(parallel.agents) == {a for a in terminations if not terminations[a]}
+        assert parallel.unwrapped.history == history
+        assert totals == seen
+
+
+def test_the_parallel_env_needs_the_movers_action() -> None:
+    env = marrakech_v0.parallel_env(players=3)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"seat_0 is to move: actions must hold its decision id"):
+        env.step({"seat_1": 0, "seat_2": 0})
+    env.step({"seat_0": 1, "seat_1": 50, "seat_2": 86})  # the waiting seats' are ignored
+    assert env.game_state.phase.name == "PLACE" and env.agents == env.possible_agents
 
 
 def test_bad_parameters_are_refused() -> None:

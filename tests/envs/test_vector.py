@@ -33,7 +33,7 @@ def record_vector_games(backend: str, players: int, rules, n: int, seed: int):
     """Play n whole games in a VectorEnv (no autoreset) with random legal actions; keep
     per game its decisions, its chance outcomes and every transition row."""
     env = VectorEnv(n, players, rules, seed, autoreset=False, backend=backend)
-    out = env.reset()
+    out = env.reset_transition()
     chance = [[int(c) for c in row if c >= 0] for row in env.last_chance()]
     rows = [
         [(out.observations[i], out.action_masks[i], int(out.to_move[i]), None)] for i in range(n)
@@ -48,7 +48,7 @@ def record_vector_games(backend: str, players: int, rules, n: int, seed: int):
                 for i, m in enumerate(out.action_masks)
             ]
         )
-        out = env.step(chosen)
+        out = env.step_transition(chosen)
         last = env.last_chance()
         for i in np.flatnonzero(live):
             actions[i].append(int(chosen[i]))
@@ -103,10 +103,10 @@ def test_trajectories_match_the_aec_environment(backend: str, players: int, rule
 @pytest.mark.parametrize("backend", backends())
 def test_autoreset_starts_a_new_game_in_the_same_step(backend: str) -> None:
     env = VectorEnv(4, players=2, seed=3, backend=backend)
-    out = env.reset()
+    out = env.reset_transition()
     ended = 0
     for _ in range(400):
-        out = env.step(sample(out.action_masks, np.random.default_rng(ended)))
+        out = env.step_transition(sample(out.action_masks, np.random.default_rng(ended)))
         for i in np.flatnonzero(out.terminated):
             ended += 1
             state = env.state(int(i))
@@ -124,13 +124,13 @@ def test_bots_move_inside_and_the_learner_always_decides(backend: str) -> None:
     env = VectorEnv(
         6, players=3, seed=5, opponents=("random", "greedy"), seat="rotate", backend=backend
     )
-    out = env.reset()
+    out = env.reset_transition()
     assert out.rewards.shape == (6,)
     assert out.to_move.tolist() == [0, 1, 2, 0, 1, 2]
     finished = []
     rng = np.random.default_rng(0)
     for _ in range(45):  # 3 players, 10 carpets each: a game lasts 20 decisions of a seat
-        out = env.step(sample(out.action_masks, rng))
+        out = env.step_transition(sample(out.action_masks, rng))
         assert np.array_equal(out.to_move, env.seats)
         for i in range(6):
             assert np.array_equal(out.observations[i], observation(env.state(i), int(env.seats[i])))
@@ -180,8 +180,8 @@ def test_without_numba_auto_falls_back_to_the_python_backend() -> None:
         sys.modules["numba"] = None  # makes `import numba` raise ImportError
         from marrakech.envs import VectorEnv
         env = VectorEnv(2, players=3, seed=1)
-        out = env.step(env.sample_actions())
-        print(env.backend, out.observations.shape)
+        observations, *_ = env.step(env.sample_actions())
+        print(env.backend, observations.shape)
         try:
             VectorEnv(2, backend="numba")
         except ImportError as error:

@@ -14,9 +14,12 @@ Importing this package registers the Gymnasium id ``Marrakech-v0``::
     >>> observation.shape, int(info["action_mask"].sum())
     ((474,), 3)
 
-The other entry points: ``marrakech.envs.marrakech_v0.env()`` (PettingZoo AEC),
-``import marrakech.envs.openspiel`` (registers ``python_marrakech`` with OpenSpiel) and
-:class:`VectorEnv` (numpy batches of games).
+``gymnasium.make_vec("Marrakech-v0", num_envs=n)`` is the compiled batch
+(:class:`VectorEnv`, a ``gymnasium.vector.VectorEnv``). The other entry points:
+``marrakech.envs.marrakech_v0.env()`` and ``parallel_env()`` (PettingZoo AEC and
+parallel), ``import marrakech.envs.openspiel`` (registers ``python_marrakech`` with
+OpenSpiel), :class:`VectorEnv` itself (self-play too) and ``marrakech.envs.sb3`` (the
+batch as a Stable-Baselines3 ``VecEnv``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ if GYMNASIUM_ID not in gymnasium.registry:
     gymnasium.register(
         id=GYMNASIUM_ID,
         entry_point="marrakech.envs.gymnasium_env:MarrakechEnv",
+        # gymnasium.make_vec("Marrakech-v0", num_envs=n) is the compiled VectorEnv.
+        vector_entry_point="marrakech.envs.vector:make_vector",
         disable_env_checker=False,
     )
 
@@ -43,6 +48,7 @@ __all__ = [
     "SPEC_VERSION",
     "MarrakechAEC",
     "MarrakechEnv",
+    "MarrakechParallel",
     "VectorEnv",
 ]
 
@@ -54,10 +60,10 @@ def __getattr__(name: str) -> Any:
         from marrakech.envs.gymnasium_env import MarrakechEnv
 
         return MarrakechEnv
-    if name == "MarrakechAEC":
-        from marrakech.envs.pettingzoo_env import MarrakechAEC
+    if name in ("MarrakechAEC", "MarrakechParallel"):
+        from marrakech.envs import pettingzoo_env
 
-        return MarrakechAEC
+        return getattr(pettingzoo_env, name)
     if name == "VectorEnv":
         from marrakech.envs.vector import VectorEnv
 

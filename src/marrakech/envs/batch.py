@@ -39,7 +39,7 @@ from marrakech.batch_checks import (
     check_seats,
     check_state,
 )
-from marrakech.observation import OBSERVATION_SIZE, encode_observation
+from marrakech.observation import OBSERVATION_SIZE, encode_observation_f32
 from marrakech.position import Phase
 from marrakech.rules import DIE_FACES, STANDARD, RuleSet
 from marrakech.state import State
@@ -194,7 +194,7 @@ class PythonBatch:
             check_seats(seat_ids, self.n, self.players)
             chosen = seat_ids.tolist()
         for i, state in enumerate(self._states):
-            out[i] = encode_observation(state, chosen[i])
+            out[i] = np.frombuffer(encode_observation_f32(state, chosen[i]), np.float32)
         return out
 
     def last_chance(self) -> npt.NDArray[np.int32]:

@@ -5,8 +5,8 @@ the same options (a chance function, an illegal-action policy, a start position,
 for the other seats, a render mode). Each is checked here, once, so that no adapter
 imports another one (``gymnasium.make("Marrakech-v0")`` does not load PettingZoo)::
 
-    >>> check_illegal_policy("lose"), check_render_mode(None)
-    ('lose', None)
+    >>> check_illegal_policy("lose"), check_render_mode(None), check_render_mode("rgb_array")
+    ('lose', None, 'rgb_array')
     >>> [bot.name for bot in make_opponents(("random", "greedy"))]
     ['random', 'greedy']
 """
@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from marrakech.actions import Action
 from marrakech.bots import Bot, make_bot
 from marrakech.render import render
 from marrakech.state import State
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "RENDER_MODES",
@@ -31,7 +35,7 @@ __all__ = [
     "check_render_mode",
     "coerce_state",
     "make_opponents",
-    "render_board",
+    "render_frame",
 ]
 
 #: Chooses a chance outcome (a roll or a draw) for a chance node; the default samples
@@ -43,8 +47,9 @@ ChanceFunction = Callable[[State, random.Random], Action]
 IllegalPolicy = Literal["raise", "lose"]
 #: A bot for another seat: a name for :func:`~marrakech.bots.make_bot` or a :class:`Bot`.
 Opponent = str | Bot
-#: The render modes of every adapter: the core's text board, returned or printed.
-RENDER_MODES = ("ansi", "human")
+#: The render modes of every adapter: the core's text board, returned (``ansi``) or
+#: printed (``human``), and a picture of the board (``rgb_array``, :mod:`.image`).
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 def check_illegal_policy(value: Any) -> IllegalPolicy:
@@ -55,9 +60,13 @@ def check_illegal_policy(value: Any) -> IllegalPolicy:
 
 
 def check_render_mode(value: Any) -> str | None:
-    """``value`` if it is None or one of :data:`RENDER_MODES`, else a clear ``ValueError``."""
+    """``value`` if it is None or one of :data:`RENDER_MODES`, else a ``TypeError``: what
+    Gymnasium's ``make`` and the libraries built on it (Stable-Baselines3's
+    ``make_vec_env`` asks for ``rgb_array``, then retries without) expect of a mode an
+    environment does not offer."""
     if value is not None and value not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None, 'ansi' or 'human', found {value!r}")
+        modes = ", ".join(repr(mode) for mode in RENDER_MODES)
+        raise TypeError(f"render_mode must be None or one of {modes}, found {value!r}")
     return value  # type: ignore[no-any-return]
 
 
@@ -86,8 +95,13 @@ def make_opponents(opponents: Sequence[Opponent]) -> list[Bot]:
     return bots
 
 
-def render_board(state: State, render_mode: str) -> str | None:
-    """The board and status as text (``ansi``), or printed (``human``, returns None)."""
+def render_frame(state: State, render_mode: str) -> str | npt.NDArray[np.uint8] | None:
+    """The board and status as text (``ansi``), printed (``human``, returns None), or as
+    an ``(H, W, 3)`` uint8 picture (``rgb_array``)."""
+    if render_mode == "rgb_array":
+        from marrakech.envs.image import board_image
+
+        return board_image(state)
     text = render(state, unicode=True, color=False)
     if render_mode == "human":
         print(text)

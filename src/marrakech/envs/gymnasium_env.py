@@ -44,8 +44,9 @@ from marrakech.envs.common import (
     check_render_mode,
     coerce_state,
     make_opponents,
-    render_board,
+    render_frame,
 )
+from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.spec import (
     RewardName,
     action_mask,
@@ -54,10 +55,11 @@ from marrakech.envs.spec import (
     coerce_players,
     coerce_rules,
     decision_id,
+    forfeit_outcome,
     observation,
     observation_space,
     outcome_rewards,
-    worst_reward,
+    rewards_of,
 )
 from marrakech.playout import sample_outcome
 from marrakech.rules import RuleSet
@@ -77,13 +79,18 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         rules: a :class:`RuleSet` or a word (``standard``, ``bga``, ``custom:...``).
         seat: the learning seat (default 0), or ``"random"`` to draw it at each reset.
         reward: ``"rank"`` (default, in [-1, 1]) or ``"win"`` (1 split among winners).
-        render_mode: ``"ansi"`` (the text board) or ``"human"`` (printed), or None.
-        illegal_action: ``"lose"`` (default: the episode ends with the worst reward, so
-            unmasked samplers such as Gymnasium's checker work) or ``"raise"``.
+        render_mode: ``"ansi"`` (the text board), ``"human"`` (printed), ``"rgb_array"``
+            (a picture of the board), or None; any other raises ``TypeError``.
+        illegal_action: ``"lose"`` (default: the episode ends, the learning seat ranked
+            last of the seats still in, so unmasked samplers such as Gymnasium's checker
+            work) or ``"raise"``.
         chance: a function choosing chance outcomes (default: true probabilities).
+        observation: ``"vector"`` (default, the 474 floats) or ``"planes"`` (the same
+            values as ``(42, 7, 7)`` planes for convolutional networks,
+            :mod:`marrakech.envs.planes`).
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -96,6 +103,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         render_mode: str | None = None,
         illegal_action: IllegalPolicy = "lose",
         chance: ChanceFunction | None = None,
+        observation: Literal["vector", "planes"] = "vector",
     ) -> None:
         if opponents is None:
             count = 4 if players is None else coerce_players(players)
@@ -123,7 +131,11 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = check_illegal_policy(illegal_action)
         self._chance: ChanceFunction = chance or sample_outcome
-        self.observation_space = observation_space()  # type: ignore[assignment]
+        if observation not in ("vector", "planes"):
+            raise ValueError(f"observation must be 'vector' or 'planes', found {observation!r}")
+        self.observation_name = observation
+        space = planes_space() if observation == "planes" else observation_space()
+        self.observation_space = space  # type: ignore[assignment]
         self.action_space = action_space()
         self._rng = random.Random(0)
         self._state = State.new(self.players, self.rules)
@@ -157,7 +169,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.history = []
         self._state = self._advance(start)
         self._over = self._state.is_terminal or not self._state.is_in(self.seat)
-        return observation(self._state, self.seat), self._info()
+        return self._observation(self._state), self._info()
 
     def step(
         self, action: Any
@@ -172,13 +184,8 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info = self._info()
             info["illegal_action"] = aid
             self._over = True
-            return (
-                observation(state, self.seat),
-                worst_reward(self.reward_name),
-                True,
-                False,
-                info,
-            )
+            forfeit = rewards_of(forfeit_outcome(state, self.seat), self.reward_name)
+            return self._observation(state), forfeit[self.seat], True, False, info
         self.history.append(aid)
         self._state = self._advance(state.apply(ACTIONS[aid]))
         done = self._state.is_terminal or not self._state.is_in(self.seat)
@@ -190,7 +197,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info["scores"] = self._state.scores()
         if self.render_mode == "human":
             self.render()
-        return observation(self._state, self.seat), float(reward), done, False, info
+        return self._observation(self._state), float(reward), done, False, info
 
     def _advance(self, state: State) -> State:
         """Chance and the bots move until the learning seat decides or its game ends."""
@@ -205,6 +212,10 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             state = state.apply(action)
         return state
 
+    def _observation(self, state: State) -> npt.NDArray[np.float32]:
+        vector = observation(state, self.seat)
+        return planes(vector) if self.observation_name == "planes" else vector
+
     def _info(self) -> dict[str, Any]:
         return {"action_mask": action_mask(self._state, self.seat), "seat": self.seat}
 
@@ -212,11 +223,13 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """The 87 legal-decision flags of the learning seat (bool), for masked policies."""
         return action_mask(self._state, self.seat).astype(bool)
 
-    def render(self) -> str | None:
-        """The board and status as text (``ansi``), or printed (``human``)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board and status as text (``ansi``; printed in ``human`` mode) or as an
+        ``(H, W, 3)`` uint8 picture (``rgb_array``)."""
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode: pass render_mode='ansi' or 'human'"
+                "render() called without a render_mode: pass render_mode='ansi', 'human' "
+                "or 'rgb_array'"
             )
             return None
-        return render_board(self._state, self.render_mode)
+        return render_frame(self._state, self.render_mode)

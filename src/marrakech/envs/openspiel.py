@@ -25,13 +25,15 @@ position's notation (``State.from_notation`` reads it back).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from marrakech.actions import ACTION_IDS, ACTIONS, DECISION_IDS
+from marrakech.actions import ACTION_IDS, ACTIONS, DECISION_IDS, Action
 from marrakech.envs.spec import (
     RewardName,
     check_reward,
@@ -39,13 +41,20 @@ from marrakech.envs.spec import (
     coerce_rules,
     outcome_rewards,
 )
-from marrakech.observation import LAYOUT, OBSERVATION_SIZE, encode_observation
+from marrakech.observation import (
+    LAYOUT,
+    OBSERVATION_SIZE,
+    encode_observation,
+    encode_observation_f32,
+)
 from marrakech.render import render as render_text
 from marrakech.rules import RuleSet, colours_in_play
 from marrakech.state import CHANCE, TERMINAL, State
 
 SHORT_NAME = "python_marrakech"
 _DEFAULTS: dict[str, Any] = {"players": 4, "rules": "standard", "reward": "rank"}
+# OpenSpiel's player ids of the core's CHANCE and TERMINAL seats, as plain ints.
+_PLAYER_IDS = {CHANCE: int(pyspiel.PlayerId.CHANCE), TERMINAL: int(pyspiel.PlayerId.TERMINAL)}
 
 __all__ = ["SHORT_NAME", "MarrakechGame", "MarrakechState", "max_game_length"]
 
@@ -84,6 +93,21 @@ def max_game_length(players: int, rules: RuleSet) -> int:
     return carpets * per_carpet + 2 * (players - 1) + 2
 
 
+# The core gives the chance outcomes of a position as tuples it keeps (the die's, and
+# each pile's, cached): their OpenSpiel form (ids, float probabilities) is kept with them.
+_FLOAT_OUTCOMES: dict[int, tuple[object, tuple[tuple[int, float], ...]]] = {}
+
+
+def _float_outcomes(outcomes: Sequence[tuple[Action, Fraction]]) -> tuple[tuple[int, float], ...]:
+    kept = _FLOAT_OUTCOMES.get(id(outcomes))
+    if kept is not None and kept[0] is outcomes:
+        return kept[1]
+    floats = tuple((action.id, float(p)) for action, p in outcomes)
+    if len(_FLOAT_OUTCOMES) < 4096:  # kept with a reference: its id stays its own
+        _FLOAT_OUTCOMES[id(outcomes)] = (outcomes, floats)
+    return floats
+
+
 class MarrakechGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game; prefer ``pyspiel.load_game("python_marrakech", {...})``."""
 
@@ -108,6 +132,8 @@ class MarrakechGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=max_game_length(self.players, self.rules),
         )
         super().__init__(_game_type(self.reward_name), info, params)
+        #: The opening position, shared by every new state (core states are immutable).
+        self.initial_core = State.new(self.players, self.rules)
 
     def new_initial_state(self) -> MarrakechState:
         return MarrakechState(self)
@@ -122,33 +148,57 @@ class MarrakechGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class MarrakechState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state around an immutable core :class:`State`."""
+    """An OpenSpiel state around an immutable core :class:`State`.
+
+    Besides the methods OpenSpiel's C++ side calls back (``current_player``,
+    ``_legal_actions``, ``_apply_action``...), the state answers the calls Python code
+    makes most (``legal_actions``, ``is_chance_node``, ``rewards``, ``observation_tensor``)
+    in Python directly, with exactly what the C++ side would return: Python algorithms
+    (``rl_environment``, MCTS) then skip a round trip through C++ and back per call.
+    """
 
     def __init__(self, game: MarrakechGame) -> None:
         super().__init__(game)
         self._reward_name: RewardName = game.reward_name
-        self.core: State = State.new(game.players, game.rules)
+        self._set(game.initial_core)
+
+    def _set(self, core: State) -> None:
+        self.core = core
+        seat = core.to_move
+        self._player = seat if seat >= 0 else _PLAYER_IDS[seat]
 
     # -- the OpenSpiel state API --------------------------------------------------
 
     def current_player(self) -> int:
-        seat = self.core.to_move
-        if seat == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        if seat == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return seat
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.core.to_move:
             return []
         return self.core.legal_action_ids()
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel's ``State.legal_actions``: the chance outcomes at a chance node,
+        the actions of ``player`` (default: the player to move), none after the end."""
+        core = self.core
+        if core.is_terminal:
+            return []
+        if core.is_chance:
+            return [action for action, _ in _float_outcomes(core.chance_outcomes())]
+        if player is None or player == self._player:
+            return core.legal_action_ids()
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return self.core.is_chance
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(action.id, float(p)) for action, p in self.core.chance_outcomes()]
+        return list(_float_outcomes(self.core.chance_outcomes()))
 
     def _apply_action(self, action: int) -> None:
-        self.core = self.core.apply(ACTIONS[action])
+        self._set(self.core.apply(ACTIONS[action]))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(ACTIONS[action])
@@ -160,6 +210,21 @@ class MarrakechState(pyspiel.State):  # type: ignore[misc]
         if not self.core.is_terminal:
             return [0.0] * self.core.players
         return list(outcome_rewards(self.core, self._reward_name))
+
+    def rewards(self) -> list[float]:
+        """The rewards of the last action: the returns at the end (terminal rewards)."""
+        return self.returns()
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The ``marrakech_v0`` vector from ``player`` (default: the player to move), the
+        float32 values the observer writes, as OpenSpiel returns them (Python floats)."""
+        if player is None:
+            player = self._player
+        if not 0 <= player < self.core.players:
+            raise pyspiel.SpielError(
+                f"observation_tensor: player must be 0..{self.core.players - 1}, found {player}"
+            )
+        return encode_observation(self.core, player, float32=True)
 
     def __str__(self) -> str:
         return render_text(self.core, unicode=False, color=False)
@@ -188,7 +253,7 @@ class MarrakechObserver:
         }
 
     def set_from(self, state: MarrakechState, player: int) -> None:
-        self.tensor[:] = encode_observation(state.core, player)
+        self.tensor[:] = np.frombuffer(encode_observation_f32(state.core, player), np.float32)
 
     def string_from(self, state: MarrakechState, player: int) -> str:
         return state.core.notation()

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from marrakech.actions import DECISION_IDS
-from marrakech.observation import OBSERVATION_SIZE, SPEC_VERSION, encode_observation
+from marrakech.observation import OBSERVATION_SIZE, SPEC_VERSION, encode_observation_f32
 from marrakech.outcome import Outcome
 from marrakech.rules import STANDARD, RuleSet, check_players, parse_rules
 from marrakech.state import State
@@ -47,6 +47,7 @@ __all__ = [
     "check_reward",
     "coerce_players",
     "coerce_rules",
+    "forfeit_outcome",
     "observation",
     "observation_space",
     "outcome_rewards",
@@ -63,7 +64,7 @@ REWARDS: tuple[RewardName, ...] = ("rank", "win")
 
 def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
     """The ``marrakech_v0`` observation of ``state`` seen from ``seat`` (474 float32)."""
-    return np.asarray(encode_observation(state, seat), dtype=np.float32)
+    return np.frombuffer(encode_observation_f32(state, seat), dtype=np.float32)
 
 
 def action_mask(state: State, seat: int | None = None) -> npt.NDArray[np.int8]:
@@ -152,14 +153,28 @@ def win_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
     return Outcome(tuple(ranks)).win_shares
 
 
-def worst_reward(reward: RewardName) -> float:
-    """The reward of the last place (an illegal action under ``illegal_action='lose'``):
-    the same at every player count, so read from a 2-player game's second seat.
+def forfeit_outcome(state: State, seat: int) -> Outcome:
+    """How the game ends when ``seat`` forfeits it (an illegal action under
+    ``illegal_action="lose"``): the seat ranks last of the seats still in, the others
+    still in share the win, and the eliminated seats keep their ranks below them all
+    (R21), so the rewards they were given when they went out stay theirs.
 
-    >>> worst_reward("rank"), worst_reward("win")
-    (-1.0, 0.0)
+    Every reward scheme keeps its sum (``rank``: 0, ``win``: 1), and the offender gets
+    the worst reward still open to it: -1 under ``rank`` unless a seat is already out.
+
+    >>> from marrakech import State
+    >>> forfeit_outcome(State.new(players=3), 0).ranks
+    (3, 1, 1)
+    >>> rewards_of(forfeit_outcome(State.new(players=3), 0), "win")
+    (0.0, 0.5, 0.5)
     """
-    return rewards_of(Outcome((1, 2)), reward)[1]
+    if not state.is_in(seat):
+        raise ValueError(f"seat {seat} is out of the game: it cannot forfeit it")
+    ranks = list(state.ranks())
+    still_in = state.seats_in
+    for other in still_in:
+        ranks[other] = len(still_in) if other == seat else 1
+    return Outcome(tuple(ranks), over=True)
 
 
 def check_reward_message(reward: object) -> str:

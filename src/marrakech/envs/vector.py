@@ -1,85 +1,123 @@
-"""The batched environment: ``n`` games stepped at once, numpy arrays in and out.
+"""The batched environment: ``n`` games stepped at once, a ``gymnasium.vector.VectorEnv``.
 
 :class:`VectorEnv` runs on the compiled kernels (:class:`marrakech.fast.Batch`) when
 Numba is available, else on :class:`~marrakech.envs.batch.PythonBatch` (the core, one
 game at a time: slow but exact); both engines play the same games for the same seed
-(:mod:`marrakech.envs.engine`). Same spec as every adapter (``marrakech_v0``)::
+(:mod:`marrakech.envs.engine`). Same spec as every adapter (``marrakech_v0``), with
+Gymnasium's vector API::
 
     >>> import numpy as np
     >>> from marrakech.envs import VectorEnv
-    >>> env = VectorEnv(8, players=3, seed=0, backend="python")
-    >>> out = env.reset()
-    >>> out.observations.shape, out.action_masks.shape, out.to_move.tolist()[:3]
-    ((8, 474), (8, 87), [0, 0, 0])
+    >>> env = VectorEnv(8, players=3, seed=0, backend="python", opponents=("random",) * 2)
+    >>> observations, infos = env.reset(seed=0)
+    >>> observations.shape, infos["action_mask"].shape, env.single_action_space
+    ((8, 474), (8, 87), Discrete(87))
     >>> rng = np.random.default_rng(0)
-    >>> actions = [rng.choice(np.flatnonzero(m)) for m in out.action_masks]
-    >>> out = env.step(np.array(actions))
-    >>> out.rewards.shape, out.terminated.any()
-    ((8, 3), np.False_)
+    >>> actions = [rng.choice(np.flatnonzero(m)) for m in env.action_masks()]
+    >>> observations, rewards, terminations, truncations, infos = env.step(np.array(actions))
+    >>> rewards.shape, terminations.any(), env.metadata["autoreset_mode"].name
+    ((8,), np.False_, 'SAME_STEP')
 
 Two modes:
 
-* **self-play** (``opponents=None``): every decision of every seat comes back;
-  ``to_move`` says whose, the observation is from that seat, and ``rewards`` is
-  ``(n, players)``: each seat's final reward on the step that ends a game, else 0.
 * **against bots** (``opponents=("random", "greedy", ...)``, one per other seat): the
   bots and chance move inside :meth:`VectorEnv.step`; every game waits for the learning
   seat (``seat``: a number, or ``"rotate"`` for game ``i`` at seat ``i % players``), and
-  ``rewards`` is ``(n,)``, the learning seat's final reward. ``random`` opponents are
-  drawn by the batch's own generator, vectorised; other bots see core states.
+  ``rewards`` are the learning seat's. ``random`` opponents are drawn by the batch's own
+  generator, vectorised; other bots see core states.
+* **self-play** (``opponents=None``): every decision of every seat comes back;
+  ``infos["to_move"]`` says whose, the observation is from that seat. ``rewards[i]`` is
+  the reward of the seat that decided in game ``i`` at this step, and
+  ``infos["rewards"]`` holds every seat's, ``(n, players)``: on the step that ends a
+  game, each seat's final reward (attribute them to each seat's last decision).
 
-With ``autoreset=True`` (the default) a game that ends starts again in the same step:
-``terminated[i]`` marks the end and ``rewards`` carries the outcome, while the
-observation is already the new game's first (nothing is decided at the end). With
-``autoreset=False`` a finished game stays over (its actions are ignored, ``terminated``
-stays True) until :meth:`VectorEnv.reset`.
+Autoreset (``metadata["autoreset_mode"]``, Gymnasium's :class:`AutoresetMode`):
+``SAME_STEP`` (the default) starts a game that ends again within the step: the
+observation is the new game's first, ``infos["final_obs"]`` and ``infos["final_info"]``
+hold the last one's; ``NEXT_STEP`` (Gymnasium's default, and what its vector observation
+wrappers require) returns the final observation and starts the new game at the next
+step, whose action for it is ignored; ``DISABLED`` keeps a finished game over (its actions
+ignored, ``terminations`` true) until ``reset(options={"reset_mask": ...})``.
+
+:meth:`VectorEnv.step_transition` and :meth:`VectorEnv.reset_transition` are the batch's
+own API, a :class:`Transition` of arrays (what ``step`` and ``reset`` returned before the
+class followed Gymnasium); no infos are built, so they are the fastest.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
+import gymnasium
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 from marrakech.actions import DECISION_IDS
-from marrakech.batch_checks import check_ids
+from marrakech.batch_checks import check_flags, check_ids
 from marrakech.bots import Bot, RandomBot
 from marrakech.envs.batch import PythonBatch
-from marrakech.envs.common import Opponent, make_opponents
+from marrakech.envs.common import (
+    IllegalPolicy,
+    Opponent,
+    check_illegal_policy,
+    check_render_mode,
+    make_opponents,
+    render_frame,
+)
 from marrakech.envs.engine import BatchEngine
+from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.spec import (
     RewardName,
+    action_space,
     check_reward,
     coerce_players,
     coerce_rules,
+    forfeit_outcome,
+    observation,
+    observation_space,
     reward_arrays,
     rewards_of,
 )
 from marrakech.observation import OBSERVATION_SIZE
 from marrakech.outcome import Outcome
+from marrakech.position import TERMINAL
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
-__all__ = ["BackendName", "Transition", "VectorEnv", "outcome_table"]
+__all__ = [
+    "BackendName",
+    "ObservationName",
+    "Transition",
+    "VectorEnv",
+    "make_vector",
+    "outcome_table",
+]
 
 BackendName = Literal["auto", "numba", "python"]
+#: The observation's form: the flat ``marrakech_v0`` vector, or its planes
+#: (:mod:`marrakech.envs.planes`, ``(42, 7, 7)``, for convolutional networks).
+ObservationName = Literal["vector", "planes"]
+Array = npt.NDArray[Any]
 
 
 class Transition(NamedTuple):
-    """What :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return (numpy arrays)."""
+    """What :meth:`VectorEnv.reset_transition` and :meth:`VectorEnv.step_transition`
+    return (numpy arrays)."""
 
-    #: ``(n, 474)`` float32 ``marrakech_v0`` observations from the deciding seat.
+    #: ``(n, 474)`` float32 ``marrakech_v0`` observations from the deciding seat (or
+    #: ``(n, 42, 7, 7)`` planes with ``observation="planes"``).
     observations: npt.NDArray[np.float32]
     #: ``(n, 87)`` bool legal decisions.
     action_masks: npt.NDArray[np.bool_]
     #: ``(n, players)`` (self-play) or ``(n,)`` (against bots) float32 final rewards.
     rewards: npt.NDArray[np.float32]
-    #: ``(n,)`` bool: the game ended in this step (or is over, without autoreset).
+    #: ``(n,)`` bool: the game ended in this step (or is over and waits for a reset).
     terminated: npt.NDArray[np.bool_]
-    #: ``(n,)`` int8 seat to decide (-2 for a game that is over, without autoreset).
+    #: ``(n,)`` int8 seat to decide (-2 for a game that is over).
     to_move: npt.NDArray[np.int8]
 
 
@@ -116,15 +154,82 @@ def make_batch(
     return PythonBatch(n, players, rules, seed), "python"
 
 
-class VectorEnv:
+def observe_games(
+    engine: BatchEngine, games: npt.NDArray[np.intp], seats: npt.NDArray[np.int8]
+) -> npt.NDArray[np.float32]:
+    """``(k, 474)`` observations of some games only, from ``seats``: the compiled batch
+    observes just their rows (its public ``rows``, read only), another engine goes
+    through core states."""
+    rows = getattr(engine, "rows", None)
+    if rows is None:
+        return np.stack(
+            [
+                observation(engine.state(int(i)), int(seat))
+                for i, seat in zip(games, seats, strict=True)
+            ]
+        )
+    from marrakech.fast import kernels
+
+    out = np.empty((len(games), OBSERVATION_SIZE), dtype=np.float32)
+    kernels.batch_observe(rows[games], np.ascontiguousarray(seats, dtype=np.int64), out)
+    return out
+
+
+def autoreset_mode_of(value: object) -> AutoresetMode:
+    """An :class:`AutoresetMode` from itself, its name or its value (``"same_step"``,
+    ``"NextStep"``...)."""
+    if isinstance(value, AutoresetMode):
+        return value
+    if isinstance(value, str):
+        for mode in AutoresetMode:
+            if value.lower().replace("_", "") in (
+                mode.name.lower().replace("_", ""),
+                mode.value.lower(),
+            ):
+                return mode
+    names = ", ".join(mode.name for mode in AutoresetMode)
+    raise ValueError(f"autoreset_mode must be one of {names}, found {value!r}")
+
+
+class _GymnasiumTuple(tuple):  # type: ignore[type-arg]
+    """What :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return: Gymnasium's plain
+    tuple, which says how to migrate when read the way their :class:`Transition` was
+    (by attribute) before the class followed Gymnasium."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(
+            f"VectorEnv.reset() and step() return Gymnasium's tuples now, which have no "
+            f".{name}: reset_transition() and step_transition() return the Transition "
+            f"they returned before (docs/environments.md, version history)"
+        )
+
+
+class _Ended(NamedTuple):
+    """Games that ended in a step: which, their final observations (``SAME_STEP``
+    mode), their ranks, and those of them ended by an illegal action."""
+
+    games: npt.NDArray[np.intp]
+    observations: npt.NDArray[np.float32]
+    ranks: npt.NDArray[np.int8]
+    forfeits: npt.NDArray[np.intp]
+
+
+class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     """``n`` games of Marrakech in numpy arrays; see the module docstring.
 
     Parameters: ``n`` games, ``players`` (2..4), ``rules`` (a :class:`RuleSet` or a word),
     ``seed``, ``opponents`` (None for self-play, else one bot name or :class:`Bot` per
     other seat), ``seat`` (the learning seat against bots: a number or ``"rotate"``),
-    ``reward`` (``"rank"`` or ``"win"``), ``autoreset``, ``copy`` (True: new arrays at
-    every call; False: the observations and masks are buffers of the env, overwritten by
-    the next call, faster), ``backend`` (``"auto"``, ``"numba"``, ``"python"``).
+    ``reward`` (``"rank"`` or ``"win"``), ``autoreset_mode`` (an :class:`AutoresetMode` or
+    its name, default ``SAME_STEP``; ``autoreset=False`` is ``DISABLED``),
+    ``observation`` (``"vector"`` or ``"planes"``), ``illegal_action`` (``"raise"``, the
+    default, or ``"lose"``: the game ends as a forfeit, see
+    :func:`~marrakech.envs.spec.forfeit_outcome`), ``copy`` (True: new arrays at every
+    call; False: the observations and masks are buffers of the env, overwritten by the
+    next call, faster), ``backend`` (``"auto"``, ``"numba"``, ``"python"``),
+    ``render_mode`` (``"rgb_array"`` or ``"ansi"``: :meth:`render` draws every game).
     """
 
     def __init__(
@@ -138,15 +243,32 @@ class VectorEnv:
         seat: int | Literal["rotate"] = 0,
         reward: RewardName = "rank",
         autoreset: bool = True,
+        autoreset_mode: AutoresetMode | str | None = None,
+        observation: ObservationName = "vector",
+        illegal_action: IllegalPolicy = "raise",
         copy: bool = True,
         backend: BackendName = "auto",
+        render_mode: str | None = None,
     ) -> None:
         self.players = coerce_players(players)
         self.rules = coerce_rules(rules)
         self.reward_name = check_reward(reward)
-        self.autoreset = bool(autoreset)
+        if autoreset_mode is None:
+            mode = AutoresetMode.SAME_STEP if autoreset else AutoresetMode.DISABLED
+        else:
+            mode = autoreset_mode_of(autoreset_mode)
+        self.autoreset_mode = mode
+        self.autoreset = mode is not AutoresetMode.DISABLED
+        self.metadata = {"autoreset_mode": mode, "render_modes": ["ansi", "rgb_array"]}
+        self.illegal_action = check_illegal_policy(illegal_action)
+        self.render_mode = check_render_mode(render_mode)
+        if self.render_mode == "human":
+            raise TypeError("VectorEnv renders 'ansi' or 'rgb_array', found 'human'")
+        if observation not in ("vector", "planes"):
+            raise ValueError(f"observation must be 'vector' or 'planes', found {observation!r}")
+        self.observation_name = observation
         self._batch, self.backend = make_batch(backend, n, self.players, self.rules, seed)
-        self.n = self._batch.n
+        self.n = self.num_envs = self._batch.n
         self.opponents: list[Bot] | None = None
         if opponents is not None:
             if isinstance(opponents, str) or len(opponents) != self.players - 1:
@@ -163,42 +285,137 @@ class VectorEnv:
             self.seats = np.full(self.n, seat, dtype=np.int8)
         else:
             raise ValueError(f"seat must be 0..{self.players - 1} or 'rotate', found {seat!r}")
+        self.single_observation_space = (
+            planes_space() if observation == "planes" else observation_space()
+        )
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.n)
+        self.action_space = batch_space(self.single_action_space, self.n)
         self._rng = random.Random(seed)
         self.copy = bool(copy)
         self._observations = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
         self._masks = np.zeros((self.n, DECISION_IDS), dtype=np.bool_)
         self._over = np.zeros(self.n, dtype=np.bool_)
-        self._index = np.arange(self.n)
+        # The seat each game's last observation is from (its final one's, once over).
+        self._seen_from = self._batch.to_move().astype(np.int8)
+        self._ended: list[_Ended] = []
 
     @property
     def single_agent(self) -> bool:
-        """True when bots play the other seats (rewards are then ``(n,)``)."""
+        """True when bots play the other seats (rewards are the learning seat's)."""
         return self.opponents is not None
 
-    # -- stepping -------------------------------------------------------------------
+    # -- Gymnasium's vector API -------------------------------------------------------
 
-    def reset(self, seed: int | None = None) -> Transition:
-        """Start all ``n`` games again (reseeding the games' generators if ``seed``)."""
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Array, dict[str, Any]]:
+        """Start the games again: all of them, or ``options["reset_mask"]``'s (n bools);
+        ``seed`` reseeds the games' generators first."""
+        mask = None if not options or "reset_mask" not in options else options["reset_mask"]
+        out = self.reset_transition(seed, mask)
+        return _GymnasiumTuple((out.observations, self._infos(out, out.rewards)))
+
+    def step(self, actions: npt.ArrayLike) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
+        """One decision id per game (ignored for a game over or restarting); chance and
+        the bots move inside. Returns observations, rewards, terminations, truncations
+        (always false: a game is at most a few hundred steps) and infos."""
+        deciders = self._batch.to_move()
+        out = self._advance(actions, record=True)
+        infos = self._infos(out, out.rewards)
+        rewards = out.rewards
+        if self.opponents is None:
+            rewards = np.where(
+                deciders >= 0, rewards[np.arange(self.n), np.maximum(deciders, 0)], 0.0
+            ).astype(np.float32)
+            infos["seat"] = deciders
+        truncations = np.zeros(self.n, np.bool_)
+        return _GymnasiumTuple((out.observations, rewards, out.terminated, truncations, infos))
+
+    def _infos(self, out: Transition, rewards: npt.NDArray[np.float32]) -> dict[str, Any]:
+        """The step's infos: masks, seats to move, every seat's rewards in self-play, and
+        for the games that ended their final ranks (and, in ``SAME_STEP`` mode, their
+        final observations), each with its ``_key`` mask, as Gymnasium lays them out."""
+        infos: dict[str, Any] = {"action_mask": out.action_masks, "to_move": out.to_move}
+        if self.opponents is None:
+            infos["rewards"] = rewards
+        if not self._ended:
+            return infos
+        done = np.zeros(self.n, dtype=np.bool_)
+        ranks = np.zeros((self.n, self.players), dtype=np.int8)
+        forfeited = np.zeros(self.n, dtype=np.bool_)
+        for ended in self._ended:
+            done[ended.games] = True
+            ranks[ended.games] = ended.ranks
+            forfeited[ended.forfeits] = True
+        if forfeited.any():
+            infos.update(illegal_action=forfeited, _illegal_action=forfeited)
+        if self.autoreset_mode is AutoresetMode.SAME_STEP:
+            final = np.full(self.n, None, dtype=object)
+            for ended in self._ended:
+                for game, vector in zip(ended.games, ended.observations, strict=True):
+                    final[game] = self._shaped(vector)
+            infos.update(final_obs=final, _final_obs=done, _final_info=done)
+            infos["final_info"] = {"ranks": ranks, "_ranks": done}
+        else:
+            infos.update(ranks=ranks, _ranks=done)
+        return infos
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """``(n, 87)`` legal decisions now (what sb3-contrib's maskable algorithms ask)."""
+        return self._batch.legal_masks()
+
+    # -- the batch's own API -------------------------------------------------------------
+
+    def reset_transition(
+        self, seed: int | None = None, mask: npt.ArrayLike | None = None
+    ) -> Transition:
+        """Start all ``n`` games again, or those where ``mask`` (n bools) is True
+        (reseeding the games' generators first if ``seed``)."""
         if seed is not None:
             self._batch.seed(seed)
             self._rng = random.Random(seed)
-        self._batch.reset()
-        self._over[:] = False
+        self._ended = []
+        if mask is None:
+            self._batch.reset()
+            self._over[:] = False
+        else:
+            flags = np.asarray(mask)
+            check_flags(flags, self.n, "reset")
+            self._batch.reset(flags)
+            self._over &= ~flags
         rewards, terminated = self._empty_outcome()
         if self.opponents is not None:
-            self._play_bots(rewards, terminated)
+            self._play_bots(rewards, terminated, record=False)
         return self._transition(rewards, terminated)
 
-    def step(self, actions: npt.ArrayLike) -> Transition:
-        """Apply one decision id per game (ignored for a game that is over), move chance
-        and the bots, and return the new :class:`Transition`."""
+    def step_transition(self, actions: npt.ArrayLike) -> Transition:
+        """Apply one decision id per game (ignored for a game that is over or restarts),
+        move chance and the bots, and return the new :class:`Transition`."""
+        return self._advance(actions, record=False)
+
+    def _advance(self, actions: npt.ArrayLike, record: bool) -> Transition:
+        """A step; ``record``: keep what ended for the infos."""
         ids = np.asarray(actions)
         check_ids(ids, self.n)
-        self._batch.step(ids)
+        self._ended = []
+        moving: npt.NDArray[np.bool_] | None = None
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP and self._over.any():
+            moving = ~self._over
+            self._batch.reset(self._over)
+            self._over[:] = False
         rewards, terminated = self._empty_outcome()
-        self._collect_ends(rewards, terminated)
+        if self.illegal_action == "lose":
+            forfeits = self._forfeits(ids, moving, rewards, terminated, record)
+            if forfeits.any():
+                moving = ~forfeits if moving is None else moving & ~forfeits
+        if moving is None:
+            self._batch.step(ids)
+        else:
+            self._batch.step(ids, mask=moving)
+        self._collect_ends(rewards, terminated, record)
         if self.opponents is not None:
-            self._play_bots(rewards, terminated)
+            self._play_bots(rewards, terminated, record)
         return self._transition(rewards, terminated)
 
     def _empty_outcome(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
@@ -206,26 +423,80 @@ class VectorEnv:
         return np.zeros(shape, dtype=np.float32), np.zeros(self.n, dtype=np.bool_)
 
     def _collect_ends(
-        self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
+        self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_], record: bool
     ) -> None:
-        """Score the games that just ended, and start them again under autoreset."""
+        """Score the games that just ended; restart them in ``SAME_STEP`` mode, else
+        keep them over. ``record``: keep their ranks (and in ``SAME_STEP`` mode their
+        final observations) for the infos."""
         ended = self._batch.terminated() & ~self._over
         if not ended.any():
             return
         values, shares = self._batch.outcome_values()
         table = reward_arrays(values[ended], shares[ended], self.reward_name)
+        games = np.flatnonzero(ended)
         if self.opponents is not None:
             rewards[ended] += table[np.arange(table.shape[0]), self.seats[ended]]
         else:
             rewards[ended] += table
         terminated |= ended
-        if self.autoreset:
+        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
+        if record:
+            # Seen from the learning seat, or in self-play from the seat that decided.
+            seen = self.seats if self.opponents is not None else self._seen_from
+            finals = np.zeros((0, OBSERVATION_SIZE), dtype=np.float32)
+            if same_step:
+                finals = observe_games(self._batch, games, seen[games])
+            self._ended.append(_Ended(games, finals, self._batch.ranks()[ended], games[:0]))
+        if same_step:
             self._batch.reset(ended)
         else:
             self._over |= ended
 
+    def _forfeits(
+        self,
+        ids: npt.NDArray[Any],
+        moving: npt.NDArray[np.bool_] | None,
+        rewards: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.bool_],
+        record: bool,
+    ) -> npt.NDArray[np.bool_]:
+        """``illegal_action="lose"``: the games whose decision id is illegal end as a
+        forfeit of the seat that sent it (rewards from
+        :func:`~marrakech.envs.spec.forfeit_outcome`); they are not stepped."""
+        masks = self._batch.legal_masks()
+        live = masks.any(axis=1) if moving is None else masks.any(axis=1) & moving
+        valid = (ids >= 0) & (ids < DECISION_IDS)
+        legal = valid & masks[np.arange(self.n), np.where(valid, ids, 0)]
+        forfeits = live & ~legal
+        games = np.flatnonzero(forfeits)
+        if games.size == 0:
+            return forfeits
+        to_move = self._batch.to_move()
+        finals, ranks = [], []
+        for i in games:
+            state, seat = self._batch.state(int(i)), int(to_move[i])
+            outcome = forfeit_outcome(state, seat)
+            table = rewards_of(outcome, self.reward_name)
+            if self.opponents is not None:
+                rewards[i] = table[int(self.seats[i])]
+            else:
+                rewards[i] = table
+            seen = int(self.seats[i]) if self.opponents is not None else seat
+            finals.append(observation(state, seen))
+            ranks.append(outcome.ranks)
+        terminated |= forfeits
+        if record:
+            self._ended.append(
+                _Ended(games, np.stack(finals), np.array(ranks, dtype=np.int8), games)
+            )
+        if self.autoreset_mode is AutoresetMode.SAME_STEP:
+            self._batch.reset(forfeits)
+        else:
+            self._over |= forfeits
+        return forfeits
+
     def _play_bots(
-        self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
+        self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_], record: bool
     ) -> None:
         """Bots move until every live game waits for its learning seat."""
         assert self.opponents is not None
@@ -248,34 +519,34 @@ class VectorEnv:
                 else:
                     for i in np.flatnonzero(rows):
                         actions[i] = bot.choose(self._batch.state(int(i)), self._rng).id
-            self._step_some(actions)
-            self._collect_ends(rewards, terminated)
-
-    def _step_some(self, actions: npt.NDArray[np.int64]) -> None:
-        """Step only the games whose action is not -1."""
-        if (actions >= 0).all():
-            self._batch.step(actions)
-        else:
             self._batch.step(actions, mask=actions >= 0)
+            self._collect_ends(rewards, terminated, record)
 
     def _transition(
         self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
     ) -> Transition:
         # copy=False writes into buffers that live as long as the env (no fresh pages to
         # fault in at every step: the arrays are several megabytes at batch 4,096).
-        observations = None if self.copy else self._observations
+        buffer = None if self.copy else self._observations
         masks = None if self.copy else self._masks
-        seats = self.seats if self.opponents is not None else None
-        observations = self._batch.observations(seats, out=observations)
-        if not self.autoreset:
-            terminated = terminated | self._over
+        to_move = self._batch.to_move()
+        if self.opponents is not None:
+            seats = self.seats
+        else:
+            # A game over (waiting for its reset) is seen from the seat that ended it.
+            seats = np.where(to_move == TERMINAL, self._seen_from, to_move).astype(np.int8)
+            self._seen_from = seats
+        observations = self._shaped(self._batch.observations(seats, out=buffer))
         return Transition(
             observations,
             self._batch.legal_masks(out=masks),
             rewards,
-            terminated,
-            self._batch.to_move(),
+            terminated | self._over,
+            to_move,
         )
+
+    def _shaped(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        return planes(vectors) if self.observation_name == "planes" else vectors
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal decision id per game (-1 for a game that is over),
@@ -283,10 +554,6 @@ class VectorEnv:
         return self._batch.sample_actions()
 
     # -- reading and setting games ------------------------------------------------------
-
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """``(n, 87)`` legal decisions now."""
-        return self._batch.legal_masks()
 
     def state(self, i: int) -> State:
         """Game ``i`` as a core :class:`State`."""
@@ -302,7 +569,14 @@ class VectorEnv:
         (-1 pad); only the last batch step counts when bots moved inside."""
         return self._batch.last_chance()
 
-    def close(self) -> None:
+    def render(self) -> tuple[Any, ...] | None:
+        """Every game as text (``ansi``) or as a picture (``rgb_array``); keep ``n`` small."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        return tuple(render_frame(self._batch.state(i), self.render_mode) for i in range(self.n))
+
+    def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (no processes or files)."""
 
     def __repr__(self) -> str:
@@ -313,5 +587,41 @@ class VectorEnv:
         )
         return (
             f"VectorEnv(n={self.n}, players={self.players}, rules={self.rules}, {mode}, "
-            f"backend={self.backend})"
+            f"backend={self.backend}, autoreset_mode={self.autoreset_mode.name})"
         )
+
+
+def make_vector(
+    num_envs: int = 1,
+    opponents: Sequence[Opponent] | None = None,
+    players: int | None = None,
+    rules: RuleSet | str = "standard",
+    *,
+    seat: int | Literal["random", "rotate"] = 0,
+    reward: RewardName = "rank",
+    illegal_action: IllegalPolicy = "lose",
+    autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    **options: Any,
+) -> VectorEnv:
+    """``Marrakech-v0``'s vector entry point: ``gymnasium.make_vec("Marrakech-v0",
+    num_envs=...)`` is this :class:`VectorEnv`, with the parameters of the single
+    environment (:class:`~marrakech.envs.gymnasium_env.MarrakechEnv`): ``random``
+    opponents unless given, ``illegal_action="lose"``, Gymnasium's default autoreset
+    (``NEXT_STEP``), ``seat="random"`` read as ``"rotate"``. Other keyword arguments go to
+    :class:`VectorEnv` (``seed``, ``observation``, ``copy``, ``backend``...)."""
+    if opponents is None:
+        count = 4 if players is None else coerce_players(players)
+        opponents = ("random",) * (count - 1)
+    elif players is not None and coerce_players(players) != len(opponents) + 1:
+        raise ValueError(f"{players} players need {players - 1} opponents, found {len(opponents)}")
+    return VectorEnv(
+        num_envs,
+        len(opponents) + 1,
+        rules,
+        opponents=opponents,
+        seat="rotate" if seat == "random" else seat,
+        reward=reward,
+        illegal_action=illegal_action,
+        autoreset_mode=autoreset_mode,
+        **options,
+    )

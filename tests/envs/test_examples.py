@@ -1,0 +1,110 @@
+"""Every example runs, on a small budget (a subprocess each, as a user runs them). The
+Stable-Baselines3 and RLlib ones need their extras (``sb3``, ``rllib``) and skip without."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def has(*modules: str) -> bool:
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in modules)
+    except ImportError:  # a parent package that fails to import
+        return False
+
+
+def run(script: str, *args: str, timeout: float = 300) -> str:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=EXAMPLES.parent,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_random_agents_in_every_api() -> None:
+    assert "decisions; rewards" in run("random_pettingzoo.py", "--players", "3")
+    assert "episodes vs random" in run("random_gymnasium.py", "--episodes", "2")
+    assert "games ended" in run("random_vector.py", "--games", "64", "--steps", "150")
+    output = run("random_openspiel.py", "--simulations", "5", "--rules", "custom:4/4/4:30:no-own")
+    assert "OpenSpiel MCTS (5 simulations)" in output
+
+
+def test_openspiel_rl_environment_and_evaluate_bots() -> None:
+    output = run(
+        "openspiel_rl_environment.py", "--episodes", "2", "--games", "2", "--simulations", "5"
+    )
+    assert "info_state of 474 floats" in output and "MCTS (5 simulations)" in output
+
+
+def test_policy_gradient_learns_on_a_small_budget() -> None:
+    output = run(
+        "learn_policy_gradient.py",
+        "--minutes",
+        "0.05",
+        "--eval-games",
+        "100",
+        "--games",
+        "32",
+        "--episodes-per-update",
+        "32",
+    )
+    assert "greedy policy vs random (2 players, seats rotating): win rate" in output
+
+
+def test_render_frames_writes_png_files(tmp_path: Path) -> None:
+    output = run("render_frames.py", "--out", str(tmp_path), "--players", "2")
+    frames = sorted(tmp_path.glob("*.png"))
+    assert frames and frames[0].read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert f"{len(frames)} frames of 384x432" in output
+
+
+@pytest.mark.skipif(not has("sb3_contrib", "stable_baselines3"), reason="needs the sb3 extra")
+def test_sb3_maskable_ppo_on_the_batch() -> None:
+    output = run(
+        "sb3_maskable_ppo.py",
+        "--timesteps",
+        "1024",
+        "--games",
+        "8",
+        "--n-steps",
+        "64",
+        "--eval-games",
+        "50",
+    )
+    assert "policy vs random (2 players, seats rotating): win rate" in output
+
+
+def importable(module: str) -> bool:
+    """Whether ``module`` imports (in a subprocess: RLlib is heavy, and Ray may be there
+    without RLlib's own dependencies)."""
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True)
+    return done.returncode == 0
+
+
+def test_rllib_ppo_with_action_masking() -> None:
+    if not (has("torch") and importable("ray.rllib.algorithms.ppo")):
+        pytest.skip("needs the rllib extra")
+    output = run(
+        "rllib_action_masking.py",
+        "--iterations",
+        "1",
+        "--batch",
+        "256",
+        "--envs",
+        "2",
+        "--eval-games",
+        "20",
+        timeout=600,
+    )
+    assert "policy vs random (2 players, seats rotating): win rate" in output
