@@ -142,10 +142,10 @@ def test_batch_engines_and_vector_env_reward_every_tie_like_outcome(players: int
     for backend in env_backends():
         for reward in spec.REWARDS:
             env = VectorEnv(len(patterns), players, reward=reward, backend=backend)
-            env.reset()
+            env.reset_transition()
             for i, ranks in enumerate(patterns):
                 env.set_state(i, finished_state(ranks))
-            out = env.step(np.zeros(len(patterns), dtype=np.int64))  # finished: ignored
+            out = env.step_transition(np.zeros(len(patterns), dtype=np.int64))  # finished
             assert out.terminated.all()
             old = pairwise if reward == "rank" else shares
             assert out.rewards.tobytes() == np.float32([old(r) for r in patterns]).tobytes()

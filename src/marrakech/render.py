@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     # Only named in annotations: render() is handed a state, State.__str__ calls it.
     from marrakech.state import State
 
-# Colour-blind-safe backgrounds (Okabe-Ito inspired) for red, blue, yellow, purple.
+# marrakech.palette's carpet colours as xterm-256 backgrounds (166 = #d75f00, 25 =
+# #005faf, 220 = #ffd700, 133 = #af5faf), with the letter colour on each.
 _ANSI_BACKGROUND = (
     "\x1b[48;5;166m\x1b[97m",
     "\x1b[48;5;25m\x1b[97m",

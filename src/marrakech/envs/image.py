@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.geometry import RIM, SIZE, E, N, S, W, file_of, rank_of
+from marrakech.palette import CARPET_HEX, LETTER_HEX, RIM_HEX, SAND_HEX, WALL_HEX, rgb
 from marrakech.rules import COLOUR_LETTERS, colours_of
 from marrakech.state import State
 
@@ -37,14 +38,13 @@ __all__ = ["CARPET_RGB", "board_image"]
 Image = npt.NDArray[np.uint8]
 RGB = tuple[int, int, int]
 
-#: Carpet colours (red, blue, yellow, purple): the colour-blind-safe ones of the terminal
-#: app (``tui/palette.py``), with the letter drawn in black on yellow, white elsewhere.
-CARPET_RGB: tuple[RGB, ...] = ((215, 95, 0), (0, 95, 175), (255, 215, 0), (175, 95, 175))
-_LETTER_RGB: tuple[RGB, ...] = ((255, 255, 255), (255, 255, 255), (0, 0, 0), (255, 255, 255))
-_SAND: RGB = (232, 201, 143)
+#: Carpet colours (red, blue, yellow, purple) and their letters' (marrakech.palette).
+CARPET_RGB: tuple[RGB, ...] = tuple(rgb(colour) for colour in CARPET_HEX)
+_LETTER_RGB: tuple[RGB, ...] = tuple(rgb(colour) for colour in LETTER_HEX)
+_SAND: RGB = rgb(SAND_HEX)
 _GROUND: RGB = (246, 236, 214)
-_WALL: RGB = (138, 106, 61)
-_RIM: RGB = (160, 120, 60)
+_WALL: RGB = rgb(WALL_HEX)
+_RIM: RGB = rgb(RIM_HEX)
 _INK: RGB = (17, 17, 17)
 _WHITE: RGB = (255, 255, 255)
 _GREY: RGB = (150, 150, 150)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from rich.style import Style
 
-# Colour-blind-safe carpet colours, the same as render.py's ANSI ones, and letters on them.
-CARPET_BG = ("#d75f00", "#005faf", "#ffd700", "#af5faf")
-CARPET_FG = ("#ffffff", "#ffffff", "#000000", "#ffffff")
-SAND = "#e8c98f"
-WALL = "#8a6a3d"
-RIM_COLOUR = "#a0783c"
+from marrakech.palette import CARPET_HEX, LETTER_HEX, RIM_HEX, SAND_HEX, WALL_HEX
+
+# The project's colours (marrakech.palette), the same as render.py's ANSI ones.
+CARPET_BG = CARPET_HEX
+CARPET_FG = LETTER_HEX
+SAND = SAND_HEX
+WALL = WALL_HEX
+RIM_COLOUR = RIM_HEX
 
 
 #: Without colour (``NO_COLOR``), each carpet colour fills its squares with a pattern of
