@@ -54,8 +54,11 @@ def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
         live.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Per module, not per session: while Playwright's sync API is open its event loop
+    # counts as running in this thread, and a later test of the same worker that calls
+    # asyncio.run() would fail.
     if not CHROMIUM.exists():
         pytest.skip(f"end-to-end tests need Debian's Chromium at {CHROMIUM}")
     playwright_sync = pytest.importorskip("playwright.sync_api")
