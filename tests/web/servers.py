@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -107,17 +108,19 @@ class Balancer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        # Ready once round robin has reached both instances: until HAProxy's first checks
+        # pass, it may send everything to one, and the tests need both in play.
+        seen: set[str] = set()
         deadline = time.monotonic() + 15
-        while True:
+        while len(seen) < 2:
             try:
                 with urllib.request.urlopen(self.url + "api/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        return
+                    seen.add(json.loads(reply.read())["instance"])
             except OSError:
                 pass
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError("HAProxy did not start")
+                raise RuntimeError(f"HAProxy did not reach both instances (reached {seen})")
             time.sleep(0.1)
 
     def stop(self) -> None:

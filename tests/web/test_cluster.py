@@ -136,9 +136,12 @@ async def play_through(balancer: Balancer, one: Served, two: Served, database: s
     base = balancer.url
     rng = random.Random(5)
     games = []
-    for _ in range(6):  # round robin: created, so owned, by both instances
+    # Created on each instance in turn, so owned by both (HAProxy's round robin would do
+    # it too, but not if a health check under load takes an instance out for a moment).
+    for number in range(6):
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
-        games.append(post_json(base + "api/games", {"players": 3, "seats": seats}))
+        origin = (one, two)[number % 2].url
+        games.append(post_json(origin + "api/games", {"players": 3, "seats": seats}))
     players = [
         Player(base, game["game_id"], seat["token"], random.Random(rng.random()))
         for game in games
