@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 from textual.geometry import Region
 from textual.widgets import Button, DirectoryTree, Input, Select
 
-from marrakech.actions import Orient, Place, Roll
+from marrakech.actions import Action, Orient, Place, Roll
 from marrakech.geometry import FACING_NAMES, square_name
 from marrakech.playout import random_game
 from marrakech.preview import preview_orientations
@@ -873,41 +875,41 @@ async def test_typing_squares_places_a_carpet_the_core_allows_R14() -> None:
         assert game.session.actions[2] == target
 
 
-async def bot_turn_seconds(speed: str, rounds: int = 2) -> list[float]:
-    """How long each bot turn takes at ``speed``, from the placement before it to its own
-    (three medium bots; Enter for you)."""
-    seats = (SeatSpec.human(), *[SeatSpec.bot("medium")] * 3)
-    options = PlayOptions(players=4, seats=seats, seed=3, first_seat=0, speed=speed)
-    app = MarrakechApp(options)
-    turns: list[float] = []
+async def test_a_bot_thinks_during_the_pause_before_its_decision() -> None:
+    # The pause before each bot decision must not wait for the bot, nor the bot for the
+    # pause: each pause ends only once the bot has started thinking (10 s: a liveness bound,
+    # never reached unless the bot waits for the pause). Speeds: benchmarks/bench_tui_speeds.py.
+    timing = Timing(step=0.0, tithe=0.0, bot=0.01, replay=0.0)
+    app = app_with(players=3, seed=2, timing=timing, first_seat=0)
     async with app.run_test(size=SIZE) as pilot:
         game = await game_screen(pilot)
-        for _ in range(rounds):
-            await pilot.press("enter")  # roll
-            await settle(pilot)
-            seen = len(game.session.events) + 1  # after your placement
-            await pilot.press("enter")  # place: the bots play
-            placed = time.monotonic()
-            while True:
-                for event in game.session.events[seen:]:
-                    if isinstance(event.action, Place):
-                        turns.append(time.monotonic() - placed)
-                        placed = time.monotonic()
-                seen = len(game.session.events)
-                if game.session.human_to_move and not game.busy:
-                    break
-                await pilot.pause(0.002)
-    return turns
+        decisions = threading.Semaphore(0)  # one release per bot decision started
+        thinking_in_pauses: list[bool] = []
+        choose = game.session.bot_choice
+        pause = game.pause
 
+        def bot_choice(state: State | None = None) -> Action:
+            decisions.release()
+            return choose(state)
 
-async def test_bots_turns_take_under_2_seconds_at_fast_speed() -> None:
-    turns = await bot_turn_seconds("fast")
-    assert len(turns) == 6 and max(turns) < 2.0, turns
+        async def pause_watching(seconds: float) -> None:
+            if seconds == timing.bot:  # this decision's bot must be thinking already
+                thinking_in_pauses.append(await asyncio.to_thread(decisions.acquire, True, 10))
+            await pause(seconds)
+
+        object.__setattr__(game.session, "bot_choice", bot_choice)
+        game.pause = pause_watching  # type: ignore[method-assign]
+        await pilot.press("enter")  # roll
+        await settle(pilot)
+        await pilot.press("enter")  # place: two bots orient and place
+        await settle(pilot)
+        assert thinking_in_pauses == [True] * 4
 
 
 async def test_escape_skips_the_animation_to_your_turn() -> None:
-    # 2 s a step and a pause: unskipped, your walk takes 2 s or more, the bots' turns 12 s.
-    slow = Timing(step=2.0, tithe=2.0, bot=2.0, replay=2.0)
+    # 6 s a step and a pause: unskipped, your walk takes 6 s or more, the bots' turns 36 s;
+    # skipped, well under those even on a loaded machine.
+    slow = Timing(step=6.0, tithe=6.0, bot=6.0, replay=6.0)
     app = app_with(players=3, seed=2, timing=slow, first_seat=0)
     async with app.run_test(size=SIZE) as pilot:
         game = app.screen
@@ -917,13 +919,13 @@ async def test_escape_skips_the_animation_to_your_turn() -> None:
         await pilot.press("escape")
         started = time.monotonic()
         await settle(pilot)
-        assert game.can_place and time.monotonic() - started < 1.5
+        assert game.can_place and time.monotonic() - started < 5
         await pilot.press("enter")
         await pilot.pause(0.05)
         await pilot.press("escape")
         started = time.monotonic()
         await settle(pilot)
-        assert game.can_orient and time.monotonic() - started < 4
+        assert game.can_orient and time.monotonic() - started < 12
         assert len(game.session.actions) == 9
 
 
