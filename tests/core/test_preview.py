@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from fractions import Fraction
 
 import pytest
 
-from marrakech import State, parse_action, random_action, square_name
+from marrakech import RuleSet, State, parse_action, random_action, square_name
+from marrakech.position import Phase
 from marrakech.preview import preview_orientations, preview_rolls
 
 
@@ -53,3 +55,28 @@ def test_previews_are_asked_for_in_their_phase() -> None:
         preview_orientations(State.new(3).apply(parse_action("S")))
     with pytest.raises(ValueError, match="expected a position about to roll, found phase ORIENT"):
         preview_rolls(State.new(3))
+
+
+def test_r32_orient_last_previews_the_next_seats_roll_past_the_pile_draw() -> None:
+    # Two players orient last (R32): after the orientation the pile reveals its next
+    # carpet (R7), then the next seat rolls. Every draw outcome gives the same rolls.
+    rng = random.Random(3)
+    rules = dataclasses.replace(RuleSet(), orient_last=True)
+    state = State.new(2, rules)
+    seen = 0
+    while not state.is_terminal:
+        if state.phase is Phase.ORIENT:
+            for option in preview_orientations(state):
+                turned = state.apply(option.orient)
+                assert option.facing == turned.assam_facing
+                draws = [turned]
+                while draws[0].phase is Phase.DRAW:
+                    draws = [d.apply(a) for d in draws for a, _ in d.chance_outcomes()]
+                seen += turned.phase is Phase.DRAW
+                for drawn in draws:
+                    rolls = preview_rolls(drawn)
+                    assert [(r.roll, r.landing, r.due, r.paid, r.eliminates) for r in rolls] == [
+                        (r.roll, r.landing, r.due, r.paid, r.eliminates) for r in option.rolls
+                    ]
+        state = state.apply(random_action(state, rng))
+    assert seen > 0
