@@ -8,12 +8,20 @@ second. Every refusal is checked to leave the game and the store unchanged.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import Apps, Conn, create_game, mover, stored_actions, tokens
+from tests.web.servers import Served
+from tests.web.test_cluster import post_json
+
+websockets = pytest.importorskip("websockets.asyncio.client")
 
 
 def until_reason(conn: Conn, reason: str, seat: int | None = None) -> dict[str, Any]:
@@ -284,3 +292,35 @@ def test_commands_during_the_wrong_phase_change_nothing(client: TestClient) -> N
         spectator.expect_error("not_host")
     assert stored_actions(client, game_id) == []
     assert summary(client, game_id)["status"] == "waiting"
+
+
+def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
+    """``marrakech serve --blitz-seconds 1``: a player who does not move for a second
+    gets a stand-in bot, over a real socket of a real uvicorn server."""
+    server = Served(tmp_path / "games.sqlite3", "--blitz-seconds", "1", "--bot-delay", "0")
+    try:
+        body = {
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            "clock": "blitz",
+            "first_seat": 0,
+        }
+        game = post_json(server.url + "api/games", body)
+        uri = server.url.replace("http", "ws") + f"ws/{game['game_id']}"
+
+        async def scenario() -> dict[str, Any]:
+            async with websockets.connect(uri, ping_interval=None) as ws:
+                token = game["seats"][0]["token"]
+                await ws.send(json.dumps({"type": "hello", "tokens": [token]}))
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if message["type"] == "game" and message["reason"] == "timeout":
+                        return message  # type: ignore[no-any-return]
+
+        started = time.monotonic()
+        timed_out = asyncio.run(scenario())
+        assert 0.9 <= time.monotonic() - started < 10
+        assert timed_out["game"]["clock"]["seconds"] == 1
+        assert timed_out["game"]["seats"][0]["stand_in"] == "medium"
+    finally:
+        server.stop()
