@@ -217,7 +217,8 @@ async def next_reason(ws: Any, reason: str, seat: int) -> dict[str, Any]:
 
 def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
     """Seat 0 on one instance, seat 1 on the other: each sees the other come and go,
-    and the host's replace made on one reaches the other."""
+    the host's replace made on one reaches the other, and the pages of an instance
+    killed with ``kill -9`` are away within its lease and a sweep."""
     options = ("--bot-delay", "0", "--bot-processes", "0")
     one = Served(pg_url, *options)
     two = Served(pg_url, *options)
@@ -247,8 +248,12 @@ def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
             await blue.send(json.dumps({"type": "take_back", "seat": 1}))
             back = await next_reason(red, "took_back", 1)
             assert back["game"]["seats"][1]["stand_in"] is None
+            # Killed, the other instance cannot say its page closed: its lease runs out.
+            two.kill()
+            killed = time.monotonic()
+            await asyncio.wait_for(next_reason(red, "away", 1), 10)
+            assert time.monotonic() - killed < 6
             await red.close()
-            await blue.close()
 
         asyncio.run(scenario())
     finally:

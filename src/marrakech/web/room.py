@@ -404,14 +404,8 @@ class Room:
     def _presence_changed(self, before: list[Presence], skip: Client | None = None) -> None:
         """Tell the connections (but ``skip``, just welcomed) and the other instances
         of seats that came or left."""
-        after = self._presences()
-        changed = [seat for seat in range(self.players) if before[seat] != after[seat]]
-        for seat in changed:
-            reason: ChangeReason = "connected" if after[seat] == "connected" else "away"
-            self.broadcast_meta(reason, seat, skip)
-        if changed:
+        if self._tell_presence(before, skip):
             self.manager.cluster.presence(self.game_id, self.local_seats())
-            self._update_deadline()
 
     def set_remote(self, instance: str, seats: frozenset[int]) -> None:
         """Another instance says which of this game's seats its connections hold."""
@@ -420,10 +414,28 @@ class Room:
             self.remote[instance] = seats
         else:
             self.remote.pop(instance, None)
+        self._tell_presence(before)
+
+    def keep_remote(self, living: set[str]) -> None:
+        """Forget the connections of instances that are gone (killed: they could not
+        say their pages closed)."""
+        if self.remote.keys() - living:
+            before = self._presences()
+            for instance in self.remote.keys() - living:
+                del self.remote[instance]
+            self._tell_presence(before)
+
+    def _tell_presence(self, before: list[Presence], skip: Client | None = None) -> bool:
+        """Tell the connections (but ``skip``) of the seats whose presence changed
+        since ``before``; whether any did."""
         after = self._presences()
+        changed = False
         for seat in range(self.players):
             if before[seat] != after[seat]:
-                self.broadcast_meta("connected" if after[seat] == "connected" else "away", seat)
+                reason: ChangeReason = "connected" if after[seat] == "connected" else "away"
+                self.broadcast_meta(reason, seat, skip)
+                changed = True
+        return changed
 
     def view(self) -> StateView:
         """The state view of the current position (computed once per version)."""
