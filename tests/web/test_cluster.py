@@ -251,8 +251,8 @@ def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
             # Killed, the other instance cannot say its page closed: its lease runs out.
             two.kill()
             killed = time.monotonic()
-            await asyncio.wait_for(next_reason(red, "away", 1), 10)
-            assert time.monotonic() - killed < 6
+            await asyncio.wait_for(next_reason(red, "away", 1), 15)
+            assert time.monotonic() - killed < 9  # lease 3 s, sweeps every second
             await red.close()
 
         asyncio.run(scenario())

@@ -747,14 +747,16 @@ class Room:
         self.kick()
 
     def _take_seats(self, seats: list[SeatRow]) -> None:
-        """Use these seats from now on; when the game starts (or waits again), every
-        connection gets a fresh welcome: who may act changed."""
-        before = self.status
+        """Use these seats from now on. Connections whose legal tokens change get a
+        fresh welcome: all of them when the game starts (or waits again), a seat's own
+        when a bot starts or stops standing in for it."""
+        status, stand_ins = self.status, [row.stand_in for row in self.seats]
         self.seats = seats
         self._legal = (-1, [])
         self._update_deadline()
-        if self.status != before:
-            for client in list(self.clients):
+        changed = {n for n, row in enumerate(seats) if row.stand_in != stand_ins[n]}
+        for client in list(self.clients):
+            if self.status != status or client.seats & changed:
                 self._send_welcome(client)
 
     async def _resign(self, seat: int) -> None:
