@@ -302,7 +302,8 @@ def test_commands_during_the_wrong_phase_change_nothing(client: TestClient) -> N
 
 def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
     """``marrakech serve --blitz-seconds 1``: a player who does not move for a second
-    gets a stand-in bot, over a real socket of a real uvicorn server."""
+    gets a stand-in bot, over a real socket of a real uvicorn server; the game's
+    analysis comes from the bot worker processes."""
     server = Served(tmp_path / "games.sqlite3", "--blitz-seconds", "1", "--bot-delay", "0")
     try:
         body = {
@@ -314,19 +315,28 @@ def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
         game = post_json(server.url + "api/games", body)
         uri = server.url.replace("http", "ws") + f"ws/{game['game_id']}"
 
-        async def scenario() -> dict[str, Any]:
+        async def until(ws: Any, kind: str, reason: str | None = None) -> dict[str, Any]:
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if message["type"] == kind and message.get("reason", reason) == reason:
+                    return message  # type: ignore[no-any-return]
+
+        async def scenario() -> tuple[dict[str, Any], float, dict[str, Any]]:
             async with websockets.connect(uri, ping_interval=None) as ws:
+                started = time.monotonic()
                 token = game["seats"][0]["token"]
                 await ws.send(json.dumps({"type": "hello", "tokens": [token]}))
-                while True:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                    if message["type"] == "game" and message["reason"] == "timeout":
-                        return message  # type: ignore[no-any-return]
+                timed_out = await until(ws, "game", "timeout")
+                waited = time.monotonic() - started
+                # Resigning ends this 2-player game; its analysis comes from a bot worker
+                # process (the server's default --bot-processes 2).
+                await ws.send(json.dumps({"type": "resign", "seat": 0}))
+                return timed_out, waited, await until(ws, "analysis")
 
-        started = time.monotonic()
-        timed_out = asyncio.run(scenario())
-        assert 0.9 <= time.monotonic() - started < 10
+        timed_out, waited, analysis = asyncio.run(scenario())
+        assert 0.9 <= waited < 10
         assert timed_out["game"]["clock"]["seconds"] == 1
         assert timed_out["game"]["seats"][0]["stand_in"] == "medium"
+        assert analysis["analysis"]["chances"][-1] == [0.0, 1.0]
     finally:
         server.stop()
