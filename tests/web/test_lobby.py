@@ -140,6 +140,7 @@ def test_bad_names_are_refused_with_the_reason(
             {"seats": [{"kind": "human"}, {"kind": "open"}], "name": "a\u0300\u0300\u0300\u0300"},
             "combining marks",
         ),
+        ({"seats": [{"kind": "bot"}, {"kind": "open"}], "name": "Ana"}, "without a human seat"),
     ],
 )
 def test_create_refuses_bad_options(
