@@ -8,8 +8,9 @@ lifespan) and closed when it stops::
     >>> sorted(app.openapi()["paths"])  # the HTTP API; beside it, the pages and /ws/{game_id}
     ... # doctest: +NORMALIZE_WHITESPACE
     ['/api/config', '/api/games', '/api/games/open', '/api/games/{game_id}',
-     '/api/games/{game_id}/join', '/api/games/{game_id}/record', '/api/games/{game_id}/replay',
-     '/api/health', '/api/replay']
+     '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
+     '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
+     '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
@@ -54,6 +55,9 @@ def create_app(
     static_dir: str | Path | None = None,
     limits: Limits | None = None,
     allow_origins: Sequence[str] = (),
+    relaxed_seconds: int = 180,
+    blitz_seconds: int = 30,
+    open_game_ttl: float = 3600.0,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -66,6 +70,8 @@ def create_app(
     default) uses ``bot_workers`` threads. ``limits``: rates and caps per client and for
     the server (:class:`~marrakech.web.limits.Limits`). ``allow_origins``: sites other
     than this one whose pages may act (``https://games.example.org``).
+    ``relaxed_seconds``/``blitz_seconds``: the seconds per player turn of those turn
+    clocks. ``open_game_ttl``: seconds an open game nobody joins stays in the lobby.
     """
     hide_frames()
     context = WebContext(
@@ -81,6 +87,9 @@ def create_app(
         burst=burst,
         hello_timeout=hello_timeout,
         limits=limits or Limits(),
+        relaxed_seconds=relaxed_seconds,
+        blitz_seconds=blitz_seconds,
+        open_game_ttl=open_game_ttl,
     )
     app = FastAPI(
         title="Marrakech",
