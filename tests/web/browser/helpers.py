@@ -170,3 +170,38 @@ def screenshot_path(name: str, tmp_path: Path) -> Path:
     if os.environ.get("MARRAKECH_SCREENSHOTS") == "1":
         return DOCS / name
     return tmp_path / name
+
+
+#: The smallest side of a control a finger can hit reliably (WCAG 2.5.5), in CSS pixels.
+TOUCH_MIN = 44
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def horizontal_overflow(page: Any) -> int:
+    """How many pixels the page is wider than the window (0 when nothing scrolls sideways)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def small_controls(page: Any) -> list[str]:
+    """Visible buttons, links styled as buttons, selects and inputs under TOUCH_MIN px high
+    or wide, described by test id or text, so a failure says which."""
+    script = """(min) => {
+      const out = [];
+      const sel = 'button, a.btn, select, input:not([type=hidden]), .radio-row label';
+      for (const el of document.querySelectorAll(sel)) {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height) continue;
+        const style = getComputedStyle(el);
+        if (style.visibility === 'hidden' || el.closest('[hidden], .sr-only')) continue;
+        if (el.matches('.radio-row input')) continue;
+        if (r.height + 0.5 < min || r.width + 0.5 < min) {
+          const name = el.dataset.testid || el.id || (el.textContent || '').trim().slice(0, 30)
+            || el.getAttribute('aria-label') || el.tagName;
+          out.push(`${name} ${Math.round(r.width)}x${Math.round(r.height)}`);
+        }
+      }
+      return out;
+    }"""
+    return list(page.evaluate(script, TOUCH_MIN))

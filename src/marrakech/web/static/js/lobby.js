@@ -102,7 +102,11 @@ export function mountLobby(root) {
       const spec = form.seats[seat];
       const kind = h(
         "select",
-        { "aria-label": `${t("lobby.seat", { n: seat + 1 })} ${seatLabel(seat)} — ${t("lobby.kind")}`, "data-testid": `seat-kind-${seat}` },
+        {
+          "aria-label": `${t("lobby.seat", { n: seat + 1 })} ${seatLabel(seat)} — ${t("lobby.kind")}`,
+          "data-testid": `seat-kind-${seat}`,
+          class: "seat-kind",
+        },
         KINDS.map((k) => h("option", { value: k, selected: spec.kind === k }, t(`lobby.kind.${k}`))),
       );
       const level = h(
@@ -110,6 +114,7 @@ export function mountLobby(root) {
         {
           "aria-label": `${seatLabel(seat)} — ${t("lobby.level")}`,
           "data-testid": `seat-level-${seat}`,
+          class: "seat-level",
           disabled: spec.kind !== "bot",
         },
         config.levels.map((l) => h("option", { value: l, selected: spec.level === l }, levelName(l))),
@@ -127,19 +132,19 @@ export function mountLobby(root) {
         spec.kind = kind.value;
         level.disabled = spec.kind !== "bot";
         name.disabled = spec.kind === "bot";
+        row.classList.toggle("bot", spec.kind === "bot");
       });
       level.addEventListener("change", () => (spec.level = level.value));
       name.addEventListener("input", () => (spec.name = name.value));
-      rows.append(
-        h(
-          "div",
-          { class: "seat-row" },
-          h("span", { class: "seat-tag" }, seatColours(form.players, seat).map((c) => swatch(c, 24)), seatLabel(seat)),
-          kind,
-          level,
-          name,
-        ),
+      const row = h(
+        "div",
+        { class: `seat-row${spec.kind === "bot" ? " bot" : ""}` },
+        h("span", { class: "seat-tag" }, seatColours(form.players, seat).map((c) => swatch(c, 24)), seatLabel(seat)),
+        kind,
+        level,
+        name,
       );
+      rows.append(row);
     }
     const rules = h(
       "select",
