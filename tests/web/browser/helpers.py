@@ -190,12 +190,14 @@ def small_controls(page: Any) -> list[str]:
     script = """(min) => {
       const out = [];
       const sel = 'button, a.btn, select, input:not([type=hidden]), .radio-row label';
-      for (const el of document.querySelectorAll(sel)) {
+      for (const found of document.querySelectorAll(sel)) {
+        // A checkbox or radio is tapped through its label: the label is the target.
+        const boxed = found.matches('input[type=checkbox], input[type=radio]');
+        const el = boxed && found.closest('label') ? found.closest('label') : found;
         const r = el.getBoundingClientRect();
         if (!r.width || !r.height) continue;
         const style = getComputedStyle(el);
         if (style.visibility === 'hidden' || el.closest('[hidden], .sr-only')) continue;
-        if (el.matches('.radio-row input')) continue;
         if (r.height + 0.5 < min || r.width + 0.5 < min) {
           const name = el.dataset.testid || el.id || (el.textContent || '').trim().slice(0, 30)
             || el.getAttribute('aria-label') || el.tagName;

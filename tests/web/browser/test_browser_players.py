@@ -78,6 +78,12 @@ def test_open_seat_joined_from_the_lobby(server: LiveServer, new_page: Any) -> N
     page = new_page()
     page.goto(server.base + "/")
     page.click(f"[data-testid=join-{game_id}-1]")
+    # A seat is taken with a name: without one the lobby asks for it.
+    page.fill("[data-testid=join-name]", "  ")
+    page.click("[data-testid=join-go]")
+    assert "name" in page.inner_text("[data-testid=join-error]").lower()
+    page.fill("[data-testid=join-name]", "Zoé")
+    page.click("[data-testid=join-go]")
     page.wait_for_url(f"**/g/{game_id}#t=*")
     assert wait_input(page) == "orient"
     # Someone who never chose a language sees the game in the one it was created in.
