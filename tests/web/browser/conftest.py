@@ -103,10 +103,18 @@ def new_page(browser: Any) -> Iterator[Any]:
     watcher = PageErrors()
 
     def make(
-        locale: str = "en-GB", width: int = 1280, height: int = 860, speed: str = "off"
+        locale: str = "en-GB",
+        width: int = 1280,
+        height: int = 860,
+        speed: str = "off",
+        touch: bool = False,
     ) -> Any:
         context = browser.new_context(
-            locale=locale, viewport={"width": width, "height": height}, device_scale_factor=1
+            locale=locale,
+            viewport={"width": width, "height": height},
+            device_scale_factor=1,
+            has_touch=touch,
+            is_mobile=touch,
         )
         # Animation speed is a player setting kept in localStorage; full games run
         # without animations, shorter tests keep them on to exercise them.

@@ -20,6 +20,7 @@ from typing import Any
 import uvicorn
 
 from marrakech.web.app import create_app
+from marrakech.web.limits import Limits
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
@@ -117,10 +118,13 @@ def panel_numbers(page: Any, seat: int) -> tuple[int, int, int]:
 class LiveServer:
     """The Marrakech app on uvicorn in a thread, restartable on the same port and file."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.03, seed: int = 11) -> None:
+    def __init__(
+        self, db: Path, bot_delay: float = 0.03, seed: int = 11, limits: Limits | None = None
+    ) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.seed = seed
+        self.limits = limits
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -129,7 +133,7 @@ class LiveServer:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        app = create_app(self.db, bot_delay=self.bot_delay, seed=self.seed)
+        app = create_app(self.db, bot_delay=self.bot_delay, seed=self.seed, limits=self.limits)
         config = uvicorn.Config(app, log_level="warning", lifespan="on")
         server = uvicorn.Server(config)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -207,3 +211,68 @@ def small_controls(page: Any) -> list[str]:
       return out;
     }"""
     return list(page.evaluate(script, TOUCH_MIN))
+
+
+def touch_turn(page: Any, rng: random.Random) -> str:
+    """Do what the page waits for with taps only (a phone): a first tap previews, a
+    second one (or the confirm button) sends; return the input handled."""
+    kind = wait_input(page)
+    before = version(page)
+    if kind == "orient":
+        choice = rng.choice([b for b in "LSR" if page.locator(f"[data-testid=orient-{b}]").count()])
+        page.tap(f"[data-testid=orient-{choice}]")
+        # The tap only previews: the facing is drawn, nothing is sent yet.
+        page.wait_for_selector("[data-testid=orient-confirm]")
+        assert page.get_attribute("[data-testid=facing-preview]", "visibility") == "visible"
+        assert version(page) == before
+        if rng.random() < 0.5:
+            page.tap("[data-testid=orient-confirm]")
+        else:
+            page.tap(f"[data-testid=orient-{choice}]")
+    elif kind == "roll":
+        page.tap("[data-testid=roll]")
+    elif kind == "place":
+        squares = legal_squares(page)
+        assert squares, "no legal square highlighted in the place phase"
+        page.tap(f"[data-testid=sq-{rng.choice(squares)}]")
+        if page.is_disabled("[data-testid=place-confirm]"):
+            page.tap(f"[data-testid=sq-{rng.choice(legal_squares(page))}]")
+        shown = page.get_attribute("[data-testid=preview] .carpet", "data-squares")
+        assert shown, "a tap on the board shows the carpet before placing it"
+        assert version(page) == before
+        if rng.random() < 0.5:
+            page.tap("[data-testid=place-confirm]")
+        else:
+            # A second tap on the carpet shown places it.
+            page.tap(f"[data-testid=sq-{shown.split('-')[0]}]")
+    elif kind == "handover":
+        page.tap("[data-testid=handover-ok]")
+        return kind
+    else:
+        return kind
+    wait_version_above(page, before)
+    return kind
+
+
+def page_fits(page: Any) -> None:
+    """Nothing scrolls sideways: the page, and an open dialog inside itself."""
+    assert horizontal_overflow(page) <= 0, f"{page.url}: {horizontal_overflow(page)} px too wide"
+    inside = page.evaluate(
+        "[...document.querySelectorAll('dialog[open]')]"
+        ".map(d => d.scrollWidth - d.clientWidth).reduce((a, b) => Math.max(a, b), 0)"
+    )
+    assert inside <= 0, f"{page.url}: an open dialog is {inside} px too wide for itself"
+
+
+def finished_bot_game(server: LiveServer) -> str:
+    answer = server.api(
+        "POST",
+        "/api/games",
+        {"players": 3, "seats": [{"kind": "bot", "level": "easy"}] * 3, "first_seat": "random"},
+    )
+    game_id = str(answer["game_id"])
+    deadline = time.monotonic() + 60
+    while server.api("GET", f"/api/games/{game_id}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish their game"
+        time.sleep(0.2)
+    return game_id

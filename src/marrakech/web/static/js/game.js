@@ -743,7 +743,7 @@ export function mountGame(root, gameId) {
       g.speed = speed.value;
       setSpeed(g.speed);
     });
-    metaLine.append(
+    const parts = [
       h("span", { "data-testid": "rules-label" }, t("game.rules", { rules: rulesLabel(g.meta.rules) })),
       g.meta.clock && g.meta.clock.mode !== "none"
         ? h("span", { "data-testid": "clock-mode" }, clockLabel(g.meta.clock.mode, g.meta.clock.seconds))
@@ -752,8 +752,9 @@ export function mountGame(root, gameId) {
       h("a", { href: `/r/${gameId}` }, t("game.replay")),
       h("a", { href: api.recordUrl(gameId), download: `marrakech-${gameId}.json` }, t("game.download")),
       h("label", {}, t("game.speed"), " ", speed),
-      g.you.length ? signalButtons() : null,
-    );
+      ...(g.you.length ? signalButtons() : []),
+    ];
+    metaLine.append(...parts.filter(Boolean));
   }
 
   function signalButtons() {

@@ -293,16 +293,15 @@ export function mountLobby(root) {
     render();
     const chosen = form.seats.slice(0, form.players);
     const yourName = form.name.trim();
-    // The server makes the first human seat the host; when it is played here and has no
-    // name of its own, the name given above is the host's.
-    const hostSeat = chosen.findIndex((s) => s.kind === "here" || s.kind === "human");
-    const hostHere = hostSeat >= 0 && chosen[hostSeat].kind === "here" && !chosen[hostSeat].name.trim();
+    // The server makes the first human seat the host. The name given above is the name
+    // of the first seat played here (the host's, unless a friend's seat comes first).
+    const firstHere = chosen.findIndex((s) => s.kind === "here");
     const seats = chosen.map((s, seat) => {
       const kind = s.kind === "here" ? "human" : s.kind;
       const spec = { kind };
       if (kind === "bot") spec.level = s.level;
       else if (s.name.trim()) spec.name = s.name.trim();
-      else if (s.kind === "here" && yourName && seat !== hostSeat) spec.name = yourName;
+      else if (seat === firstHere && yourName) spec.name = yourName;
       return spec;
     });
     const body = {
@@ -315,9 +314,8 @@ export function mountLobby(root) {
     // Defaults are left out (docs/web-protocol.md: no clock, Assam oriented first).
     if (form.orientLast) body.orient_last = true;
     if (form.clock !== "none") body.clock = form.clock;
-    if (hostHere && yourName) body.name = yourName;
-    const hostNamed = hostSeat >= 0 && (chosen[hostSeat].name.trim() || (hostHere && yourName));
-    if (chosen.some((s) => s.kind === "open") && !hostNamed) {
+    const host = seats.find((spec) => spec.kind === "human");
+    if (seats.some((spec) => spec.kind === "open") && !(host && host.name)) {
       createError = t("lobby.name.needed");
       busy = false;
       render();
@@ -367,7 +365,7 @@ export function mountLobby(root) {
     copy.addEventListener("click", async () => {
       if (await copyText(url)) copy.textContent = t("lobby.copied");
     });
-    return h("div", { class: "link-row" }, h("label", {}, label), input, copy, h("a", { class: "btn ghost small", href: path }, "↗"));
+    return h("div", { class: "link-row" }, h("label", {}, label), input, copy, h("a", { class: "btn ghost small", href: path, "aria-label": t("lobby.open.link", { seat: label }), title: t("lobby.open.link", { seat: label }) }, "↗"));
   }
 
   function createdCard() {
