@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from marrakech.web.limits import Limits
 from tests.web.browser.helpers import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -45,8 +46,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3")
+def server_limits() -> Limits | None:
+    """The test server's limits (None: the app's own); a module may give its own."""
+    return None
+
+
+@pytest.fixture(scope="module")
+def server(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory, server_limits: Limits | None
+) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3", limits=server_limits)
     live.start()
     try:
         yield live

@@ -63,14 +63,7 @@ def mouse_turn(page: Any, rng: random.Random) -> str:
     elif kind == "roll":
         page.click("[data-testid=roll]")
     elif kind == "place":
-        squares = legal_squares(page)
-        assert squares, "no legal square highlighted in the place phase"
-        page.click(f"[data-testid=sq-{rng.choice(squares)}]")
-        if page.is_disabled("[data-testid=place-confirm]"):
-            partners = legal_squares(page)
-            assert partners, "no partner square highlighted after choosing a first square"
-            page.click(f"[data-testid=sq-{rng.choice(partners)}]")
-        assert page.get_attribute("[data-testid=preview] .carpet", "data-squares")
+        choose_carpet(page, rng, page.click)
         page.click("[data-testid=place-confirm]")
     elif kind == "handover":
         page.click("[data-testid=handover-ok]")
@@ -79,6 +72,21 @@ def mouse_turn(page: Any, rng: random.Random) -> str:
         return kind
     wait_version_above(page, before)
     return kind
+
+
+def choose_carpet(page: Any, rng: random.Random, press: Callable[[str], None]) -> str:
+    """Pick a legal placement on the board with ``press`` (a click or a tap): a square,
+    then a partner if the first has several; return the squares of the carpet shown."""
+    squares = legal_squares(page)
+    assert squares, "no legal square highlighted in the place phase"
+    press(f"[data-testid=sq-{rng.choice(squares)}]")
+    if page.is_disabled("[data-testid=place-confirm]"):
+        partners = legal_squares(page)
+        assert partners, "no partner square highlighted after choosing a first square"
+        press(f"[data-testid=sq-{rng.choice(partners)}]")
+    shown = page.get_attribute("[data-testid=preview] .carpet", "data-squares")
+    assert shown, "choosing on the board shows the carpet before placing it"
+    return str(shown)
 
 
 def keyboard_turn(page: Any, rng: random.Random) -> str:
@@ -232,13 +240,7 @@ def touch_turn(page: Any, rng: random.Random) -> str:
     elif kind == "roll":
         page.tap("[data-testid=roll]")
     elif kind == "place":
-        squares = legal_squares(page)
-        assert squares, "no legal square highlighted in the place phase"
-        page.tap(f"[data-testid=sq-{rng.choice(squares)}]")
-        if page.is_disabled("[data-testid=place-confirm]"):
-            page.tap(f"[data-testid=sq-{rng.choice(legal_squares(page))}]")
-        shown = page.get_attribute("[data-testid=preview] .carpet", "data-squares")
-        assert shown, "a tap on the board shows the carpet before placing it"
+        shown = choose_carpet(page, rng, page.tap)
         assert version(page) == before
         if rng.random() < 0.5:
             page.tap("[data-testid=place-confirm]")

@@ -33,17 +33,11 @@ SIDEWAYS = {"width": 844, "height": 390}
 
 
 @pytest.fixture(scope="module")
-def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def server_limits() -> Limits:
     """This module makes many games from one address: room for them all."""
-    roomy = Limits(
+    return Limits(
         creates_per_minute=600, create_burst=100, games_per_client=200, bots_per_client=400
     )
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3", limits=roomy)
-    live.start()
-    try:
-        yield live
-    finally:
-        live.stop()
 
 
 @pytest.fixture(scope="module")
