@@ -29,6 +29,10 @@ RECEIVE_TIMEOUT = 10.0
 JSON = {"Content-Type": "application/json"}
 
 
+#: The reasons of ``game`` messages that only say who is here.
+PRESENCE = ("connected", "away")
+
+
 class Conn:
     """A WebSocket client of the test server: sends messages, tracks the latest state.
 
@@ -40,12 +44,19 @@ class Conn:
         self.ws = ws
         self.errors: list[dict[str, Any]] = []
         self.updates: list[dict[str, Any]] = []
+        #: The ``game`` messages that said a seat came or left (``receive`` passes
+        #: over them: they come whenever another page opens or closes).
+        self.presence: list[dict[str, Any]] = []
+        self.version = -1
         ws.send_text(json.dumps({"type": "hello", "tokens": tokens or [], "lang": lang}))
         message = self.receive()
         while message["type"] == "error":
             self.errors.append(message)
             message = self.receive()
         assert message["type"] == "welcome", message
+
+    def _welcome(self, message: dict[str, Any]) -> None:
+        """Take a welcome: the first, or a later one (the page starts afresh)."""
         self.welcome = message
         self.game = message["game"]
         self.you: list[int] = message["you"]
@@ -54,9 +65,17 @@ class Conn:
         self.legal: dict[str, list[str]] = message["legal"]
         self.log: list[str] = list(message["log"])
 
-    def receive(self) -> dict[str, Any]:
-        """The next message (fails after :data:`RECEIVE_TIMEOUT` seconds)."""
+    def receive(self, presence: bool = False) -> dict[str, Any]:
+        """The next message (fails after :data:`RECEIVE_TIMEOUT` seconds); a ``game``
+        message saying a seat came or left is kept in :attr:`presence` and passed over,
+        unless ``presence``."""
+        while True:
+            data = self._receive()
+            if presence or data["type"] != "game" or data["reason"] not in PRESENCE:
+                return data
+            self.presence.append(data)
 
+    def _receive(self) -> dict[str, Any]:
         async def get() -> Any:
             with anyio.fail_after(RECEIVE_TIMEOUT):
                 return await self.ws._send_rx.receive()
@@ -66,7 +85,9 @@ class Conn:
             return {"type": "closed", "code": message.get("code")}
         SERVER_MESSAGE.validate_json(message["text"], strict=True)
         data: dict[str, Any] = json.loads(message["text"])
-        if data["type"] == "update":
+        if data["type"] == "welcome":
+            self._welcome(data)
+        elif data["type"] == "update":
             assert data["version"] == self.version + len(data["events"]), (data, self.version)
             assert (data["changes"] is None) != (data["state"] is None), data
             self.version = data["version"]
@@ -101,7 +122,7 @@ class Conn:
         """Read messages until ``done(self)``; errors fail the test."""
         while not done(self):
             message = self.receive()
-            assert message["type"] in ("update", "game", "pong"), message
+            assert message["type"] in ("update", "game", "pong", "welcome"), message
 
     def expect_error(self, code: str) -> dict[str, Any]:
         """The next message is an error with ``code``; then a ping proves nothing else came."""
@@ -210,6 +231,10 @@ def create_game(client: TestClient, **spec: Any) -> dict[str, Any]:
     spec.setdefault("players", 2)
     spec.setdefault("seats", [{"kind": "human"}] * spec["players"])
     spec.setdefault("first_seat", 0)
+    humans = [seat for seat in spec["seats"] if seat["kind"] == "human"]
+    if any(seat["kind"] == "open" for seat in spec["seats"]) and humans:
+        if not humans[0].get("name"):
+            spec.setdefault("name", "Host")  # the lobby shows the host's name
     reply = client.post("/api/games", json=spec)
     assert reply.status_code == 201, reply.text
     CreatedGame.model_validate_json(reply.text, strict=True)

@@ -47,7 +47,9 @@ def test_bodies_must_say_they_are_json(client: TestClient) -> None:
         == 415
     )
     charset = {"Content-Type": "application/json; charset=utf-8"}
-    assert client.post(join, content='{"seat": 1}', headers=charset).status_code == 200
+    assert (
+        client.post(join, content='{"seat": 1, "name": "Bea"}', headers=charset).status_code == 200
+    )
 
 
 def test_other_sites_cannot_act(apps: Apps) -> None:
@@ -100,8 +102,8 @@ def test_creating_and_joining_are_rate_limited_per_client(apps: Apps) -> None:
         other, players=3, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "open"}]
     )
     join = f"/api/games/{game['game_id']}/join"
-    assert other.post(join, json={"seat": 1}).status_code == 200
-    assert other.post(join, json={"seat": 2}).json()["error"] == "rate_limited"
+    assert other.post(join, json={"seat": 1, "name": "Bea"}).status_code == 200
+    assert other.post(join, json={"seat": 2, "name": "Bea"}).json()["error"] == "rate_limited"
 
 
 def test_games_and_bots_are_capped_per_client_and_for_the_server(apps: Apps) -> None:

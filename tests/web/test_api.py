@@ -54,7 +54,17 @@ def test_create_answers_links_for_each_human_seat(client: TestClient) -> None:
     assert summary["status"] == "waiting" and summary["open_seats"] == [2]
     assert summary["lang"] == "fr" and summary["rules"] == "bga"
     assert 0 <= summary["first_seat"] < 4
-    assert summary["seats"][0] == {"seat": 0, "kind": "human", "level": None, "name": "Zoé"}
+    assert summary["seats"][0] == {
+        "seat": 0,
+        "kind": "human",
+        "level": None,
+        "name": "Zoé",
+        "presence": "away",
+        "stand_in": None,
+        "resigned": False,
+        "host": True,
+    }
+    assert summary["host"] == "Zoé" and summary["taken"] == 3 and summary["turn"] == 0
     assert summary["seats"][1]["level"] == "hard"
     assert "token" not in json.dumps(summary) and "hash" not in json.dumps(summary)
 
@@ -119,18 +129,31 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
             "kind": "human",
             "level": None,
             "name": "Bea",
+            "presence": "away",
+            "stand_in": None,
+            "resigned": False,
+            "host": False,
         }
-    taken = client.post(f"/api/games/{game_id}/join", json={"seat": 1})
+    taken = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bea"})
     assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"
-    assert client.post(f"/api/games/{game_id}/join", json={"seat": 0}).status_code == 409
-    assert client.post(f"/api/games/{game_id}/join", json={"seat": 3}).status_code == 400
-    assert client.post("/api/games/nosuchgame/join", json={"seat": 1}).status_code == 404
+    assert (
+        client.post(f"/api/games/{game_id}/join", json={"seat": 0, "name": "Bea"}).status_code
+        == 409
+    )
+    assert (
+        client.post(f"/api/games/{game_id}/join", json={"seat": 3, "name": "Bea"}).status_code
+        == 400
+    )
+    assert (
+        client.post("/api/games/nosuchgame/join", json={"seat": 1, "name": "Bea"}).status_code
+        == 404
+    )
     # The new token opens seat 1.
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         assert Conn(ws, [joined["token"]]).you == [1]
-    client.post(f"/api/games/{game_id}/join", json={"seat": 2})
+    client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Bea"})
     assert client.get("/api/games/open").json() == []
-    assert client.get(f"/api/games/{game_id}").json()["status"] == "running"
+    assert client.get(f"/api/games/{game_id}").json()["status"] == "playing"
 
 
 def test_the_page_config_has_the_registry_levels_and_the_rim(client: TestClient) -> None:
@@ -150,9 +173,15 @@ def test_every_answer_validates_against_its_type(client: TestClient) -> None:
         (client.get(f"/api/games?ids={game_id}"), summaries),
         (client.get("/api/games/open"), summaries),
         (client.get(f"/api/games/{game_id}"), TypeAdapter(GameSummary)),
-        (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(JoinedSeat)),
+        (
+            client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bea"}),
+            TypeAdapter(JoinedSeat),
+        ),
         (client.get(f"/api/games/{game_id}/replay"), TypeAdapter(Replay)),
-        (client.post(f"/api/games/{game_id}/join", json={"seat": 1}), TypeAdapter(HttpError)),
+        (
+            client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bea"}),
+            TypeAdapter(HttpError),
+        ),
         (client.post("/api/games", content=b"[]", headers=JSON), TypeAdapter(HttpError)),
         (client.get("/api/games/nosuchgame"), TypeAdapter(HttpError)),
         (client.delete("/api/games"), TypeAdapter(HttpError)),
@@ -270,7 +299,9 @@ def test_tokens_never_reach_the_logs_or_the_database(
     game = create_game(
         client, players=3, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}]
     )
-    joined = client.post(f"/api/games/{game['game_id']}/join", json={"seat": 1}).json()
+    joined = client.post(
+        f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": "Bea"}
+    ).json()
     secrets = [tokens(game)[0], joined["token"]]
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
         red = Conn(ws, secrets)

@@ -137,9 +137,10 @@ def test_every_message_of_a_played_game_validates_against_its_type(client: TestC
         seen.add(red.receive()["type"])
         red.act(1, "L")
         seen.add(red.receive()["type"])
-        reply = client.post(f"/api/games/{game_id}/join", json={"seat": 1})
+        reply = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bea"})
         joined = JoinedSeat.model_validate_json(reply.text, strict=True)
-        seen.add(red.receive()["type"])
+        seen.add(red.receive()["type"])  # the game starts: a fresh welcome (who may act)...
+        seen.add(red.receive()["type"])  # ...and who sits where
         blue = Conn(ws1, [joined.token])
         play_to_end({0: red, 1: blue}, red, {2}, random.Random(7))
         red.until(lambda c: c.over)

@@ -91,7 +91,10 @@ def test_claim_seat_once(tmp_path: Path) -> None:
     assert store.open_games(10) == []
     game = store.load_game("g1")
     assert game is not None
-    assert game.seats[2] == SeatRow(2, "human", None, "Bea", hash_token("t2"))
+    # Taken from the lobby; the game had no host, so its first joiner hosts it.
+    assert game.seats[2] == SeatRow(
+        2, "human", None, "Bea", hash_token("t2"), host=True, joined=True
+    )
 
 
 def test_lobby_queries(tmp_path: Path) -> None:

@@ -121,7 +121,10 @@ async def test_claim_seat_once(open_store: Callable[..., Any]) -> None:
     assert await store.open_games(10) == []  # no open seat left: running
     game = await store.load_game("g1")
     assert game is not None and game.status == "running"
-    assert game.seats[2] == SeatRow(2, "human", None, "Bea", hash_token("t2"))
+    # Taken from the lobby; the game had no host, so its first joiner hosts it.
+    assert game.seats[2] == SeatRow(
+        2, "human", None, "Bea", hash_token("t2"), host=True, joined=True
+    )
     await store.close()
 
 

@@ -54,6 +54,9 @@ def create_app(
     static_dir: str | Path | None = None,
     limits: Limits | None = None,
     allow_origins: Sequence[str] = (),
+    relaxed_seconds: int = 180,
+    blitz_seconds: int = 30,
+    open_game_ttl: float = 3600.0,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -66,6 +69,8 @@ def create_app(
     default) uses ``bot_workers`` threads. ``limits``: rates and caps per client and for
     the server (:class:`~marrakech.web.limits.Limits`). ``allow_origins``: sites other
     than this one whose pages may act (``https://games.example.org``).
+    ``relaxed_seconds``/``blitz_seconds``: the seconds per player turn of those turn
+    clocks. ``open_game_ttl``: seconds an open game nobody joins stays in the lobby.
     """
     hide_frames()
     context = WebContext(
@@ -81,6 +86,9 @@ def create_app(
         burst=burst,
         hello_timeout=hello_timeout,
         limits=limits or Limits(),
+        relaxed_seconds=relaxed_seconds,
+        blitz_seconds=blitz_seconds,
+        open_game_ttl=open_game_ttl,
     )
     app = FastAPI(
         title="Marrakech",

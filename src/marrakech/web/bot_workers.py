@@ -36,12 +36,15 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from marrakech.actions import Action, action_from_id
 from marrakech.bots import LEVELS, Bot, bot_name, make_bot, options_of
 from marrakech.state import State
 
 log = logging.getLogger("marrakech.web")
+
+T = TypeVar("T")
 
 #: A level whose decisions take less than this (on average) is asked in the event loop.
 INLINE_SECONDS = 0.0002
@@ -220,6 +223,17 @@ class BotScheduler:
         self._waiting.append(_Request(level, state, seed, bot, future))
         self._dispatch()
         return await future
+
+    async def run(self, function: Callable[..., T], *args: object) -> T:
+        """Run ``function(*args)`` (picklable: a module-level function) in a bot worker
+        process, or a bot thread: long work the event loop must not do (a finished
+        game's analysis). It takes a worker's time like a decision, outside the queue."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, function, *args)
+        except BrokenProcessPool:  # a worker died: new ones, and once more
+            self._renew()
+            return await loop.run_in_executor(self._executor, function, *args)
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()

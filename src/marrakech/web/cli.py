@@ -72,6 +72,27 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         help="pause before each bot move, so people can follow it (0.7)",
     )
     parser.add_argument(
+        "--relaxed-seconds",
+        type=_turn_seconds,
+        default=180,
+        metavar="SECONDS",
+        help="seconds per player turn with the relaxed clock (180)",
+    )
+    parser.add_argument(
+        "--blitz-seconds",
+        type=_turn_seconds,
+        default=30,
+        metavar="SECONDS",
+        help="seconds per player turn with the blitz clock (30)",
+    )
+    parser.add_argument(
+        "--open-game-ttl",
+        type=_turn_seconds,
+        default=3600,
+        metavar="SECONDS",
+        help="seconds an open game nobody joins stays in the lobby (3600)",
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -140,6 +161,14 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _turn_seconds(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 7 * 86400:
+        raise argparse.ArgumentTypeError(
+            f"expected whole seconds between 1 and 604800 (a week), found {text!r}"
+        )
+    return int(text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the server until Ctrl+C; returns the exit code."""
     import uvicorn
@@ -177,6 +206,9 @@ def run(args: argparse.Namespace) -> int:
             Limits(), **{name: getattr(args, name) for _, name, _ in LIMIT_OPTIONS}
         ),
         allow_origins=args.allow_origin,
+        relaxed_seconds=args.relaxed_seconds,
+        blitz_seconds=args.blitz_seconds,
+        open_game_ttl=args.open_game_ttl,
     )
     config = uvicorn.Config(
         app,

@@ -20,9 +20,18 @@ class Client:
     (it reconnects and gets a fresh ``welcome``).
     """
 
-    def __init__(self, seats: frozenset[int], lang: str, queue_size: int = 256) -> None:
+    def __init__(
+        self,
+        seats: frozenset[int],
+        lang: str,
+        queue_size: int = 256,
+        tokens: dict[int, str] | None = None,
+    ) -> None:
         self.seats = seats
         self.lang = lang
+        #: The token of each seat held (in memory only: a rematch's tokens derive from
+        #: them, :func:`marrakech.web.room.rematch_token`).
+        self.tokens = tokens or {}
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self.closed = False
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from marrakech.web.protocol import ChangeReason
     from marrakech.web.room import Room
     from marrakech.web.rooms import RoomManager
 
@@ -50,8 +51,15 @@ class Cluster(Protocol):
         itself; :class:`~marrakech.web.protocol.ProtocolError` if the owner refused it."""
         ...
 
-    def seats_changed(self, game_id: str) -> None:
-        """A seat of the game was claimed here: the other instances reload its seats."""
+    def seats_changed(self, game_id: str, reason: ChangeReason | None, seat: int | None) -> None:
+        """The game's seats changed here (``reason``: joined, started, timeout...; its
+        rematch or analysis too): the other instances reload them and tell their
+        connections."""
+        ...
+
+    def presence(self, game_id: str, seats: frozenset[int]) -> None:
+        """This instance's connections to the game now hold ``seats``: the others count
+        them in each seat's presence."""
         ...
 
 
@@ -76,5 +84,8 @@ class LocalCluster:
     async def forward(self, room: Room, seat: int, version: int, action: str) -> bool:
         return False  # never a follower: apply it here
 
-    def seats_changed(self, game_id: str) -> None:
+    def seats_changed(self, game_id: str, reason: ChangeReason | None, seat: int | None) -> None:
+        return None
+
+    def presence(self, game_id: str, seats: frozenset[int]) -> None:
         return None

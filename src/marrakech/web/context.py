@@ -50,6 +50,9 @@ class WebContext:
     burst: int
     hello_timeout: float
     limits: Limits = field(default_factory=Limits)
+    relaxed_seconds: int = 180
+    blitz_seconds: int = 30
+    open_game_ttl: float = 3600.0
     rooms: RoomManager | None = None
 
     def __post_init__(self) -> None:
@@ -82,6 +85,9 @@ class WebContext:
             bot_processes=self.bot_processes,
             cluster=cluster,
             limits=self.limits,
+            relaxed_seconds=self.relaxed_seconds,
+            blitz_seconds=self.blitz_seconds,
+            open_game_ttl=self.open_game_ttl,
         )
         return self.rooms
 

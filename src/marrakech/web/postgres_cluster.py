@@ -32,6 +32,7 @@ from marrakech.web.protocol import ProtocolError
 from marrakech.web.store import ActionRow
 
 if TYPE_CHECKING:
+    from marrakech.web.protocol import ChangeReason
     from marrakech.web.room import Room
     from marrakech.web.rooms import RoomManager
 
@@ -123,6 +124,7 @@ class PostgresCluster:
             f" OR NOT {_OWNER_ALIVE}) RETURNING id",
             (self.instance, game_id, self.instance),
         )
+        self._ask_presence(game_id)
         return bool(rows)
 
     def release(self, game_id: str) -> None:
@@ -133,8 +135,17 @@ class PostgresCluster:
             )
         )
 
-    def seats_changed(self, game_id: str) -> None:
-        self._later(self._notify(GAMES_CHANNEL, f'{game_id} {{"seats":1}}'))
+    def seats_changed(self, game_id: str, reason: ChangeReason | None, seat: int | None) -> None:
+        body = json.dumps({"seats": 1, "why": reason, "seat": seat, "o": self.instance})
+        self._later(self._notify(GAMES_CHANNEL, f"{game_id} {body}"))
+
+    def presence(self, game_id: str, seats: frozenset[int]) -> None:
+        body = json.dumps({"p": sorted(seats), "o": self.instance})
+        self._later(self._notify(GAMES_CHANNEL, f"{game_id} {body}"))
+
+    def _ask_presence(self, game_id: str) -> None:
+        """A room loaded here: the instances holding the same game say who they hold."""
+        self._later(self._notify(GAMES_CHANNEL, f'{game_id} {{"pq":1,"o":"{self.instance}"}}'))
 
     # -- forwarding -----------------------------------------------------------------------
 
@@ -234,9 +245,17 @@ class PostgresCluster:
         if room is None and game_id not in manager._loading:
             return  # a game this instance does not hold
         message = json.loads(body)
-        if "seats" in message:
+        if message.get("o") == self.instance and "a" not in message:
+            return  # its own seat and presence notices
+        if "p" in message:
             if room is not None:
-                self._later(room.reload_seats())
+                room.set_remote(message["o"], frozenset(message["p"]))
+        elif "pq" in message:
+            if room is not None and room.local_seats():
+                self.presence(game_id, room.local_seats())
+        elif "seats" in message:
+            if room is not None:
+                self._later(room.reload_seats(message.get("why"), message.get("seat")))
         elif "a" in message and message.get("o") != self.instance:
             rows = [ActionRow(token, seat) for token, seat in message["a"]]
             self._later(self._catch_up(game_id, message["v"], rows))

@@ -34,6 +34,8 @@ from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool
 
 from marrakech.web.store import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
     ActionRow,
     Append,
     GameStatus,
@@ -42,12 +44,15 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+    seat_row,
+    seat_values,
+    with_extras,
 )
 
 log = logging.getLogger("marrakech.web")
 
 #: The schema version this code writes; older databases are migrated on open.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: The channel every append is announced on (payload: :func:`notice`).
 GAMES_CHANNEL = "marrakech_games"
 #: Any number, the same for every instance: the lock of the schema's migrations.
@@ -104,19 +109,34 @@ MIGRATIONS: dict[int, list[str]] = {
         )
         """,
     ],
+    2: [
+        # Issue #13: clocks, stand-ins, hosts, player turns, rematches, analyses.
+        "ALTER TABLE games ADD COLUMN clock text NOT NULL DEFAULT 'none'",
+        "ALTER TABLE games ADD COLUMN clock_seconds integer NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN stand_in_level text NOT NULL DEFAULT 'medium'",
+        "ALTER TABLE games ADD COLUMN turns integer NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN rematch text",
+        "ALTER TABLE games ADD COLUMN analysis text",
+        "ALTER TABLE seats ADD COLUMN stand_in text",
+        "ALTER TABLE seats ADD COLUMN host boolean NOT NULL DEFAULT false",
+        "ALTER TABLE seats ADD COLUMN joined boolean NOT NULL DEFAULT false",
+        # Older games: a turn per roll (each player turn rolls once).
+        "UPDATE games SET turns = (SELECT count(*) FROM actions WHERE actions.game_id ="
+        " games.id AND actions.token IN ('r1', 'r2', 'r3', 'r4'))",
+        # Their host: the first human seat.
+        "UPDATE seats SET host = true WHERE kind = 'human' AND seat = (SELECT min(s.seat)"
+        " FROM seats s WHERE s.game_id = seats.game_id AND s.kind = 'human')",
+    ],
 }
 
-_GAME_COLUMNS = (
-    "SELECT id, created, updated, players, rules, first_seat, lang, status, version,"
-    " bot_to_move, owner FROM games"
-)
+_GAME_COLUMNS = f"SELECT {GAME_COLUMNS}, owner FROM games"
 
 #: One append: move the game on if it is at the version and this instance owns it,
 #: insert the actions, and announce them; a row comes back only if it happened.
 _APPEND = """
 WITH moved AS (
     UPDATE games SET version = %(next)s, status = %(status)s, bot_to_move = %(bot)s,
-        updated = %(now)s
+        updated = %(now)s, turns = %(turns)s
     WHERE id = %(id)s AND version = %(version)s AND owner = %(owner)s
     RETURNING id
 ), added AS (
@@ -205,8 +225,9 @@ class PostgresStore:
         async with self.pool.connection() as conn, conn.transaction():
             await conn.execute(
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
-                " status, version, bot_to_move, creator, bots, owner)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " status, version, bot_to_move, creator, bots, owner, clock, clock_seconds,"
+                " stand_in_level, turns, rematch, analysis) VALUES (%s, %s, %s, %s, %s,"
+                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
                     game.id,
                     game.created,
@@ -221,13 +242,19 @@ class PostgresStore:
                     game.creator,
                     game.bots,
                     self.instance,
+                    game.clock,
+                    game.clock_seconds,
+                    game.stand_in_level,
+                    game.turns,
+                    game.rematch,
+                    game.analysis,
                 ),
             )
             async with conn.cursor() as cursor:
                 await cursor.executemany(
-                    "INSERT INTO seats (game_id, seat, kind, level, name, token_hash)"
-                    " VALUES (%s, %s, %s, %s, %s, %s)",
-                    [(game.id, s.seat, s.kind, s.level, s.name, s.token_hash) for s in game.seats],
+                    f"INSERT INTO seats (game_id, {SEAT_COLUMNS})"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    [(game.id, *seat_values(seat)) for seat in game.seats],
                 )
                 if game.actions:
                     await cursor.executemany(
@@ -273,10 +300,11 @@ class PostgresStore:
         actions: Sequence[ActionRow],
         status: GameStatus,
         bot_to_move: bool,
+        turns: int = 0,
     ) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._appends.append(
-            (Append(game_id, version, tuple(actions), status, bot_to_move), future)
+            (Append(game_id, version, tuple(actions), status, bot_to_move, turns), future)
         )
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_appends())
@@ -328,6 +356,7 @@ class PostgresStore:
             "next": version,
             "status": append.status,
             "bot": append.bot_to_move,
+            "turns": append.turns,
             "now": now,
             "owner": self.instance,
             "tokens": [row.token for row in append.actions],
@@ -354,8 +383,9 @@ class PostgresStore:
     async def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         async with self.pool.connection() as conn, conn.transaction():
             cursor = await conn.execute(
-                "UPDATE seats SET kind = 'human', token_hash = %s, name = %s"
-                " WHERE game_id = %s AND seat = %s AND kind = 'open'",
+                "UPDATE seats SET kind = 'human', token_hash = %s, name = %s, joined = true,"
+                " host = NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = seats.game_id"
+                " AND s.host) WHERE game_id = %s AND seat = %s AND kind = 'open'",
                 (token_hash, name, game_id, seat),
             )
             if cursor.rowcount != 1:
@@ -367,6 +397,47 @@ class PostgresStore:
                 (time.time(), game_id, game_id),
             )
         return True
+
+    async def update_seats(
+        self, game_id: str, seats: Sequence[SeatRow], status: GameStatus, bot_to_move: bool
+    ) -> None:
+        async with self.pool.connection() as conn, conn.transaction():
+            async with conn.cursor() as cursor:
+                await cursor.executemany(
+                    "UPDATE seats SET kind = %s, level = %s, name = %s, token_hash = %s,"
+                    " stand_in = %s, host = %s, joined = %s WHERE game_id = %s AND seat = %s",
+                    [(*seat_values(seat)[1:], game_id, seat.seat) for seat in seats],
+                )
+            await conn.execute(
+                "UPDATE games SET status = %s, bot_to_move = %s, updated = %s,"
+                " bots = (SELECT count(*) FROM seats WHERE game_id = %s AND kind = 'bot')"
+                " WHERE id = %s",
+                (status, bot_to_move, time.time(), game_id, game_id),
+            )
+
+    async def activate_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "UPDATE seats SET token_hash = %s WHERE game_id = %s AND seat = %s"
+                " AND kind = 'human' AND token_hash IS NULL",
+                (token_hash, game_id, seat),
+            )
+            return cursor.rowcount == 1
+
+    async def set_rematch(self, game_id: str, rematch_id: str) -> str:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET rematch = coalesce(rematch, %s) WHERE id = %s RETURNING rematch",
+                (rematch_id, game_id),
+            )
+            row = await cursor.fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in the store")
+        return str(row[0])
+
+    async def save_analysis(self, game_id: str, analysis: str) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE games SET analysis = %s WHERE id = %s", (analysis, game_id))
 
     async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
         ids = list(dict.fromkeys(game_ids))
@@ -380,11 +451,12 @@ class PostgresStore:
         games = [_game(row, seats[row[0]]) for row in rows]
         return sorted(games, key=lambda g: order[g.id])
 
-    async def open_games(self, limit: int) -> list[StoredGame]:
+    async def open_games(self, limit: int, since: float = 0.0) -> list[StoredGame]:
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
-                _GAME_COLUMNS + " WHERE status = 'waiting' ORDER BY created DESC LIMIT %s",
-                (limit,),
+                _GAME_COLUMNS + " WHERE status = 'waiting' AND updated >= %s"
+                " ORDER BY created DESC LIMIT %s",
+                (since, limit),
             )
             rows = await cursor.fetchall()
             seats = await self._seats(conn, [row[0] for row in rows])
@@ -424,12 +496,12 @@ class PostgresStore:
     ) -> dict[str, tuple[SeatRow, ...]]:
         found: dict[str, list[SeatRow]] = {game_id: [] for game_id in game_ids}
         cursor = await conn.execute(
-            "SELECT game_id, seat, kind, level, name, token_hash FROM seats"
+            f"SELECT game_id, {SEAT_COLUMNS} FROM seats"
             " WHERE game_id = ANY(%s) ORDER BY game_id, seat",
             (list(game_ids),),
         )
-        for game_id, seat, kind, level, name, token_hash in await cursor.fetchall():
-            found[game_id].append(SeatRow(seat, kind, level, name, token_hash))
+        for game_id, *row in await cursor.fetchall():
+            found[game_id].append(seat_row(row))
         return {game_id: tuple(rows) for game_id, rows in found.items()}
 
     async def _actions(
@@ -445,8 +517,8 @@ class PostgresStore:
 
 def _game(row: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
     """A games row without its actions (a summary)."""
-    game_id, created, updated, players, rules, first_seat, lang, status, version, bot, _ = row
-    return StoredGame(
+    game_id, created, updated, players, rules, first_seat, lang, status, version, bot = row[:10]
+    game = StoredGame(
         id=game_id,
         players=players,
         rules=rules,
@@ -459,3 +531,4 @@ def _game(row: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
         bot_to_move=bot,
         version=version,
     )
+    return with_extras(game, row[10:16])

@@ -9,6 +9,12 @@ through the server's scheduler (:mod:`marrakech.web.bot_workers`) after a short 
 pause, so the event loop never blocks. The rooms of a server are kept by
 :class:`~marrakech.web.rooms.RoomManager`.
 
+Around the game the room keeps who is here (each seat's connections, here and on other
+instances: its ``presence``), the turn clock (when a human's time runs out, a bot of
+the game's stand-in level plays for the seat until the player takes it back), the
+host's commands (start, replace, kick), resignations (R22), the rematch and the
+finished game's analysis (:mod:`marrakech.web.analysis`).
+
 When several instances share a database (:mod:`marrakech.web.cluster`), a room is its
 game's **owner** (it applies, stores and broadcasts actions, runs the bots) or a
 **follower**: it checks its clients' actions the same way, forwards them to the owner,
@@ -18,13 +24,20 @@ and applies what the owner stored (:meth:`Room.follow`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import logging
 import secrets
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import time
+from collections import Counter
+from collections.abc import Coroutine, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
-from marrakech.actions import Action, parse_action
+from marrakech.actions import Action, Resign, parse_action
 from marrakech.bots import Bot
 from marrakech.errors import MarrakechError, NotationError
 from marrakech.events import Event
@@ -32,21 +45,39 @@ from marrakech.i18n import describe_event, seat_name
 from marrakech.playout import sample_outcome
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
-from marrakech.views import event_view, state_view
+from marrakech.views import event_view, preview_view, state_view
 from marrakech.web.client import Client
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
+    Analysis,
+    AnalysisReady,
     BotsBusy,
+    ChangeReason,
+    Clock,
     GameChanged,
     GameMeta,
+    KickMessage,
     Legal,
     NeedView,
+    Presence,
+    PreviewView,
     ProtocolError,
+    RematchMessage,
+    RematchReady,
+    RematchSeat,
+    ReplaceMessage,
+    ResignMessage,
     SeatInfo,
+    SeatMessage,
+    StartMessage,
     StateView,
+    TakeBackMessage,
+    TurnSummary,
     Update,
     Welcome,
     iso_time,
+    play_status,
+    seat_link,
     view_changes,
 )
 from marrakech.web.store import (
@@ -57,6 +88,7 @@ from marrakech.web.store import (
     StoredGame,
     hash_token,
 )
+from marrakech.web.turns import TurnSpan, extend_turns, finished, summary, turn_number
 
 if TYPE_CHECKING:
     from marrakech.web.rooms import RoomManager
@@ -64,8 +96,29 @@ if TYPE_CHECKING:
 log = logging.getLogger("marrakech.web")
 
 
+#: The ``version`` of a forwarded command (resign, start...): not an action at a
+#: version, so a follower never takes a later update for its answer.
+COMMAND = 2**31 - 1
+#: At most this many turns in a welcome's "since your last turn".
+MAX_SINCE = 12
+
+
+def rematch_token(token: str, rematch_id: str) -> str:
+    """The token of a seat in the rematch ``rematch_id``, for the holder of ``token``,
+    the seat's token in the finished game: only its holder can compute it, and any
+    server instance can, so nothing secret is stored (the rematch's seat keeps only its
+    hash, set when its holder first comes back, :meth:`GameStore.activate_seat`).
+
+    >>> one = rematch_token("secret", "g2")
+    >>> len(one), one == rematch_token("secret", "g2"), one == rematch_token("other", "g2")
+    (32, True, False)
+    """
+    digest = hmac.new(token.encode(), f"rematch {rematch_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
 class Room:
-    """One game being played: state, log, connections, bot turns.
+    """One game being played: state, log, connections, bot turns, clock, presence.
 
     All changes happen on the event loop under :attr:`lock`; a change is stored (awaited
     in the store's thread) before it is applied in memory and broadcast.
@@ -81,19 +134,35 @@ class Room:
         self.first_seat = game.first_seat
         self.lang = game.lang
         self.created = game.created
+        self.clock_mode = game.clock
+        self.clock_seconds = game.clock_seconds
+        self.stand_in_level = game.stand_in_level
         self.seats: list[SeatRow] = []
         self.start = State.new(self.players, self.rules, self.first_seat)
         self.events: list[Event] = []
         self.state = self.start
+        self.rematch: str | None = None
+        self.analysis: Analysis | None = None
         self._load(game)
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
+        #: Connections per seat on this instance, and the seats other instances hold.
+        self._here: Counter[int] = Counter()
+        self._counted: set[Client] = set()
+        self.remote: dict[str, frozenset[int]] = {}
         self.die = manager.rng(game.id, "die", self.version)
         self.bot_rng = manager.rng(game.id, "bots", self.version)
-        self._bots: dict[int, Bot] = {}
+        self._bots: dict[tuple[int, str], Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        #: The running turn's clock: (seat, turn number, deadline in epoch seconds).
+        self._deadline: tuple[int, int, float] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        #: Seats that resigned while another seat's roll was awaited (R22 applies at a
+        #: decision): resigned at the next one.
+        self._pending_resigns: set[int] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
-        self.has_bots = any(seat.kind == "bot" for seat in self.seats)
+        self._update_deadline()
 
     def _load(self, game: StoredGame) -> None:
         """Take the seats and replay the action log of a stored game."""
@@ -109,9 +178,17 @@ class Room:
         self.seats = list(game.seats)
         self.events = events
         self.state = state
+        self.rematch = game.rematch
+        if game.analysis is not None:
+            self.analysis = Analysis.model_validate_json(game.analysis)
+        self.spans: list[TurnSpan] = extend_turns([], events)
+        self.resigned: set[int] = {
+            event.action.seat for event in events if isinstance(event.action, Resign)
+        }
         self._logs: dict[str, list[str]] = {}
         #: The state view the connections have (None: none is computed yet).
         self._view: StateView | None = None
+        self._preview: tuple[int, PreviewView | None] = (-1, None)
         self._legal: tuple[int, list[str]] = (-1, [])
 
     # -- what the game is -------------------------------------------------------------
@@ -125,15 +202,28 @@ class Room:
     def status(self) -> GameStatus:
         return game_status(self.state, self.seats)
 
+    @property
+    def has_bots(self) -> bool:
+        return any(seat.kind == "bot" or seat.stand_in for seat in self.seats)
+
+    @property
+    def host(self) -> int | None:
+        """The host's seat (None: nobody hosts yet)."""
+        return next((seat.seat for seat in self.seats if seat.host), None)
+
     def mover(self) -> int | None:
         """The seat that must send something now (``roll`` at its ROLL), or None."""
         return seat_to_move(self.state)
 
     def bot_to_move(self) -> bool:
-        return mover_kind(self.state, self.seats) == "bot"
+        return bot_to_move(self.state, self.seats)
+
+    def turn_number(self) -> int:
+        """The player-turn number (turns, not actions; 0 before the start)."""
+        return turn_number(self.spans, self.state, self.status == "waiting")
 
     def legal_for(self, seat: int) -> list[str]:
-        if self.mover() != seat:
+        if self.mover() != seat or self.status == "waiting" or self.seats[seat].stand_in:
             return []
         version, tokens = self._legal
         if version != self.version:  # once per version, for every connection
@@ -149,16 +239,59 @@ class Room:
     def legal_map(self, client: Client) -> Legal:
         return {str(seat): self.legal_for(seat) for seat in sorted(client.seats)}
 
+    def presence(self, seat: int) -> Presence:
+        row = self.seats[seat]
+        if row.kind == "open":
+            return "open"
+        if row.kind == "bot" or self._here[seat] or any(seat in s for s in self.remote.values()):
+            return "connected"
+        return "away"
+
+    def local_seats(self) -> frozenset[int]:
+        """The seats with a connection on this instance."""
+        return frozenset(seat for seat, count in self._here.items() if count)
+
+    def seat_info(self, seat: SeatRow) -> SeatInfo:
+        return SeatInfo(
+            seat=seat.seat,
+            kind=seat.kind,
+            level=seat.level,
+            name=seat.name,
+            presence=self.presence(seat.seat),
+            stand_in=seat.stand_in,
+            resigned=seat.seat in self.resigned,
+            host=seat.host,
+        )
+
+    def clock(self) -> Clock:
+        """The clock as the pages see it now (the running turn's deadline, if any)."""
+        seconds = self.clock_seconds if self.clock_mode != "none" else None
+        clock = Clock(mode=self.clock_mode, seconds=seconds, stand_in_level=self.stand_in_level)  # type: ignore[arg-type]
+        if self._deadline is None:
+            return clock
+        seat, _, deadline = self._deadline
+        remaining = max(0.0, deadline - time.time())
+        moment = datetime.fromtimestamp(deadline, UTC).isoformat(timespec="milliseconds")
+        return clock.model_copy(
+            update={
+                "seat": seat,
+                "deadline": moment.replace("+00:00", "Z"),
+                "remaining": round(remaining, 3),
+            }
+        )
+
     def meta(self) -> GameMeta:
         return GameMeta(
             game_id=self.game_id,
             players=self.players,
             rules=self.rules.token(),
-            seats=[SeatInfo.of(seat) for seat in self.seats],
+            seats=[self.seat_info(seat) for seat in self.seats],
             first_seat=self.first_seat,
             lang=self.lang,
             created=iso_time(self.created),
-            status=self.status,
+            status=play_status(self.status),
+            clock=self.clock(),
+            rematch=self.rematch,
         )
 
     def log(self, lang: str) -> list[str]:
@@ -168,9 +301,45 @@ class Room:
             lines.append(describe_event(event, lang))
         return lines
 
-    def seats_for(self, tokens: Sequence[str]) -> tuple[frozenset[int], int]:
-        """The seats these tokens open, and how many tokens matched no seat."""
-        seats: set[int] = set()
+    def preview(self) -> PreviewView | None:
+        """The core's preview of each orientation while a seat orients (else None)."""
+        version, preview = self._preview
+        if version != self.version:
+            state = self.state
+            preview = preview_view(state) if state.phase is Phase.ORIENT else None
+            self._preview = (self.version, preview)
+        return preview
+
+    def turn_summaries(self, lang: str) -> list[TurnSummary]:
+        """Every finished player turn, oldest first (not cached: welcomes only)."""
+        log = self.log(lang)
+        done = finished(self.spans, self.state)
+        return [summary(n, span, self.events, log) for n, span in enumerate(done, 1)]
+
+    def last_move(self, lang: str) -> TurnSummary | None:
+        done = finished(self.spans, self.state)
+        if not done:
+            return None
+        return summary(len(done), done[-1], self.events, self.log(lang))
+
+    def since(self, seats: frozenset[int], lang: str) -> list[TurnSummary]:
+        """The finished turns after the last finished turn of one of ``seats``."""
+        if not seats:
+            return []
+        done = finished(self.spans, self.state)
+        first = 0
+        for index in range(len(done) - 1, -1, -1):
+            if done[index].seat in seats:
+                first = index + 1
+                break
+        first = max(first, len(done) - MAX_SINCE)
+        log = self.log(lang)
+        return [summary(n + 1, done[n], self.events, log) for n in range(first, len(done))]
+
+    def seats_for(self, tokens: Sequence[str]) -> tuple[dict[int, str], int]:
+        """The seats these tokens open (each with its token), and how many tokens
+        matched no seat."""
+        seats: dict[int, str] = {}
         unknown = 0
         for token in tokens:
             digest = hash_token(token)
@@ -179,16 +348,24 @@ class Room:
                 for seat in self.seats
                 if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest)
             ]
-            seats.update(found)
+            seats.update((seat, token) for seat in found)
             unknown += not found
-        return frozenset(seats), unknown
+        return seats, unknown
 
     # -- connections ------------------------------------------------------------------
 
     def attach(self, client: Client) -> None:
         """Register a connection and queue its ``welcome`` (atomically: no update can
         come between the welcome and the connection's registration)."""
+        before = self._presences()
         self.clients.add(client)
+        if client not in self._counted:
+            self._counted.add(client)
+            self._here.update(client.seats)
+        self._send_welcome(client)
+        self._presence_changed(before, skip=client)
+
+    def _send_welcome(self, client: Client) -> None:
         welcome = Welcome(
             game=self.meta(),
             you=sorted(client.seats),
@@ -196,10 +373,43 @@ class Room:
             state=self.view(),
             log=self.log(client.lang),
             legal=self.legal_map(client),
+            preview=self.preview(),
+            last_move=self.last_move(client.lang),
+            since=self.since(client.seats, client.lang),
+            analysis=self.analysis,
         )
         client.send(welcome.model_dump_json())
         if self.has_bots and self.manager.bots.busy:
             client.send(BotsBusy(busy=True).model_dump_json())
+        if self.rematch is not None:
+            self._later(self._send_rematch(client))
+
+    def _presences(self) -> list[Presence]:
+        return [self.presence(seat) for seat in range(self.players)]
+
+    def _presence_changed(self, before: list[Presence], skip: Client | None = None) -> None:
+        """Tell the connections (but ``skip``, just welcomed) and the other instances
+        of seats that came or left."""
+        after = self._presences()
+        changed = [seat for seat in range(self.players) if before[seat] != after[seat]]
+        for seat in changed:
+            reason: ChangeReason = "connected" if after[seat] == "connected" else "away"
+            self.broadcast_meta(reason, seat, skip)
+        if changed:
+            self.manager.cluster.presence(self.game_id, self.local_seats())
+            self._update_deadline()
+
+    def set_remote(self, instance: str, seats: frozenset[int]) -> None:
+        """Another instance says which of this game's seats its connections hold."""
+        before = self._presences()
+        if seats:
+            self.remote[instance] = seats
+        else:
+            self.remote.pop(instance, None)
+        after = self._presences()
+        for seat in range(self.players):
+            if before[seat] != after[seat]:
+                self.broadcast_meta("connected" if after[seat] == "connected" else "away", seat)
 
     def view(self) -> StateView:
         """The state view of the current position (computed once per version)."""
@@ -214,10 +424,15 @@ class Room:
             return
         self._load(game)
         for client in list(self.clients):
-            self.attach(client)
+            self._send_welcome(client)
 
     def detach(self, client: Client) -> None:
+        before = self._presences()
         self.clients.discard(client)
+        if client in self._counted:
+            self._counted.discard(client)
+            self._here.subtract(client.seats)
+        self._presence_changed(before)
         self.manager.release(self)
 
     def _broadcast(self, events: Sequence[Event]) -> None:
@@ -235,6 +450,8 @@ class Room:
             except NeedView:
                 changes = None
         views = [event_view(event) for event in events]
+        preview = self.preview()
+        clock = self.clock()
         shared: dict[str, str] = {}  # by language: the update but for each one's legal tokens
         for client in list(self.clients):
             text = shared.get(client.lang)
@@ -246,6 +463,9 @@ class Room:
                     log=lines,
                     changes=changes,
                     state=after if changes is None else None,
+                    preview=preview,
+                    last_move=self.last_move(client.lang),
+                    clock=clock,
                     legal={},
                 )
                 text = shared[client.lang] = update.json_without_legal()
@@ -258,20 +478,35 @@ class Room:
             for client in list(self.clients):
                 client.send(text)
 
-    def broadcast_meta(self) -> None:
-        text = GameChanged(game=self.meta()).model_dump_json()
+    def broadcast_meta(
+        self, reason: ChangeReason, seat: int | None = None, skip: Client | None = None
+    ) -> None:
+        if not self.clients:
+            return
+        text = GameChanged(game=self.meta(), reason=reason, seat=seat).model_dump_json()
         for client in list(self.clients):
-            client.send(text)
+            if client is not skip:
+                client.send(text)
 
     def close_clients(self) -> None:
         for client in list(self.clients):
             client.close()
         self.clients.clear()
 
+    def _later(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run a coroutine of this room in the background (kept until it ends)."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     # -- actions ----------------------------------------------------------------------
 
     async def act(self, client: Client, seat: int, version: int, token: str) -> None:
         """Apply a client's action or raise :class:`ProtocolError` (nothing changed)."""
+        self._check_holder(client, seat)
+        await self.submit(seat, version, token)
+
+    def _check_holder(self, client: Client, seat: int) -> None:
         if seat not in client.seats:
             if not client.seats:
                 raise ProtocolError("not_your_seat", "spectators cannot act")
@@ -280,22 +515,53 @@ class Room:
                 "not_your_seat",
                 f"this connection holds a token for seat {held}, not for seat {seat}",
             )
-        await self.submit(seat, version, token)
+
+    async def command(self, client: Client, message: SeatMessage) -> None:
+        """Apply a seat's or the host's message (resign, start, replace, kick,
+        take_back, rematch) or raise :class:`ProtocolError` (nothing changed)."""
+        if isinstance(message, ResignMessage | TakeBackMessage):
+            self._check_holder(client, message.seat)
+            name = "resign" if isinstance(message, ResignMessage) else "take_back"
+            await self.submit(message.seat, COMMAND, f"{name}:{message.seat}")
+            return
+        if isinstance(message, RematchMessage):
+            if not client.seats:
+                raise ProtocolError("not_your_seat", "spectators cannot ask for a rematch")
+            await self.submit(min(client.seats), COMMAND, "rematch")
+            return
+        host = self.host
+        if host is None or host not in client.seats:
+            who = "this game has no host yet" if host is None else f"the host is seat {host}"
+            raise ProtocolError("not_host", f"only the host may do this: {who}")
+        if isinstance(message, StartMessage):
+            token = f"start:{message.level or DEFAULT_LEVEL}"
+        elif isinstance(message, ReplaceMessage):
+            token = f"replace:{message.seat}:{message.level or self.stand_in_level}"
+        elif isinstance(message, KickMessage):
+            token = f"kick:{message.seat}"
+        await self.submit(host, COMMAND, token)
 
     async def submit(self, seat: int, version: int, token: str) -> None:
-        """Apply the action of a seat whose token was checked (here, or by the instance
-        that forwarded it), or raise :class:`ProtocolError` (nothing changed)."""
+        """Apply the action (or, at version :data:`COMMAND`, the command) of a seat
+        whose token was checked (here, or by the instance that forwarded it), or raise
+        :class:`ProtocolError` (nothing changed)."""
         for _ in range(3):
             async with self.lock:
-                self._check(seat, version, token)
-                if self.owner:
-                    state = self.state
-                    if state.phase is Phase.ROLL:
-                        action = sample_outcome(state, self.die)
-                    else:
-                        action = parse_action(token)
-                    await self._accept(action)
-                    return
+                if version == COMMAND:
+                    self._check_command(seat, token)
+                    if self.owner:
+                        await self._apply_command(seat, token)
+                        return
+                else:
+                    self._check(seat, version, token)
+                    if self.owner:
+                        state = self.state
+                        if state.phase is Phase.ROLL:
+                            action = sample_outcome(state, self.die)
+                        else:
+                            action = parse_action(token)
+                        await self._accept(action)
+                        return
             # A follower: the owner applies it (the update then comes from the store).
             if await self.manager.cluster.forward(self, seat, version, token):
                 return
@@ -307,6 +573,10 @@ class Room:
         state = self.state
         if state.is_terminal:
             raise ProtocolError("game_over", "the game is over")
+        if self.status == "waiting":
+            raise ProtocolError(
+                "not_started", "the game waits for its open seats (or for the host to start)"
+            )
         if version != self.version:
             raise ProtocolError(
                 "stale_version",
@@ -320,9 +590,158 @@ class Room:
                 "not_your_turn",
                 f"it is {whose} turn ({self._who(mover)}), not seat {seat}'s",
             )
+        if self.seats[seat].stand_in:
+            raise ProtocolError(
+                "not_your_turn",
+                f"a bot plays for seat {seat} ({self._who(seat)}): take the seat back first",
+            )
         legal = self.legal_for(seat)
         if token not in legal:
             raise ProtocolError("illegal_action", self._illegal(seat, token, legal))
+
+    def _check_seat(self, seat: int) -> SeatRow:
+        if not 0 <= seat < self.players:
+            raise ProtocolError(
+                "no_such_seat", f"expected a seat 0..{self.players - 1}, found {seat}"
+            )
+        return self.seats[seat]
+
+    def _check_command(self, seat: int, token: str) -> None:
+        """Refuse a command that cannot be applied now (call with :attr:`lock` held)."""
+        name, *args = token.split(":")
+        state = self.state
+        waiting = self.status == "waiting"
+        if name == "rematch":
+            if not state.is_terminal:
+                raise ProtocolError(
+                    "not_over", "the game is not over: a rematch comes after the end"
+                )
+            return
+        if name == "start":
+            if not waiting:
+                raise ProtocolError("already_started", "the game has already started")
+            return
+        target = self._check_seat(int(args[0]))
+        if name == "kick":
+            if not waiting:
+                raise ProtocolError(
+                    "already_started", "the game has started: seats can no longer be opened"
+                )
+            if target.kind != "human" or not target.joined or target.host:
+                raise ProtocolError(
+                    "not_human",
+                    f"seat {target.seat} is not a seat taken from the lobby: only those"
+                    " can be opened again",
+                )
+            self._check_away(target)
+            return
+        if name == "take_back":
+            if target.stand_in is None:
+                raise ProtocolError("no_stand_in", f"no bot stands in for seat {target.seat}")
+            return
+        # resign, replace: during play only
+        if state.is_terminal:
+            raise ProtocolError("game_over", "the game is over")
+        if waiting:
+            raise ProtocolError(
+                "not_started", "the game waits for its open seats (or for the host to start)"
+            )
+        if target.seat in self.resigned or target.seat in self._pending_resigns:
+            raise ProtocolError("already_resigned", f"seat {target.seat} has already resigned")
+        if target.seat in state.eliminated:
+            raise ProtocolError("already_resigned", f"seat {target.seat} is out of the game (R13)")
+        if name == "replace":
+            if target.kind != "human":
+                raise ProtocolError(
+                    "not_human",
+                    f"seat {target.seat} is {'a bot' if target.kind == 'bot' else 'open'}:"
+                    " only a player's seat can be given to a bot",
+                )
+            self._check_away(target)
+
+    def _check_away(self, target: SeatRow) -> None:
+        if self.presence(target.seat) == "connected":
+            raise ProtocolError(
+                "seat_connected",
+                f"seat {target.seat}'s player is here: only an absent player's seat can be"
+                " given away",
+            )
+
+    async def _apply_command(self, seat: int, token: str) -> None:
+        """Apply a checked command (call with :attr:`lock` held, as the owner)."""
+        name, *args = token.split(":")
+        if name == "rematch":
+            await self._make_rematch()
+            return
+        if name == "resign":
+            await self._resign(int(args[0]))
+            return
+        seats = list(self.seats)
+        reason: ChangeReason
+        target: int | None = None
+        if name == "start":
+            level = args[0]
+            seats = [
+                SeatRow(row.seat, "bot", level, row.name) if row.kind == "open" else row
+                for row in seats
+            ]
+            reason = "started"
+        elif name == "replace":
+            target = int(args[0])
+            seats[target] = replace(seats[target], stand_in=args[1])
+            reason = "replaced"
+        elif name == "kick":
+            target = int(args[0])
+            seats[target] = SeatRow(target, "open")
+            reason = "kicked"
+        else:  # take_back
+            target = int(args[0])
+            seats[target] = replace(seats[target], stand_in=None)
+            self._deadline = None  # a full turn's time from now
+            reason = "took_back"
+        await self._save_seats(seats, reason, target)
+
+    async def _save_seats(
+        self, seats: list[SeatRow], reason: ChangeReason, seat: int | None
+    ) -> None:
+        """Store the seats, then apply and tell (call with :attr:`lock` held)."""
+        status = game_status(self.state, seats)
+        try:
+            await self.manager.store.update_seats(
+                self.game_id, seats, status, bot_to_move(self.state, seats)
+            )
+        except Exception:
+            log.exception("could not store the seats of game %s", self.game_id)
+            raise ProtocolError(
+                "server_error", "the server could not store the change; nothing changed"
+            ) from None
+        self._take_seats(seats)
+        self.broadcast_meta(reason, seat)
+        self.manager.cluster.seats_changed(self.game_id, reason, seat)
+        self.kick()
+
+    def _take_seats(self, seats: list[SeatRow]) -> None:
+        """Use these seats from now on; when the game starts (or waits again), every
+        connection gets a fresh welcome: who may act changed."""
+        before = self.status
+        self.seats = seats
+        self._legal = (-1, [])
+        self._update_deadline()
+        if self.status != before:
+            for client in list(self.clients):
+                self._send_welcome(client)
+
+    async def _resign(self, seat: int) -> None:
+        """R22: now at a decision; at the seat's own roll, after the roll; at another
+        seat's roll, at the next decision."""
+        state = self.state
+        if state.phase is Phase.ROLL:
+            if self.mover() == seat:
+                await self._accept(sample_outcome(state, self.die), resign=seat)
+            else:
+                self._pending_resigns.add(seat)
+            return
+        await self._accept(Resign(seat))
 
     def _illegal(self, seat: int, token: str, legal: list[str]) -> str:
         """Why ``token`` is refused: for an action of the core, the core's own message
@@ -343,10 +762,12 @@ class Room:
         if seat is None:
             return "the server's"
         name = seat_name(seat, self.players)
-        return f"{name}, a bot" if self.seats[seat].kind == "bot" else name
+        row = self.seats[seat]
+        return f"{name}, a bot" if row.kind == "bot" or row.stand_in else name
 
-    async def _accept(self, action: Action | None) -> None:
-        """Store, apply and broadcast ``action`` followed by any DRAW the server reveals.
+    async def _accept(self, action: Action | None, resign: int | None = None) -> None:
+        """Store, apply and broadcast ``action`` followed by any DRAW the server reveals
+        and any resignation due (``resign``, then those pending).
 
         Call with :attr:`lock` held. ``None`` only settles pending DRAWs.
         """
@@ -355,17 +776,34 @@ class Room:
         if action is not None:
             events.append(state.describe(action))
             state = events[-1].after
-        while state.phase is Phase.DRAW:  # the server reveals 2-player pile tops (R7)
-            events.append(state.describe(sample_outcome(state, self.die)))
+        resigning = [] if resign is None else [resign]
+        while True:
+            while state.phase is Phase.DRAW:  # the server reveals 2-player pile tops (R7)
+                events.append(state.describe(sample_outcome(state, self.die)))
+                state = events[-1].after
+            if state.phase not in (Phase.ORIENT, Phase.PLACE):
+                break
+            due = [
+                s for s in (*resigning, *sorted(self._pending_resigns)) if s not in state.eliminated
+            ]
+            if not due:
+                break
+            resigning = []
+            self._pending_resigns.discard(due[0])
+            events.append(state.describe(Resign(due[0])))
             state = events[-1].after
+        self._pending_resigns.difference_update(state.eliminated)
         if not events:
             return
-        bot_to_move = mover_kind(state, self.seats) == "bot"
+        spans = extend_turns(
+            [TurnSpan(s.seat, s.start, s.end) for s in self.spans], [*self.events, *events]
+        )
         rows = [ActionRow(str(event.action), event.seat) for event in events]
         status: GameStatus = game_status(state, self.seats)
+        turns = turn_number(spans, state, status == "waiting")
         try:
             await self.manager.store.append_actions(
-                self.game_id, self.version, rows, status, bot_to_move
+                self.game_id, self.version, rows, status, bot_to_move(state, self.seats), turns
             )
         except StoreConflict:
             # Another server instance moved this game on: this copy is stale. Catch up
@@ -381,10 +819,101 @@ class Room:
             raise ProtocolError(
                 "server_error", "the server could not store the action; nothing changed"
             ) from None
-        self.events.extend(events)
-        self.state = state
-        self._broadcast(events)
+        self._apply(events)
         self.kick()
+
+    def _apply(self, events: list[Event]) -> None:
+        """Take stored ``events`` in: state, turns, resignations, clock, broadcast."""
+        self.events.extend(events)
+        self.state = events[-1].after
+        extend_turns(self.spans, self.events)
+        resigned = [e.action.seat for e in events if isinstance(e.action, Resign)]
+        self.resigned.update(resigned)
+        self._update_deadline()
+        self._broadcast(events)
+        for seat in resigned:
+            self.broadcast_meta("resigned", seat)
+        if self.state.is_terminal and self.owner:
+            self.manager.analyse_later(self)
+
+    # -- the clock --------------------------------------------------------------------
+
+    def _clock_target(self) -> tuple[int, int] | None:
+        """The (seat, turn) whose time runs now, or None."""
+        if self.clock_mode == "none" or self.status != "running":
+            return None
+        seat = self.mover()
+        if seat is None:
+            return None
+        row = self.seats[seat]
+        if row.kind != "human" or row.stand_in:
+            return None
+        return seat, self.turn_number()
+
+    def _update_deadline(self) -> None:
+        """Start the running turn's clock if the turn is new; the owner also sets the
+        timer that puts a stand-in in the seat when time runs out."""
+        target = self._clock_target()
+        if target is None:
+            self._deadline = None
+        elif self._deadline is None or self._deadline[:2] != target:
+            self._deadline = (*target, time.time() + self.clock_seconds)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._deadline is not None and self.owner and not self.closed:
+            with contextlib.suppress(RuntimeError):  # no running loop: armed at the next change
+                loop = asyncio.get_running_loop()
+                delay = max(0.0, self._deadline[2] - time.time())
+                self._timer = loop.call_later(delay, self._time_out, self._deadline[:2])
+
+    def _time_out(self, target: tuple[int, int]) -> None:
+        self._timer = None
+        self._later(self._stand_in(target))
+
+    async def _stand_in(self, target: tuple[int, int]) -> None:
+        async with self.lock:
+            if self.closed or not self.owner or self._clock_target() != target:
+                return
+            seat = target[0]
+            seats = list(self.seats)
+            seats[seat] = replace(seats[seat], stand_in=self.stand_in_level)
+            try:
+                await self._save_seats(seats, "timeout", seat)
+            except ProtocolError:
+                self._deadline = None  # try again after a while
+                self._update_deadline()
+
+    # -- rematch and analysis -------------------------------------------------------
+
+    async def _make_rematch(self) -> None:
+        """Create the rematch (once), then give each connection its seats' links."""
+        if self.rematch is None:
+            self.rematch = await self.manager.create_rematch(self)
+            self.broadcast_meta("rematch")
+            self.manager.cluster.seats_changed(self.game_id, "rematch", None)
+        for client in list(self.clients):
+            self._later(self._send_rematch(client))
+
+    async def _send_rematch(self, client: Client) -> None:
+        """Send a connection its seats' tokens in the rematch (activating them)."""
+        rematch = self.rematch
+        if rematch is None:
+            return
+        seats = []
+        for seat, token in sorted(client.tokens.items()):
+            new = rematch_token(token, rematch)
+            await self.manager.activate(rematch, seat, hash_token(new))
+            seats.append(RematchSeat(seat=seat, token=new, link=seat_link(rematch, new)))
+        ready = RematchReady(game_id=rematch, seats=seats, spectator_link=f"/g/{rematch}")
+        client.send(ready.model_dump_json())
+
+    def analysed(self, analysis: Analysis) -> None:
+        """The finished game's analysis is ready: keep it and send it."""
+        self.analysis = analysis
+        text = AnalysisReady(analysis=analysis).model_dump_json()
+        for client in list(self.clients):
+            client.send(text)
 
     # -- following another instance ---------------------------------------------------
 
@@ -405,17 +934,26 @@ class Room:
                 state = events[-1].after
             if not events:
                 return
-            self.events.extend(events)
-            self.state = state
-            self._broadcast(events)
+            self._apply(events)
 
-    async def reload_seats(self) -> None:
-        """Take the seats from the store again (a seat was claimed elsewhere)."""
+    async def reload_seats(
+        self, reason: ChangeReason | None = None, seat: int | None = None
+    ) -> None:
+        """Take the seats (and rematch, analysis) from the store again: another
+        instance changed them."""
         game = await self.manager.store.load_game(self.game_id)
-        if game is not None:
-            self.seats = list(game.seats)
-            self.broadcast_meta()
-            self.kick()
+        if game is None:
+            return
+        self._take_seats(list(game.seats))
+        if game.analysis is not None and self.analysis is None:
+            self.analysed(Analysis.model_validate_json(game.analysis))
+        if game.rematch is not None and self.rematch is None:
+            self.rematch = game.rematch
+            for client in list(self.clients):
+                self._later(self._send_rematch(client))
+        if reason is not None:
+            self.broadcast_meta(reason, seat)
+        self.kick()
 
     async def promote(self) -> None:
         """This instance now owns the game: catch up with the store, go on with any
@@ -424,6 +962,7 @@ class Room:
         async with self.lock:
             self.owner = True
             await self._accept(None)
+        self._update_deadline()
         self.kick()
 
     # -- bots -------------------------------------------------------------------------
@@ -454,7 +993,8 @@ class Room:
                 if state.phase is Phase.ROLL:
                     action = sample_outcome(state, self.die)
                 else:
-                    level = self.seats[seat].level or DEFAULT_LEVEL
+                    row = self.seats[seat]
+                    level = row.stand_in or row.level or DEFAULT_LEVEL
                     bot = None if manager.bots.processes else self._bot(seat, level)
                     seed = self.bot_rng.getrandbits(64)
                     action = await manager.bots.choose(bot, level, state, seed)
@@ -465,7 +1005,13 @@ class Room:
                 # Thinking counts towards the pause that lets people see each bot move.
                 await asyncio.sleep(max(0.0, manager.bot_delay - (loop.time() - started)))
                 async with self.lock:
-                    if self.closed or not self.owner or self.version != version:
+                    # A player who took the seat back meanwhile decides, not the bot.
+                    if (
+                        self.closed
+                        or not self.owner
+                        or self.version != version
+                        or not self.bot_to_move()
+                    ):
                         continue
                     try:
                         await self._accept(action)
@@ -481,24 +1027,26 @@ class Room:
             manager.release(self)
 
     def _bot(self, seat: int, level: str) -> Bot:
-        bot = self._bots.get(seat)
+        bot = self._bots.get((seat, level))
         if bot is None:
-            bot = self._bots[seat] = self.manager.bots.make_bot(level)
+            bot = self._bots[seat, level] = self.manager.bots.make_bot(level)
         return bot
 
     async def stop(self) -> None:
-        """Cancel the bot loop (at shutdown) and drop the connections."""
+        """Cancel the bot loop and the clock (at shutdown) and drop the connections."""
         self.closed = True
-        task = self._bot_task
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if self._timer is not None:
+            self._timer.cancel()
+        for pending in [self._bot_task, *self._tasks]:
+            if pending is not None:
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pending
         self.close_clients()
 
 
 def game_status(state: State, seats: Sequence[SeatRow]) -> GameStatus:
-    """``over``, ``waiting`` (a seat is still open) or ``running``."""
+    """``over``, ``waiting`` (a seat is still open: nobody plays yet) or ``running``."""
     if state.is_terminal:
         return "over"
     return "waiting" if any(seat.kind == "open" for seat in seats) else "running"
@@ -515,6 +1063,15 @@ def seat_to_move(state: State) -> int | None:
 
 
 def mover_kind(state: State, seats: Sequence[SeatRow]) -> str | None:
-    """The kind of the seat the server waits for (``bot``...), None if it waits for none."""
+    """Who decides for the seat the server waits for: ``bot`` (a bot seat, or a bot
+    standing in for a player), ``human``, or None if it waits for none."""
     seat = seat_to_move(state)
-    return None if seat is None else seats[seat].kind
+    if seat is None:
+        return None
+    row = seats[seat]
+    return "bot" if row.kind == "bot" or row.stand_in else row.kind
+
+
+def bot_to_move(state: State, seats: Sequence[SeatRow]) -> bool:
+    """Whether a bot is to move in a started game (bots wait for the open seats)."""
+    return game_status(state, seats) == "running" and mover_kind(state, seats) == "bot"

@@ -15,17 +15,26 @@ import random
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from marrakech.actions import parse_action
 from marrakech.bots import Bot
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
+from marrakech.web.analysis import PLAYOUTS, analyse_json
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, LocalCluster
 from marrakech.web.limits import Limits, check_caps
-from marrakech.web.protocol import DEFAULT_LEVEL, ApiError, CreateGame, iso_time
-from marrakech.web.room import Room, game_status, mover_kind
+from marrakech.web.protocol import (
+    DEFAULT_LEVEL,
+    Analysis,
+    AnalysisStatus,
+    ApiError,
+    CreateGame,
+    iso_time,
+)
+from marrakech.web.room import Room, bot_to_move, game_status
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, hash_token
 from marrakech.web.store_worker import StoreWorker
@@ -64,9 +73,27 @@ class RoomManager:
         bot_factory: Callable[[str], Bot] | None = None,
         cluster: Cluster | None = None,
         limits: Limits | None = None,
+        relaxed_seconds: int = 180,
+        blitz_seconds: int = 30,
+        open_game_ttl: float = 3600.0,
+        analysis_playouts: int = PLAYOUTS,
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay: expected seconds >= 0, found {bot_delay}")
+        for name, value in (
+            ("relaxed_seconds", relaxed_seconds),
+            ("blitz_seconds", blitz_seconds),
+            ("open_game_ttl", open_game_ttl),
+        ):
+            if value <= 0:
+                raise ValueError(f"{name}: expected seconds > 0, found {value}")
+        #: Seconds per player turn of each clock.
+        self.clock_seconds = {"none": 0, "relaxed": relaxed_seconds, "blitz": blitz_seconds}
+        #: Seconds an open game nobody joins stays in the lobby.
+        self.open_game_ttl = open_game_ttl
+        self.analysis_playouts = analysis_playouts
+        self._analysing: set[str] = set()
+        self._background: set[asyncio.Task[None]] = set()
         self.store_worker: StoreWorker | None = None
         if isinstance(store, SQLiteStore):
             store = self.store_worker = StoreWorker(store)
@@ -108,6 +135,8 @@ class RoomManager:
                 self.release(room)
 
     async def stop(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         for room in list(self.rooms.values()):
             await room.stop()
         self.rooms.clear()
@@ -136,6 +165,8 @@ class RoomManager:
                     async with room.lock:
                         await room._accept(None)  # a crash between storing and a reveal
                     room.kick()
+                elif room.owner and room.analysis is None:
+                    self.analyse_later(room)  # the server stopped before it was done
             future.set_result(room)
             return room
         except BaseException as error:
@@ -181,31 +212,108 @@ class RoomManager:
         )
         tokens: dict[int, str] = {}
         seats = []
+        host = spec.host_seat
         for number, seat in enumerate(spec.seats):
             token_hash = None
             if seat.kind == "human":
                 tokens[number] = new_token()
                 token_hash = hash_token(tokens[number])
             level = (seat.level or DEFAULT_LEVEL) if seat.kind == "bot" else None
-            seats.append(SeatRow(number, seat.kind, level, seat.name, token_hash))
-        start = State.new(spec.players, parse_rules(spec.rules), first_seat)
-        game = StoredGame(
-            id=new_game_id(),
-            players=spec.players,
-            rules=spec.rules,
-            first_seat=first_seat,
-            lang=spec.lang,
-            seats=tuple(seats),
-            status=game_status(start, seats),
-            bot_to_move=mover_kind(start, seats) == "bot",
-            creator=creator,
+            name = (seat.name or spec.name) if number == host else seat.name
+            seats.append(SeatRow(number, seat.kind, level, name, token_hash, host=number == host))
+        game = self._new_game(
+            spec.players,
+            spec.rules_token,
+            first_seat,
+            spec.lang,
+            seats,
+            spec.clock,
+            spec.stand_in_level or DEFAULT_LEVEL,
+            creator,
         )
+        room = await self._open(game)
+        return room, tokens
+
+    def _new_game(
+        self,
+        players: int,
+        rules: str,
+        first_seat: int,
+        lang: str,
+        seats: list[SeatRow],
+        clock: str,
+        stand_in_level: str,
+        creator: str,
+    ) -> StoredGame:
+        start = State.new(players, parse_rules(rules), first_seat)
+        status = game_status(start, seats)
+        return StoredGame(
+            id=new_game_id(),
+            players=players,
+            rules=rules,
+            first_seat=first_seat,
+            lang=lang,
+            seats=tuple(seats),
+            status=status,
+            bot_to_move=bot_to_move(start, seats),
+            creator=creator,
+            clock=clock,
+            clock_seconds=self.clock_seconds[clock],
+            stand_in_level=stand_in_level,
+            turns=0 if status == "waiting" else 1,
+        )
+
+    async def _open(self, game: StoredGame) -> Room:
+        """Store a new game and start its room (its bots, if they play first)."""
         await self.store.create_game(game)
         room = await self.get(game.id)
         assert room is not None
         room.kick()
         self.release(room)  # nobody is connected yet unless a bot plays
-        return room, tokens
+        return room
+
+    async def create_rematch(self, room: Room) -> str:
+        """A new game with the same seats (people, bots and levels, host), rules,
+        clock and language, the next seat first; the finished game records it (once:
+        the rematch's id either way). People's seats get their tokens when their
+        holders come back (:meth:`activate`)."""
+        seats = [
+            SeatRow(
+                row.seat,
+                row.kind,
+                row.level if row.kind == "bot" else None,
+                row.name,
+                host=row.host,
+            )
+            for row in room.seats
+        ]
+        game = self._new_game(
+            room.players,
+            room.rules.token(),
+            (room.first_seat + 1) % room.players,
+            room.lang,
+            seats,
+            room.clock_mode,
+            room.stand_in_level,
+            "",
+        )
+        await self.store.create_game(game)
+        rematch = await self.store.set_rematch(room.game_id, game.id)
+        if rematch == game.id:
+            started = await self.get(game.id)
+            if started is not None:
+                started.kick()
+                self.release(started)
+        return rematch
+
+    async def activate(self, game_id: str, seat: int, token_hash: str) -> None:
+        """Give a rematch's seat its token hash (if it has none yet), here and in its
+        live room on every instance."""
+        if await self.store.activate_seat(game_id, seat, token_hash):
+            room = self.rooms.get(game_id)
+            if room is not None and room.seats[seat].token_hash is None:
+                room.seats[seat] = replace(room.seats[seat], token_hash=token_hash)
+            self.cluster.seats_changed(game_id, None, seat)
 
     async def join(self, game_id: str, seat: int, name: str) -> str:
         """Claim an open seat: returns its new token. Raises KeyError (no such game) or
@@ -225,12 +333,65 @@ class RoomManager:
             raise ApiError(409, "seat_taken", f"seat {seat} was just taken")
         room = self.rooms.get(game_id)
         if room is not None:
-            async with room.lock:
-                room.seats[seat] = SeatRow(seat, "human", None, name, hash_token(token))
-            room.broadcast_meta()
-            room.kick()
-        self.cluster.seats_changed(game_id)
+            async with room.lock:  # the last open seat taken: play begins
+                await room.reload_seats("joined", seat)
+        self.cluster.seats_changed(game_id, "joined", seat)
         return token
+
+    # -- the end of a game --------------------------------------------------------------
+
+    def analyse_later(self, room: Room) -> None:
+        """Compute a finished game's analysis in the background (once), store it and
+        send it to its connections."""
+        if room.analysis is not None or room.game_id in self._analysing:
+            return
+        self._analysing.add(room.game_id)
+        task = asyncio.get_running_loop().create_task(self._analyse(room.game_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _analyse(self, game_id: str) -> None:
+        try:
+            record = await self.record(game_id)
+            if record is None:
+                return
+            text = await self.bots.run(
+                analyse_json, record.to_json(), game_id, self.analysis_playouts
+            )
+            await self.store.save_analysis(game_id, text)
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.analysed(Analysis.model_validate_json(text))
+            self.cluster.seats_changed(game_id, None, None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not analyse game %s", game_id)
+        finally:
+            self._analysing.discard(game_id)
+
+    async def analysis(self, game_id: str) -> AnalysisStatus | None:
+        """The analysis of a game for the API (started if the game is over and has
+        none yet); None if there is no such game."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            over, text = room.state.is_terminal, None
+            if room.analysis is not None:
+                return AnalysisStatus(status="ready", over=True, analysis=room.analysis)
+        else:
+            games = await self.store.summaries([game_id])
+            if not games:
+                return None
+            over, text = games[0].status == "over", games[0].analysis
+        if text is not None:
+            analysis = Analysis.model_validate_json(text)
+            return AnalysisStatus(status="ready", over=True, analysis=analysis)
+        if over and game_id not in self._analysing:
+            self._analysing.add(game_id)
+            task = asyncio.get_running_loop().create_task(self._analyse(game_id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+        return AnalysisStatus(status="pending", over=over, analysis=None)
 
     def _bots_busy(self, busy: bool) -> None:
         for room in list(self.rooms.values()):

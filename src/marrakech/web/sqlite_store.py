@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Literal
 
 from marrakech.web.store import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
     ActionRow,
     Append,
     GameStatus,
@@ -37,10 +39,13 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+    seat_row,
+    seat_values,
+    with_extras,
 )
 
 #: The schema version this code writes; older files are migrated on open.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Migration steps: MIGRATIONS[v] turns a version ``v - 1`` database into version ``v``.
 #: Each step is a list of SQL statements run in one transaction with the version bump.
@@ -91,6 +96,24 @@ MIGRATIONS: dict[int, list[str]] = {
         "UPDATE games SET bots = (SELECT count(*) FROM seats"
         " WHERE seats.game_id = games.id AND seats.kind = 'bot')",
         "CREATE INDEX games_unfinished ON games (updated) WHERE status != 'over'",
+    ],
+    3: [
+        # Issue #13: clocks, stand-ins, hosts, player turns, rematches, analyses.
+        "ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT 'none'",
+        "ALTER TABLE games ADD COLUMN clock_seconds INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN stand_in_level TEXT NOT NULL DEFAULT 'medium'",
+        "ALTER TABLE games ADD COLUMN turns INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN rematch TEXT",
+        "ALTER TABLE games ADD COLUMN analysis TEXT",
+        "ALTER TABLE seats ADD COLUMN stand_in TEXT",
+        "ALTER TABLE seats ADD COLUMN host INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN joined INTEGER NOT NULL DEFAULT 0",
+        # Older games: a turn per roll (each player turn rolls once).
+        "UPDATE games SET turns = (SELECT count(*) FROM actions WHERE actions.game_id ="
+        " games.id AND actions.token IN ('r1', 'r2', 'r3', 'r4'))",
+        # Their host: the first human seat.
+        "UPDATE seats SET host = 1 WHERE kind = 'human' AND seat = (SELECT min(s.seat)"
+        " FROM seats s WHERE s.game_id = seats.game_id AND s.kind = 'human')",
     ],
 }
 
@@ -167,8 +190,9 @@ class SQLiteStore:
         with self._lock, self._transaction():
             self._db.execute(
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
-                " status, version, bot_to_move, creator, bots)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, version, bot_to_move, creator, bots, clock, clock_seconds,"
+                " stand_in_level, turns, rematch, analysis)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.created,
@@ -182,12 +206,18 @@ class SQLiteStore:
                     int(game.bot_to_move),
                     game.creator,
                     game.bots,
+                    game.clock,
+                    game.clock_seconds,
+                    game.stand_in_level,
+                    game.turns,
+                    game.rematch,
+                    game.analysis,
                 ),
             )
             self._db.executemany(
-                "INSERT INTO seats (game_id, seat, kind, level, name, token_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(game.id, s.seat, s.kind, s.level, s.name, s.token_hash) for s in game.seats],
+                "INSERT INTO seats (game_id, seat, kind, level, name, token_hash, stand_in,"
+                " host, joined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game.id, *seat_values(seat)) for seat in game.seats],
             )
             self._insert_actions(game.id, 0, game.actions, now)
 
@@ -237,9 +267,10 @@ class SQLiteStore:
         actions: Sequence[ActionRow],
         status: GameStatus,
         bot_to_move: bool,
+        turns: int = 0,
     ) -> None:
         with self._lock, self._transaction():
-            self._append(Append(game_id, version, tuple(actions), status, bot_to_move))
+            self._append(Append(game_id, version, tuple(actions), status, bot_to_move, turns))
 
     def append_batch(self, appends: Sequence[Append]) -> list[Exception | None]:
         """Several appends (of any games) in one transaction, each in its own savepoint:
@@ -267,9 +298,17 @@ class SQLiteStore:
         game_id, version, actions = append.game_id, append.version, append.actions
         now = time.time()
         changed = self._db.execute(
-            "UPDATE games SET version = ?, status = ?, bot_to_move = ?, updated = ?"
+            "UPDATE games SET version = ?, status = ?, bot_to_move = ?, updated = ?, turns = ?"
             " WHERE id = ? AND version = ?",
-            (version + len(actions), append.status, int(append.bot_to_move), now, game_id, version),
+            (
+                version + len(actions),
+                append.status,
+                int(append.bot_to_move),
+                now,
+                append.turns,
+                game_id,
+                version,
+            ),
         ).rowcount
         if changed != 1:
             row = self._db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -283,8 +322,9 @@ class SQLiteStore:
     def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         with self._lock, self._transaction():
             changed = self._db.execute(
-                "UPDATE seats SET kind = 'human', token_hash = ?, name = ?"
-                " WHERE game_id = ? AND seat = ? AND kind = 'open'",
+                "UPDATE seats SET kind = 'human', token_hash = ?, name = ?, joined = 1,"
+                " host = NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = seats.game_id"
+                " AND s.host) WHERE game_id = ? AND seat = ? AND kind = 'open'",
                 (token_hash, name, game_id, seat),
             ).rowcount
             if changed:
@@ -295,6 +335,48 @@ class SQLiteStore:
                     (time.time(), game_id, game_id),
                 )
         return changed == 1
+
+    def update_seats(
+        self, game_id: str, seats: Sequence[SeatRow], status: GameStatus, bot_to_move: bool
+    ) -> None:
+        with self._lock, self._transaction():
+            self._db.executemany(
+                "UPDATE seats SET kind = ?, level = ?, name = ?, token_hash = ?, stand_in = ?,"
+                " host = ?, joined = ? WHERE game_id = ? AND seat = ?",
+                [(*seat_values(seat)[1:], game_id, seat.seat) for seat in seats],
+            )
+            self._db.execute(
+                "UPDATE games SET status = ?, bot_to_move = ?, updated = ?,"
+                " bots = (SELECT count(*) FROM seats WHERE game_id = ? AND kind = 'bot')"
+                " WHERE id = ?",
+                (status, int(bot_to_move), time.time(), game_id, game_id),
+            )
+
+    def activate_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        with self._lock, self._transaction():
+            return (
+                self._db.execute(
+                    "UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ?"
+                    " AND kind = 'human' AND token_hash IS NULL",
+                    (token_hash, game_id, seat),
+                ).rowcount
+                == 1
+            )
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> str:
+        with self._lock, self._transaction():
+            self._db.execute(
+                "UPDATE games SET rematch = ? WHERE id = ? AND rematch IS NULL",
+                (rematch_id, game_id),
+            )
+            row = self._db.execute("SELECT rematch FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in the store")
+        return str(row[0])
+
+    def save_analysis(self, game_id: str, analysis: str) -> None:
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET analysis = ? WHERE id = ?", (analysis, game_id))
 
     def set_status(self, game_id: str, status: GameStatus) -> None:
         with self._lock, self._transaction():
@@ -312,11 +394,12 @@ class SQLiteStore:
         games = [_game(row, seats[row[0]]) for row in rows]
         return sorted(games, key=lambda g: order[g.id])
 
-    def open_games(self, limit: int) -> list[StoredGame]:
+    def open_games(self, limit: int, since: float = 0.0) -> list[StoredGame]:
         with self._lock:
             rows = self._db.execute(
-                _GAME_COLUMNS + " WHERE status = 'waiting' ORDER BY created DESC LIMIT ?",
-                (limit,),
+                _GAME_COLUMNS + " WHERE status = 'waiting' AND updated >= ?"
+                " ORDER BY created DESC LIMIT ?",
+                (since, limit),
             ).fetchall()
             seats = self._seats([row[0] for row in rows])
         return [_game(row, seats[row[0]]) for row in rows]
@@ -344,12 +427,12 @@ class SQLiteStore:
         for start in range(0, len(game_ids), 500):  # SQLite's bound-parameter limit
             chunk = list(game_ids[start : start + 500])
             marks = ", ".join("?" * len(chunk))
-            for game_id, seat, kind, level, name, token_hash in self._db.execute(
-                "SELECT game_id, seat, kind, level, name, token_hash FROM seats"
+            for game_id, *row in self._db.execute(
+                f"SELECT game_id, {SEAT_COLUMNS} FROM seats"
                 f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
                 chunk,
             ):
-                found[game_id].append(SeatRow(seat, kind, level, name, token_hash))
+                found[game_id].append(seat_row(row))
         return {game_id: tuple(rows) for game_id, rows in found.items()}
 
     def close(self) -> None:
@@ -357,15 +440,12 @@ class SQLiteStore:
             self._db.close()
 
 
-_GAME_COLUMNS = (
-    "SELECT id, created, updated, players, rules, first_seat, lang, status, version,"
-    " bot_to_move FROM games"
-)
+_GAME_COLUMNS = f"SELECT {GAME_COLUMNS} FROM games"
 
 
 def _game(row: tuple[object, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
     """A games row without its actions (a summary)."""
-    game_id, created, updated, players, rules, first_seat, lang, status, version, bot = row
+    game_id, created, updated, players, rules, first_seat, lang, status, version, bot = row[:10]
     game = StoredGame(
         id=str(game_id),
         players=int(players),  # type: ignore[call-overload]
@@ -379,7 +459,7 @@ def _game(row: tuple[object, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
         bot_to_move=bool(bot),
         version=int(version),  # type: ignore[call-overload]
     )
-    return game
+    return with_extras(game, row[10:])
 
 
 class _Transaction:

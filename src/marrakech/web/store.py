@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -49,13 +49,22 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """One seat: ``human`` (has a token hash), ``open`` (anyone may join) or ``bot``."""
+    """One seat: ``human`` (has a token hash), ``open`` (anyone may join) or ``bot``.
+
+    ``stand_in`` is the level of a bot playing for an absent human (its time ran out,
+    or the host asked); ``host`` marks the game's host; ``joined`` a seat taken from
+    the lobby (the host may open it again before the start). A ``human`` seat of a
+    rematch has no ``token_hash`` until its player comes back to the old game.
+    """
 
     seat: int
     kind: SeatKind
     level: str | None = None
     name: str = ""
     token_hash: str | None = None
+    stand_in: str | None = None
+    host: bool = False
+    joined: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,17 @@ class StoredGame:
     #: The number of accepted actions (``len(actions)`` unless this is a summary, whose
     #: ``actions`` are left out); computed when not given.
     version: int = -1
+    #: The turn clock: ``none``, ``relaxed`` or ``blitz``, its seconds per turn (0 for
+    #: none), and the level of the bot that stands in for a player out of time.
+    clock: str = "none"
+    clock_seconds: int = 0
+    stand_in_level: str = "medium"
+    #: The player-turn number (turns, not actions) as of the last append.
+    turns: int = 0
+    #: The id of the game's rematch, once a player asked for one.
+    rematch: str | None = None
+    #: The analysis of the finished game (JSON), once computed.
+    analysis: str | None = None
 
     def __post_init__(self) -> None:
         if self.version < 0:
@@ -98,6 +118,60 @@ class StoredGame:
         return sum(seat.kind == "bot" for seat in self.seats)
 
 
+#: The columns of a seat row, in :class:`SeatRow`'s order (both stores).
+SEAT_COLUMNS = "seat, kind, level, name, token_hash, stand_in, host, joined"
+#: The columns of a game row that a summary reads (both stores; ``owner`` follows on
+#: PostgreSQL).
+GAME_COLUMNS = (
+    "id, created, updated, players, rules, first_seat, lang, status, version, bot_to_move,"
+    " clock, clock_seconds, stand_in_level, turns, rematch, analysis"
+)
+
+
+def seat_row(row: Sequence[object]) -> SeatRow:
+    """A :class:`SeatRow` from the :data:`SEAT_COLUMNS` of a row."""
+    seat, kind, level, name, token_hash, stand_in, host, joined = row
+    return SeatRow(
+        int(seat),  # type: ignore[call-overload]
+        kind,  # type: ignore[arg-type]
+        None if level is None else str(level),
+        str(name),
+        None if token_hash is None else str(token_hash),
+        None if stand_in is None else str(stand_in),
+        bool(host),
+        bool(joined),
+    )
+
+
+def seat_values(seat: SeatRow) -> tuple[object, ...]:
+    """A seat's values in the order of :data:`SEAT_COLUMNS` (both stores)."""
+    return (
+        seat.seat,
+        seat.kind,
+        seat.level,
+        seat.name,
+        seat.token_hash,
+        seat.stand_in,
+        seat.host,
+        seat.joined,
+    )
+
+
+def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
+    """``game`` with the fields read from the columns of :data:`GAME_COLUMNS` after
+    ``bot_to_move``."""
+    clock, seconds, level, turns, rematch, analysis = row[:6]
+    return replace(
+        game,
+        clock=str(clock),
+        clock_seconds=int(seconds),  # type: ignore[call-overload]
+        stand_in_level=str(level),
+        turns=int(turns),  # type: ignore[call-overload]
+        rematch=None if rematch is None else str(rematch),
+        analysis=None if analysis is None else str(analysis),
+    )
+
+
 @dataclass(frozen=True)
 class Append:
     """One :meth:`GameStore.append_actions` call, as stores batch them."""
@@ -107,6 +181,7 @@ class Append:
     actions: tuple[ActionRow, ...]
     status: GameStatus
     bot_to_move: bool
+    turns: int = 0
 
 
 @dataclass(frozen=True)
@@ -149,9 +224,11 @@ class GameStore(Protocol):
         actions: Sequence[ActionRow],
         status: GameStatus,
         bot_to_move: bool,
+        turns: int = 0,
     ) -> None:
         """Append ``actions`` after the first ``version`` actions, atomically, and only
-        then return (the server broadcasts nothing before).
+        then return (the server broadcasts nothing before); ``turns`` is the game's
+        player-turn number after them (the lobby shows it).
 
         Raises :class:`StoreConflict` if the game is not at ``version`` (or, on a shared
         database, this instance does not own the game).
@@ -159,16 +236,38 @@ class GameStore(Protocol):
         ...
 
     async def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Turn an ``open`` seat into a ``human`` one; False if it was not open. A game
-        left without open seats goes from ``waiting`` to ``running``."""
+        """Turn an ``open`` seat into a ``human`` one (``joined``; the host if the game
+        has none); False if it was not open. A game left without open seats goes from
+        ``waiting`` to ``running``."""
+        ...
+
+    async def update_seats(
+        self, game_id: str, seats: Sequence[SeatRow], status: GameStatus, bot_to_move: bool
+    ) -> None:
+        """Write every seat of the game as given (the host's start, kick and replace,
+        stand-ins, take-backs), with the game's status and whether a bot is to move."""
+        ...
+
+    async def activate_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        """Give a rematch's human seat that has none its token hash; False if the seat
+        has one already (or is not a human seat)."""
+        ...
+
+    async def set_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Record the game's rematch unless it has one: the rematch's id either way."""
+        ...
+
+    async def save_analysis(self, game_id: str, analysis: str) -> None:
+        """Keep the analysis (JSON) of a finished game with it."""
         ...
 
     async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
         """Those of the games that exist, in the order asked, without their actions."""
         ...
 
-    async def open_games(self, limit: int) -> list[StoredGame]:
-        """Games with an open seat that are not over, newest first, without actions."""
+    async def open_games(self, limit: int, since: float = 0.0) -> list[StoredGame]:
+        """Games waiting for players whose seats changed (created or joined) since
+        ``since`` (epoch seconds), newest first, without actions."""
         ...
 
     async def games_with_bot_to_move(self) -> list[str]:

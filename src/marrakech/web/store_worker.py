@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
 from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.store import ActionRow, Append, GameStatus, StoredGame, Usage
+from marrakech.web.store import ActionRow, Append, GameStatus, SeatRow, StoredGame, Usage
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -132,17 +132,32 @@ class StoreWorker:
         actions: Sequence[ActionRow],
         status: GameStatus,
         bot_to_move: bool,
+        turns: int = 0,
     ) -> None:
-        await self._submit(Append(game_id, version, tuple(actions), status, bot_to_move))
+        await self._submit(Append(game_id, version, tuple(actions), status, bot_to_move, turns))
 
     async def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         return await self.run(self.store.claim_seat, game_id, seat, token_hash, name)
 
+    async def update_seats(
+        self, game_id: str, seats: Sequence[SeatRow], status: GameStatus, bot_to_move: bool
+    ) -> None:
+        await self.run(self.store.update_seats, game_id, seats, status, bot_to_move)
+
+    async def activate_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        return await self.run(self.store.activate_seat, game_id, seat, token_hash)
+
+    async def set_rematch(self, game_id: str, rematch_id: str) -> str:
+        return await self.run(self.store.set_rematch, game_id, rematch_id)
+
+    async def save_analysis(self, game_id: str, analysis: str) -> None:
+        await self.run(self.store.save_analysis, game_id, analysis)
+
     async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
         return await self.run(self.store.summaries, game_ids)
 
-    async def open_games(self, limit: int) -> list[StoredGame]:
-        return await self.run(self.store.open_games, limit)
+    async def open_games(self, limit: int, since: float = 0.0) -> list[StoredGame]:
+        return await self.run(self.store.open_games, limit, since)
 
     async def games_with_bot_to_move(self) -> list[str]:
         return await self.run(self.store.games_with_bot_to_move)

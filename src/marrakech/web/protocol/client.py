@@ -32,11 +32,11 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
-    field_validator,
     model_validator,
 )
 
 from marrakech.bots import LEVELS as BOT_LEVELS
+from marrakech.rules import ORIENT_LAST
 
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
@@ -80,6 +80,16 @@ ErrorCode = Literal[
     "illegal_action",
     "game_over",
     "server_error",
+    # Seats and hosting (docs/web-protocol.md, "Seats, clocks and hosting").
+    "no_such_seat",
+    "not_host",
+    "not_started",
+    "already_started",
+    "already_resigned",
+    "not_human",
+    "seat_connected",
+    "no_stand_in",
+    "not_over",
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 #: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.
@@ -98,6 +108,8 @@ ApiErrorCode = Literal[
     "server_error",
     "http_error",
 ]
+#: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
+ClockMode = Literal["none", "relaxed", "blitz"]
 
 
 class ProtocolError(ValueError):
@@ -160,19 +172,130 @@ class Ping(StrictModel):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | ActionMessage | Ping, Field(discriminator="type")]
-_CLIENT_MESSAGE: TypeAdapter[Hello | ActionMessage | Ping] = TypeAdapter(ClientMessage)
+Seat = Annotated[int, Field(ge=0, le=3)]
+
+
+class ResignMessage(StrictModel):
+    """``seat`` (held by this connection) leaves the game (R22), at any moment of play."""
+
+    type: Literal["resign"]
+    seat: Seat
+
+
+class StartMessage(StrictModel):
+    """The host starts a game that waits for seats: bots of ``level`` (default
+    ``medium``) take the open seats and play begins."""
+
+    type: Literal["start"]
+    level: Level | None = None
+
+
+class ReplaceMessage(StrictModel):
+    """The host has a bot of ``level`` play for an absent human ``seat`` (a stand-in,
+    until the player sends ``take_back``)."""
+
+    type: Literal["replace"]
+    seat: Seat
+    level: Level | None = None
+
+
+class KickMessage(StrictModel):
+    """The host opens again a seat claimed from the lobby whose player is away, before
+    the game starts."""
+
+    type: Literal["kick"]
+    seat: Seat
+
+
+class TakeBackMessage(StrictModel):
+    """A returning player takes ``seat`` back from the bot standing in for it."""
+
+    type: Literal["take_back"]
+    seat: Seat
+
+
+class RematchMessage(StrictModel):
+    """After the end: the same seats in a new game (the first ask creates it)."""
+
+    type: Literal["rematch"]
+
+
+AnyClientMessage = (
+    Hello
+    | ActionMessage
+    | Ping
+    | ResignMessage
+    | StartMessage
+    | ReplaceMessage
+    | KickMessage
+    | TakeBackMessage
+    | RematchMessage
+)
+#: The messages a connection may send once its hello was accepted, besides actions.
+SeatMessage = (
+    ResignMessage | StartMessage | ReplaceMessage | KickMessage | TakeBackMessage | RematchMessage
+)
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+#: The ``type`` of every client message, as error messages list them.
+CLIENT_TYPES = ", ".join(
+    f'"{get_args(model.model_fields["type"].annotation)[0]}"'
+    for model in get_args(AnyClientMessage)
+)
+
+
+#: Zero-width joiner and non-joiner: format characters that names need (emoji
+#: sequences such as 👩‍💻, Persian and Indic words), unlike every other control character.
+JOINERS = frozenset("\u200c\u200d")
+#: The most combining marks a name may stack on one character (Vietnamese needs two).
+MAX_MARKS = 3
 
 
 def _name(value: str) -> str:
-    """A display name: trimmed, no control characters, at most :data:`MAX_NAME`."""
+    """A display name: spaces collapsed, no control characters (but the joiners), no
+    runs of combining marks, at most :data:`MAX_NAME` characters.
+
+    >>> _name("  Ana   Lía ") + "|" + _name("👩\u200d💻")
+    'Ana Lía|👩\u200d💻'
+    >>> _name("a" + "\u0301" * 39)
+    Traceback (most recent call last):
+    ...
+    ValueError: names cannot stack more than 3 combining marks on a character, found 39 on 'a'
+    """
     value = " ".join(value.split())
+    marks = 0
+    base = ""
     for char in value:
-        if unicodedata.category(char)[0] == "C":
+        category = unicodedata.category(char)
+        if category[0] == "M":
+            marks += 1
+            continue
+        if marks > MAX_MARKS:
+            break
+        marks, base = 0, char
+        if category[0] == "C" and char not in JOINERS:
             raise ValueError(f"names cannot hold control characters, found {char!r}")
+    if marks > MAX_MARKS:
+        raise ValueError(
+            f"names cannot stack more than {MAX_MARKS} combining marks on a character,"
+            f" found {marks} on {base!r}"
+        )
     if len(value) > MAX_NAME:
         raise ValueError(f"expected a name of at most {MAX_NAME} characters, found {len(value)}")
     return value
+
+
+def _required_name(value: str) -> str:
+    value = _name(value)
+    if not value:
+        raise ValueError(f"expected a name of 1 to {MAX_NAME} characters, found none")
+    return value
+
+
+#: A display name (:func:`_name`), perhaps empty.
+Name = Annotated[str, AfterValidator(_name)]
+#: A display name that must not be empty.
+RequiredName = Annotated[str, AfterValidator(_required_name)]
 
 
 class SeatSpec(StrictModel):
@@ -180,9 +303,7 @@ class SeatSpec(StrictModel):
 
     kind: Literal["human", "open", "bot"]
     level: Level | None = None
-    name: str = ""
-
-    _clean_name = field_validator("name")(classmethod(lambda cls, v: _name(v)))
+    name: Name = ""
 
     @model_validator(mode="after")
     def _level_for_bots_only(self) -> SeatSpec:
@@ -192,13 +313,20 @@ class SeatSpec(StrictModel):
 
 
 class CreateGame(StrictModel):
-    """``POST /api/games``."""
+    """``POST /api/games``. The host is the first ``human`` seat (else the first player
+    to join an open seat); ``name`` names it, and is needed when a seat is open."""
 
     players: Literal[2, 3, 4]
     rules: Literal["standard", "bga"] = "standard"
+    #: Board Game Arena's "rotate Assam at the end of the turn" (R32).
+    orient_last: bool = False
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     first_seat: int | Literal["random"] = "random"
     lang: Lang = "en"
+    clock: ClockMode = "none"
+    #: The level of the bot that plays for a human whose time ran out.
+    stand_in_level: Level | None = None
+    name: Name = ""
 
     @model_validator(mode="after")
     def _consistent(self) -> CreateGame:
@@ -210,16 +338,36 @@ class CreateGame(StrictModel):
             raise ValueError(
                 f"first_seat: expected 0..{self.players - 1} or 'random', found {self.first_seat}"
             )
+        host = self.host_seat
+        if host is not None and self.name and self.seats[host].name not in ("", self.name):
+            raise ValueError(
+                f"name: expected the host's name once, found {self.name!r} and"
+                f" {self.seats[host].name!r} on seat {host}"
+            )
+        if any(seat.kind == "open" for seat in self.seats) and host is not None:
+            if not (self.name or self.seats[host].name):
+                raise ValueError(
+                    "name: expected the host's name (the lobby shows it beside the open"
+                    " seats), found none"
+                )
         return self
+
+    @property
+    def host_seat(self) -> int | None:
+        """The seat of the game's host: the first human one (None: the first to join)."""
+        return next((n for n, seat in enumerate(self.seats) if seat.kind == "human"), None)
+
+    @property
+    def rules_token(self) -> str:
+        """The rule set's token (``standard+orient-last``...)."""
+        return self.rules + (ORIENT_LAST if self.orient_last else "")
 
 
 class JoinGame(StrictModel):
-    """``POST /api/games/{id}/join``."""
+    """``POST /api/games/{id}/join``: an open seat and the name of who takes it."""
 
     seat: int = Field(ge=0, le=3)
-    name: str = ""
-
-    _clean_name = field_validator("name")(classmethod(lambda cls, v: _name(v)))
+    name: RequiredName
 
 
 #: Shows a faulty value briefly, however deeply nested.
@@ -258,10 +406,10 @@ def describe_validation_error(error: ValidationError, tagged: bool = False) -> s
         elif kind == "extra_forbidden":
             line = f"{prefix}unexpected field"
         elif kind == "union_tag_not_found":
-            line = 'type: expected "hello", "action" or "ping", found nothing'
+            line = f"type: expected one of {CLIENT_TYPES}, found nothing"
         elif kind == "union_tag_invalid":
             tag = item.get("ctx", {}).get("tag")
-            line = f'type: expected "hello", "action" or "ping", found {tag!r}'
+            line = f"type: expected one of {CLIENT_TYPES}, found {tag!r}"
         elif kind == "model_type" or "found" in message:
             line = prefix + message
         else:
@@ -302,7 +450,7 @@ def _json_object(text: str | bytes) -> dict[str, Any]:
     return data
 
 
-def parse_client_message(text: str | bytes) -> Hello | ActionMessage | Ping:
+def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """Check the size, parse and validate one WebSocket message from a client."""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8"))
     if size > MAX_MESSAGE_BYTES:

@@ -21,8 +21,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from marrakech.web.protocol.client import ApiErrorCode, ErrorCode, StrictModel
-from marrakech.web.store import GameStatus, SeatKind, SeatRow, StoredGame
+from marrakech.web.protocol.client import ApiErrorCode, ClockMode, ErrorCode, StrictModel
+from marrakech.web.store import GameStatus, SeatKind
 
 #: A position: the core's :func:`marrakech.views.state_view`.
 StateView = dict[str, Any]
@@ -49,21 +49,59 @@ def seat_link(game_id: str, token: str) -> str:
     return f"/g/{game_id}#t={token}"
 
 
+#: Whether a seat's player is here: ``connected`` (one of its pages is open),
+#: ``away`` (none is), ``open`` (nobody holds the seat yet). Bots are ``connected``.
+Presence = Literal["connected", "away", "open"]
+#: A game as players see it: ``waiting`` for seats, ``playing``, or ``over``.
+PlayStatus = Literal["waiting", "playing", "over"]
+
+
+def play_status(status: GameStatus) -> PlayStatus:
+    """The protocol's word for a stored status (the store says ``running``).
+
+    >>> play_status("running"), play_status("waiting")
+    ('playing', 'waiting')
+    """
+    return "playing" if status == "running" else status
+
+
 class SeatInfo(StrictModel):
-    """What anyone may know about a seat (never its token)."""
+    """What anyone may know about a seat (never its token): who sits there, whether
+    they are here, whether a bot stands in for them (its level), whether they resigned
+    (R22), and whether they host the game."""
 
     seat: int
     kind: SeatKind
     level: str | None
     name: str
+    presence: Presence
+    stand_in: str | None
+    resigned: bool
+    host: bool
 
-    @classmethod
-    def of(cls, seat: SeatRow) -> SeatInfo:
-        return cls(seat=seat.seat, kind=seat.kind, level=seat.level, name=seat.name)
+
+class Clock(StrictModel):
+    """A game's turn clock. ``mode`` ``none`` has no ``seconds``; otherwise each turn
+    (orient, roll, place) has ``seconds``, and when they run out a bot of
+    ``stand_in_level`` plays for the seat until its player takes it back.
+
+    ``seat`` is the seat whose time runs now (None: no clock, the game is not started
+    or is over, or a bot is to move), ``deadline`` when it ends (ISO 8601 UTC to the
+    millisecond), ``remaining`` the seconds left when the server wrote the message: a
+    page counts down from ``remaining``, unbothered by its own clock being wrong."""
+
+    mode: ClockMode
+    seconds: int | None
+    stand_in_level: str
+    seat: int | None = None
+    deadline: str | None = None
+    remaining: float | None = None
 
 
 class GameMeta(StrictModel):
-    """A game's setting: who sits where, the rules, its language, its status."""
+    """A game's setting: who sits where, the rules (the rule set's token, e.g.
+    ``standard+orient-last``), its language, its status, its clock, and once the game
+    is over the id of its rematch (None until a player asks for one)."""
 
     game_id: str
     players: int
@@ -72,7 +110,81 @@ class GameMeta(StrictModel):
     first_seat: int
     lang: str
     created: str
-    status: GameStatus
+    status: PlayStatus
+    clock: Clock
+    rematch: str | None = None
+
+
+class TitheInfo(StrictModel):
+    """A tithe paid (R11-R13): by ``payer`` to ``payee``, ``paid`` of ``due`` dirhams."""
+
+    payer: int
+    payee: int
+    due: int
+    paid: int
+    region: list[str]
+
+
+class TurnSummary(StrictModel):
+    """One player turn at a glance: the events from version ``start`` (excluded) to
+    ``end`` (included: the position after the turn is ``states[end]`` of a replay).
+
+    ``turn`` is the player-turn number (1 for the first turn of the game: turns, not
+    actions), ``orient`` the orientation chosen (``L``/``S``/``R``; None if the turn had
+    none), ``roll`` the die, ``path`` Assam's squares, ``tithe`` what was paid,
+    ``placed`` the carpet's two squares and ``colour`` its colour letter,
+    ``eliminated`` the seats out during the turn (R13) and ``resigned`` those who left
+    (R22), ``log`` the turn's sentences in the connection's language."""
+
+    seat: int
+    turn: int
+    start: int
+    end: int
+    orient: str | None
+    roll: int | None
+    path: list[str]
+    tithe: TitheInfo | None
+    placed: list[str] | None
+    colour: str | None
+    eliminated: list[int]
+    resigned: list[int]
+    log: list[str]
+
+
+#: Per legal orientation, each roll's landing square, probability and tithe: the
+#: core's :func:`marrakech.views.preview_view`.
+PreviewView = list[dict[str, Any]]
+
+
+class Swing(StrictModel):
+    """A turn where a seat's winning chances moved most: ``before`` to ``after``
+    (0..1), over the turn ending at position ``version`` (a replay's ``states``)."""
+
+    seat: int
+    turn: int
+    version: int
+    before: float
+    after: float
+
+
+class Analysis(StrictModel):
+    """A finished game, looked back on (computed once, off the event loop, stored).
+
+    ``luck`` is each seat's dice luck in dirhams (:mod:`marrakech.luck`); the series
+    have one point per position after each player turn, the first at the start:
+    ``turns`` its player-turn number, ``versions`` its position in a replay's
+    ``states``, ``scores[i][seat]`` (R20) and ``chances[i][seat]`` (the seat's share
+    of the win, 0..1, estimated as ``method`` says, e.g. ``playouts:200``).
+    ``swings`` are the biggest moves of any seat's chances, biggest first."""
+
+    game_id: str
+    luck: list[float]
+    turns: list[int]
+    versions: list[int]
+    scores: list[list[int]]
+    chances: list[list[float]]
+    swings: list[Swing]
+    method: str
 
 
 class Welcome(StrictModel):
@@ -85,6 +197,15 @@ class Welcome(StrictModel):
     state: StateView
     log: list[str]
     legal: Legal
+    #: While a seat is to orient, the core's preview of each orientation (else None).
+    preview: PreviewView | None = None
+    #: The last finished player turn (None before the first ends).
+    last_move: TurnSummary | None = None
+    #: The turns since the last turn of a seat of this connection (its "what happened
+    #: since your last turn"), oldest first; empty for spectators.
+    since: list[TurnSummary] = Field(default_factory=list)
+    #: The game's analysis once it is over and computed (see :class:`AnalysisReady`).
+    analysis: Analysis | None = None
 
 
 class Update(StrictModel):
@@ -96,8 +217,10 @@ class Update(StrictModel):
     None). The update is written once per language, not once per connection: ``legal``
     is the one field that differs between connections::
 
+        >>> clock = Clock(mode="none", seconds=None, stand_in_level="medium")
         >>> update = Update(version=1, events=[], log=["..."], changes={"phase": "roll"},
-        ...                 state=None, legal={"0": ["L"]})
+        ...                 state=None, preview=None, last_move=None, clock=clock,
+        ...                 legal={"0": ["L"]})
         >>> shared = update.model_copy(update={"legal": {}}).json_without_legal()
         >>> Update.json_with_legal(shared, {"0": ["L"]}) == update.model_dump_json()
         True
@@ -109,12 +232,15 @@ class Update(StrictModel):
     log: list[str]
     changes: StateView | None
     state: StateView | None
+    preview: PreviewView | None
+    last_move: TurnSummary | None
+    clock: Clock
     legal: Legal
 
     def json_without_legal(self) -> str:
         """This update's JSON without ``legal`` (see :meth:`json_with_legal`), written by
         the standard library: views are plain JSON data, which it writes faster."""
-        data = {name: getattr(self, name) for name in _UPDATE_SHARED}
+        data = {name: _plain(getattr(self, name)) for name in _UPDATE_SHARED}
         return _JSON.encode(data)
 
     @staticmethod
@@ -122,6 +248,10 @@ class Update(StrictModel):
         """The JSON of the update whose :meth:`json_without_legal` is ``shared``, with
         one connection's ``legal`` put back in (last, where the model has it)."""
         return f'{shared[:-1]},"legal":{_LEGAL.dump_json(legal).decode()}}}'
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump() if isinstance(value, StrictModel) else value
 
 
 #: The fields of an update that every connection shares (all but ``legal``).
@@ -181,11 +311,58 @@ class BotsBusy(StrictModel):
     busy: bool
 
 
+#: Why a game's setting changed (a page may say so): a seat was ``joined``, a player
+#: came (``connected``) or left (``away``), the host ``started`` the game, ``replaced``
+#: an absent player by a bot or ``kicked`` one before the start, a player's ``timeout``
+#: put a stand-in bot in its seat, a player ``took_back`` the seat, ``resigned``, the
+#: game ended and a ``rematch`` was created.
+ChangeReason = Literal[
+    "joined",
+    "connected",
+    "away",
+    "started",
+    "replaced",
+    "kicked",
+    "timeout",
+    "took_back",
+    "resigned",
+    "rematch",
+]
+
+
 class GameChanged(StrictModel):
-    """The game's setting changed (an open seat was joined)."""
+    """The game's setting changed: ``reason`` says how, ``seat`` which seat (None when
+    no one seat: ``started``, ``rematch``)."""
 
     type: Literal["game"] = "game"
     game: GameMeta
+    reason: ChangeReason
+    seat: int | None = None
+
+
+class RematchSeat(StrictModel):
+    """A seat of the rematch held by this connection: its token and link."""
+
+    seat: int
+    token: str
+    link: str
+
+
+class RematchReady(StrictModel):
+    """The game's rematch exists: its id, and the new token and link of each seat this
+    connection holds (never another's); spectators get only ``spectator_link``."""
+
+    type: Literal["rematch"] = "rematch"
+    game_id: str
+    seats: list[RematchSeat]
+    spectator_link: str
+
+
+class AnalysisReady(StrictModel):
+    """The analysis of the finished game (sent when computed; in later welcomes)."""
+
+    type: Literal["analysis"] = "analysis"
+    analysis: Analysis
 
 
 class ErrorMessage(StrictModel):
@@ -204,14 +381,12 @@ class Pong(StrictModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[
-    Welcome | Update | GameChanged | BotsBusy | ErrorMessage | Pong,
-    Field(discriminator="type"),
-]
-#: Validates a message of the server (tests, clients written in Python).
-SERVER_MESSAGE: TypeAdapter[Welcome | Update | GameChanged | BotsBusy | ErrorMessage | Pong] = (
-    TypeAdapter(ServerMessage)
+AnyServerMessage = (
+    Welcome | Update | GameChanged | BotsBusy | ErrorMessage | Pong | RematchReady | AnalysisReady
 )
+ServerMessage = Annotated[AnyServerMessage, Field(discriminator="type")]
+#: Validates a message of the server (tests, clients written in Python).
+SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 
 class PageConfig(StrictModel):
@@ -225,27 +400,21 @@ class PageConfig(StrictModel):
 
 
 class GameSummary(GameMeta):
-    """A game as the lobby lists it: its setting, how far it is, its open seats."""
+    """A game as the lobby lists it: its setting, how far it is, its open seats.
+
+    ``host`` is the host's name (empty if unnamed or none yet), ``taken`` the seats
+    held by people or bots, ``open_seats`` the others, ``turn`` the player-turn
+    number (the turn being played, or the last one once over: turns, not actions),
+    ``age`` the seconds since its creation, ``replay_link`` its replay once over."""
 
     version: int
     updated: str
     open_seats: list[int]
-
-    @classmethod
-    def of(cls, game: StoredGame) -> GameSummary:
-        return cls(
-            game_id=game.id,
-            players=game.players,
-            rules=game.rules,
-            seats=[SeatInfo.of(seat) for seat in game.seats],
-            first_seat=game.first_seat,
-            lang=game.lang,
-            created=iso_time(game.created),
-            status=game.status,
-            version=game.version,
-            updated=iso_time(game.updated or game.created),
-            open_seats=[seat.seat for seat in game.seats if seat.kind == "open"],
-        )
+    host: str
+    taken: int
+    turn: int
+    age: int
+    replay_link: str | None
 
 
 class CreatedSeat(StrictModel):
@@ -260,9 +429,11 @@ class CreatedSeat(StrictModel):
 
 
 class CreatedGame(StrictModel):
-    """The answer to ``POST /api/games``."""
+    """The answer to ``POST /api/games``; ``host`` is the host's seat (None: the first
+    player to join an open seat will host)."""
 
     game_id: str
+    host: int | None = None
     seats: list[CreatedSeat]
     spectator_link: str
     replay_link: str
@@ -284,6 +455,15 @@ class Replay(StrictModel):
     states: list[StateView]
     events: list[EventView]
     log: list[str]
+
+
+class AnalysisStatus(StrictModel):
+    """``GET /api/games/{id}/analysis``: ``pending`` (being computed, or the game is
+    not over: ``over`` says which) or ``ready`` with the analysis."""
+
+    status: Literal["pending", "ready"]
+    over: bool
+    analysis: Analysis | None
 
 
 class Health(StrictModel):

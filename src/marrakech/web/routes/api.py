@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -27,10 +28,13 @@ from marrakech.web.protocol import (
     LEVELS,
     MAX_BODY_BYTES,
     MAX_IDS,
+    AnalysisStatus,
     ApiError,
+    Clock,
     CreatedGame,
     CreatedSeat,
     CreateGame,
+    GameMeta,
     GameSummary,
     Health,
     JoinedSeat,
@@ -38,10 +42,15 @@ from marrakech.web.protocol import (
     PageConfig,
     ProtocolError,
     Replay,
+    SeatInfo,
+    iso_time,
     parse_body,
     parse_json,
+    play_status,
     seat_link,
 )
+from marrakech.web.rooms import RoomManager
+from marrakech.web.store import StoredGame
 
 router = APIRouter(prefix="/api")
 
@@ -86,6 +95,7 @@ async def create_game(request: Request, context: Context) -> CreatedGame:
         )
     return CreatedGame(
         game_id=game_id,
+        host=room.host,
         seats=seats,
         spectator_link=f"/g/{game_id}",
         replay_link=f"/r/{game_id}",
@@ -101,13 +111,14 @@ async def list_games(context: Context, ids: str = "") -> list[GameSummary]:
         )
     wanted = [game_id for game_id in wanted if GAME_ID.match(game_id)]
     games = await context.manager.store.summaries(wanted)
-    return [GameSummary.of(game) for game in games]
+    return [game_summary(context.manager, game) for game in games]
 
 
 @router.get("/games/open")
 async def open_games(context: Context) -> list[GameSummary]:
-    games = await context.manager.store.open_games(50)
-    return [GameSummary.of(game) for game in games]
+    manager = context.manager
+    games = await manager.store.open_games(50, time.time() - manager.open_game_ttl)
+    return [game_summary(manager, game) for game in games]
 
 
 @router.get("/games/{game_id}")
@@ -116,7 +127,78 @@ async def one_game(context: Context, game_id: str) -> GameSummary:
     games = await context.manager.store.summaries([game_id])
     if not games:
         raise no_game(game_id)
-    return GameSummary.of(games[0])
+    return game_summary(context.manager, games[0])
+
+
+@router.get("/games/{game_id}/analysis")
+async def game_analysis(context: Context, game_id: str) -> AnalysisStatus:
+    """A finished game's analysis, or ``pending`` while it is computed."""
+    check_id(game_id)
+    answer = await context.manager.analysis(game_id)
+    if answer is None:
+        raise no_game(game_id)
+    return answer
+
+
+def game_summary(manager: RoomManager, game: StoredGame) -> GameSummary:
+    """A game as the lobby lists it; a game live on this instance says who is here,
+    who resigned and its clock's deadline, from its room."""
+    room = manager.rooms.get(game.id)
+    status = play_status(game.status)
+    if room is not None:
+        meta = room.meta()
+        status = meta.status
+    else:
+        seconds = game.clock_seconds if game.clock != "none" else None
+        clock = Clock(mode=game.clock, seconds=seconds, stand_in_level=game.stand_in_level)  # type: ignore[arg-type]
+        seats = [
+            SeatInfo(
+                seat=seat.seat,
+                kind=seat.kind,
+                level=seat.level,
+                name=seat.name,
+                presence="open"
+                if seat.kind == "open"
+                else "connected"
+                if seat.kind == "bot"
+                else "away",
+                stand_in=seat.stand_in,
+                resigned=False,
+                host=seat.host,
+            )
+            for seat in game.seats
+        ]
+        meta = GameMeta(
+            game_id=game.id,
+            players=game.players,
+            rules=game.rules,
+            seats=seats,
+            first_seat=game.first_seat,
+            lang=game.lang,
+            created=iso_time(game.created),
+            status=status,
+            clock=clock,
+            rematch=game.rematch,
+        )
+    turn = room.turn_number() if room is not None else game.turns
+    if status == "playing":
+        turn = max(1, turn)
+    elif status == "waiting":
+        turn = 0
+    host = next((seat.name for seat in game.seats if seat.host), "")
+    return GameSummary(
+        **meta.model_dump(exclude={"seats", "clock"}),
+        seats=meta.seats,
+        clock=meta.clock,
+        version=game.version,
+        updated=iso_time(game.updated or game.created),
+        open_seats=[seat.seat for seat in game.seats if seat.kind == "open"],
+        host=host,
+        taken=sum(seat.kind != "open" for seat in game.seats),
+        turn=turn,
+        age=max(0, int(time.time() - game.created)),
+        replay_link=f"/r/{game.id}" if status == "over" else None,
+    )
 
 
 @router.post("/games/{game_id}/join")

@@ -24,8 +24,10 @@ from marrakech.web.protocol import (
     ErrorCode,
     ErrorMessage,
     Hello,
+    Ping,
     Pong,
     ProtocolError,
+    SeatMessage,
     parse_client_message,
 )
 from marrakech.web.room import Room
@@ -127,7 +129,9 @@ class Session:
         data: bytes = message.get("bytes") or b""
         return data
 
-    async def _check(self, raw: str | bytes) -> Hello | ActionMessage | ErrorMessage | Pong:
+    async def _check(
+        self, raw: str | bytes
+    ) -> Hello | ActionMessage | SeatMessage | ErrorMessage | Pong:
         """The message to handle, or the answer to send instead (an error, a pong)."""
         version = None if self.room is None else self.room.version
         if not self.limiter.allow():
@@ -144,9 +148,9 @@ class Session:
             message = parse_client_message(raw)
         except ProtocolError as error:
             return refusal(error.code, error.message, version)
-        if isinstance(message, Hello | ActionMessage):
-            return message
-        return Pong()
+        if isinstance(message, Ping):
+            return Pong()
+        return message
 
     async def _hello(self, timeout: float) -> Client | None:
         """Wait for the hello; attach to the room. None if the connection ends here."""
@@ -171,8 +175,8 @@ class Session:
                 await self._send_now(refusal("not_found", "no such game"))
                 await self.websocket.close(CLOSE_NOT_FOUND, "no such game")
                 return None
-            seats, unknown = room.seats_for(message.tokens)
-            client = Client(seats, message.lang, self.manager.queue_size)
+            tokens, unknown = room.seats_for(message.tokens)
+            client = Client(frozenset(tokens), message.lang, self.manager.queue_size, tokens)
             self.room, self.client = room, client
             if unknown:
                 client.send(
@@ -199,13 +203,16 @@ class Session:
             message = await self._check(raw)
             if isinstance(message, Hello):
                 message = refusal("bad_message", "hello was already received", room.version)
-            if isinstance(message, ActionMessage):
-                try:
-                    await room.act(client, message.seat, message.version, message.action)
-                except ProtocolError as error:
-                    client.send(refusal(error.code, error.message, room.version).model_dump_json())
-            else:
+            if isinstance(message, ErrorMessage | Pong):
                 client.send(message.model_dump_json())
+                continue
+            try:
+                if isinstance(message, ActionMessage):
+                    await room.act(client, message.seat, message.version, message.action)
+                else:
+                    await room.command(client, message)
+            except ProtocolError as error:
+                client.send(refusal(error.code, error.message, room.version).model_dump_json())
 
     async def _write(self, client: Client) -> None:
         try:

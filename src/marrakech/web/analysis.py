@@ -1,0 +1,104 @@
+"""A finished game looked back on: dice luck, scores and winning chances turn by turn.
+
+The server computes it once per game, in a bot worker (:meth:`BotScheduler.run
+<marrakech.web.bot_workers.BotScheduler.run>`), never on the event loop, and keeps it
+with the game. One point per position after each player turn
+(:mod:`marrakech.web.turns`), the first at the start:
+
+- ``scores``: each seat's score there (R20);
+- ``chances``: each seat's share of the win from there (:func:`chances_series`);
+- ``luck``: each seat's dice luck over the game (:func:`marrakech.luck.dice_luck`);
+- ``swings``: the turns where a seat's chances moved most, for the replay to jump to.
+
+>>> import random
+>>> from marrakech import State, random_game
+>>> from marrakech.record import GameRecord
+>>> start = State.new(players=3)
+>>> _, actions = random_game(start, random.Random(2))
+>>> result = analyse(GameRecord.from_actions(start, actions), "g1", playouts=20)
+>>> len(result.turns) == len(result.scores) == len(result.chances), result.method
+(True, 'playouts:20')
+>>> [round(sum(point), 6) for point in result.chances][:3], len(result.swings) <= MAX_SWINGS
+([1.0, 1.0, 1.0], True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from marrakech.events import Event
+from marrakech.fast.playouts import random_playouts
+from marrakech.luck import dice_luck
+from marrakech.record import GameRecord
+from marrakech.state import State
+from marrakech.web.protocol import Analysis, Swing
+from marrakech.web.turns import extend_turns
+
+#: Playouts per position for the winning chances (seeded: the same game gives the same
+#: analysis). 200 informed playouts put each chance within about +-3.5 points (95%).
+PLAYOUTS = 200
+#: How many swings the analysis keeps.
+MAX_SWINGS = 5
+
+
+def series_points(record: GameRecord) -> list[tuple[int, int, State]]:
+    """The analysis's points: (player-turn number, version, position), the first at the
+    start, then after each player turn."""
+    state = record.initial_state()
+    events: list[Event] = []
+    for action in record.actions:
+        events.append(state.describe(action))
+        state = events[-1].after
+    points = [(0, 0, record.initial_state())]
+    for number, span in enumerate(extend_turns([], events), 1):
+        points.append((number, span.end, events[span.end - 1].after))
+    return points
+
+
+def chances_series(record: GameRecord, playouts: int = PLAYOUTS) -> list[list[float]]:
+    """Each seat's share of the win (0..1, ties share) at each of :func:`series_points`.
+
+    Estimated by ``playouts`` informed random playouts per position (the fast kernels,
+    :func:`marrakech.fast.playouts.random_playouts`), seeded from the record so the
+    same game always gives the same series; exact at the end (the game's outcome).
+    This is the one place the server estimates winning chances: a better estimator
+    (the bots' evaluation) replaces it here.
+    """
+    seed = int.from_bytes(hashlib.sha256(record.to_json().encode()).digest()[:8], "big")
+    series = []
+    for number, _, state in series_points(record):
+        if state.is_terminal:
+            shares = state.outcome().win_shares
+            series.append([float(share) for share in shares])
+            continue
+        result = random_playouts(state, playouts, seed=seed + number, informed=True)
+        series.append([float(share) for share in result.mean_win_share()])
+    return series
+
+
+def analyse(record: GameRecord, game_id: str, playouts: int = PLAYOUTS) -> Analysis:
+    """The :class:`~marrakech.web.protocol.Analysis` of a finished game's record."""
+    points = series_points(record)
+    chances = chances_series(record, playouts)
+    swings = []
+    for index in range(1, len(points)):
+        turn, version, _ = points[index]
+        for seat in range(record.players):
+            before, after = chances[index - 1][seat], chances[index][seat]
+            swings.append(Swing(seat=seat, turn=turn, version=version, before=before, after=after))
+    swings.sort(key=lambda swing: (-abs(swing.after - swing.before), swing.turn, swing.seat))
+    return Analysis(
+        game_id=game_id,
+        luck=[round(value, 3) for value in dice_luck(record)],
+        turns=[turn for turn, _, _ in points],
+        versions=[version for _, version, _ in points],
+        scores=[list(state.scores()) for _, _, state in points],
+        chances=[[round(share, 4) for share in point] for point in chances],
+        swings=swings[:MAX_SWINGS],
+        method=f"playouts:{playouts}",
+    )
+
+
+def analyse_json(record_json: str, game_id: str, playouts: int = PLAYOUTS) -> str:
+    """:func:`analyse` from and to JSON: what a bot worker process is sent and returns."""
+    return analyse(GameRecord.from_json(record_json), game_id, playouts).model_dump_json()
