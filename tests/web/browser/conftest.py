@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.limits import Limits
 from tests.web.browser.helpers import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -46,16 +45,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="module")
-def server_limits() -> Limits | None:
-    """The test server's limits (None: the app's own); a module may give its own."""
-    return None
+def server_options() -> dict[str, Any]:
+    """More options of the test server's app (limits, clocks); a module may give its own."""
+    return {}
 
 
 @pytest.fixture(scope="module")
 def server(
-    browser: Any, tmp_path_factory: pytest.TempPathFactory, server_limits: Limits | None
+    browser: Any, tmp_path_factory: pytest.TempPathFactory, server_options: dict[str, Any]
 ) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3", limits=server_limits)
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3", options=server_options)
     live.start()
     try:
         yield live

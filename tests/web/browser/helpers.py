@@ -13,7 +13,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -127,12 +127,17 @@ class LiveServer:
     """The Marrakech app on uvicorn in a thread, restartable on the same port and file."""
 
     def __init__(
-        self, db: Path, bot_delay: float = 0.03, seed: int = 11, limits: Limits | None = None
+        self,
+        db: Path,
+        bot_delay: float = 0.03,
+        seed: int = 11,
+        options: Mapping[str, Any] | None = None,
     ) -> None:
+        """``options``: more of :func:`create_app`'s keywords (limits, clocks...)."""
         self.db = db
         self.bot_delay = bot_delay
         self.seed = seed
-        self.limits = limits
+        self.options = dict(options or {})
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -141,7 +146,7 @@ class LiveServer:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        app = create_app(self.db, bot_delay=self.bot_delay, seed=self.seed, limits=self.limits)
+        app = create_app(self.db, bot_delay=self.bot_delay, seed=self.seed, **self.options)
         config = uvicorn.Config(app, log_level="warning", lifespan="on")
         server = uvicorn.Server(config)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -183,6 +188,9 @@ def screenshot_path(name: str, tmp_path: Path) -> Path:
         return DOCS / name
     return tmp_path / name
 
+
+#: Limits for test modules that make many games from one address.
+ROOMY = Limits(creates_per_minute=600, create_burst=100, games_per_client=200, bots_per_client=400)
 
 #: The smallest side of a control a finger can hit reliably (WCAG 2.5.5), in CSS pixels.
 TOUCH_MIN = 44

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.limits import Limits
 from tests.web.browser.helpers import (
     DESKTOP,
     PHONE,
+    ROOMY,
     LiveServer,
     finished_bot_game,
     mouse_turn,
@@ -33,11 +33,9 @@ SIDEWAYS = {"width": 844, "height": 390}
 
 
 @pytest.fixture(scope="module")
-def server_limits() -> Limits:
+def server_options() -> dict[str, Any]:
     """This module makes many games from one address: room for them all."""
-    return Limits(
-        creates_per_minute=600, create_burst=100, games_per_client=200, bots_per_client=400
-    )
+    return {"limits": ROOMY}
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +137,9 @@ def test_a_whole_game_by_taps_on_a_phone(server: LiveServer, new_page: Any, tmp_
             # The picture for the README: a facing previewed, before it is confirmed.
             choice = "R" if page.locator("[data-testid=orient-R]").count() else "S"
             page.tap(f"[data-testid=orient-{choice}]")
-            page.wait_for_selector("[data-testid=orient-confirm]")
+            page.wait_for_selector("[data-testid=preview-table]")
+            page_fits(page)
+            assert small_controls(page) == []
             page.screenshot(path=str(screenshot_path("screenshot-phone.png", tmp_path)))
             page.tap("[data-testid=orient-confirm]")
             shot = True
@@ -151,8 +151,23 @@ def test_a_whole_game_by_taps_on_a_phone(server: LiveServer, new_page: Any, tmp_
     # 10 carpets each at 3 players (R6), unless Red could not pay (R13).
     assert placed == 10 or "out" in page.inner_text("[data-testid=panel-0]").lower()
     page.wait_for_selector("[data-testid=end-screen][open]")
+    # The game looked back on: each seat's dice luck (summing to zero) and the charts.
+    page.wait_for_selector("[data-testid=end-charts]", timeout=60_000)
+    luck = [
+        float(page.inner_text(f"[data-testid=luck-{seat}]").replace("−", "-").replace("+", ""))
+        for seat in range(3)
+    ]
+    assert abs(sum(luck)) < 0.2
+    assert page.locator("[data-testid=chart-scores] .chart-line").count() == 3
     page_fits(page)
     assert small_controls(page) == []
+    # A rematch: the same seats in a new game, this page's seat ready for it.
+    old = page.url
+    page.tap("[data-testid=rematch]")
+    page.tap("[data-testid=rematch-open]")
+    page.wait_for_url(lambda url: url != old and "#t=" in url)
+    assert wait_input(page) == "orient"
+    assert "you" in page.inner_text("[data-testid=panel-0]").lower()
 
 
 def watch_status_until_my_turn(page: Any) -> None:
