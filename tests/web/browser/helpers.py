@@ -74,6 +74,16 @@ def mouse_turn(page: Any, rng: random.Random) -> str:
     return kind
 
 
+def lobby_form(page: Any, base: str, players: int, kinds: Mapping[int, str]) -> None:
+    """Open the lobby and fill the New game form: players, seat kinds, seat 0 first."""
+    page.goto(base + "/")
+    page.wait_for_selector("[data-testid=lobby]")
+    page.check(f"[data-testid=players-{players}]")
+    for seat, kind in kinds.items():
+        page.select_option(f"[data-testid=seat-kind-{seat}]", kind)
+    page.select_option("[data-testid=first-seat]", "0")
+
+
 def choose_carpet(page: Any, rng: random.Random, press: Callable[[str], None]) -> str:
     """Pick a legal placement on the board with ``press`` (a click or a tap): a square,
     then a partner if the first has several; return the squares of the carpet shown."""

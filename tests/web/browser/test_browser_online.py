@@ -17,6 +17,7 @@ from tests.web.browser.helpers import (
     ROOMY,
     LiveServer,
     finished_bot_game,
+    lobby_form,
     mouse_turn,
     touch_turn,
     version,
@@ -159,12 +160,7 @@ def test_resign_asks_first(server: LiveServer, new_page: Any) -> None:
 
 def test_host_waits_kicks_and_starts(server: LiveServer, new_page: Any) -> None:
     host = new_page()
-    host.goto(server.base + "/")
-    host.wait_for_selector("[data-testid=lobby]")
-    host.check("[data-testid=players-3]")
-    host.select_option("[data-testid=seat-kind-1]", "open")
-    host.select_option("[data-testid=seat-kind-2]", "open")
-    host.select_option("[data-testid=first-seat]", "0")
+    lobby_form(host, server.base, 3, {1: "open", 2: "open"})
     # An open seat needs the host's name (the lobby shows who hosts).
     host.click("[data-testid=create]")
     assert "name" in host.inner_text("form [role=alert]").lower()
