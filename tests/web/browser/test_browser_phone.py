@@ -85,6 +85,13 @@ def test_every_page_fits_the_screen(
     page.goto(server.base + new_game(server))
     assert wait_input(page) == "orient"
     fits_and_taps(page, touch, "game")
+    # The orient preview's table (each die result) fits too.
+    if touch:
+        page.tap("[data-testid=orient-R]")
+    else:
+        page.hover("[data-testid=orient-R]")
+    page.wait_for_selector("[data-testid=preview-table]")
+    fits_and_taps(page, touch, "game with the orient preview")
     if not touch:
         # At 1280 px the orient buttons hold their labels on one line.
         for choice in "LSR":
@@ -203,6 +210,14 @@ def test_last_move_stays_until_the_next(server: LiveServer, new_page: Any) -> No
         "[data-testid=board] .carpets .carpet", "els => els.map(e => e.dataset.squares)"
     )
     assert squares in carpets
+    # What the bot did is summed up for this seat's turn ...
+    assert page.locator("[data-testid=since] li").count() == 1
+    assert "Blue-Purple: rolled" in page.inner_text("[data-testid=since] li")
+    # ... and still there after a reload: the server's welcome brings both.
+    page.reload()
+    assert wait_input(page) == "orient"
+    assert page.get_attribute(outline, "data-squares") == squares
+    assert "Blue-Purple: rolled" in page.inner_text("[data-testid=since] li")
 
 
 def test_turn_signals(server: LiveServer, new_page: Any) -> None:
