@@ -18,7 +18,7 @@ const DASHES = ["", "7 4", "2 4", "9 3 2 3"];
  * @param {object} analysis the server's Analysis
  * @param {string[]} firstColours each seat's first colour letter
  * @param {"scores"|"chances"} series
- * @param {{title: string, seatNames: string[], turnLabel: string}} text
+ * @param {{title: string, seatNames: string[]}} text
  */
 export function seriesChart(analysis, firstColours, series, text) {
   const points = analysis[series];
@@ -51,7 +51,6 @@ export function seriesChart(analysis, firstColours, series, text) {
   for (let turn = 0; turn <= lastTurn; turn += step) {
     svg.append(s("text", { x: x(turn), y: H - 6, class: "chart-axis", "text-anchor": "middle" }, String(turn)));
   }
-  svg.append(s("text", { x: W - RIGHT, y: H - 6, class: "chart-axis", "text-anchor": "end" }, text.turnLabel));
   firstColours.forEach((colour, seat) => {
     const d = points.map((row, i) => `${i ? "L" : "M"} ${x(turns[i]).toFixed(1)} ${y(row[seat]).toFixed(1)}`).join(" ");
     svg.append(

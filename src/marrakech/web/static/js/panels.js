@@ -256,6 +256,12 @@ export class Log {
   }
 }
 
+/** How the winning chances were estimated, in words ("playouts:200" from the server). */
+function methodText(method) {
+  const playouts = /^playouts:(\d+)$/.exec(String(method));
+  return playouts ? t("end.method.playouts", { n: playouts[1] }) : t("end.method", { method });
+}
+
 /** A signed number of dirhams with one decimal ("+2.5", "−1.0"). */
 function signed(value) {
   const text = Math.abs(value).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -339,13 +345,12 @@ export function endScreen(view, meta, opts = {}) {
   if (analysis && analysis.turns.length) {
     const firstColours = view.seats.map((x) => x.colours[0]);
     const seatNames = view.seats.map((x) => seatName(view, meta, x.seat));
-    const turnLabel = t("end.chart.turn");
     charts = h(
       "div",
       { class: "charts", "data-testid": "end-charts" },
-      seriesChart(analysis, firstColours, "scores", { title: t("end.chart.scores"), seatNames, turnLabel }),
-      seriesChart(analysis, firstColours, "chances", { title: t("end.chart.chances"), seatNames, turnLabel }),
-      h("p", { class: "hint" }, t("end.luck.help"), " ", t("end.method", { method: analysis.method })),
+      seriesChart(analysis, firstColours, "scores", { title: t("end.chart.scores"), seatNames }),
+      seriesChart(analysis, firstColours, "chances", { title: t("end.chart.chances"), seatNames }),
+      h("p", { class: "hint" }, t("end.luck.help"), " ", methodText(analysis.method)),
     );
   } else if (analysisPending) {
     charts = h("p", { class: "hint", "data-testid": "analysis-pending" }, t("end.analysing"));
