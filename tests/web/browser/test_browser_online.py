@@ -176,11 +176,17 @@ def test_host_waits_kicks_and_starts(server: LiveServer, new_page: Any) -> None:
     guest.wait_for_selector(f"[data-testid=who-{game_id}]")
     assert "hosted by Ana" in guest.inner_text(f"[data-testid=who-{game_id}]")
     guest.click(f"[data-testid=join-{game_id}-1]")
-    guest.fill("[data-testid=join-name]", "Zoé")
+    # A name stacking marks on one letter is refused, and the lobby says why ...
+    guest.fill("[data-testid=join-name]", "Z" + "\u0301" * 5)
+    guest.click("[data-testid=join-go]")
+    assert "combining marks" in guest.inner_text("[data-testid=join-error]")
+    # ... while joiners (an emoji family, a Persian name) are welcome.
+    family = "Zoé \U0001f469\u200d\U0001f469\u200d\U0001f467"
+    guest.fill("[data-testid=join-name]", family)
     guest.click("[data-testid=join-go]")
     guest.wait_for_url(f"**/g/{game_id}#t=*")
     presence(host, 1, "connected")
-    assert "Zoé" in host.inner_text("[data-testid=panel-1]")
+    assert family in host.inner_text("[data-testid=panel-1]")
     # Zoé leaves before the start: the host opens her seat again.
     guest.close()
     host.click("[data-testid=host-kick-1]")

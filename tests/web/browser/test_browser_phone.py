@@ -30,6 +30,7 @@ from tests.web.browser.helpers import (
 pytestmark = pytest.mark.browser
 
 SIDEWAYS = {"width": 844, "height": 390}
+SMALL = {"width": 360, "height": 740}
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,9 @@ def fits_and_taps(page: Any, touch: bool, where: str) -> None:
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
-@pytest.mark.parametrize("size", [PHONE, SIDEWAYS, DESKTOP], ids=["phone", "sideways", "desktop"])
+@pytest.mark.parametrize(
+    "size", [PHONE, SMALL, SIDEWAYS, DESKTOP], ids=["phone", "small", "sideways", "desktop"]
+)
 def test_every_page_fits_the_screen(
     server: LiveServer, new_page: Any, finished: str, locale: str, size: dict[str, int]
 ) -> None:

@@ -209,6 +209,7 @@ const STRINGS = {
     "help.colours":
       "Carpets show their colour, a pattern and a letter: Red has stripes (R), Blue dots (B), Yellow zigzags (Y), Purple checks (P).",
     "lobby.status.playing": "in progress",
+    "lobby.refused": "The server refused: {message}",
     "lobby.open.link": "Open: {seat}",
     "lobby.clock": "Turn clock",
     "lobby.clock.none": "No clock",
@@ -540,6 +541,7 @@ const STRINGS = {
     "help.colours":
       "Les tapis montrent leur couleur, un motif et une lettre : Rouge à rayures (R), Bleu à pois (B), Jaune à zigzags (Y), Violet en damier (P).",
     "lobby.status.playing": "en cours",
+    "lobby.refused": "Le serveur a refusé : {message}",
     "lobby.open.link": "Ouvrir : {seat}",
     "lobby.clock": "Pendule",
     "lobby.clock.none": "Sans pendule",

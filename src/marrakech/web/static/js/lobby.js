@@ -30,6 +30,11 @@ function saveName(name) {
   }
 }
 
+/** What went wrong with a request: the server unreachable, or its refusal and why. */
+function failure(error) {
+  return error.status ? t("lobby.refused", { message: error.message }) : t("lobby.error", { message: error.message });
+}
+
 /** "5 minutes ago" in the page's language. */
 function ago(seconds) {
   const format = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
@@ -344,7 +349,7 @@ export function mountLobby(root) {
         return;
       }
     } catch (error) {
-      createError = t("lobby.error", { message: error.message });
+      createError = failure(error);
     }
     busy = false;
     render();
@@ -533,7 +538,7 @@ export function mountLobby(root) {
       remember(game.game_id, { tokens: [answer.token], seats: [seat], players: game.players });
       location.href = answer.link;
     } catch (error) {
-      joining = { game, seat, error: t("lobby.error", { message: error.message }) };
+      joining = { game, seat, error: failure(error) };
       refresh();
     }
   }
