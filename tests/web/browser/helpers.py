@@ -278,10 +278,10 @@ def page_fits(page: Any) -> None:
     """Nothing scrolls sideways: the page, and an open dialog inside itself."""
     assert horizontal_overflow(page) <= 0, f"{page.url}: {horizontal_overflow(page)} px too wide"
     inside = page.evaluate(
-        "[...document.querySelectorAll('dialog[open]')]"
+        "[...document.querySelectorAll('dialog[open], dialog[open] .table-wrap')]"
         ".map(d => d.scrollWidth - d.clientWidth).reduce((a, b) => Math.max(a, b), 0)"
     )
-    assert inside <= 0, f"{page.url}: an open dialog is {inside} px too wide for itself"
+    assert inside <= 0, f"{page.url}: an open dialog or its table is {inside} px too wide"
 
 
 def finished_bot_game(server: LiveServer) -> str:
@@ -296,3 +296,12 @@ def finished_bot_game(server: LiveServer) -> str:
         assert time.monotonic() < deadline, "the bots did not finish their game"
         time.sleep(0.2)
     return game_id
+
+
+def analysed(server: LiveServer, game_id: str) -> dict[str, Any]:
+    """The analysis of a finished game, once the server's bot workers have made it."""
+    deadline = time.monotonic() + 60
+    while (answer := server.api("GET", f"/api/games/{game_id}/analysis"))["status"] != "ready":
+        assert time.monotonic() < deadline, "the analysis never came"
+        time.sleep(0.2)
+    return dict(answer["analysis"])

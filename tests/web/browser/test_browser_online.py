@@ -5,7 +5,6 @@ preview against the core's (R9-R13); the lobby's summaries; the replay's turning
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from tests.web.browser.helpers import (
     PHONE,
     ROOMY,
     LiveServer,
+    analysed,
     finished_bot_game,
     lobby_form,
     mouse_turn,
@@ -256,11 +256,7 @@ def test_created_with_orient_last_and_a_clock(server: LiveServer, new_page: Any)
 
 def test_replay_jumps_to_the_turning_points(server: LiveServer, new_page: Any) -> None:
     game_id = finished_bot_game(server)
-    deadline = time.monotonic() + 60
-    while (answer := server.api("GET", f"/api/games/{game_id}/analysis"))["status"] != "ready":
-        assert time.monotonic() < deadline, "the analysis never came"
-        time.sleep(0.2)
-    swings = answer["analysis"]["swings"]
+    swings = analysed(server, game_id)["swings"]
     assert swings
     page = new_page()
     page.goto(f"{server.base}/r/{game_id}")

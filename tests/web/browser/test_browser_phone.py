@@ -17,6 +17,7 @@ from tests.web.browser.helpers import (
     PHONE,
     ROOMY,
     LiveServer,
+    analysed,
     finished_bot_game,
     mouse_turn,
     page_fits,
@@ -41,7 +42,9 @@ def server_options() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def finished(server: LiveServer) -> Iterator[str]:
-    yield finished_bot_game(server)
+    game_id = finished_bot_game(server)
+    analysed(server, game_id)  # its end screen then has every column and the charts
+    yield game_id
 
 
 def new_game(server: LiveServer, players: int = 3, **extra: Any) -> str:
@@ -110,7 +113,7 @@ def test_every_page_fits_the_screen(
             assert overflow <= 0, f"{choice}: the label overflows its button"
 
     page.goto(f"{server.base}/g/{finished}")
-    page.wait_for_selector("[data-testid=end-screen][open]")
+    page.wait_for_selector("[data-testid=end-screen][open] [data-testid=end-charts]")
     fits_and_taps(page, touch, "end screen")
     page.keyboard.press("Escape")
 
