@@ -236,6 +236,13 @@ def test_turn_signals(server: LiveServer, new_page: Any) -> None:
             "first_seat": 1,
         },
     )
+    # A browser never asked: the page offers notifications and asks nothing by itself.
+    fresh = new_page()
+    fresh.goto(server.base + answer["seats"][0]["link"])
+    fresh.wait_for_selector("[data-testid=notify-toggle]")
+    assert fresh.inner_text("[data-testid=notify-toggle]") == "Notify me on my turn"
+    assert fresh.evaluate("Notification.permission") == "default"
+    fresh.close()
     page = new_page(speed="fast")
     page.context.grant_permissions(["notifications"], origin=server.base)
     page.goto(server.base + answer["seats"][0]["link"])

@@ -1046,6 +1046,7 @@ export function mountGame(root, gameId) {
       announce(text);
     }
     if (g.view) renderAll();
+    refreshEnd(); // the end screen names who resigned, and the rematch once it exists
   }
 
   function rematchReady(msg) {
