@@ -24,9 +24,25 @@ def test_serve_options() -> None:
     )
     assert (args.host, args.port, args.db, args.bot_delay) == ("0.0.0.0", 0, "x.sqlite3", 0.0)
     assert callable(args.run)
+    args = build_parser().parse_args(["serve"])
+    assert (args.relaxed_seconds, args.blitz_seconds, args.open_game_ttl) == (180, 30, 3600)
+    args = build_parser().parse_args(
+        ["serve", "--relaxed-seconds", "600", "--blitz-seconds", "5", "--open-game-ttl", "60"]
+    )
+    assert (args.relaxed_seconds, args.blitz_seconds, args.open_game_ttl) == (600, 5, 60)
 
 
-@pytest.mark.parametrize("bad", [["--port", "70000"], ["--port", "http"], ["--bot-delay", "-1"]])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--port", "70000"],
+        ["--port", "http"],
+        ["--bot-delay", "-1"],
+        ["--blitz-seconds", "0"],
+        ["--relaxed-seconds", "1.5"],
+        ["--open-game-ttl", "forever"],
+    ],
+)
 def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", *bad])

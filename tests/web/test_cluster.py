@@ -196,3 +196,66 @@ async def owners_of(database: str, game_ids: list[str]) -> dict[str, str | None]
             "SELECT id, owner FROM games WHERE id = ANY(%s) AND status <> 'over'", (game_ids,)
         )
         return {game_id: owner for game_id, owner in await cursor.fetchall()}
+
+
+async def hello(uri: str, token: str | None) -> Any:
+    """A connection to a game, past its welcome (returned with it)."""
+    ws = await websockets.connect(uri, ping_interval=None)
+    await ws.send(json.dumps({"type": "hello", "tokens": [token] if token else []}))
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if message["type"] == "welcome":
+            return ws, message
+
+
+async def next_reason(ws: Any, reason: str, seat: int) -> dict[str, Any]:
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if message["type"] == "game" and message["reason"] == reason and message["seat"] == seat:
+            return message  # type: ignore[no-any-return]
+
+
+def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
+    """Seat 0 on one instance, seat 1 on the other: each sees the other come and go,
+    the host's replace made on one reaches the other, and the pages of an instance
+    killed with ``kill -9`` are away within its lease and a sweep."""
+    options = ("--bot-delay", "0", "--bot-processes", "0")
+    one = Served(pg_url, *options)
+    two = Served(pg_url, *options)
+    try:
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
+        game = post_json(one.url + "api/games", {"players": 3, "seats": seats})
+        path = f"ws/{game['game_id']}"
+        red_token, blue_token = (seat.get("token") for seat in game["seats"][:2])
+
+        async def scenario() -> None:
+            red, welcome = await hello(one.url.replace("http", "ws") + path, red_token)
+            assert [s["presence"] for s in welcome["game"]["seats"]][:2] == ["connected", "away"]
+            blue, welcome = await hello(two.url.replace("http", "ws") + path, blue_token)
+            # Seat 0's page is on the other instance: seat 1's page sees it here (in its
+            # welcome, or as soon as that instance has heard).
+            if welcome["game"]["seats"][0]["presence"] != "connected":
+                await next_reason(blue, "connected", 0)
+            came = await next_reason(red, "connected", 1)
+            assert came["game"]["seats"][1]["presence"] == "connected"
+            await blue.close()
+            left = await next_reason(red, "away", 1)
+            assert left["game"]["seats"][1]["presence"] == "away"
+            await red.send(json.dumps({"type": "replace", "seat": 1, "level": "easy"}))
+            await next_reason(red, "replaced", 1)
+            blue, welcome = await hello(two.url.replace("http", "ws") + path, blue_token)
+            assert welcome["game"]["seats"][1]["stand_in"] == "easy"
+            await blue.send(json.dumps({"type": "take_back", "seat": 1}))
+            back = await next_reason(red, "took_back", 1)
+            assert back["game"]["seats"][1]["stand_in"] is None
+            # Killed, the other instance cannot say its page closed: its lease runs out.
+            two.kill()
+            killed = time.monotonic()
+            await asyncio.wait_for(next_reason(red, "away", 1), 15)
+            assert time.monotonic() - killed < 9  # lease 3 s, sweeps every second
+            await red.close()
+
+        asyncio.run(scenario())
+    finally:
+        one.stop()
+        two.stop()

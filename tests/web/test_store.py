@@ -156,3 +156,49 @@ def test_tokens_are_stored_hashed() -> None:
 def test_default_path_is_in_the_user_data_directory() -> None:
     path = default_db_path()
     assert path.name == "marrakech.sqlite3" and "marrakech" in path.parent.parts[-1]
+
+
+def test_a_version_2_file_gets_clocks_hosts_and_player_turns(tmp_path: Path) -> None:
+    """Games stored before issue #13 (schema 2) keep playing after the upgrade: no
+    clock, their first human seat hosts, their turn number counts their rolls."""
+    path = tmp_path / "games.sqlite3"
+    older = {version: MIGRATIONS[version] for version in (1, 2)}
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO schema_version (version) VALUES (0)")
+        for version in (1, 2):
+            for statement in older[version]:
+                db.execute(statement)
+        db.execute("UPDATE schema_version SET version = 2")
+        db.execute(
+            "INSERT INTO games (id, created, updated, players, rules, first_seat, lang, status,"
+            " version) VALUES ('old', 1, 1, 3, 'standard', 0, 'en', 'running', 7)"
+        )
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, kind, level, name) VALUES ('old', ?, ?, ?, ?)",
+            [(0, "bot", "easy", ""), (1, "human", None, "Bea"), (2, "human", None, "Cid")],
+        )
+        db.executemany(
+            "INSERT INTO actions (game_id, number, token, seat, at) VALUES ('old', ?, ?, ?, 1)",
+            [
+                (number, token, seat)
+                for number, (token, seat) in enumerate(
+                    zip(
+                        ["S", "r2", "c3-c4", "L", "r1", "d5-d6", "R"],
+                        [0, 0, 0, 1, 1, 1, 2],
+                        strict=True,
+                    )
+                )
+            ],
+        )
+    store = SQLiteStore(path)
+    assert store.schema_version == SCHEMA_VERSION == 3
+    game = store.load_game("old")
+    assert game is not None and game.version == 7 and game.turns == 2
+    assert (game.clock, game.clock_seconds, game.rematch, game.analysis) == ("none", 0, None, None)
+    assert [(seat.host, seat.joined, seat.stand_in) for seat in game.seats] == [
+        (False, False, None),
+        (True, False, None),
+        (False, False, None),
+    ]
+    store.close()

@@ -153,3 +153,74 @@ async def test_usage_counts_unfinished_recent_games_and_their_bots(
     usage = await store.usage("203.0.113.7", now - 3600)
     assert usage == Usage(games=1, bots=1, all_games=2, all_bots=2)
     await store.close()
+
+
+@in_fresh_loop
+async def test_clock_turns_seats_rematch_and_analysis(open_store: Callable[..., Any]) -> None:
+    store = await open_store()
+    await store.create_game(
+        a_game(clock="blitz", clock_seconds=30, stand_in_level="easy", turns=0, updated=100.0)
+    )
+    await _own(store, "g1")
+    assert [g.id for g in await store.open_games(10, since=50.0)] == ["g1"]
+    assert await store.open_games(10, since=200.0) == []  # nobody joined since: expired
+    host = SeatRow(0, "human", name="Ana", token_hash=hash_token("secret"), host=True)
+    seats = [host, SeatRow(1, "bot", level="hard", stand_in=None), SeatRow(2, "bot", "easy")]
+    await store.update_seats("g1", seats, "running", True)  # the host started it
+    await store.append_actions("g1", 0, [ActionRow("L", 1)], "running", False, turns=1)
+    seats[0] = SeatRow(
+        0, "human", name="Ana", token_hash=hash_token("secret"), host=True, stand_in="medium"
+    )
+    await store.update_seats("g1", seats, "running", True)  # its time ran out
+    game = await store.load_game("g1")
+    assert game is not None and game.status == "running" and game.bot_to_move
+    assert list(game.seats) == seats and game.bots == 2
+    assert (game.clock, game.clock_seconds, game.stand_in_level) == ("blitz", 30, "easy")
+    assert game.turns == 1 and game.rematch is None and game.analysis is None
+    # A rematch is recorded once; its human seats get their token hash once.
+    assert await store.set_rematch("g1", "g2") == "g2"
+    assert await store.set_rematch("g1", "g3") == "g2"
+    await store.create_game(a_game("g2", seats=(SeatRow(0, "human", name="Ana", host=True),)))
+    assert await store.activate_seat("g2", 0, hash_token("new"))
+    assert not await store.activate_seat("g2", 0, hash_token("other"))
+    assert not await store.activate_seat("g1", 1, hash_token("other"))  # a bot's
+    rematch = await store.load_game("g2")
+    assert rematch is not None and rematch.seats[0].token_hash == hash_token("new")
+    await store.save_analysis("g1", '{"luck": [1.5]}')
+    [summary] = await store.summaries(["g1"])
+    assert summary.rematch == "g2" and summary.analysis == '{"luck": [1.5]}'
+    with pytest.raises(StoreError, match="no game nope"):
+        await store.set_rematch("nope", "g4")
+    await store.close()
+
+
+@in_fresh_loop
+async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
+    """A database of before issue #13 (schema 1): its games get no clock, their first
+    human seat as host, and a turn number from their rolls."""
+    from marrakech.web.postgres_store import MIGRATIONS, SCHEMA_VERSION, PostgresStore
+
+    store = await PostgresStore.open(pg_url, migrations={1: MIGRATIONS[1]})
+    async with store.pool.connection() as conn:
+        await conn.execute(
+            "INSERT INTO games (id, created, updated, players, rules, first_seat, lang, status,"
+            " version) VALUES ('old', 1, 1, 2, 'standard', 0, 'en', 'running', 3)"
+        )
+        for seat, kind in ((0, "human"), (1, "human")):
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, kind, name) VALUES ('old', %s, %s, '')",
+                (seat, kind),
+            )
+        for number, token in enumerate(["S", "r3", "a1-a2"]):
+            await conn.execute(
+                "INSERT INTO actions (game_id, number, token, seat, at)"
+                " VALUES ('old', %s, %s, 0, 1)",
+                (number, token),
+            )
+    await store.close()
+    store = await PostgresStore.open(pg_url)
+    assert store.schema_version == SCHEMA_VERSION == 2
+    game = await store.load_game("old")
+    assert game is not None and game.turns == 1 and game.clock == "none"
+    assert [seat.host for seat in game.seats] == [True, False]
+    await store.close()

@@ -8,8 +8,9 @@ lifespan) and closed when it stops::
     >>> sorted(app.openapi()["paths"])  # the HTTP API; beside it, the pages and /ws/{game_id}
     ... # doctest: +NORMALIZE_WHITESPACE
     ['/api/config', '/api/games', '/api/games/open', '/api/games/{game_id}',
-     '/api/games/{game_id}/join', '/api/games/{game_id}/record', '/api/games/{game_id}/replay',
-     '/api/health', '/api/replay']
+     '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
+     '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
+     '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.

@@ -295,6 +295,11 @@ class PostgresCluster:
     async def _take_over(self) -> None:
         manager = self.manager
         await manager.resume(await self.store.games_with_bot_to_move())
+        if any(room.remote for room in manager.rooms.values()):
+            rows = await self._execute("SELECT id FROM instances WHERE alive_until > now()")
+            living = {row[0] for row in rows}
+            for live in list(manager.rooms.values()):
+                live.keep_remote(living)
         followed = [room.game_id for room in manager.rooms.values() if not room.owner]
         if followed:
             orphans = await self._execute(

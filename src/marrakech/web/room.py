@@ -189,6 +189,9 @@ class Room:
         #: The state view the connections have (None: none is computed yet).
         self._view: StateView | None = None
         self._preview: tuple[int, PreviewView | None] = (-1, None)
+        #: By language: the number of finished turns, the last one's summary, and that
+        #: as plain data (an update writes it: once a turn, not once an action).
+        self._last_moves: dict[str, tuple[int, TurnSummary | None, dict[str, Any] | None]] = {}
         self._legal: tuple[int, list[str]] = (-1, [])
 
     # -- what the game is -------------------------------------------------------------
@@ -302,11 +305,14 @@ class Room:
         return lines
 
     def preview(self) -> PreviewView | None:
-        """The core's preview of each orientation while a seat orients (else None)."""
+        """The core's preview of each orientation while a player orients (else None:
+        a bot needs none, and it costs a third of a millisecond)."""
         version, preview = self._preview
         if version != self.version:
             state = self.state
-            preview = preview_view(state) if state.phase is Phase.ORIENT else None
+            preview = None
+            if state.phase is Phase.ORIENT and mover_kind(state, self.seats) == "human":
+                preview = preview_view(state)
             self._preview = (self.version, preview)
         return preview
 
@@ -317,10 +323,18 @@ class Room:
         return [summary(n, span, self.events, log) for n, span in enumerate(done, 1)]
 
     def last_move(self, lang: str) -> TurnSummary | None:
+        """The last finished turn (made once per turn and language)."""
         done = finished(self.spans, self.state)
-        if not done:
-            return None
-        return summary(len(done), done[-1], self.events, self.log(lang))
+        cached = self._last_moves.get(lang)
+        if cached is not None and cached[0] == len(done):
+            return cached[1]
+        last = summary(len(done), done[-1], self.events, self.log(lang)) if done else None
+        self._last_moves[lang] = (len(done), last, None if last is None else last.model_dump())
+        return last
+
+    def _last_move_data(self, lang: str) -> dict[str, Any] | None:
+        self.last_move(lang)
+        return self._last_moves[lang][2]
 
     def since(self, seats: frozenset[int], lang: str) -> list[TurnSummary]:
         """The finished turns after the last finished turn of one of ``seats``."""
@@ -390,14 +404,8 @@ class Room:
     def _presence_changed(self, before: list[Presence], skip: Client | None = None) -> None:
         """Tell the connections (but ``skip``, just welcomed) and the other instances
         of seats that came or left."""
-        after = self._presences()
-        changed = [seat for seat in range(self.players) if before[seat] != after[seat]]
-        for seat in changed:
-            reason: ChangeReason = "connected" if after[seat] == "connected" else "away"
-            self.broadcast_meta(reason, seat, skip)
-        if changed:
+        if self._tell_presence(before, skip):
             self.manager.cluster.presence(self.game_id, self.local_seats())
-            self._update_deadline()
 
     def set_remote(self, instance: str, seats: frozenset[int]) -> None:
         """Another instance says which of this game's seats its connections hold."""
@@ -406,10 +414,28 @@ class Room:
             self.remote[instance] = seats
         else:
             self.remote.pop(instance, None)
+        self._tell_presence(before)
+
+    def keep_remote(self, living: set[str]) -> None:
+        """Forget the connections of instances that are gone (killed: they could not
+        say their pages closed)."""
+        if self.remote.keys() - living:
+            before = self._presences()
+            for instance in self.remote.keys() - living:
+                del self.remote[instance]
+            self._tell_presence(before)
+
+    def _tell_presence(self, before: list[Presence], skip: Client | None = None) -> bool:
+        """Tell the connections (but ``skip``) of the seats whose presence changed
+        since ``before``; whether any did."""
         after = self._presences()
+        changed = False
         for seat in range(self.players):
             if before[seat] != after[seat]:
-                self.broadcast_meta("connected" if after[seat] == "connected" else "away", seat)
+                reason: ChangeReason = "connected" if after[seat] == "connected" else "away"
+                self.broadcast_meta(reason, seat, skip)
+                changed = True
+        return changed
 
     def view(self) -> StateView:
         """The state view of the current position (computed once per version)."""
@@ -464,7 +490,7 @@ class Room:
                     changes=changes,
                     state=after if changes is None else None,
                     preview=preview,
-                    last_move=self.last_move(client.lang),
+                    last_move=self._last_move_data(client.lang),
                     clock=clock,
                     legal={},
                 )
@@ -721,14 +747,16 @@ class Room:
         self.kick()
 
     def _take_seats(self, seats: list[SeatRow]) -> None:
-        """Use these seats from now on; when the game starts (or waits again), every
-        connection gets a fresh welcome: who may act changed."""
-        before = self.status
+        """Use these seats from now on. Connections whose legal tokens change get a
+        fresh welcome: all of them when the game starts (or waits again), a seat's own
+        when a bot starts or stops standing in for it."""
+        status, stand_ins = self.status, [row.stand_in for row in self.seats]
         self.seats = seats
         self._legal = (-1, [])
         self._update_deadline()
-        if self.status != before:
-            for client in list(self.clients):
+        changed = {n for n, row in enumerate(seats) if row.stand_in != stand_ins[n]}
+        for client in list(self.clients):
+            if self.status != status or client.seats & changed:
                 self._send_welcome(client)
 
     async def _resign(self, seat: int) -> None:
