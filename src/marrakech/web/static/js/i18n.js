@@ -209,6 +209,8 @@ const STRINGS = {
     "help.colours":
       "Carpets show their colour, a pattern and a letter: Red has stripes (R), Blue dots (B), Yellow zigzags (Y), Purple checks (P).",
     "lobby.status.playing": "in progress",
+    "help.touch":
+      "On a touch screen: a first tap on a choice (a facing, a carpet on the board) shows it; a second tap, or the confirm button, plays it.",
     "lobby.refused": "The server refused: {message}",
     "lobby.open.link": "Open: {seat}",
     "lobby.clock": "Turn clock",
@@ -541,6 +543,8 @@ const STRINGS = {
     "help.colours":
       "Les tapis montrent leur couleur, un motif et une lettre : Rouge à rayures (R), Bleu à pois (B), Jaune à zigzags (Y), Violet en damier (P).",
     "lobby.status.playing": "en cours",
+    "help.touch":
+      "Sur un écran tactile : un premier toucher sur un choix (une direction, un tapis sur le plateau) le montre ; un second, ou le bouton de validation, le joue.",
     "lobby.refused": "Le serveur a refusé : {message}",
     "lobby.open.link": "Ouvrir : {seat}",
     "lobby.clock": "Pendule",
