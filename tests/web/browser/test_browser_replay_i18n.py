@@ -65,8 +65,14 @@ def test_replay_download_and_upload(server: LiveServer, new_page: Any, tmp_path:
     page.wait_for_selector("#app[data-position='3']")
     assert page.locator("[data-testid=log] li").count() == 3
     assert page.locator("[data-testid=log] li.current").count() == 1
+    # The turn that led here is drawn: its carpet outlined, Assam's walk.
+    assert page.locator("[data-testid=last-move] .last-placed").count() == 1
+    assert page.locator("[data-testid=last-trail]").count() == 1
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#app[data-position='2']")
+    # Back before the placement: the walk only.
+    assert page.locator("[data-testid=last-move] .last-placed").count() == 0
+    assert page.locator("[data-testid=last-trail]").count() == 1
     page.keyboard.press("End")
     last = int(page.get_attribute("[data-testid=replay-slider]", "max") or 0)
     page.wait_for_selector(f"#app[data-position='{last}']")
