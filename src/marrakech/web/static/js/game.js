@@ -1015,6 +1015,9 @@ export function mountGame(root, gameId) {
     g.version = msg.version;
     g.view = next;
     g.legal = msg.legal || {};
+    // Someone else's move: the next time this page may act is a new turn to signal,
+    // even if the updates between come faster than the page settles.
+    if (activeSeat() === null) g.wasMine = false;
     g.preview = msg.preview || null;
     if (msg.clock) setClock(msg.clock);
     noteTurn(msg.last_move);
