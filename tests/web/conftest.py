@@ -242,6 +242,16 @@ def create_game(client: TestClient, **spec: Any) -> dict[str, Any]:
     return data
 
 
+def finished_game(client: TestClient) -> dict[str, Any]:
+    """A 2-player game of people, over: seat 0 resigned (R22) and seat 1 won."""
+    game = create_game(client, players=2, seats=[{"kind": "human"}] * 2)
+    with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        red = Conn(ws, [tokens(game)[0] or ""])
+        red.send({"type": "resign", "seat": 0})
+        red.until(lambda c: c.over)
+    return game
+
+
 def tokens(game: dict[str, Any]) -> list[str | None]:
     return [seat.get("token") for seat in game["seats"]]
 

@@ -161,6 +161,13 @@ def test_the_page_config_has_the_registry_levels_and_the_rim(client: TestClient)
     config = PageConfig.model_validate_json(reply.text, strict=True)
     assert config.levels == list(bots.LEVELS) and config.default_level in config.levels
     assert config.rim == rim_view()
+    assert config.clocks == {"none": 0, "relaxed": 180, "blitz": 30}
+
+
+def test_the_page_config_has_this_servers_clocks(apps: Apps) -> None:
+    client = apps.start(relaxed_seconds=600, blitz_seconds=10)
+    config = client.get("/api/config").json()
+    assert config["clocks"] == {"none": 0, "relaxed": 600, "blitz": 10}
 
 
 def test_every_answer_validates_against_its_type(client: TestClient) -> None:

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from marrakech.luck import dice_luck
 from marrakech.record import GameRecord
 from marrakech.web.analysis import chances_series
-from tests.web.conftest import Apps, Conn, create_game, tokens
+from tests.web.conftest import Apps, Conn, create_game, finished_game, tokens
 
 
 def resign(conn: Conn, *seats: int) -> None:
@@ -160,13 +160,11 @@ def test_the_analysis_of_a_game_finished_before_an_upgrade_is_computed_on_demand
     apps: Apps,
 ) -> None:
     client = apps.start()
-    game = create_game(client, players=2, seats=[{"kind": "human"}] * 2)
-    game_id = game["game_id"]
-    with client.websocket_connect(f"/ws/{game_id}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
-        red.send({"type": "resign", "seat": 0})
-        red.until(lambda c: c.over)
-        until_type(red, "analysis")
+    game_id = finished_game(client)["game_id"]
+    deadline = time.monotonic() + 30
+    while client.get(f"/api/games/{game_id}/analysis").json()["status"] != "ready":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
     # As if the game had ended before the server computed analyses.
     apps.stop(client)
     import sqlite3

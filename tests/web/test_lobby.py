@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from marrakech import State
 from marrakech.views import preview_view
-from tests.web.conftest import Apps, Conn, create_game, tokens
+from tests.web.conftest import Apps, Conn, create_game, finished_game, tokens
 
 
 def test_summaries_tell_what_you_join(client: TestClient) -> None:
@@ -74,12 +74,7 @@ def test_the_turn_number_counts_player_turns_not_actions(client: TestClient) -> 
 
 
 def test_finished_games_link_to_their_replay(client: TestClient) -> None:
-    game = create_game(client, players=2, seats=[{"kind": "human"}] * 2)
-    game_id = game["game_id"]
-    with client.websocket_connect(f"/ws/{game_id}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
-        red.send({"type": "resign", "seat": 0})
-        red.until(lambda c: c.over)
+    game_id = finished_game(client)["game_id"]
     summary = client.get(f"/api/games/{game_id}").json()
     assert summary["status"] == "over" and summary["replay_link"] == f"/r/{game_id}"
     assert client.get(summary["replay_link"]).status_code == 200
@@ -145,6 +140,7 @@ def test_bad_names_are_refused_with_the_reason(
             {"seats": [{"kind": "human"}, {"kind": "open"}], "name": "a\u0300\u0300\u0300\u0300"},
             "combining marks",
         ),
+        ({"seats": [{"kind": "bot"}, {"kind": "open"}], "name": "Ana"}, "without a human seat"),
     ],
 )
 def test_create_refuses_bad_options(

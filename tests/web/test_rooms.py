@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import random
+import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -155,3 +156,39 @@ def test_bots_can_think_in_worker_processes(apps: Apps) -> None:
             red.until(lambda c, v=red.version: c.version > v)  # type: ignore[misc]
     kinds = {event["seat"] for update in red.updates for event in update["events"]}
     assert 1 in kinds  # the bot (seat 1) moved, from its worker process
+
+
+class Slow:
+    """A bot that takes its time and says when it chose."""
+
+    name = "slow"
+
+    def __init__(self, order: list[str]) -> None:
+        self.order = order
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        time.sleep(0.1)
+        self.order.append("decision")
+        return state.legal_actions()[0]
+
+
+def record_job(order: list[str]) -> str:
+    order.append("job")
+    return "done"
+
+
+@in_fresh_loop
+async def test_jobs_wait_for_the_decisions(tmp_path: Path) -> None:
+    """A long job (a finished game's analysis) never delays a bot's decision: it starts
+    only when a worker is free and no decision waits."""
+    order: list[str] = []
+    workers = BotScheduler(threads=1, factory=lambda level: Slow(order))
+    state = State.new(3)
+    first = asyncio.ensure_future(workers.choose(None, "easy", state, 1))
+    await asyncio.sleep(0.02)  # the only worker thinks
+    job = asyncio.ensure_future(workers.run(record_job, order))
+    second = asyncio.ensure_future(workers.choose(None, "easy", state, 2))
+    assert await job == "done"
+    await asyncio.gather(first, second)
+    assert order == ["decision", "decision", "job"]
+    workers.shutdown()

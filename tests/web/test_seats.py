@@ -340,3 +340,21 @@ def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
         assert analysis["analysis"]["chances"][-1] == [0.0, 1.0]
     finally:
         server.stop()
+
+
+def test_bots_wait_for_the_open_seats(client: TestClient) -> None:
+    game = create_game(
+        client,
+        players=3,
+        seats=[{"kind": "bot", "level": "easy"}, {"kind": "human"}, {"kind": "open"}],
+        first_seat=0,
+    )
+    game_id = game["game_id"]
+    time.sleep(0.3)  # the bot to move first would have moved by now (no bot delay)
+    assert stored_actions(client, game_id) == []
+    client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Cid"})
+    deadline = time.monotonic() + 10
+    while not stored_actions(client, game_id):  # every seat taken: the bot plays
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert summary(client, game_id)["status"] == "playing"

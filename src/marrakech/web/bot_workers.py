@@ -36,7 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from marrakech.actions import Action, action_from_id
 from marrakech.bots import LEVELS, Bot, bot_name, make_bot, options_of
@@ -148,6 +148,13 @@ class _Request:
     future: asyncio.Future[Action] = field(repr=False)
 
 
+@dataclass
+class _Job:
+    function: Callable[..., Any]
+    args: tuple[object, ...]
+    future: asyncio.Future[Any] = field(repr=False)
+
+
 class BotScheduler:
     """The bots' workers (``processes`` > 0) or threads (``threads``), shared fairly.
 
@@ -174,6 +181,8 @@ class BotScheduler:
         else:
             self._executor = ThreadPoolExecutor(self.slots, thread_name_prefix="marrakech-bot")
         self._waiting: deque[_Request] = deque()
+        #: Other work for the workers (:meth:`run`), served when no decision waits.
+        self._jobs: deque[_Job] = deque()
         self._running = 0
         self._cost: dict[str, float] = {}
         self._busy = False
@@ -227,13 +236,12 @@ class BotScheduler:
     async def run(self, function: Callable[..., T], *args: object) -> T:
         """Run ``function(*args)`` (picklable: a module-level function) in a bot worker
         process, or a bot thread: long work the event loop must not do (a finished
-        game's analysis). It takes a worker's time like a decision, outside the queue."""
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor, function, *args)
-        except BrokenProcessPool:  # a worker died: new ones, and once more
-            self._renew()
-            return await loop.run_in_executor(self._executor, function, *args)
+        game's analysis). Decisions go first: a job starts only when a worker is free
+        and no decision waits, so games never wait for it."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._jobs.append(_Job(function, args, future))
+        self._dispatch()
+        return await future
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
@@ -249,7 +257,34 @@ class BotScheduler:
                 job = self._submit(loop, request, seconds)
             self._running += 1
             job.add_done_callback(functools.partial(self._finish, request, self._executor))
+        while self._running < self.slots and not self._waiting and self._jobs:
+            work = self._jobs.popleft()
+            if work.future.done():
+                continue
+            try:
+                done = loop.run_in_executor(self._executor, work.function, *work.args)
+            except BrokenProcessPool:
+                self._renew()
+                done = loop.run_in_executor(self._executor, work.function, *work.args)
+            self._running += 1
+            done.add_done_callback(functools.partial(self._finish_job, work, self._executor))
         self._update_busy()
+
+    def _finish_job(self, work: _Job, executor: Executor, done: asyncio.Future[Any]) -> None:
+        self._running -= 1
+        if not work.future.done():
+            if done.cancelled():
+                work.future.cancel()
+            elif isinstance(error := done.exception(), BrokenProcessPool):
+                if self._executor is executor:
+                    self._renew()
+                self._jobs.appendleft(work)
+            elif error is not None:
+                work.future.set_exception(error)
+            else:
+                work.future.set_result(done.result())
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            self._dispatch()
 
     def _submit(
         self, loop: asyncio.AbstractEventLoop, request: _Request, seconds: float | None
@@ -314,6 +349,9 @@ class BotScheduler:
         for request in self._waiting:
             request.future.cancel()
         self._waiting.clear()
+        for work in self._jobs:
+            work.future.cancel()
+        self._jobs.clear()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 

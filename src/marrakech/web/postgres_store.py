@@ -44,6 +44,7 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+    extra_values,
     seat_row,
     seat_values,
     with_extras,
@@ -242,12 +243,7 @@ class PostgresStore:
                     game.creator,
                     game.bots,
                     self.instance,
-                    game.clock,
-                    game.clock_seconds,
-                    game.stand_in_level,
-                    game.turns,
-                    game.rematch,
-                    game.analysis,
+                    *extra_values(game),
                 ),
             )
             async with conn.cursor() as cursor:

@@ -823,12 +823,9 @@ class Room:
         self._pending_resigns.difference_update(state.eliminated)
         if not events:
             return
-        spans = extend_turns(
-            [TurnSpan(s.seat, s.start, s.end) for s in self.spans], [*self.events, *events]
-        )
         rows = [ActionRow(str(event.action), event.seat) for event in events]
         status: GameStatus = game_status(state, self.seats)
-        turns = turn_number(spans, state, status == "waiting")
+        turns = turn_number(self.spans, state, status == "waiting", events)
         try:
             await self.manager.store.append_actions(
                 self.game_id, self.version, rows, status, bot_to_move(state, self.seats), turns

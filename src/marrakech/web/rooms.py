@@ -335,6 +335,10 @@ class RoomManager:
         if room is not None:
             async with room.lock:  # the last open seat taken: play begins
                 await room.reload_seats("joined", seat)
+        else:  # loaded, its bots go on if the game starts with one to move
+            loaded = await self.get(game_id)
+            if loaded is not None:
+                self.release(loaded)
         self.cluster.seats_changed(game_id, "joined", seat)
         return token
 

@@ -39,6 +39,7 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+    extra_values,
     seat_row,
     seat_values,
     with_extras,
@@ -206,12 +207,7 @@ class SQLiteStore:
                     int(game.bot_to_move),
                     game.creator,
                     game.bots,
-                    game.clock,
-                    game.clock_seconds,
-                    game.stand_in_level,
-                    game.turns,
-                    game.rematch,
-                    game.analysis,
+                    *extra_values(game),
                 ),
             )
             self._db.executemany(

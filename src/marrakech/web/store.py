@@ -157,6 +157,18 @@ def seat_values(seat: SeatRow) -> tuple[object, ...]:
     )
 
 
+def extra_values(game: StoredGame) -> tuple[object, ...]:
+    """A game's values for the columns that :func:`with_extras` reads (both stores)."""
+    return (
+        game.clock,
+        game.clock_seconds,
+        game.stand_in_level,
+        game.turns,
+        game.rematch,
+        game.analysis,
+    )
+
+
 def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
     """``game`` with the fields read from the columns of :data:`GAME_COLUMNS` after
     ``bot_to_move``."""

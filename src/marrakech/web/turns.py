@@ -16,6 +16,8 @@ any resignation that comes meanwhile (R22)::
     [(0, 0, 3), (1, 3, 5)]
     >>> turn_number(spans, state, waiting=False), [s.seat for s in finished(spans, state)]
     (2, [0])
+    >>> turn_number(spans[:1], state, waiting=False, more=events[3:])  # not grouped yet
+    2
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def extend_turns(spans: list[TurnSpan], events: Sequence[Event]) -> list[TurnSpa
 
 
 def _done(span: TurnSpan, state: State) -> bool:
+    """Whether the turn ``span`` is over in ``state`` (a later seat's turn, or the end)."""
     return state.is_terminal or state.turn != span.seat
 
 
@@ -64,14 +67,21 @@ def finished(spans: Sequence[TurnSpan], state: State) -> Sequence[TurnSpan]:
     return spans
 
 
-def turn_number(spans: Sequence[TurnSpan], state: State, waiting: bool) -> int:
+def turn_number(
+    spans: Sequence[TurnSpan], state: State, waiting: bool, more: Sequence[Event] = ()
+) -> int:
     """The player-turn number: 0 before the game starts, the turn being played, or the
-    last one once the game is over."""
+    last one once the game is over. ``more``: events after ``spans`` (not grouped yet;
+    ``state`` follows them), counted without copying the spans."""
     if waiting:
         return 0
-    if state.is_terminal or (spans and not _done(spans[-1], state)):
-        return len(spans)
-    return len(spans) + 1
+    count, seat = len(spans), spans[-1].seat if spans else None
+    for event in more:
+        if event.before.turn != seat:
+            count, seat = count + 1, event.before.turn
+    if state.is_terminal or (count and seat == state.turn):
+        return count
+    return count + 1
 
 
 def summary(

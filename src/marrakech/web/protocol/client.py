@@ -339,6 +339,11 @@ class CreateGame(StrictModel):
                 f"first_seat: expected 0..{self.players - 1} or 'random', found {self.first_seat}"
             )
         host = self.host_seat
+        if host is None and self.name:
+            raise ValueError(
+                "name: expected no host's name in a game without a human seat (the first"
+                f" player to join an open seat hosts it), found {self.name!r}"
+            )
         if host is not None and self.name and self.seats[host].name not in ("", self.name):
             raise ValueError(
                 f"name: expected the host's name once, found {self.name!r} and"

@@ -391,12 +391,14 @@ SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 class PageConfig(StrictModel):
     """What the page asks once per load, before it shows anything (``GET /api/config``):
-    the bot levels, weakest first, the level a new bot seat starts at, and the board's
-    rim for the board to draw."""
+    the bot levels, weakest first, the level a new bot seat starts at, the board's rim
+    for the board to draw, and the seconds per turn of each clock."""
 
     levels: list[str]
     default_level: str
     rim: list[RimArc]
+    #: The seconds per player turn of each clock a game may have (``none``: 0).
+    clocks: dict[str, int]
 
 
 class GameSummary(GameMeta):

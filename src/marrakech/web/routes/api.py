@@ -69,9 +69,14 @@ async def health(context: Context) -> Health:
 
 
 @router.get("/config")
-async def page_config() -> PageConfig:
+async def page_config(context: Context) -> PageConfig:
     """What the page needs before it shows anything; the same for every page load."""
-    return PageConfig(levels=list(LEVELS), default_level=DEFAULT_LEVEL, rim=rim_view())
+    return PageConfig(
+        levels=list(LEVELS),
+        default_level=DEFAULT_LEVEL,
+        rim=rim_view(),
+        clocks=dict(context.manager.clock_seconds),
+    )
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True)
