@@ -238,6 +238,9 @@ def test_created_with_orient_last_and_a_clock(server: LiveServer, new_page: Any)
     for seat in (1, 2):
         page.select_option(f"[data-testid=seat-level-{seat}]", "easy")
     page.select_option("[data-testid=first-seat]", "0")
+    # The clocks offered say this server's seconds per turn.
+    options = page.locator("[data-testid=clock] option").all_inner_texts()
+    assert f"Blitz : {BLITZ} s par tour" in options, options
     page.select_option("[data-testid=clock]", "relaxed")
     page.check("[data-testid=orient-last]")
     page.click("[data-testid=create]")

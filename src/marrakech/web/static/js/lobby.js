@@ -236,7 +236,13 @@ export function mountLobby(root) {
     const clock = h(
       "select",
       { id: "clock", "data-testid": "clock" },
-      CLOCKS.map((mode) => h("option", { value: mode, selected: form.clock === mode }, t(`lobby.clock.${mode}`))),
+      CLOCKS.map((mode) =>
+        h(
+          "option",
+          { value: mode, selected: form.clock === mode },
+          config.clocks[mode] ? clockLabel(mode, config.clocks[mode]) : t(`lobby.clock.${mode}`),
+        ),
+      ),
     );
     clock.addEventListener("change", () => (form.clock = clock.value));
     const orientLast = h("input", {
