@@ -406,17 +406,18 @@ export function mountGame(root, gameId) {
 
   /** The facing a choice gives, its landing squares on the board, and the table. */
   function showOrientInfo(tok) {
-    board.previewFacing(previewFacing(tok));
-    board.showLandings(null);
-    const host = g.orientInfo;
-    if (!host) return;
-    clear(host);
     const option = tok ? previewOf(tok) : null;
+    board.previewFacing(previewFacing(tok));
+    board.showLandings(option ? option.rolls : null);
+    const host = g.orientInfo;
+    if (!host || host.dataset.shown === String(tok)) return;
+    // Redrawn only when the choice shown changes, so a screen reader hears it once.
+    host.dataset.shown = String(tok);
+    clear(host);
     if (!option) {
       if (g.preview) host.append(h("p", { class: "hint" }, t(touching() ? "preview.tap" : "preview.hover")));
       return;
     }
-    board.showLandings(option.rolls);
     const payee = (roll) => (roll.payee === null || roll.payee === undefined ? "" : seatName(g.view, g.meta, roll.payee));
     host.append(
       h("p", { class: "preview-title" }, t("preview.title", { choice: t(`game.orient.${tok}`), facing: t(`facing.${option.facing}`) })),
