@@ -169,7 +169,7 @@ def test_host_waits_kicks_and_starts(server: LiveServer, new_page: Any) -> None:
     host.wait_for_url("**/g/*#t=*")
     game_id = host.url.split("/g/")[1].split("#")[0]
     host.wait_for_selector("[data-testid=host-start]")
-    assert "Waiting for players" in host.inner_text("[data-testid=status]")
+    assert host.inner_text("[data-testid=status]") == "Waiting for players: 2 open seats."
 
     guest = new_page()
     guest.goto(server.base + "/")
@@ -191,6 +191,7 @@ def test_host_waits_kicks_and_starts(server: LiveServer, new_page: Any) -> None:
     guest.close()
     host.click("[data-testid=host-kick-1]")
     presence(host, 1, "open")
+    assert host.inner_text("[data-testid=status]") == "Waiting for players: 2 open seats."
     # The host starts: bots take the open seats, and play begins with seat 0.
     host.select_option("[data-testid=start-level]", "easy")
     host.click("[data-testid=host-start]")

@@ -4,12 +4,12 @@
 // now; the page draws them and sends one back. No rule is computed here.
 
 import { h, clear, isTyping, announce, copyText } from "./dom.js";
-import { t, lang, setLang, langChosen, onLangChange, colourName, levelName, rulesLabel, clockLabel } from "./i18n.js";
+import { t, plural, lang, setLang, langChosen, onLangChange, colourName, levelName, rulesLabel, clockLabel } from "./i18n.js";
 import { Board } from "./board.js";
 import { Panels, Die, Log, endScreen, moverSeat, seatName, swatches } from "./panels.js";
 import { GameSocket } from "./net.js";
 import { playEvents, speedSetting, setSpeed, SPEEDS, timings, addToTurn, lastMove, summaryMove } from "./animate.js";
-import { remember, gameLink } from "./store.js";
+import { remember, gameLink, getGame } from "./store.js";
 import { api } from "./api.js";
 import { config } from "./config.js";
 import * as signals from "./signals.js";
@@ -179,7 +179,7 @@ export function mountGame(root, gameId) {
       statusText.textContent = t("game.over");
     } else if (waiting) {
       const open = g.meta.seats.filter((x) => x.kind === "open").length;
-      statusText.textContent = t("game.waiting", { n: open });
+      statusText.textContent = plural("game.waiting", open);
     } else if (mover !== null) {
       statusSwatches.append(swatches(view.seats[mover].colours, 26));
       const name = seatName(view, g.meta, mover);
@@ -553,7 +553,7 @@ export function mountGame(root, gameId) {
         "section",
         { class: "since", "data-testid": "since", "aria-label": t("since.title") },
         h("h3", {}, t("since.title")),
-        turns.length > shown.length ? h("p", { class: "hint" }, t("since.more", { n: turns.length - shown.length })) : null,
+        turns.length > shown.length ? h("p", { class: "hint" }, plural("since.more", turns.length - shown.length)) : null,
         h("ul", {}, shown.map(sinceLine)),
       ),
     );
@@ -597,14 +597,13 @@ export function mountGame(root, gameId) {
       );
     }
     if (meta.status === "waiting") {
-      const open = meta.seats.filter((x) => x.kind === "open").length;
       if (hosting) {
         const level = levelSelect("start-level", t("host.start.level"));
         rows.push(
           h(
             "div",
             { class: "host-row" },
-            h("p", {}, t("host.waiting", { n: open })),
+            h("p", {}, t("host.start.help")),
             h(
               "div",
               { class: "control-row" },
@@ -617,8 +616,11 @@ export function mountGame(root, gameId) {
             ),
           ),
         );
+        // Seats this browser invited at creation cannot be opened again (the server
+        // says so); the others were claimed from the lobby.
+        const invited = new Set(Object.keys((getGame(gameId) || {}).invites || {}).map(Number));
         for (const info of meta.seats) {
-          if (info.kind !== "human" || info.host || info.presence !== "away") continue;
+          if (info.kind !== "human" || info.host || info.presence !== "away" || invited.has(info.seat)) continue;
           rows.push(
             h(
               "div",
@@ -633,7 +635,7 @@ export function mountGame(root, gameId) {
           );
         }
       } else {
-        rows.push(h("p", { class: "hint" }, t("host.waiting.guest", { n: open })));
+        rows.push(h("p", { class: "hint" }, t("host.waiting.guest")));
       }
     }
     if (meta.status === "playing" && hosting) {

@@ -230,7 +230,8 @@ const STRINGS = {
     "lobby.join.needed": "Please give a name to take a seat.",
     "lobby.host": "hosted by {name}",
     "lobby.seats": "{taken} of {n} seats taken",
-    "lobby.seats.open": "{n} open",
+    "lobby.seats.open.one": "{n} open",
+    "lobby.seats.open.other": "{n} open",
     "lobby.bots": "bots: {levels}",
     "lobby.no_bots": "no bots",
     "lobby.watch_replay": "Replay",
@@ -251,7 +252,8 @@ const STRINGS = {
     "seat.stand_in": "bot ({level}) standing in",
     "seat.stand_in.notice": "A bot ({level}) is playing for {seat}. Take your seat back whenever you are ready.",
     "seat.take_back": "Take back my seat",
-    "game.waiting": "Waiting for players: {n} open seat(s). The host can start with bots.",
+    "game.waiting.one": "Waiting for players: {n} open seat.",
+    "game.waiting.other": "Waiting for players: {n} open seats.",
     "game.turn.away": "{seat} to play (away)",
     "game.turn.stand_in": "{seat} to play: a bot ({level}) stands in",
     "game.phase.orient_last": "Turn Assam for the next player, or keep him straight.",
@@ -283,8 +285,8 @@ const STRINGS = {
     "reason.took_back": "{seat} is back in their seat.",
     "reason.resigned": "{seat} resigned.",
     "reason.rematch": "A rematch is ready.",
-    "host.waiting": "Waiting for players: {n} open seat(s).",
-    "host.waiting.guest": "Waiting for players: {n} open seat(s). The host can start with bots.",
+    "host.start.help": "Or start now: bots of the level chosen take the open seats.",
+    "host.waiting.guest": "The host can start the game with bots at any time.",
     "host.start": "Start now with bots",
     "host.start.level": "Bots’ level",
     "host.kick": "Open the seat again",
@@ -313,7 +315,8 @@ const STRINGS = {
     "preview.hover": "Point at a choice to see where each die result would take Assam.",
     "preview.tap": "Tap a choice to see where each die result would take Assam; tap it again to confirm.",
     "since.title": "Since your last turn",
-    "since.more": "…and {n} earlier turns (see the log).",
+    "since.more.one": "…and {n} earlier turn (see the log).",
+    "since.more.other": "…and {n} earlier turns (see the log).",
     "since.roll": "rolled {n} to {square}",
     "since.paid": "paid {n} to {seat}",
     "since.paid_you": "paid you {n}",
@@ -564,7 +567,8 @@ const STRINGS = {
     "lobby.join.needed": "Donnez un nom pour prendre un siège.",
     "lobby.host": "organisée par {name}",
     "lobby.seats": "{taken} sièges occupés sur {n}",
-    "lobby.seats.open": "{n} libre(s)",
+    "lobby.seats.open.one": "{n} libre",
+    "lobby.seats.open.other": "{n} libres",
     "lobby.bots": "robots : {levels}",
     "lobby.no_bots": "sans robot",
     "lobby.watch_replay": "Revoir",
@@ -585,7 +589,8 @@ const STRINGS = {
     "seat.stand_in": "un robot ({level}) joue à sa place",
     "seat.stand_in.notice": "Un robot ({level}) joue pour {seat}. Reprenez votre place dès que vous êtes prêt.",
     "seat.take_back": "Reprendre ma place",
-    "game.waiting": "En attente de joueurs : {n} siège(s) libre(s). L’hôte peut commencer avec des robots.",
+    "game.waiting.one": "En attente de joueurs : {n} siège libre.",
+    "game.waiting.other": "En attente de joueurs : {n} sièges libres.",
     "game.turn.away": "À {seat} de jouer (absent)",
     "game.turn.stand_in": "À {seat} de jouer : un robot ({level}) joue à sa place",
     "game.phase.orient_last": "Tournez Assam pour le joueur suivant, ou laissez-le tout droit.",
@@ -617,8 +622,8 @@ const STRINGS = {
     "reason.took_back": "{seat} a repris sa place.",
     "reason.resigned": "{seat} a abandonné.",
     "reason.rematch": "Une revanche est prête.",
-    "host.waiting": "En attente de joueurs : {n} siège(s) libre(s).",
-    "host.waiting.guest": "En attente de joueurs : {n} siège(s) libre(s). L’hôte peut commencer avec des robots.",
+    "host.start.help": "Ou commencez maintenant : des robots du niveau choisi prennent les sièges libres.",
+    "host.waiting.guest": "L’hôte peut commencer la partie avec des robots à tout moment.",
     "host.start": "Commencer avec des robots",
     "host.start.level": "Niveau des robots",
     "host.kick": "Rouvrir le siège",
@@ -647,7 +652,8 @@ const STRINGS = {
     "preview.hover": "Survolez un choix pour voir où chaque résultat du dé mènerait Assam.",
     "preview.tap": "Touchez un choix pour voir où chaque résultat du dé mènerait Assam ; touchez-le encore pour valider.",
     "since.title": "Depuis votre dernier tour",
-    "since.more": "…et {n} tours plus tôt (voir le journal).",
+    "since.more.one": "…et {n} tour plus tôt (voir le journal).",
+    "since.more.other": "…et {n} tours plus tôt (voir le journal).",
     "since.roll": "a fait {n}, Assam en {square}",
     "since.paid": "a payé {n} à {seat}",
     "since.paid_you": "vous a payé {n}",
@@ -734,6 +740,12 @@ export function t(key, values = {}) {
 }
 
 /** A bot level's name: translated, or as the server sent it (a level new to this page). */
+/** `t` of `key.one` or `key.other`, as the language's plural rules say for `n`. */
+export function plural(key, n, values = {}) {
+  const form = new Intl.PluralRules(current).select(n) === "one" ? "one" : "other";
+  return t(`${key}.${form}`, { n, ...values });
+}
+
 export function levelName(level) {
   const key = `lobby.level.${level}`;
   const text = t(key);

@@ -1,7 +1,7 @@
 // The lobby (/): create a game, invitation links, your games, open games, upload a record.
 
 import { h, clear, copyText } from "./dom.js";
-import { t, lang, onLangChange, LANGS, seatColoursName, levelName, rulesLabel, clockLabel } from "./i18n.js";
+import { t, plural, lang, onLangChange, LANGS, seatColoursName, levelName, rulesLabel, clockLabel } from "./i18n.js";
 import { swatch } from "./board.js";
 import { api } from "./api.js";
 import { myGames, remember, forget, gameLink } from "./store.js";
@@ -53,7 +53,7 @@ function whoLine(summary) {
     parts.push(t("lobby.seats", { taken: summary.taken, n: summary.players }));
   }
   const open = (summary.open_seats || []).length;
-  if (open) parts.push(t("lobby.seats.open", { n: open }));
+  if (open) parts.push(plural("lobby.seats.open", open));
   const bots = (summary.seats || []).filter((x) => x.kind === "bot").map((x) => levelName(x.level));
   parts.push(bots.length ? t("lobby.bots", { levels: bots.join(", ") }) : t("lobby.no_bots"));
   return parts.join(" · ");
