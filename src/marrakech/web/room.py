@@ -350,6 +350,11 @@ class Room:
         log = self.log(lang)
         return [summary(n + 1, done[n], self.events, log) for n in range(first, len(done))]
 
+    def awaits_tokens(self) -> bool:
+        """Whether a human seat has no token yet (a rematch's, until its player comes
+        back to the finished game)."""
+        return any(seat.kind == "human" and seat.token_hash is None for seat in self.seats)
+
     def seats_for(self, tokens: Sequence[str]) -> tuple[dict[int, str], int]:
         """The seats these tokens open (each with its token), and how many tokens
         matched no seat."""

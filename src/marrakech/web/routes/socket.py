@@ -176,6 +176,10 @@ class Session:
                 await self.websocket.close(CLOSE_NOT_FOUND, "no such game")
                 return None
             tokens, unknown = room.seats_for(message.tokens)
+            if unknown and room.awaits_tokens():
+                # A rematch's seat may have got its token on another instance just now.
+                await room.reload_seats()
+                tokens, unknown = room.seats_for(message.tokens)
             client = Client(frozenset(tokens), message.lang, self.manager.queue_size, tokens)
             self.room, self.client = room, client
             if unknown:
