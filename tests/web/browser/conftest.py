@@ -45,8 +45,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3")
+def server_options() -> dict[str, Any]:
+    """More options of the test server's app (limits, clocks); a module may give its own."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def server(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory, server_options: dict[str, Any]
+) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.sqlite3", options=server_options)
     live.start()
     try:
         yield live
@@ -103,10 +111,18 @@ def new_page(browser: Any) -> Iterator[Any]:
     watcher = PageErrors()
 
     def make(
-        locale: str = "en-GB", width: int = 1280, height: int = 860, speed: str = "off"
+        locale: str = "en-GB",
+        width: int = 1280,
+        height: int = 860,
+        speed: str = "off",
+        touch: bool = False,
     ) -> Any:
         context = browser.new_context(
-            locale=locale, viewport={"width": width, "height": height}, device_scale_factor=1
+            locale=locale,
+            viewport={"width": width, "height": height},
+            device_scale_factor=1,
+            has_touch=touch,
+            is_mobile=touch,
         )
         # Animation speed is a player setting kept in localStorage; full games run
         # without animations, shorter tests keep them on to exercise them.

@@ -101,6 +101,8 @@ def test_mouse_game_against_three_bots_with_reload(
     # 12 carpets each at 4 players (R6): 12 placements unless Red was eliminated (R13).
     assert turns == 12 or "out" in page.inner_text("[data-testid=panel-0]").lower()
     check_end_screen(page, 4)
+    # The picture shows the analysis too: luck per seat, score and chance charts.
+    page.wait_for_selector("[data-testid=end-charts]", timeout=60_000)
     page.screenshot(path=str(screenshot_path("screenshot-end.png", tmp_path)))
     # The log tells the whole game in words.
     lines = page.locator("[data-testid=log] li").all_inner_texts()

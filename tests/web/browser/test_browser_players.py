@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser.helpers import LiveServer, mouse_turn, version, wait_input, wait_until
+from tests.web.browser.helpers import (
+    LiveServer,
+    lobby_form,
+    mouse_turn,
+    version,
+    wait_input,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -78,6 +85,12 @@ def test_open_seat_joined_from_the_lobby(server: LiveServer, new_page: Any) -> N
     page = new_page()
     page.goto(server.base + "/")
     page.click(f"[data-testid=join-{game_id}-1]")
+    # A seat is taken with a name: without one the lobby asks for it.
+    page.fill("[data-testid=join-name]", "  ")
+    page.click("[data-testid=join-go]")
+    assert "name" in page.inner_text("[data-testid=join-error]").lower()
+    page.fill("[data-testid=join-name]", "Zoé")
+    page.click("[data-testid=join-go]")
     page.wait_for_url(f"**/g/{game_id}#t=*")
     assert wait_input(page) == "orient"
     # Someone who never chose a language sees the game in the one it was created in.
@@ -94,13 +107,8 @@ def test_open_seat_joined_from_the_lobby(server: LiveServer, new_page: Any) -> N
 
 def test_same_screen_hands_the_turn_over(server: LiveServer, new_page: Any) -> None:
     page = new_page()
-    page.goto(server.base + "/")
-    page.wait_for_selector("[data-testid=lobby]")
-    page.check("[data-testid=players-3]")
-    page.select_option("[data-testid=seat-kind-1]", "here")
-    page.select_option("[data-testid=seat-kind-2]", "bot")
+    lobby_form(page, server.base, 3, {1: "here", 2: "bot"})
     page.select_option("[data-testid=seat-level-2]", "easy")
-    page.select_option("[data-testid=first-seat]", "0")
     page.click("[data-testid=create]")
     page.wait_for_url("**/g/*#t=*,*")
     page.wait_for_selector("#app[data-welcomes]")

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser.helpers import LiveServer, keyboard_turn, wait_input
+from tests.web.browser.helpers import LiveServer, finished_bot_game, keyboard_turn, wait_input
 
 pytestmark = pytest.mark.browser
 
@@ -56,20 +55,6 @@ def test_french_page_and_language_switch(server: LiveServer, new_page: Any) -> N
     assert "Touches" in page.inner_text("[data-testid=help-dialog]")
 
 
-def finished_bot_game(server: LiveServer) -> str:
-    answer = server.api(
-        "POST",
-        "/api/games",
-        {"players": 3, "seats": [{"kind": "bot", "level": "easy"}] * 3, "first_seat": "random"},
-    )
-    game_id = str(answer["game_id"])
-    deadline = time.monotonic() + 60
-    while server.api("GET", f"/api/games/{game_id}")["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish their game"
-        time.sleep(0.2)
-    return game_id
-
-
 def test_replay_download_and_upload(server: LiveServer, new_page: Any, tmp_path: Path) -> None:
     game_id = finished_bot_game(server)
     page = new_page(speed="fast")
@@ -80,8 +65,14 @@ def test_replay_download_and_upload(server: LiveServer, new_page: Any, tmp_path:
     page.wait_for_selector("#app[data-position='3']")
     assert page.locator("[data-testid=log] li").count() == 3
     assert page.locator("[data-testid=log] li.current").count() == 1
+    # The turn that led here is drawn: its carpet outlined, Assam's walk.
+    assert page.locator("[data-testid=last-move] .last-placed").count() == 1
+    assert page.locator("[data-testid=last-trail]").count() == 1
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#app[data-position='2']")
+    # Back before the placement: the walk only.
+    assert page.locator("[data-testid=last-move] .last-placed").count() == 0
+    assert page.locator("[data-testid=last-trail]").count() == 1
     page.keyboard.press("End")
     last = int(page.get_attribute("[data-testid=replay-slider]", "max") or 0)
     page.wait_for_selector(f"#app[data-position='{last}']")

@@ -51,6 +51,8 @@ export async function playEvents({ board, panels, die, events, next, ms, render 
     if (ev.phase === "orient" && ev.facing_after) {
       await board.animateTurn(ev.facing_after, ms.turn);
     } else if (ev.phase === "roll") {
+      // Where the walk began, so the last move's trail can be drawn after it.
+      ev.from = ev.from || { ...board.assamAt };
       const steps = Number(String(ev.action).replace(/^r/, ""));
       if (die) await die.roll(steps, ms.die);
       await board.animateWalk(ev.path, ms.step);
@@ -76,7 +78,6 @@ export async function playEvents({ board, panels, die, events, next, ms, render 
   }
   render(next);
   if (placed) {
-    board.markLast(placed);
     const key = [...placed].sort().join("-");
     for (const g of board.carpets.querySelectorAll(".carpet")) {
       const squares = g.dataset.squares;
@@ -85,4 +86,63 @@ export async function playEvents({ board, panels, die, events, next, ms, render 
     await sleep(ms.pause);
   }
   return placed;
+}
+
+const TURN_PHASES = new Set(["orient", "roll", "place"]);
+
+/**
+ * Add events to the turn being shown: a turn is one seat's orient, roll and place (in
+ * either order, R32); an event of another seat, or of a phase the turn already has,
+ * starts the next turn. Returns the events of the turn now last.
+ */
+export function addToTurn(turn, events) {
+  let current = turn;
+  for (const ev of events) {
+    // A resignation (R22) may come on anyone's turn: it is not part of a turn.
+    if (!TURN_PHASES.has(ev.phase) || String(ev.action).startsWith("resign")) continue;
+    if (current.length && (current[0].seat !== ev.seat || current.some((e) => e.phase === ev.phase))) {
+      current = [];
+    }
+    current = [...current, ev];
+  }
+  return current;
+}
+
+/** What a turn's events did, for Board.showLastMove (null when nothing to show). */
+export function lastMove(turn) {
+  if (!turn.length) return null;
+  const move = { seat: turn[0].seat, placed: null, colour: null, walk: null, tithe: null, roll: null };
+  for (const ev of turn) {
+    if (ev.phase === "roll") {
+      const from = ev.from || null;
+      move.roll = Number(String(ev.action).replace(/^r/, ""));
+      move.walk = {
+        start: from ? from.square : null,
+        facing: from ? from.facing : ev.facing_before,
+        path: ev.path || [],
+      };
+      if (ev.tithe) {
+        const end = ev.path && ev.path.length ? ev.path[ev.path.length - 1].square : null;
+        move.tithe = { ...ev.tithe, labelAt: end };
+      }
+    } else if (ev.phase === "place" && ev.placed) {
+      move.placed = ev.placed;
+      move.colour = ev.placed_colour;
+    }
+  }
+  return move;
+}
+
+/** The same shape as lastMove() from the server's TurnSummary (a welcome's last_move). */
+export function summaryMove(summary) {
+  if (!summary) return null;
+  const path = summary.path.map((square) => ({ square }));
+  return {
+    seat: summary.seat,
+    placed: summary.placed,
+    colour: summary.colour,
+    roll: summary.roll,
+    walk: path.length ? { start: null, facing: null, path } : null,
+    tithe: summary.tithe ? { ...summary.tithe, labelAt: summary.path[summary.path.length - 1] || null } : null,
+  };
 }

@@ -46,5 +46,6 @@ export const api = {
   replay: (id, lang) =>
     request("GET", `/api/games/${encodeURIComponent(id)}/replay?lang=${lang}`),
   replayRecord: (recordText, lang) => request("POST", `/api/replay?lang=${lang}`, recordText),
+  analysis: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
 };

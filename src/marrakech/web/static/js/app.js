@@ -45,6 +45,7 @@ function renderHelp() {
     h("p", {}, t("help.turn")),
     h("p", {}, t("help.goal")),
     h("p", {}, t("help.colours")),
+    h("p", { "data-testid": "help-touch" }, t("help.touch")),
     h("h3", {}, t("help.keys")),
     h(
       "ul",

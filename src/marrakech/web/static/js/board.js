@@ -427,6 +427,9 @@ export class Board {
     ensurePatterns();
     this.svg.append(frame());
     this.carpets = s("g", { class: "carpets" });
+    // The last turn (outline, Assam's walk, the tithe) stays drawn until the next one;
+    // the marks above it are the choices of the turn being played.
+    this.last = s("g", { class: "last-move", "data-testid": "last-move" });
     this.marks = s("g", { class: "marks" });
     this.preview = s("g", { class: "preview", "data-testid": "preview" });
     this.assam = s("g", { class: "assam", "data-testid": "assam" });
@@ -454,7 +457,7 @@ export class Board {
       hit.addEventListener("click", () => this.handlers.onSquare && this.handlers.onSquare(q));
       this.hits.append(hit);
     }
-    this.svg.append(this.carpets, this.marks, this.preview, this.assam, this.hits);
+    this.svg.append(this.carpets, this.last, this.marks, this.preview, this.assam, this.hits);
     host.append(this.svg);
     this.assamAt = { square: "d4", facing: "N" };
     this.angle = 0;
@@ -647,12 +650,71 @@ export class Board {
     this.preview.append(g, outline(squares, 2, "preview-outline"));
   }
 
-  /** Outline the carpet placed last, so the eye finds it. */
-  markLast(squares) {
-    const old = this.carpets.querySelector(".last-placed");
-    if (old) old.remove();
-    if (!squares) return;
-    this.carpets.append(outline(squares, 1, "last-placed"));
+  /**
+   * Show what the last turn did until the next one: the squares of the tithe region and
+   * the dirhams paid, Assam's walk as a dotted trail, and the carpet placed (a dashed
+   * outline). `move` comes from animate.js lastMove(); null clears.
+   */
+  showLastMove(move) {
+    clear(this.last);
+    if (!move) return;
+    const tithe = move.tithe;
+    if (tithe && tithe.region.length) {
+      for (const q of tithe.region) {
+        const [x, y] = origin(q);
+        this.last.append(
+          s("rect", { x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 8, class: "last-region" }),
+        );
+      }
+    }
+    if (move.walk && move.walk.path.length) {
+      const { start, facing, path } = move.walk;
+      const d = start
+        ? walkPath(start, facing, path)
+        : `M ${path.map((step) => centre(step.square).join(" ")).join(" L ")}`;
+      this.last.append(s("path", { d, class: "last-trail", "data-testid": "last-trail" }));
+      if (start) {
+        const [x, y] = centre(start);
+        this.last.append(s("circle", { cx: x, cy: y, r: 9, class: "last-trail-start" }));
+      }
+    }
+    if (move.placed) {
+      this.last.append(outline(move.placed, 1, "last-placed"));
+      this.last.lastChild.dataset.squares = [...move.placed].sort().join("-");
+    }
+    if (tithe && tithe.paid > 0 && tithe.labelAt) {
+      const [cx, cy] = centre(tithe.labelAt);
+      this.last.append(
+        s(
+          "g",
+          { class: "region-label last-label", "data-testid": "last-tithe" },
+          s("rect", { x: cx - 40, y: cy - 70, width: 80, height: 36, rx: 18 }),
+          s("circle", { cx: cx - 19, cy: cy - 52, r: 10 }),
+          s("text", { x: cx + 10, y: cy - 43 }, `${tithe.paid}`),
+        ),
+      );
+    }
+  }
+
+  /** Numbered dots where each die result would put Assam (the orient preview). */
+  showLandings(rolls) {
+    for (const old of this.marks.querySelectorAll(".landing")) old.remove();
+    if (!rolls) return;
+    const bySquare = new Map();
+    for (const roll of rolls) {
+      const n = String(roll.roll).replace(/^r/, "");
+      bySquare.set(roll.landing, [...(bySquare.get(roll.landing) || []), { n, roll }]);
+    }
+    for (const [square, list] of bySquare) {
+      const [cx, cy] = centre(square);
+      const costly = list.some((x) => x.roll.due > 0);
+      const g = s("g", { class: `landing${costly ? " costly" : ""}`, "data-square": square, "data-testid": `landing-${square}` });
+      g.append(
+        s("circle", { cx, cy: cy + 26, r: 19 }),
+        s("text", { x: cx, y: cy + 34 }, list.map((x) => x.n).join(",")),
+      );
+      this.marks.append(g);
+    }
   }
 }
 

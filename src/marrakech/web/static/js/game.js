@@ -4,13 +4,15 @@
 // now; the page draws them and sends one back. No rule is computed here.
 
 import { h, clear, isTyping, announce, copyText } from "./dom.js";
-import { t, lang, setLang, langChosen, onLangChange, colourName } from "./i18n.js";
+import { t, plural, lang, setLang, langChosen, onLangChange, colourName, levelName, rulesLabel, clockLabel } from "./i18n.js";
 import { Board } from "./board.js";
 import { Panels, Die, Log, endScreen, moverSeat, seatName, swatches } from "./panels.js";
 import { GameSocket } from "./net.js";
-import { playEvents, speedSetting, setSpeed, SPEEDS, timings } from "./animate.js";
-import { remember } from "./store.js";
+import { playEvents, speedSetting, setSpeed, SPEEDS, timings, addToTurn, lastMove, summaryMove } from "./animate.js";
+import { remember, gameLink, getGame } from "./store.js";
 import { api } from "./api.js";
+import { config } from "./config.js";
+import * as signals from "./signals.js";
 
 const TURN = { L: 3, S: 0, R: 1 }; // quarter turns clockwise, for the preview arrow only
 const FACINGS = "NESW";
@@ -37,6 +39,29 @@ export function tokensFromHash(hash) {
     .filter(Boolean);
 }
 
+// How the last press reached the page: a touch previews first and acts on a second tap
+// (or the confirm button); a mouse click or a key acts at once (hover and arrows preview).
+let lastPointer = "mouse";
+document.addEventListener("pointerdown", (e) => (lastPointer = e.pointerType || "mouse"), true);
+document.addEventListener("keydown", () => (lastPointer = "keyboard"), true);
+function touching() {
+  return lastPointer === "touch" || lastPointer === "pen";
+}
+
+function formatNumber(x, digits = 1) {
+  return new Intl.NumberFormat(lang(), { maximumFractionDigits: digits }).format(x);
+}
+
+function formatPercent(p) {
+  return new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+}
+
+/** "2:05" for 125 seconds (a countdown: whole seconds, rounded up). */
+export function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
 export function mountGame(root, gameId) {
   const tokens = tokensFromHash(location.hash);
   const g = {
@@ -61,11 +86,24 @@ export function mountGame(root, gameId) {
     conn: "connecting",
     fatal: null,
     botsBusy: false,
+    // The server's orient preview (preview_view) while a seat orients, else null.
+    preview: null,
+    // The turn drawn on the board until the next: events seen live, else the summary.
+    lastTurn: [],
+    lastSummary: null,
+    // The turns since this page's seats last played (TurnSummary), for "since your turn".
+    since: [],
+    clock: null,
+    clockAt: 0,
+    rematch: null,
+    analysis: null,
+    wasMine: false,
+    signals: { turns: 0, chimes: 0, notices: 0 },
   };
 
   // ---- layout ----------------------------------------------------------------------
   let board, panels, die, log, statusText, statusSwatches, conn, controls, noticeEl, metaLine;
-  let boardWrap, overlay;
+  let boardWrap, overlay, clockEl, sinceEl, seatCtl;
 
   function build() {
     clear(root);
@@ -75,19 +113,29 @@ export function mountGame(root, gameId) {
     statusSwatches = h("span", { class: "status-swatches" });
     statusText = h("span", { "data-testid": "status", id: "turn-status" });
     conn = h("span", { class: "conn", "data-testid": "connection", role: "status" });
+    clockEl = h("span", { class: "clock", "data-testid": "clock", hidden: true, "aria-live": "off" });
     const statusLine = h("div", { class: "status-line" }, statusSwatches, statusText);
     const dieHost = h("div", {});
     die = new Die(dieHost);
     controls = h("div", { class: "control-body", "data-testid": "controls" });
+    sinceEl = h("div", { class: "since-host" });
     noticeEl = h("p", { class: "notice", hidden: true, role: "alert", "data-testid": "notice" });
     const controlsCard = h(
       "section",
       { class: "controls", "aria-labelledby": "turn-status" },
-      h("div", { class: "turn-row" }, dieHost, h("div", { style: { flex: "1" } }, statusLine, conn)),
+      h(
+        "div",
+        { class: "turn-row" },
+        dieHost,
+        h("div", { style: { flex: "1", minWidth: "0" } }, statusLine, h("div", { class: "conn-row" }, conn, clockEl)),
+      ),
+      sinceEl,
       controls,
       noticeEl,
     );
     side.append(controlsCard);
+    seatCtl = h("div", { class: "seat-controls", "data-testid": "seat-controls" });
+    side.append(seatCtl);
     panels = new Panels(side);
     log = new Log(side);
     metaLine = h("div", { class: "meta-line" });
@@ -98,6 +146,7 @@ export function mountGame(root, gameId) {
 
   // ---- rendering -------------------------------------------------------------------
   function activeSeat() {
+    if (g.meta && g.meta.status === "waiting") return null;
     for (const seat of g.you) {
       const list = g.legal[String(seat)];
       if (list && list.length) return seat;
@@ -105,12 +154,18 @@ export function mountGame(root, gameId) {
     return null;
   }
 
+  function seatInfo(seat) {
+    return g.meta && g.meta.seats ? g.meta.seats[seat] || null : null;
+  }
+
   function renderAll() {
     if (!g.view) return;
     board.render(g.view);
+    board.showLastMove(g.lastTurn.length ? lastMove(g.lastTurn) : summaryMove(g.lastSummary));
     panels.render(g.view, g.meta, g.you);
     renderStatus();
     renderControls();
+    renderSeatControls();
     renderMeta();
   }
 
@@ -118,16 +173,26 @@ export function mountGame(root, gameId) {
     const view = g.view;
     clear(statusSwatches);
     const mover = moverSeat(view);
+    const waiting = g.meta && g.meta.status === "waiting";
+    let mine = false;
     if (view.phase === "over") {
       statusText.textContent = t("game.over");
+    } else if (waiting) {
+      const open = g.meta.seats.filter((x) => x.kind === "open").length;
+      statusText.textContent = plural("game.waiting", open);
     } else if (mover !== null) {
       statusSwatches.append(swatches(view.seats[mover].colours, 26));
       const name = seatName(view, g.meta, mover);
-      const kind = g.meta && g.meta.seats[mover] ? g.meta.seats[mover].kind : "human";
-      if (g.you.includes(mover)) statusText.textContent = t("game.turn.you", { seat: name });
+      const info = seatInfo(mover);
+      const kind = info ? info.kind : "human";
+      mine = g.you.includes(mover) && !(info && info.stand_in);
+      if (info && info.stand_in) {
+        statusText.textContent = t("game.turn.stand_in", { seat: name, level: levelName(info.stand_in) });
+      } else if (g.you.includes(mover)) statusText.textContent = t("game.turn.you", { seat: name });
       else if (kind === "bot" && g.botsBusy) statusText.textContent = t("game.turn.bot_busy", { seat: name });
       else if (kind === "bot") statusText.textContent = t("game.turn.bot", { seat: name });
       else if (kind === "open") statusText.textContent = t("game.turn.open", { seat: name });
+      else if (info && info.presence === "away") statusText.textContent = t("game.turn.away", { seat: name });
       else statusText.textContent = t("game.turn.other", { seat: name });
     } else statusText.textContent = "";
     conn.textContent =
@@ -139,10 +204,46 @@ export function mountGame(root, gameId) {
             ? t("game.reconnecting")
             : t("game.loading");
     conn.classList.toggle("down", g.conn === "down");
+    signals.markTab(mine, mine ? t("title.your_turn", { title: t("app.title") }) : t("app.title"));
+    renderClock();
     root.dataset.version = String(g.version);
     root.dataset.phase = view.phase;
+    root.dataset.status = g.meta ? g.meta.status : "";
     root.dataset.busy = g.busy || g.queue.length ? "1" : "0";
     root.dataset.botsBusy = g.botsBusy ? "1" : "0";
+  }
+
+  function setClock(clock) {
+    if (!clock) return;
+    g.clock = clock;
+    g.clockAt = performance.now();
+    renderClock();
+  }
+
+  /** The seconds left on the running clock (null when no seat's time runs). */
+  function clockLeft() {
+    const clock = g.clock;
+    if (!clock || clock.mode === "none" || clock.seat === null || clock.seat === undefined) return null;
+    if (clock.remaining === null || clock.remaining === undefined) return null;
+    return clock.remaining - (performance.now() - g.clockAt) / 1000;
+  }
+
+  function renderClock() {
+    if (!clockEl) return;
+    const left = clockLeft();
+    if (left === null || !g.view || g.view.phase === "over") {
+      clockEl.hidden = true;
+      return;
+    }
+    const seat = g.clock.seat;
+    const time = clockText(left);
+    clockEl.hidden = false;
+    clockEl.textContent = g.you.includes(seat)
+      ? t("clock.you", { time })
+      : t("clock.other", { seat: seatName(g.view, g.meta, seat), time });
+    clockEl.classList.toggle("urgent", left <= 10);
+    clockEl.dataset.seat = String(seat);
+    clockEl.dataset.left = String(Math.max(0, Math.ceil(left)));
   }
 
   function placements() {
@@ -193,6 +294,7 @@ export function mountGame(root, gameId) {
           : g.handover !== null
             ? "handover"
             : view.phase;
+    renderSince(seat !== null && !animating);
     if (g.fatal) {
       controls.append(h("p", { class: "notice error" }, g.fatal));
       return;
@@ -204,6 +306,7 @@ export function mountGame(root, gameId) {
           { class: "control-row" },
           button(t("game.show_result"), { onclick: showEnd, "data-testid": "show-result" }),
           h("a", { class: "btn secondary", href: `/r/${gameId}`, "data-testid": "replay-link" }, t("game.replay")),
+          rematchControl(),
         ),
       );
       return;
@@ -219,46 +322,8 @@ export function mountGame(root, gameId) {
     const legal = g.legal[String(seat)];
     // Nothing can be sent while the connection is down; the buttons say so.
     const disabled = g.pending || g.conn !== "open";
-    if (view.phase === "orient") {
-      controls.append(h("p", {}, t("game.phase.orient")));
-      const row = h("div", { class: "control-row", role: "group", "aria-label": t("game.phase.orient") });
-      const arrows = { L: "↶", S: "↑", R: "↷" };
-      const keys = { L: "←", S: "↑", R: "→" };
-      for (const tok of ["L", "S", "R"]) {
-        if (!legal.includes(tok)) continue;
-        const b = button(
-          [h("span", { "aria-hidden": "true" }, arrows[tok]), " ", t(`game.orient.${tok}`)],
-          {
-            onclick: () => act(tok),
-            onmouseenter: () => board.previewFacing(previewFacing(tok)),
-            onmouseleave: () => board.previewFacing(previewFacing(g.orientPreview)),
-            onfocus: () => board.previewFacing(previewFacing(tok)),
-            "data-testid": `orient-${tok}`,
-            "aria-pressed": g.orientPreview === tok ? "true" : "false",
-            disabled,
-            class: `btn${tok === "S" ? " secondary" : ""}`,
-          },
-          keys[tok],
-        );
-        row.append(b);
-      }
-      controls.append(row);
-      if (g.orientPreview) {
-        board.previewFacing(previewFacing(g.orientPreview));
-        controls.append(
-          h(
-            "div",
-            { class: "control-row" },
-            button(t("game.orient.confirm"), {
-              onclick: () => act(g.orientPreview),
-              "data-testid": "orient-confirm",
-              class: "btn warm",
-              disabled,
-            }, "Enter"),
-          ),
-        );
-      }
-    } else if (view.phase === "roll") {
+    if (view.phase === "orient") renderOrient(legal, disabled);
+    else if (view.phase === "roll") {
       controls.append(h("p", {}, t("game.phase.roll")));
       controls.append(
         h(
@@ -270,6 +335,137 @@ export function mountGame(root, gameId) {
     } else if (view.phase === "place") {
       renderPlace(seat, disabled);
     }
+  }
+
+  function orientLast() {
+    return Boolean(g.meta && String(g.meta.rules).includes("orient-last"));
+  }
+
+  function previewOf(tok) {
+    return (g.preview || []).find((o) => o.orient === tok) || null;
+  }
+
+  function renderOrient(legal, disabled) {
+    controls.append(h("p", {}, t(orientLast() ? "game.phase.orient_last" : "game.phase.orient")));
+    const row = h("div", { class: "orient-row", role: "group", "aria-label": t("game.phase.orient") });
+    const arrows = { L: "↶", S: "↑", R: "↷" };
+    const keys = { L: "←", S: "↑", R: "→" };
+    for (const tok of ["L", "S", "R"]) {
+      if (!legal.includes(tok)) continue;
+      const option = previewOf(tok);
+      const b = button(
+        [
+          h("span", { class: "orient-label" }, h("span", { "aria-hidden": "true" }, arrows[tok]), " ", t(`game.orient.${tok}`)),
+          option
+            ? h("small", { class: "orient-cost", "data-testid": `expected-${tok}` }, t("preview.expected", { n: formatNumber(option.expected_tithe) }))
+            : null,
+        ],
+        {
+          onclick: () => chooseOrient(tok),
+          onmouseenter: () => showOrientInfo(tok),
+          onmouseleave: () => showOrientInfo(g.orientPreview),
+          onfocus: () => showOrientInfo(tok),
+          "data-testid": `orient-${tok}`,
+          "aria-pressed": g.orientPreview === tok ? "true" : "false",
+          disabled,
+          class: `btn orient${tok === "S" ? " secondary" : ""}`,
+        },
+        keys[tok],
+      );
+      row.append(b);
+    }
+    controls.append(row);
+    g.orientInfo = h("div", { class: "orient-info", "data-testid": "orient-info", "aria-live": "polite" });
+    controls.append(g.orientInfo);
+    showOrientInfo(g.orientPreview);
+    if (g.orientPreview) {
+      controls.append(
+        h(
+          "div",
+          { class: "control-row" },
+          button(
+            t("game.orient.confirm_as", { choice: t(`game.orient.${g.orientPreview}`) }),
+            { onclick: () => act(g.orientPreview), "data-testid": "orient-confirm", class: "btn warm", disabled },
+            "Enter",
+          ),
+        ),
+      );
+    }
+  }
+
+  /** A touch previews the facing (and what each die result would cost); a second tap
+   * on it, or the confirm button, sends it. A click or a key sends it at once. */
+  function chooseOrient(tok) {
+    if (touching() && g.orientPreview !== tok) {
+      g.orientPreview = tok;
+      renderControls();
+      return;
+    }
+    act(tok);
+  }
+
+  /** The facing a choice gives, its landing squares on the board, and the table. */
+  function showOrientInfo(tok) {
+    const option = tok ? previewOf(tok) : null;
+    board.previewFacing(previewFacing(tok));
+    board.showLandings(option ? option.rolls : null);
+    const host = g.orientInfo;
+    if (!host || host.dataset.shown === String(tok)) return;
+    // Redrawn only when the choice shown changes, so a screen reader hears it once.
+    host.dataset.shown = String(tok);
+    clear(host);
+    if (!option) {
+      if (g.preview) host.append(h("p", { class: "hint" }, t(touching() ? "preview.tap" : "preview.hover")));
+      return;
+    }
+    const payee = (roll) => (roll.payee === null || roll.payee === undefined ? "" : seatName(g.view, g.meta, roll.payee));
+    host.append(
+      h("p", { class: "preview-title" }, t("preview.title", { choice: t(`game.orient.${tok}`), facing: t(`facing.${option.facing}`) })),
+      h(
+        "table",
+        { class: "preview-table", "data-testid": "preview-table" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("preview.die")),
+            h("th", { scope: "col", class: "num" }, t("preview.chance")),
+            h("th", { scope: "col" }, t("preview.lands")),
+            h("th", { scope: "col" }, t("preview.tithe")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          option.rolls.map((roll) =>
+            h(
+              "tr",
+              { "data-roll": roll.roll, class: roll.due > 0 ? "costly" : "" },
+              h("td", {}, String(roll.roll).replace(/^r/, "")),
+              h("td", { class: "num" }, formatPercent(roll.probability)),
+              h("td", {}, roll.landing),
+              h(
+                "td",
+                {},
+                roll.eliminates
+                  ? t("preview.out", { n: roll.due, seat: payee(roll) })
+                  : roll.due > 0
+                    ? t("preview.pay", { n: roll.due, seat: payee(roll) })
+                    : t("preview.free"),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h(
+        "p",
+        { class: "hint" },
+        t("preview.expected.long", { n: formatNumber(option.expected_tithe) }),
+        option.elimination_chance > 0 ? [" ", t("preview.risk", { p: formatPercent(option.elimination_chance) })] : null,
+      ),
+    );
   }
 
   function previewFacing(tok) {
@@ -294,10 +490,11 @@ export function mountGame(root, gameId) {
       const i = list.findIndex((p) => p.token === g.placeChoice.token);
       board.showPreview([g.placeChoice.a, g.placeChoice.b], colour);
       label = t("game.place.choice", { i: i + 1, n: list.length, a: g.placeChoice.a, b: g.placeChoice.b });
+      if (touching()) label += ` ${t("game.place.again")}`;
     } else if (g.placeFirst) {
-      label = t("game.place.pick2");
+      label = t(touching() ? "game.place.pick2.touch" : "game.place.pick2");
     } else {
-      label = `${t("game.place.count", { n: list.length })}. ${t("game.place.pick")}`;
+      label = `${t("game.place.count", { n: list.length })}. ${t(touching() ? "game.place.pick.touch" : "game.place.pick")}`;
     }
     controls.append(h("p", { class: "hint", "data-testid": "place-hint", "aria-live": "polite" }, label));
     controls.append(
@@ -319,6 +516,219 @@ export function mountGame(root, gameId) {
     );
   }
 
+  // ---- what happened since your last turn -------------------------------------------------
+  function sinceLine(turn) {
+    const view = g.view;
+    const parts = [];
+    if (turn.roll) parts.push(t("since.roll", { n: turn.roll, square: turn.path[turn.path.length - 1] || "" }));
+    if (turn.tithe && turn.tithe.paid > 0) {
+      parts.push(
+        g.you.includes(turn.tithe.payee)
+          ? t("since.paid_you", { n: turn.tithe.paid })
+          : t("since.paid", { n: turn.tithe.paid, seat: seatName(view, g.meta, turn.tithe.payee) }),
+      );
+    }
+    if (turn.placed) parts.push(t("since.placed", { a: turn.placed[0], b: turn.placed[1] }));
+    for (const seat of turn.eliminated || []) parts.push(t("since.out", { seat: seatName(view, g.meta, seat) }));
+    for (const seat of turn.resigned || []) parts.push(t("since.resigned", { seat: seatName(view, g.meta, seat) }));
+    return h(
+      "li",
+      { "data-turn": turn.turn },
+      swatches(view.seats[turn.seat].colours, 16),
+      " ",
+      h("strong", {}, seatName(view, g.meta, turn.seat)),
+      ": ",
+      parts.join(", ") || t("since.nothing"),
+    );
+  }
+
+  function renderSince(show) {
+    clear(sinceEl);
+    const turns = g.since.filter((turn) => !g.you.includes(turn.seat));
+    if (!show || !turns.length || !g.view) return;
+    // A long absence: the last few turns say enough; the log has the rest.
+    const shown = turns.slice(-6);
+    sinceEl.append(
+      h(
+        "section",
+        { class: "since", "data-testid": "since", "aria-label": t("since.title") },
+        h("h3", {}, t("since.title")),
+        turns.length > shown.length ? h("p", { class: "hint" }, plural("since.more", turns.length - shown.length)) : null,
+        h("ul", {}, shown.map(sinceLine)),
+      ),
+    );
+  }
+
+  // ---- seats: resign, the host's start / replace / kick, stand-ins, take back -----------
+  function send(msg) {
+    if (!socketConn.send(msg)) showNotice(t("game.reconnecting"));
+  }
+
+  function levelSelect(testid, label) {
+    return h(
+      "select",
+      { "data-testid": testid, "aria-label": label },
+      config.levels.map((l) => h("option", { value: l, selected: l === config.defaultLevel }, levelName(l))),
+    );
+  }
+
+  function renderSeatControls() {
+    clear(seatCtl);
+    const meta = g.meta;
+    if (!meta || !g.view || g.fatal) return;
+    const rows = [];
+    const hosting = g.you.some((seat) => seatInfo(seat) && seatInfo(seat).host);
+    const name = (seat) => seatName(g.view, meta, seat);
+    // A bot stands in for one of this page's seats: say so, and offer the seat back.
+    for (const seat of g.you) {
+      const info = seatInfo(seat);
+      if (!info || !info.stand_in || meta.status === "over") continue;
+      rows.push(
+        h(
+          "div",
+          { class: "notice", "data-testid": `stand-in-notice-${seat}` },
+          h("p", {}, t("seat.stand_in.notice", { seat: name(seat), level: levelName(info.stand_in) })),
+          button(t("seat.take_back"), {
+            class: "btn warm",
+            "data-testid": `take-back-${seat}`,
+            onclick: () => send({ type: "take_back", seat }),
+          }),
+        ),
+      );
+    }
+    if (meta.status === "waiting") {
+      if (hosting) {
+        const level = levelSelect("start-level", t("host.start.level"));
+        rows.push(
+          h(
+            "div",
+            { class: "host-row" },
+            h("p", {}, t("host.start.help")),
+            h(
+              "div",
+              { class: "control-row" },
+              h("label", { class: "inline-label" }, t("host.start.level"), " ", level),
+              button(t("host.start"), {
+                class: "btn warm",
+                "data-testid": "host-start",
+                onclick: () => send({ type: "start", level: level.value }),
+              }),
+            ),
+          ),
+        );
+        // Seats this browser invited at creation cannot be opened again (the server
+        // says so); the others were claimed from the lobby.
+        const invited = new Set(Object.keys((getGame(gameId) || {}).invites || {}).map(Number));
+        for (const info of meta.seats) {
+          if (info.kind !== "human" || info.host || info.presence !== "away" || invited.has(info.seat)) continue;
+          rows.push(
+            h(
+              "div",
+              { class: "control-row" },
+              h("span", {}, t("host.kick.why", { seat: name(info.seat) })),
+              button(t("host.kick"), {
+                class: "btn secondary",
+                "data-testid": `host-kick-${info.seat}`,
+                onclick: () => send({ type: "kick", seat: info.seat }),
+              }),
+            ),
+          );
+        }
+      } else {
+        rows.push(h("p", { class: "hint" }, t("host.waiting.guest")));
+      }
+    }
+    if (meta.status === "playing" && hosting) {
+      for (const info of meta.seats) {
+        if (info.kind !== "human" || info.presence !== "away" || info.stand_in || info.resigned) continue;
+        if (g.you.includes(info.seat) || !g.view.seats[info.seat].in_game) continue;
+        const level = levelSelect(`replace-level-${info.seat}`, t("host.replace.level"));
+        rows.push(
+          h(
+            "div",
+            { class: "host-row" },
+            h("p", {}, t("host.away", { seat: name(info.seat) })),
+            h(
+              "div",
+              { class: "control-row" },
+              level,
+              button(t("host.replace"), {
+                class: "btn secondary",
+                "data-testid": `host-replace-${info.seat}`,
+                onclick: () => send({ type: "replace", seat: info.seat, level: level.value }),
+              }),
+            ),
+          ),
+        );
+      }
+    }
+    if (meta.status === "playing") {
+      const mine = g.you.filter((seat) => g.view.seats[seat].in_game && !(seatInfo(seat) && seatInfo(seat).resigned));
+      for (const seat of mine) {
+        rows.push(
+          h(
+            "div",
+            { class: "control-row resign-row" },
+            button(mine.length > 1 ? t("resign.button.seat", { seat: name(seat) }) : t("resign.button"), {
+              class: "btn ghost",
+              "data-testid": `resign-${seat}`,
+              onclick: () => confirmResign(seat),
+            }),
+          ),
+        );
+      }
+    }
+    if (rows.length) seatCtl.append(h("section", { class: "card seat-card" }, rows));
+  }
+
+  function confirmResign(seat) {
+    const name = seatName(g.view, g.meta, seat);
+    const dialog = h(
+      "dialog",
+      { class: "confirm", "data-testid": "resign-dialog", "aria-labelledby": "resign-title" },
+      h("h2", { id: "resign-title" }, t("resign.title", { seat: name })),
+      h("p", {}, t("resign.text")),
+      h(
+        "div",
+        { class: "dialog-actions" },
+        button(t("resign.cancel"), { class: "btn secondary", "data-testid": "resign-cancel", onclick: () => dialog.close() }),
+        button(t("resign.confirm"), {
+          class: "btn warm",
+          "data-testid": "resign-confirm",
+          onclick: () => {
+            dialog.close();
+            send({ type: "resign", seat });
+          },
+        }),
+      ),
+    );
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
+  function rematchControl() {
+    if (g.rematch) {
+      return h(
+        "a",
+        { class: "btn warm", href: rematchLink(), "data-testid": "rematch-open-row" },
+        t("end.rematch.open"),
+      );
+    }
+    if (!g.you.length) return null;
+    return button(t("end.rematch"), { class: "btn warm", "data-testid": "rematch-row", onclick: askRematch });
+  }
+
+  function rematchLink() {
+    const r = g.rematch;
+    return r ? gameLink(r.game_id, r.seats.map((x) => x.token)) : null;
+  }
+
+  function askRematch() {
+    send({ type: "rematch" });
+  }
+
+  // ---- meta line: rules, clock, links, settings, turn signals ------------------------------
   function renderMeta() {
     clear(metaLine);
     if (!g.meta) return;
@@ -336,13 +746,56 @@ export function mountGame(root, gameId) {
       g.speed = speed.value;
       setSpeed(g.speed);
     });
-    metaLine.append(
-      h("span", {}, t("game.rules", { rules: g.meta.rules })),
+    const parts = [
+      h("span", { "data-testid": "rules-label" }, t("game.rules", { rules: rulesLabel(g.meta.rules) })),
+      g.meta.clock && g.meta.clock.mode !== "none"
+        ? h("span", { "data-testid": "clock-mode" }, clockLabel(g.meta.clock.mode, g.meta.clock.seconds))
+        : null,
       copy,
       h("a", { href: `/r/${gameId}` }, t("game.replay")),
       h("a", { href: api.recordUrl(gameId), download: `marrakech-${gameId}.json` }, t("game.download")),
       h("label", {}, t("game.speed"), " ", speed),
-    );
+      ...(g.you.length ? signalButtons() : []),
+    ];
+    metaLine.append(...parts.filter(Boolean));
+  }
+
+  function signalButtons() {
+    const sound = button(signals.soundOn() ? t("signal.sound.on") : t("signal.sound.off"), {
+      class: "btn ghost small",
+      "data-testid": "sound-toggle",
+      "aria-pressed": signals.soundOn() ? "true" : "false",
+      onclick: () => {
+        signals.setSound(!signals.soundOn());
+        if (signals.soundOn()) signals.chime();
+        renderMeta();
+      },
+    });
+    const state = signals.notifyState();
+    const notifyButton =
+      state === "denied"
+        ? h("span", { class: "hint", "data-testid": "notify-denied" }, signals.notifySupported() ? t("signal.notify.denied") : "")
+        : button(t(`signal.notify.${state}`), {
+            class: "btn ghost small",
+            "data-testid": "notify-toggle",
+            "aria-pressed": state === "granted" ? "true" : "false",
+            onclick: async () => {
+              if (state === "default") await signals.askNotify();
+              else signals.setNotify(state !== "granted");
+              renderMeta();
+            },
+          });
+    return [sound, notifyButton];
+  }
+
+  /** It just became this page's turn: the tab, a chime, a notification (as chosen). */
+  function signalTurn() {
+    g.signals.turns += 1;
+    if (signals.soundOn() && signals.chime()) g.signals.chimes += 1;
+    const seat = activeSeat();
+    const body = seat === null ? "" : t("game.turn.you", { seat: seatName(g.view, g.meta, seat) });
+    if (signals.notify(t("title.your_turn", { title: t("app.title") }), body)) g.signals.notices += 1;
+    root.dataset.signals = String(g.signals.turns);
   }
 
   // ---- hotseat handover ----------------------------------------------------------------
@@ -408,6 +861,12 @@ export function mountGame(root, gameId) {
 
   function clickSquare(square) {
     if (!g.view || g.view.phase !== "place" || activeSeat() === null || g.busy || g.pending || g.handover !== null) return;
+    const choice = g.placeChoice;
+    if (choice && (square === choice.a || square === choice.b)) {
+      // A second tap on the carpet shown places it; a mouse keeps its Place button.
+      if (touching()) act(choice.token);
+      return;
+    }
     const partners = g.placeFirst ? partnersOf(g.placeFirst) : [];
     if (g.placeFirst && partners.includes(square)) {
       g.placeChoice = findPlacement(g.placeFirst, square);
@@ -418,8 +877,6 @@ export function mountGame(root, gameId) {
       g.placeFirst = square;
       const mine = partnersOf(square);
       g.placeChoice = mine.length === 1 ? findPlacement(square, mine[0]) : null;
-    } else if (g.placeChoice && (square === g.placeChoice.a || square === g.placeChoice.b)) {
-      return;
     }
     renderControls();
   }
@@ -430,7 +887,7 @@ export function mountGame(root, gameId) {
     if (!g.view || g.handover !== null) return;
     const seat = activeSeat();
     if (seat === null || g.busy || g.pending || g.conn !== "open") return;
-    const onButton = e.target instanceof HTMLElement && ["BUTTON", "A", "SUMMARY"].includes(e.target.tagName);
+    const onButton = e.target instanceof HTMLElement && ["BUTTON", "A", "SUMMARY", "SELECT"].includes(e.target.tagName);
     const enter = (e.key === "Enter" || e.key === " ") && !onButton;
     const phase = g.view.phase;
     let handled = true;
@@ -455,9 +912,11 @@ export function mountGame(root, gameId) {
     if (handled) e.preventDefault();
   }
 
-  function showNotice(text) {
+  function showNotice(text, kind = "alert") {
     noticeEl.textContent = text;
     noticeEl.hidden = false;
+    noticeEl.classList.toggle("info", kind === "info");
+    noticeEl.setAttribute("role", kind === "info" ? "status" : "alert");
     clearTimeout(g.noticeTimer);
     g.noticeTimer = setTimeout(() => {
       noticeEl.hidden = true;
@@ -480,12 +939,14 @@ export function mountGame(root, gameId) {
         try {
           if (msg.type === "welcome") welcome(msg);
           else if (msg.type === "update") await update(msg);
-          else if (msg.type === "game") {
-            g.meta = msg.game;
-            if (g.view) panels.render(g.view, g.meta, g.you);
-          } else if (msg.type === "bots") {
+          else if (msg.type === "game") changed(msg);
+          else if (msg.type === "bots") {
             g.botsBusy = msg.busy;
             if (g.view) renderStatus();
+          } else if (msg.type === "rematch") rematchReady(msg);
+          else if (msg.type === "analysis") {
+            g.analysis = msg.analysis;
+            refreshEnd();
           } else if (msg.type === "error") refused(msg);
         } catch (error) {
           console.error("could not show a message", msg, error);
@@ -505,13 +966,18 @@ export function mountGame(root, gameId) {
     g.view = msg.state;
     g.legal = msg.legal || {};
     g.log = msg.log || [];
+    g.preview = msg.preview || null;
+    g.lastTurn = [];
+    g.lastSummary = msg.last_move || null;
+    g.since = msg.since || [];
+    g.analysis = msg.analysis || null;
     g.pending = false;
     g.welcomes = (g.welcomes || 0) + 1;
     root.dataset.welcomes = String(g.welcomes);
+    setClock(g.meta.clock);
     resetChoice();
     if (tokens.length) remember(gameId, { tokens, seats: g.you, players: g.meta.players });
     log.set(g.log);
-    board.markLast(null);
     die.show(null);
     if (g.lastSeat === null) g.lastSeat = activeSeat();
     // A player who never picked a language sees the game in the one it was created in.
@@ -527,6 +993,11 @@ export function mountGame(root, gameId) {
     }
     const next = msg.changes ? applyChanges(g.view, msg.changes) : msg.state;
     const backlog = g.queue.length;
+    const before = g.lastTurn;
+    g.lastTurn = addToTurn(g.lastTurn, events);
+    // A new turn begins: the previous one's marks make way for its walk.
+    if (g.lastTurn.length && g.lastTurn[0] !== before[0]) board.showLastMove(null);
+    g.preview = null;
     renderStatus();
     renderControls();
     await playEvents({
@@ -536,19 +1007,60 @@ export function mountGame(root, gameId) {
       events,
       next,
       ms: timings(g.speed, backlog),
-      render: (next) => {
-        g.view = next;
-        board.render(next);
-        panels.render(next, g.meta, g.you);
+      render: (shown) => {
+        g.view = shown;
+        board.render(shown);
+        panels.render(shown, g.meta, g.you);
+        // The status follows the panels at once (never "Your turn" beside another's).
+        renderStatus();
       },
     });
     g.version = msg.version;
     g.view = next;
     g.legal = msg.legal || {};
+    // Someone else's move: the next time this page may act is a new turn to signal,
+    // even if the updates between come faster than the page settles.
+    if (activeSeat() === null) g.wasMine = false;
+    g.preview = msg.preview || null;
+    if (msg.clock) setClock(msg.clock);
+    noteTurn(msg.last_move);
     g.pending = false;
     resetChoice();
     log.add(msg.log || []);
+    g.log = [...g.log, ...(msg.log || [])];
     announce((msg.log || []).join(" "));
+  }
+
+  /** A finished turn: this page's own clears "since your last turn", another's joins it. */
+  function noteTurn(turn) {
+    if (!turn || (g.lastSummary && g.lastSummary.end === turn.end)) return;
+    g.lastSummary = turn;
+    if (!g.you.length) return;
+    if (g.you.includes(turn.seat)) g.since = [];
+    else if (!g.since.some((x) => x.end === turn.end)) g.since = [...g.since, turn];
+  }
+
+  function changed(msg) {
+    g.meta = msg.game;
+    setClock(msg.game.clock);
+    const seat = msg.seat === null || msg.seat === undefined ? null : msg.seat;
+    const key = `reason.${msg.reason}`;
+    if (g.view && msg.reason && t(key) !== key) {
+      const name = seat === null ? "" : seatName(g.view, g.meta, seat);
+      const text = g.you.includes(seat) && t(`${key}.you`) !== `${key}.you` ? t(`${key}.you`) : t(key, { seat: name });
+      showNotice(text, "info");
+      announce(text);
+    }
+    if (g.view) renderAll();
+    refreshEnd(); // the end screen names who resigned, and the rematch once it exists
+  }
+
+  function rematchReady(msg) {
+    g.rematch = msg;
+    const seats = msg.seats.map((x) => x.seat);
+    remember(msg.game_id, { tokens: msg.seats.map((x) => x.token), seats, players: g.meta ? g.meta.players : null });
+    if (g.view) renderControls();
+    refreshEnd();
   }
 
   function refused(msg) {
@@ -568,10 +1080,7 @@ export function mountGame(root, gameId) {
 
   function afterSettle() {
     if (!g.view) {
-      if (g.fatal) {
-        clear(controls);
-        controls.append(h("p", { class: "notice error", "data-testid": "fatal" }, g.fatal));
-      }
+      if (g.fatal) showFatal();
       return;
     }
     const seat = activeSeat();
@@ -580,16 +1089,34 @@ export function mountGame(root, gameId) {
     }
     if (seat !== null && g.handover === null) g.lastSeat = seat;
     renderAll();
+    const mine = seat !== null;
+    if (mine && !g.wasMine) signalTurn();
+    g.wasMine = mine;
     if (g.view.phase === "over" && !g.endShown) {
       g.endShown = true;
       showEnd();
     }
   }
 
-  function showEnd() {
-    if (g.endDialog) g.endDialog.remove();
-    const dialog = endScreen(g.view, g.meta, {
-      onClose: () => dialog.close(),
+  /** No such game: one clear message and the way back, nothing left "connecting". */
+  function showFatal() {
+    clear(root);
+    root.dataset.input = "fatal";
+    root.append(
+      h(
+        "section",
+        { class: "card fatal-card", "data-testid": "fatal" },
+        h("h1", {}, g.fatal),
+        h("p", {}, t("game.not_found.help")),
+        h("a", { class: "btn warm", href: "/", "data-testid": "fatal-home" }, t("nav.home")),
+      ),
+    );
+  }
+
+  function endOptions() {
+    const over = g.meta && g.meta.status === "over";
+    return {
+      onClose: () => g.endDialog && g.endDialog.close(),
       onReplay: () => {
         location.href = `/r/${gameId}`;
       },
@@ -599,13 +1126,36 @@ export function mountGame(root, gameId) {
       onNew: () => {
         location.href = "/";
       },
-    });
+      onRematch: g.you.length ? askRematch : null,
+      rematchLink: rematchLink(),
+      analysis: g.analysis,
+      analysisPending: over && !g.analysis,
+    };
+  }
+
+  function showEnd() {
+    if (g.endDialog) g.endDialog.remove();
+    const dialog = endScreen(g.view, g.meta, endOptions());
     dialog.addEventListener("close", () => {
       dialog.remove();
-      g.endDialog = null;
+      if (g.endDialog === dialog) g.endDialog = null;
     });
     document.body.append(dialog);
     g.endDialog = dialog;
+    dialog.showModal();
+  }
+
+  /** The end screen again with what arrived since (the analysis, the rematch link). */
+  function refreshEnd() {
+    if (!g.endDialog || !g.view) return;
+    const old = g.endDialog;
+    const dialog = endScreen(g.view, g.meta, endOptions());
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      if (g.endDialog === dialog) g.endDialog = null;
+    });
+    g.endDialog = dialog;
+    old.replaceWith(dialog);
     dialog.showModal();
   }
 
@@ -620,16 +1170,16 @@ export function mountGame(root, gameId) {
       g.conn = status;
       if (status === "fatal") {
         g.fatal = detail && detail.code === "not_found" ? t("game.not_found") : t("game.error.generic", { message: detail ? detail.message : "" });
-        afterSettle();
+        if (!g.busy) afterSettle();
       } else if (g.view) {
         renderStatus();
         if (!g.busy) renderControls();
-      }
-      else conn.textContent = status === "down" ? t("game.reconnecting") : t("game.loading");
+      } else conn.textContent = status === "down" ? t("game.reconnecting") : "";
     },
   });
   socketConn.connect();
   document.addEventListener("keydown", onKey);
+  const ticker = setInterval(renderClock, 250);
   const offLang = onLangChange((next) => {
     build();
     renderAll();
@@ -640,6 +1190,7 @@ export function mountGame(root, gameId) {
   window.marrakechGame = g;
   return () => {
     socketConn.close();
+    clearInterval(ticker);
     document.removeEventListener("keydown", onKey);
     offLang();
     if (g.endDialog) g.endDialog.remove();

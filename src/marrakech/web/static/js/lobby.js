@@ -1,7 +1,7 @@
 // The lobby (/): create a game, invitation links, your games, open games, upload a record.
 
 import { h, clear, copyText } from "./dom.js";
-import { t, lang, onLangChange, LANGS, seatColoursName, levelName } from "./i18n.js";
+import { t, plural, lang, onLangChange, LANGS, seatColoursName, levelName, rulesLabel, clockLabel } from "./i18n.js";
 import { swatch } from "./board.js";
 import { api } from "./api.js";
 import { myGames, remember, forget, gameLink } from "./store.js";
@@ -9,6 +9,68 @@ import { UPLOAD_KEY } from "./replay.js";
 import { config } from "./config.js";
 
 const KINDS = ["here", "human", "open", "bot"];
+const CLOCKS = ["none", "relaxed", "blitz"];
+const NAME_KEY = "marrakech.name";
+/** The largest record the lobby hands to the replay page (sessionStorage holds ~5 MB). */
+const UPLOAD_LIMIT = 5 * 1024 * 1024;
+
+function savedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch (_) {
+    return "";
+  }
+}
+
+function saveName(name) {
+  try {
+    if (name) localStorage.setItem(NAME_KEY, name);
+  } catch (_) {
+    // Not remembered then; the form still works.
+  }
+}
+
+/** What went wrong with a request: the server unreachable, or its refusal and why. */
+function failure(error) {
+  return error.status ? t("lobby.refused", { message: error.message }) : t("lobby.error", { message: error.message });
+}
+
+/** "5 minutes ago" in the page's language. */
+function ago(seconds) {
+  const format = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return format.format(-s, "second");
+  if (s < 3600) return format.format(-Math.floor(s / 60), "minute");
+  if (s < 86400) return format.format(-Math.floor(s / 3600), "hour");
+  return format.format(-Math.floor(s / 86400), "day");
+}
+
+/** Who sits in a listed game: host, seats taken and open, bots and their levels. */
+function whoLine(summary) {
+  const parts = [];
+  if (summary.host) parts.push(t("lobby.host", { name: summary.host }));
+  if (typeof summary.taken === "number") {
+    parts.push(t("lobby.seats", { taken: summary.taken, n: summary.players }));
+  }
+  const open = (summary.open_seats || []).length;
+  if (open) parts.push(plural("lobby.seats.open", open));
+  const bots = (summary.seats || []).filter((x) => x.kind === "bot").map((x) => levelName(x.level));
+  parts.push(bots.length ? t("lobby.bots", { levels: bots.join(", ") }) : t("lobby.no_bots"));
+  return parts.join(" · ");
+}
+
+/** How far a listed game is: status, player turn, clock, age. */
+function progressLine(summary) {
+  const parts = [t(`lobby.status.${summary.status}`)];
+  const turn = typeof summary.turn === "number" ? summary.turn : null;
+  if (turn !== null && summary.status !== "waiting") parts.push(t("lobby.turn", { n: turn }));
+  if (summary.clock && summary.clock.mode && summary.clock.mode !== "none") {
+    parts.push(clockLabel(summary.clock.mode, summary.clock.seconds));
+  }
+  if (typeof summary.age === "number") parts.push(ago(summary.age));
+  else if (summary.created) parts.push(t("lobby.created.at", { when: new Date(summary.created).toLocaleString(lang()) }));
+  return parts.join(" · ");
+}
 
 /** The colours of each seat (R4–R7): one colour each, two each at two players. */
 function seatColours(players, seat) {
@@ -22,8 +84,12 @@ export function mountLobby(root) {
     rules: "standard",
     first: "random",
     lang: lang(),
+    clock: "none",
+    orientLast: false,
+    name: savedName(),
     seats: ["here", "bot", "bot", "bot"].map((kind) => ({ kind, level: config.defaultLevel, name: "" })),
   };
+  let joining = null; // {game, seat, error} while a name is asked to join an open seat
   let created = null;
   let createError = null;
   let busy = false;
@@ -102,7 +168,11 @@ export function mountLobby(root) {
       const spec = form.seats[seat];
       const kind = h(
         "select",
-        { "aria-label": `${t("lobby.seat", { n: seat + 1 })} ${seatLabel(seat)} — ${t("lobby.kind")}`, "data-testid": `seat-kind-${seat}` },
+        {
+          "aria-label": `${t("lobby.seat", { n: seat + 1 })} ${seatLabel(seat)} — ${t("lobby.kind")}`,
+          "data-testid": `seat-kind-${seat}`,
+          class: "seat-kind",
+        },
         KINDS.map((k) => h("option", { value: k, selected: spec.kind === k }, t(`lobby.kind.${k}`))),
       );
       const level = h(
@@ -110,6 +180,7 @@ export function mountLobby(root) {
         {
           "aria-label": `${seatLabel(seat)} — ${t("lobby.level")}`,
           "data-testid": `seat-level-${seat}`,
+          class: "seat-level",
           disabled: spec.kind !== "bot",
         },
         config.levels.map((l) => h("option", { value: l, selected: spec.level === l }, levelName(l))),
@@ -127,19 +198,19 @@ export function mountLobby(root) {
         spec.kind = kind.value;
         level.disabled = spec.kind !== "bot";
         name.disabled = spec.kind === "bot";
+        row.classList.toggle("bot", spec.kind === "bot");
       });
       level.addEventListener("change", () => (spec.level = level.value));
       name.addEventListener("input", () => (spec.name = name.value));
-      rows.append(
-        h(
-          "div",
-          { class: "seat-row" },
-          h("span", { class: "seat-tag" }, seatColours(form.players, seat).map((c) => swatch(c, 24)), seatLabel(seat)),
-          kind,
-          level,
-          name,
-        ),
+      const row = h(
+        "div",
+        { class: `seat-row${spec.kind === "bot" ? " bot" : ""}` },
+        h("span", { class: "seat-tag" }, seatColours(form.players, seat).map((c) => swatch(c, 24)), seatLabel(seat)),
+        kind,
+        level,
+        name,
       );
+      rows.append(row);
     }
     const rules = h(
       "select",
@@ -162,6 +233,34 @@ export function mountLobby(root) {
       LANGS.map((l) => h("option", { value: l, selected: form.lang === l }, l === "en" ? "English" : "Français")),
     );
     gameLang.addEventListener("change", () => (form.lang = gameLang.value));
+    const clock = h(
+      "select",
+      { id: "clock", "data-testid": "clock" },
+      CLOCKS.map((mode) =>
+        h(
+          "option",
+          { value: mode, selected: form.clock === mode },
+          config.clocks[mode] ? clockLabel(mode, config.clocks[mode]) : t(`lobby.clock.${mode}`),
+        ),
+      ),
+    );
+    clock.addEventListener("change", () => (form.clock = clock.value));
+    const orientLast = h("input", {
+      type: "checkbox",
+      id: "orient-last",
+      "data-testid": "orient-last",
+      checked: form.orientLast,
+    });
+    orientLast.addEventListener("change", () => (form.orientLast = orientLast.checked));
+    const yourName = h("input", {
+      type: "text",
+      id: "your-name",
+      maxlength: 40,
+      autocomplete: "nickname",
+      value: form.name,
+      "data-testid": "your-name",
+    });
+    yourName.addEventListener("input", () => (form.name = yourName.value));
     const submit = h(
       "button",
       { type: "submit", class: "btn big warm", "data-testid": "create", disabled: busy },
@@ -171,6 +270,11 @@ export function mountLobby(root) {
       "form",
       { class: "card", "aria-labelledby": "create-title", onsubmit: (e) => (e.preventDefault(), create()) },
       h("h2", { id: "create-title" }, t("lobby.create")),
+      h(
+        "div",
+        { class: "form-grid name-grid" },
+        h("div", {}, h("label", { for: "your-name" }, t("lobby.your_name")), yourName, h("p", { class: "hint" }, t("lobby.your_name.help"))),
+      ),
       h("fieldset", {}, h("legend", {}, t("lobby.players")), players),
       h("fieldset", {}, h("legend", {}, t("lobby.kind")), rows),
       h(
@@ -178,7 +282,14 @@ export function mountLobby(root) {
         { class: "form-grid" },
         h("div", {}, h("label", { for: "first" }, t("lobby.first")), first, h("p", { class: "hint" }, t("lobby.first.help"))),
         h("div", {}, h("label", { for: "rules" }, t("lobby.rules")), rules, h("p", { class: "hint" }, t("lobby.rules.help"))),
+        h("div", {}, h("label", { for: "clock" }, t("lobby.clock")), clock, h("p", { class: "hint" }, t("lobby.clock.help"))),
         h("div", {}, h("label", { for: "game-lang" }, t("lobby.lang")), gameLang),
+      ),
+      h(
+        "div",
+        { class: "check-field" },
+        h("label", { class: "check-row", for: "orient-last" }, orientLast, t("lobby.orient_last")),
+        h("p", { class: "hint" }, t("lobby.orient_last.help")),
       ),
       h("div", { class: "dialog-actions" }, submit),
       createError ? h("p", { class: "notice error", role: "alert" }, createError) : null,
@@ -191,11 +302,17 @@ export function mountLobby(root) {
     busy = true;
     createError = null;
     render();
-    const seats = form.seats.slice(0, form.players).map((s) => {
+    const chosen = form.seats.slice(0, form.players);
+    const yourName = form.name.trim();
+    // The server makes the first human seat the host. The name given above is the name
+    // of the first seat played here (the host's, unless a friend's seat comes first).
+    const firstHere = chosen.findIndex((s) => s.kind === "here");
+    const seats = chosen.map((s, seat) => {
       const kind = s.kind === "here" ? "human" : s.kind;
       const spec = { kind };
       if (kind === "bot") spec.level = s.level;
       else if (s.name.trim()) spec.name = s.name.trim();
+      else if (seat === firstHere && yourName) spec.name = yourName;
       return spec;
     });
     const body = {
@@ -205,6 +322,19 @@ export function mountLobby(root) {
       first_seat: form.first === "random" ? "random" : Number(form.first),
       lang: form.lang,
     };
+    // Defaults are left out (docs/web-protocol.md: no clock, Assam oriented first).
+    if (form.orientLast) body.orient_last = true;
+    if (form.clock !== "none") body.clock = form.clock;
+    const host = seats.find((spec) => spec.kind === "human");
+    if (seats.some((spec) => spec.kind === "open") && !(host && host.name)) {
+      createError = t("lobby.name.needed");
+      busy = false;
+      render();
+      const field = root.querySelector("[data-testid=your-name]");
+      if (field) field.focus();
+      return;
+    }
+    saveName(yourName);
     try {
       const answer = await api.createGame(body);
       const here = [];
@@ -225,10 +355,16 @@ export function mountLobby(root) {
         return;
       }
     } catch (error) {
-      createError = t("lobby.error", { message: error.message });
+      createError = failure(error);
     }
     busy = false;
     render();
+    // On a phone the invitations are below the form: bring them into view.
+    const card = root.querySelector("[data-testid=created]");
+    if (card) {
+      card.scrollIntoView({ block: "start" });
+      card.querySelector("h2").focus();
+    }
     refresh();
   }
 
@@ -240,7 +376,7 @@ export function mountLobby(root) {
     copy.addEventListener("click", async () => {
       if (await copyText(url)) copy.textContent = t("lobby.copied");
     });
-    return h("div", { class: "link-row" }, h("label", {}, label), input, copy, h("a", { class: "btn ghost small", href: path }, "↗"));
+    return h("div", { class: "link-row" }, h("label", {}, label), input, copy, h("a", { class: "btn ghost small", href: path, "aria-label": t("lobby.open.link", { seat: label }), title: t("lobby.open.link", { seat: label }) }, "↗"));
   }
 
   function createdCard() {
@@ -255,7 +391,7 @@ export function mountLobby(root) {
     return h(
       "section",
       { class: "card", "data-testid": "created", "aria-labelledby": "created-title" },
-      h("h2", { id: "created-title" }, t("lobby.created")),
+      h("h2", { id: "created-title", tabindex: "-1" }, t("lobby.created")),
       h("h3", {}, t("lobby.invite")),
       h("p", { class: "hint" }, t("lobby.invite.help")),
       h("div", { class: "links" }, rows),
@@ -265,10 +401,6 @@ export function mountLobby(root) {
         h("a", { class: "btn big warm", href: gameLink(c.game_id, c.here), "data-testid": "open-created" }, t("lobby.open.here")),
       ),
     );
-  }
-
-  function statusText(summary) {
-    return `${t(`lobby.status.${summary.status}`)} · ${t("lobby.turn", { n: summary.version })}`;
   }
 
   function mineCard() {
@@ -287,7 +419,13 @@ export function mountLobby(root) {
       } else {
         actions.push(h("a", { class: "btn small secondary", href: gameLink(entry.id, entry.tokens || []) }, t("lobby.watch")));
       }
-      actions.push(h("a", { class: "btn small secondary", href: `/r/${entry.id}` }, t("lobby.replay")));
+      actions.push(
+        h(
+          "a",
+          { class: "btn small secondary", href: summary.replay_link || `/r/${entry.id}`, "data-testid": `replay-${entry.id}` },
+          t("lobby.replay"),
+        ),
+      );
       const forgetBtn = h("button", { type: "button", class: "btn small ghost" }, t("lobby.mine.forget"));
       forgetBtn.addEventListener("click", () => {
         forget(entry.id);
@@ -301,8 +439,9 @@ export function mountLobby(root) {
           h(
             "div",
             { class: "meta" },
-            h("strong", {}, colours.length ? h("span", { class: "swatches" }, colours.map((c) => swatch(c, 18))) : null, " ", t("lobby.players.n", { n: players }), " · ", summary.rules),
-            h("small", {}, statusText(summary), " · ", t("lobby.created.at", { when: new Date(summary.created).toLocaleString(lang()) })),
+            h("strong", {}, colours.length ? h("span", { class: "swatches" }, colours.map((c) => swatch(c, 18))) : null, " ", t("lobby.players.n", { n: players }), " · ", rulesLabel(summary.rules)),
+            h("small", {}, whoLine(summary)),
+            h("small", { "data-testid": `progress-${entry.id}` }, progressLine(summary)),
           ),
           h("div", { class: "actions" }, actions),
         ),
@@ -323,16 +462,28 @@ export function mountLobby(root) {
       const actions = game.open_seats.map((seat) => {
         const b = h("button", { type: "button", class: "btn small", "data-testid": `join-${game.game_id}-${seat}` },
           swatch(seatColours(game.players, seat)[0], 16), " ", t("lobby.join", { seat: seatColoursName(seatColours(game.players, seat)) }));
-        b.addEventListener("click", () => join(game, seat));
+        b.addEventListener("click", () => {
+          joining = { game, seat, error: null };
+          renderLists();
+          const field = root.querySelector("[data-testid=join-name]");
+          if (field) field.focus();
+        });
         return b;
       });
+      const asking = joining && joining.game.game_id === game.game_id ? joinForm() : null;
       list.append(
         h(
           "li",
-          {},
-          h("div", { class: "meta" }, h("strong", {}, t("lobby.players.n", { n: game.players }), " · ", game.rules),
-            h("small", {}, t("lobby.created.at", { when: new Date(game.created).toLocaleString(lang()) }))),
+          { "data-game": game.game_id },
+          h(
+            "div",
+            { class: "meta" },
+            h("strong", {}, t("lobby.players.n", { n: game.players }), " · ", rulesLabel(game.rules)),
+            h("small", { "data-testid": `who-${game.game_id}` }, whoLine(game)),
+            h("small", { "data-testid": `progress-${game.game_id}` }, progressLine(game)),
+          ),
           h("div", { class: "actions" }, actions),
+          asking,
         ),
       );
     }
@@ -346,13 +497,54 @@ export function mountLobby(root) {
     );
   }
 
-  async function join(game, seat) {
+  /** A name before taking an open seat (the server needs one; the lobby remembers it). */
+  function joinForm() {
+    const { game, seat } = joining;
+    const input = h("input", {
+      type: "text",
+      maxlength: 40,
+      autocomplete: "nickname",
+      value: savedName(),
+      id: "join-name",
+      "data-testid": "join-name",
+    });
+    const go = h("button", { type: "submit", class: "btn", "data-testid": "join-go" }, t("lobby.join.go"));
+    const cancel = h("button", { type: "button", class: "btn ghost", "data-testid": "join-cancel" }, t("lobby.join.cancel"));
+    cancel.addEventListener("click", () => {
+      joining = null;
+      renderLists();
+    });
+    return h(
+      "form",
+      {
+        class: "join-form",
+        "data-testid": "join-form",
+        onsubmit: (e) => {
+          e.preventDefault();
+          const name = input.value.trim();
+          if (!name) {
+            joining.error = t("lobby.join.needed");
+            renderLists();
+            root.querySelector("[data-testid=join-name]").focus();
+            return;
+          }
+          join(game, seat, name);
+        },
+      },
+      h("label", { for: "join-name" }, t("lobby.join", { seat: seatColoursName(seatColours(game.players, seat)) }), " — ", t("lobby.join.name")),
+      h("div", { class: "control-row" }, input, go, cancel),
+      joining.error ? h("p", { class: "notice error", role: "alert", "data-testid": "join-error" }, joining.error) : null,
+    );
+  }
+
+  async function join(game, seat, name) {
     try {
-      const answer = await api.join(game.game_id, seat);
+      const answer = await api.join(game.game_id, seat, name);
+      saveName(name);
       remember(game.game_id, { tokens: [answer.token], seats: [seat], players: game.players });
       location.href = answer.link;
     } catch (error) {
-      listError = t("lobby.error", { message: error.message });
+      joining = { game, seat, error: failure(error) };
       refresh();
     }
   }
@@ -360,19 +552,29 @@ export function mountLobby(root) {
   function uploadCard() {
     const input = h("input", { type: "file", accept: ".json,application/json", id: "upload", "data-testid": "upload-file" });
     const go = h("button", { type: "button", class: "btn secondary", "data-testid": "upload-go" }, t("lobby.upload.button"));
-    const error = h("p", { class: "notice error", hidden: true, role: "alert" });
+    const error = h("p", { class: "notice error", hidden: true, role: "alert", "data-testid": "upload-error" });
     go.addEventListener("click", async () => {
       const file = input.files && input.files[0];
+      const fail = (text) => {
+        error.textContent = text;
+        error.hidden = false;
+      };
+      error.hidden = true;
       if (!file) {
+        fail(t("lobby.upload.none"));
         input.focus();
+        return;
+      }
+      if (file.size > UPLOAD_LIMIT) {
+        const size = new Intl.NumberFormat(lang(), { maximumFractionDigits: 1 }).format(file.size / (1024 * 1024));
+        fail(t("lobby.upload.too_big", { size }));
         return;
       }
       const text = await file.text();
       try {
         sessionStorage.setItem(UPLOAD_KEY, text);
       } catch (e) {
-        error.textContent = String(e.message || e);
-        error.hidden = false;
+        fail(t("lobby.upload.storage", { message: String(e.message || e) }));
         return;
       }
       location.href = "/r/upload";

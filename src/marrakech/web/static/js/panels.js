@@ -4,6 +4,7 @@
 import { h, clear } from "./dom.js";
 import { t, seatColoursName, levelName } from "./i18n.js";
 import { swatch } from "./board.js";
+import { seriesChart } from "./chart.js";
 
 /** The seat that must act now: the mover at orient/place, the roller at roll. */
 export function moverSeat(view) {
@@ -25,6 +26,24 @@ export function seatKind(meta, seat) {
   if (info.kind === "bot") return t("seat.bot", { level: levelName(info.level) });
   if (info.kind === "open") return t("seat.open");
   return t("seat.human");
+}
+
+/** A dot saying whether the seat's player is here (live games only: the meta has it). */
+export function presenceDot(meta, seat) {
+  const info = meta && meta.seats && meta.seats[seat];
+  if (!info || !info.presence) return null;
+  const label = t(`presence.${info.presence}`);
+  return h(
+    "span",
+    {
+      class: `presence ${info.presence}`,
+      "data-testid": `presence-${seat}`,
+      "data-presence": info.presence,
+      title: label,
+    },
+    h("span", { class: "dot", "aria-hidden": "true" }),
+    h("span", { class: "presence-text" }, label),
+  );
 }
 
 export function swatches(colours, size = 22) {
@@ -49,8 +68,16 @@ export class Panels {
       const out = !seat.in_game;
       const winner = over && view.winners.includes(n);
       const badges = [];
+      const info = meta && meta.seats ? meta.seats[n] : null;
       if (you.includes(n)) badges.push(h("span", { class: "badge you" }, t("seat.you")));
-      if (out) badges.push(h("span", { class: "badge out" }, t("seat.out")));
+      if (info && info.host) badges.push(h("span", { class: "badge host" }, t("seat.host")));
+      if (info && info.stand_in) {
+        badges.push(
+          h("span", { class: "badge stand-in", "data-testid": `stand-in-${n}` }, t("seat.stand_in", { level: levelName(info.stand_in) })),
+        );
+      }
+      if (info && info.resigned) badges.push(h("span", { class: "badge out" }, t("seat.resigned")));
+      if (out && !(info && info.resigned)) badges.push(h("span", { class: "badge out" }, t("seat.out")));
       if (winner) badges.push(h("span", { class: "badge win" }, t("seat.winner")));
       if (!over && mover === n) badges.push(h("span", { class: "badge" }, t("seat.to_move")));
       const stat = (label, value, testid, extra = null) =>
@@ -87,7 +114,7 @@ export class Panels {
           swatches(seat.colours),
           h("span", { class: "panel-name" }, seatName(view, meta, n)),
         ),
-        h("div", { class: "panel-sub" }, seatKind(meta, n), " ", badges),
+        h("div", { class: "panel-sub" }, presenceDot(meta, n), seatKind(meta, n), " ", badges),
         h(
           "dl",
           { class: "stats" },
@@ -229,8 +256,25 @@ export class Log {
   }
 }
 
-/** The end screen: result, tie-break note, ranking table. */
-export function endScreen(view, meta, { onReplay, onDownload, onNew, onClose } = {}) {
+/** How the winning chances were estimated, in words ("playouts:200" from the server). */
+function methodText(method) {
+  const playouts = /^playouts:(\d+)$/.exec(String(method));
+  return playouts ? t("end.method.playouts", { n: playouts[1] }) : t("end.method", { method });
+}
+
+/** A signed number of dirhams with one decimal ("+2.5", "−1.0"). */
+function signed(value) {
+  const text = Math.abs(value).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return `${value < 0 ? "−" : "+"}${text}`;
+}
+
+/**
+ * The end screen: result, tie-break note, ranking table (with each seat's dice luck once
+ * the analysis is there), the score and winning-chance charts, and the buttons.
+ * `analysis` is the server's Analysis or null; `analysisPending` says it is coming.
+ */
+export function endScreen(view, meta, opts = {}) {
+  const { onReplay, onDownload, onNew, onClose, onRematch, rematchLink, analysis, analysisPending } = opts;
   const seats = [...view.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   const winners = view.winners;
   let result;
@@ -265,7 +309,8 @@ export function endScreen(view, meta, { onReplay, onDownload, onNew, onClose } =
         h("th", { scope: "col" }, t("game.seat")),
         h("th", { scope: "col", class: "num" }, t("game.score")),
         h("th", { scope: "col", class: "num" }, t("panel.dirhams")),
-        h("th", { scope: "col", class: "num" }, t("game.squares")),
+        h("th", { scope: "col", class: "num", title: t("game.squares.long") }, t("game.squares")),
+        analysis ? h("th", { scope: "col", class: "num", title: t("end.luck.help") }, t("end.luck")) : null,
       ),
     ),
     h(
@@ -282,22 +327,47 @@ export function endScreen(view, meta, { onReplay, onDownload, onNew, onClose } =
             swatches(x.colours, 20),
             " ",
             seatName(view, meta, x.seat),
-            x.in_game ? null : [" ", h("span", { class: "badge out" }, t("seat.out"))],
+            x.in_game
+              ? null
+              : [" ", h("span", { class: "badge out" }, meta && meta.seats && meta.seats[x.seat] && meta.seats[x.seat].resigned ? t("seat.resigned") : t("seat.out"))],
           ),
           h("td", { class: "num", "data-testid": `final-score-${x.seat}` }, x.score),
           h("td", { class: "num" }, x.dirhams),
           h("td", { class: "num" }, x.score - x.dirhams),
+          analysis
+            ? h("td", { class: "num", "data-testid": `luck-${x.seat}` }, signed(analysis.luck[x.seat] || 0))
+            : null,
         ),
       ),
     ),
   );
+  let charts = null;
+  if (analysis && analysis.turns.length) {
+    const firstColours = view.seats.map((x) => x.colours[0]);
+    const seatNames = view.seats.map((x) => seatName(view, meta, x.seat));
+    charts = h(
+      "div",
+      { class: "charts", "data-testid": "end-charts" },
+      seriesChart(analysis, firstColours, "scores", { title: t("end.chart.scores"), seatNames }),
+      seriesChart(analysis, firstColours, "chances", { title: t("end.chart.chances"), seatNames }),
+      h("p", { class: "hint" }, t("end.luck.help"), " ", methodText(analysis.method)),
+    );
+  } else if (analysisPending) {
+    charts = h("p", { class: "hint", "data-testid": "analysis-pending" }, t("end.analysing"));
+  }
+  const rematch = rematchLink
+    ? h("a", { class: "btn warm", href: rematchLink, "data-testid": "rematch-open" }, t("end.rematch.open"))
+    : onRematch
+      ? h("button", { class: "btn warm", type: "button", "data-testid": "rematch", onclick: onRematch }, t("end.rematch"))
+      : null;
   const dialog = h(
     "dialog",
     { class: "end-screen", "data-testid": "end-screen", "aria-labelledby": "end-title" },
     h("h2", { id: "end-title" }, t("game.over")),
     h("p", { class: "result", "data-testid": "result" }, result),
-    table,
+    h("div", { class: "table-wrap" }, table),
     notes.map((n) => h("p", { class: "hint" }, n)),
+    charts,
     h(
       "div",
       { class: "dialog-actions" },
@@ -311,6 +381,7 @@ export function endScreen(view, meta, { onReplay, onDownload, onNew, onClose } =
         ? h("button", { class: "btn secondary", type: "button", "data-testid": "end-replay", onclick: onReplay }, t("game.replay"))
         : null,
       onNew ? h("button", { class: "btn", type: "button", "data-testid": "end-new", onclick: onNew }, t("game.new")) : null,
+      rematch,
     ),
   );
   return dialog;

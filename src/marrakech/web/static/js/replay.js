@@ -5,7 +5,7 @@ import { h, s, clear, isTyping, download } from "./dom.js";
 import { t, lang, onLangChange } from "./i18n.js";
 import { Board } from "./board.js";
 import { Panels, Die, Log, endScreen, swatches, moverSeat, seatName } from "./panels.js";
-import { playEvents, speedSetting, timings } from "./animate.js";
+import { playEvents, speedSetting, timings, addToTurn, lastMove } from "./animate.js";
 import { api } from "./api.js";
 
 export const UPLOAD_KEY = "marrakech.upload";
@@ -54,8 +54,9 @@ export function mountReplay(root, gameId) {
     timer: null,
     busy: false,
     error: null,
+    analysis: null,
   };
-  let board, panels, die, log, posLabel, slider, playBtn, endBtnHost;
+  let board, panels, die, log, posLabel, slider, playBtn, endBtnHost, swingsHost;
 
   function build() {
     clear(root);
@@ -92,6 +93,7 @@ export function mountReplay(root, gameId) {
       slider,
     );
     endBtnHost = h("div", { class: "control-row" });
+    swingsHost = h("div", { "data-testid": "swings-host" });
     const card = h(
       "section",
       { class: "controls" },
@@ -99,6 +101,7 @@ export function mountReplay(root, gameId) {
       h("div", { class: "turn-row" }, dieHost, h("div", { style: { flex: "1" } }, posLabel)),
       controlsRow,
       endBtnHost,
+      swingsHost,
     );
     side.append(card);
     if (r.error) card.append(h("p", { class: "notice error", "data-testid": "replay-error" }, r.error));
@@ -117,14 +120,8 @@ export function mountReplay(root, gameId) {
     const view = r.data.states[r.pos];
     board.render(view);
     const ev = r.pos > 0 ? r.data.events[r.pos - 1] : null;
-    board.markLast(ev && ev.placed ? ev.placed : null);
-    if (ev && ev.tithe && ev.tithe.paid > 0) {
-      board.mark({
-        region: ev.tithe.region,
-        regionLabel: `${ev.tithe.paid}`,
-        labelAt: ev.path.length ? ev.path[ev.path.length - 1].square : null,
-      });
-    } else board.mark({});
+    board.mark({});
+    board.showLastMove(lastMove(turnBefore(r.pos)));
     if (ev && ev.phase === "roll") die.show(Number(String(ev.action).slice(1)));
     else if (!ev) die.show(null);
     panels.render(view, r.meta, []);
@@ -150,6 +147,60 @@ export function mountReplay(root, gameId) {
     if (!upload && r.data.states[n].phase !== "over") {
       endBtnHost.append(h("a", { class: "btn ghost", href: `/g/${gameId}` }, t("replay.live")));
     }
+    renderSwings();
+  }
+
+  /** The turns where a seat's winning chances moved most: one tap jumps there. */
+  function renderSwings() {
+    clear(swingsHost);
+    const swings = r.analysis ? r.analysis.swings : [];
+    if (!swings.length) return;
+    const last = r.data.states[r.data.states.length - 1];
+    const percent = (p) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+    swingsHost.append(
+      h("h2", {}, t("replay.swings")),
+      h(
+        "ul",
+        { class: "swings", "data-testid": "swings" },
+        swings.map((swing) =>
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                class: `btn secondary${swing.version === r.pos ? " current" : ""}`,
+                "data-testid": `swing-${swing.version}`,
+                "aria-pressed": swing.version === r.pos ? "true" : "false",
+                onclick: () => go(swing.version, false),
+              },
+              swatches(last.seats[swing.seat].colours, 16),
+              " ",
+              t("replay.swing", {
+                turn: swing.turn,
+                seat: seatName(last, r.meta, swing.seat),
+                before: percent(swing.before),
+                after: percent(swing.after),
+              }),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** The events of the turn that the move at `pos` ends (a turn is at most a handful). */
+  function turnBefore(pos) {
+    return addToTurn([], withStarts(Math.max(0, pos - 8), pos));
+  }
+
+  /** Events from..to with where each walk began (the position before it). */
+  function withStarts(from, to) {
+    return r.data.events.slice(from, to).map((ev, i) => {
+      const before = r.data.states[from + i].assam;
+      return ev.phase === "roll" ? { ...ev, from: { square: before.square, facing: before.facing } } : ev;
+    });
   }
 
   /** Where the replay is going: steps asked during an animation add up. */
@@ -214,7 +265,7 @@ export function mountReplay(root, gameId) {
 
   function showEnd() {
     const view = r.data.states[r.data.states.length - 1];
-    const dialog = endScreen(view, r.meta, { onClose: () => dialog.close() });
+    const dialog = endScreen(view, r.meta, { onClose: () => dialog.close(), analysis: r.analysis });
     dialog.addEventListener("close", () => dialog.remove());
     document.body.append(dialog);
     dialog.showModal();
@@ -251,6 +302,15 @@ export function mountReplay(root, gameId) {
       }
       r.meta = metaFromRecord(r.data.record);
       r.pos = Math.min(r.pos, r.data.states.length - 1);
+      if (!upload) {
+        // The analysis of a finished game (luck, chances, turning points), when ready.
+        try {
+          const answer = await api.analysis(gameId);
+          r.analysis = answer && answer.status === "ready" ? answer.analysis : null;
+        } catch (_) {
+          r.analysis = null; // an older server, or not over: the replay works without it
+        }
+      }
     } catch (error) {
       r.data = null;
       r.error = error.status === 404 ? t("game.not_found") : t("replay.error", { message: error.message });
