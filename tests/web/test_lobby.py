@@ -152,21 +152,28 @@ def test_create_refuses_bad_options(
     assert expected in reply.json()["message"], reply.json()
 
 
-def test_orient_last_is_a_creation_option(client: TestClient) -> None:
-    game = create_game(client, players=3, seats=[{"kind": "human"}] * 3, orient_last=True)
+@pytest.mark.parametrize("players", [2, 3])
+def test_orient_last_is_a_creation_option(client: TestClient, players: int) -> None:
+    # At two players the pile shows its next carpet between the orientation and the next
+    # seat's roll (R7, R32): the preview passes that draw.
+    seats = [{"kind": "human"}] * players
+    game = create_game(client, players=players, seats=seats, orient_last=True)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
         red = Conn(ws, [tokens(game)[0]])
         assert red.game["rules"] == "standard+orient-last"
         assert red.legal == {"0": ["roll"]}  # the first player rolls without orienting (R32)
         assert red.welcome["preview"] is None
         red.act(0, "roll")
-        red.until(lambda c: c.version == 1)
+        red.until(lambda c: c.state["phase"] == "place")
         red.act(0, red.legal["0"][0])  # place, then orient for the next player
-        red.until(lambda c: c.version == 2)
+        red.until(lambda c: c.state["phase"] == "orient")
         assert red.legal == {"0": ["L", "S", "R"]}
         assert red.updates[-1]["preview"] == preview_view(
             State.from_notation(red.state["notation"])
         )
+        red.act(0, "S")  # the server crashed here at two players before the fix
+        red.until(lambda c: c.state["phase"] == "roll")
+        assert red.state["turn"] == 1  # the next seat's roll, Assam turned for it
 
 
 def test_preview_last_move_and_what_happened_since_your_last_turn(client: TestClient) -> None:
