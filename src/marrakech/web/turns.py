@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from marrakech.actions import Resign, Roll
 from marrakech.events import Event
-from marrakech.geometry import square_name
+from marrakech.geometry import FACING_LETTERS, square_name
 from marrakech.rules import COLOUR_LETTERS
 from marrakech.state import Phase, State
-from marrakech.web.protocol import TitheInfo, TurnSummary
+from marrakech.web.protocol import AssamStep, TitheInfo, TurnSummary
 
 
 @dataclass
@@ -91,6 +91,7 @@ def summary(
     (one sentence per event) in the reader's language."""
     orient = roll = tithe = placed = colour = None
     path: list[str] = []
+    walk: list[AssamStep] = []
     eliminated: list[int] = []
     resigned: list[int] = []
     for event in events[span.start : span.end]:
@@ -103,6 +104,17 @@ def summary(
         elif isinstance(action, Roll):
             roll = action.steps
             path = [square_name(step.square) for step in event.path]
+            before = event.before
+            walk = [
+                AssamStep(
+                    square=square_name(before.assam_square),
+                    facing=FACING_LETTERS[before.assam_facing],
+                )
+            ]
+            walk += [
+                AssamStep(square=name, facing=FACING_LETTERS[step.facing], arc=step.arc)
+                for name, step in zip(path, event.path, strict=True)
+            ]
             if event.tithe is not None:
                 paid = event.tithe
                 tithe = TitheInfo(
@@ -125,6 +137,7 @@ def summary(
         orient=orient,
         roll=roll,
         path=path,
+        walk=walk,
         tithe=tithe,
         placed=placed,
         colour=colour,

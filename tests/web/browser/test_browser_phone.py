@@ -219,10 +219,14 @@ def test_last_move_stays_until_the_next(server: LiveServer, new_page: Any) -> No
     # What the bot did is summed up for this seat's turn ...
     assert page.locator("[data-testid=since] li").count() == 1
     assert "Blue-Purple: rolled" in page.inner_text("[data-testid=since] li")
-    # ... and still there after a reload: the server's welcome brings both.
+    trail = "[data-testid=last-trail]"
+    walked = page.get_attribute(trail, "d")
+    # ... and still there after a reload: the server's welcome brings both, Assam's walk
+    # drawn the same way, arcs included.
     page.reload()
     assert wait_input(page) == "orient"
     assert page.get_attribute(outline, "data-squares") == squares
+    assert page.get_attribute(trail, "d") == walked
     assert "Blue-Purple: rolled" in page.inner_text("[data-testid=since] li")
 
 

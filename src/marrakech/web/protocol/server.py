@@ -125,13 +125,23 @@ class TitheInfo(StrictModel):
     region: list[str]
 
 
+class AssamStep(StrictModel):
+    """Where Assam is and faces (``"d4"``, ``"N"``); ``arc``: he got there by a rim arc
+    (R2), for drawing his walk."""
+
+    square: str
+    facing: str
+    arc: bool = False
+
+
 class TurnSummary(StrictModel):
     """One player turn at a glance: the events from version ``start`` (excluded) to
     ``end`` (included: the position after the turn is ``states[end]`` of a replay).
 
     ``turn`` is the player-turn number (1 for the first turn of the game: turns, not
     actions), ``orient`` the orientation chosen (``L``/``S``/``R``; None if the turn had
-    none), ``roll`` the die, ``path`` Assam's squares, ``tithe`` what was paid,
+    none), ``roll`` the die, ``path`` Assam's squares and ``walk`` his walk to draw it (where he
+    stood, then each step), ``tithe`` what was paid,
     ``placed`` the carpet's two squares and ``colour`` its colour letter,
     ``eliminated`` the seats out during the turn (R13) and ``resigned`` those who left
     (R22), ``log`` the turn's sentences in the connection's language."""
@@ -143,6 +153,7 @@ class TurnSummary(StrictModel):
     orient: str | None
     roll: int | None
     path: list[str]
+    walk: list[AssamStep]
     tithe: TitheInfo | None
     placed: list[str] | None
     colour: str | None

@@ -136,13 +136,14 @@ export function lastMove(turn) {
 /** The same shape as lastMove() from the server's TurnSummary (a welcome's last_move). */
 export function summaryMove(summary) {
   if (!summary) return null;
-  const path = summary.path.map((square) => ({ square }));
+  // walk: where Assam stood, then each step with its arcs (R2), as the live events draw it.
+  const [from, ...path] = summary.walk;
   return {
     seat: summary.seat,
     placed: summary.placed,
     colour: summary.colour,
     roll: summary.roll,
-    walk: path.length ? { start: null, facing: null, path } : null,
+    walk: path.length ? { start: from.square, facing: from.facing, path } : null,
     tithe: summary.tithe ? { ...summary.tithe, labelAt: summary.path[summary.path.length - 1] || null } : null,
   };
 }
