@@ -3,7 +3,7 @@
 The server computes it once per game, in a bot worker (:meth:`BotScheduler.run
 <marrakech.web.bot_workers.BotScheduler.run>`), never on the event loop, and keeps it
 with the game. One point per position after each player turn
-(:mod:`marrakech.web.turns`), the first at the start:
+(:mod:`marrakech.turns`), the first at the start:
 
 - ``scores``: each seat's score there (R20);
 - ``chances``: each seat's share of the win from there (:func:`chances_series`);
@@ -31,8 +31,8 @@ from marrakech.fast.playouts import random_playouts
 from marrakech.luck import dice_luck
 from marrakech.record import GameRecord
 from marrakech.state import State
+from marrakech.turns import extend_turns
 from marrakech.web.protocol import Analysis, Swing
-from marrakech.web.turns import extend_turns
 
 #: Playouts per position for the winning chances (seeded: the same game gives the same
 #: analysis). 200 informed playouts put each chance within about +-3.5 points (95%).

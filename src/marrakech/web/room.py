@@ -45,6 +45,7 @@ from marrakech.i18n import describe_event, seat_name
 from marrakech.playout import sample_outcome
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
+from marrakech.turns import TurnSpan, extend_turns, finished, turn_number
 from marrakech.views import event_view, preview_view, state_view
 from marrakech.web.client import Client
 from marrakech.web.protocol import (
@@ -88,7 +89,7 @@ from marrakech.web.store import (
     StoredGame,
     hash_token,
 )
-from marrakech.web.turns import TurnSpan, extend_turns, finished, summary, turn_number
+from marrakech.web.turns import summary
 
 if TYPE_CHECKING:
     from marrakech.web.rooms import RoomManager
