@@ -193,7 +193,8 @@ def test_preview_last_move_and_what_happened_since_your_last_turn(client: TestCl
             hotseat.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
         update = hotseat.updates[-1]  # seat 2 turned Assam: the preview is gone
         assert update["preview"] is None
-        last = update["last_move"]
+        assert update["last_move"] is None  # no turn ended: the page keeps the last one
+        last = hotseat.updates[-2]["last_move"]  # seat 1's placement ended its turn
         assert last["seat"] == 1 and last["turn"] == 2 and last["orient"] == "L"
         assert last["start"] == 3 and last["end"] == 6
         assert last["placed"] is not None and len(last["placed"]) == 2 and last["colour"] == "B"

@@ -194,6 +194,9 @@ class Room:
         #: as plain data (an update writes it: once a turn, not once an action).
         self._last_moves: dict[str, tuple[int, TurnSummary | None, dict[str, Any] | None]] = {}
         self._legal: tuple[int, list[str]] = (-1, [])
+        #: The finished turns the connections have been told of: an update carries the
+        #: last move only when a turn ends (the page keeps it until the next one).
+        self._turns_told = len(finished(self.spans, self.state))
 
     # -- what the game is -------------------------------------------------------------
 
@@ -484,6 +487,8 @@ class Room:
         views = [event_view(event) for event in events]
         preview = self.preview()
         clock = self.clock()
+        turns = len(finished(self.spans, self.state))
+        turn_ended, self._turns_told = turns != self._turns_told, turns
         shared: dict[str, str] = {}  # by language: the update but for each one's legal tokens
         for client in list(self.clients):
             text = shared.get(client.lang)
@@ -496,7 +501,7 @@ class Room:
                     changes=changes,
                     state=after if changes is None else None,
                     preview=preview,
-                    last_move=self._last_move_data(client.lang),
+                    last_move=self._last_move_data(client.lang) if turn_ended else None,
                     clock=clock,
                     legal={},
                 )
