@@ -36,8 +36,12 @@ def test_chances_are_probabilities_and_exact_at_the_end(players: int) -> None:
     assert winning_chances(final) == tuple(round(x, 6) for x in final.outcome().win_shares)
 
 
-def test_the_opening_is_even() -> None:
-    assert winning_chances(State.new(players=4)) == (0.25, 0.25, 0.25, 0.25)
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_opening_is_even_but_for_the_first_move(players: int) -> None:
+    for first in range(players):
+        chances = winning_chances(State.new(players, first_seat=first))
+        others = {c for seat, c in enumerate(chances) if seat != first}
+        assert len(others) == 1 and abs(chances[first] - others.pop()) < 0.05
 
 
 def test_bad_input_is_explained() -> None:
@@ -84,7 +88,7 @@ def test_the_command_prints_every_turn_and_the_swings(
     assert "seat 0 (bot:0)" in lines[1]
     rows = [line for line in lines if line.strip() and line.split()[0].isdigit()]
     assert len(rows) == len(analyse_game(record).turns)
-    assert rows[0].split()[2:] == ["33.3%", "33.3%", "33.3%"]
+    assert rows[0].split()[2:] == ["32.7%", "33.7%", "33.7%"]
     assert "biggest swings" in out and out.count("  turn ") == 2
 
 

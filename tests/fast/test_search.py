@@ -101,18 +101,16 @@ def test_every_node_of_a_grown_tree_is_legal(players: int, rules: str) -> None:
     assert seen[0] > 60  # the trees grew well below their roots
 
 
-def test_a_full_tree_stops_and_grows_on_when_enlarged() -> None:
+def test_a_full_tree_stops_growing_and_keeps_searching() -> None:
     state = State.new(players=4)
     weights = load_value(4).array()
     tree = Tree(capacity=64)
     tree.reset()
     done, _ = grow(to_arrays(state), *tree.arrays(), 1000, 0.15, 2.0, 0.0, weights, INFORMED, 1)
-    assert 0 < done < 1000 and tree.size <= 64
-    before = tree.visits[0]
-    while not tree.room(50):
-        tree.enlarge()
+    assert done == 1000 and tree.size <= 64 and tree.visits[0] == 1000
+    tree.enlarge()  # doubling keeps the tree, and it grows again
     more, _ = grow(to_arrays(state), *tree.arrays(), 50, 0.15, 2.0, 0.0, weights, INFORMED, 2)
-    assert more == 50 and tree.visits[0] == before + 50
+    assert more == 50 and tree.visits[0] == 1050 and 64 < tree.size <= 128
 
 
 def test_small_trees_are_refused() -> None:

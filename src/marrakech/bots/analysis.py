@@ -17,7 +17,7 @@ chances most (a chance node belongs to the seat whose turn the position says)::
     >>> record = GameRecord.from_actions(start, actions)
     >>> analysis = analyse_game(record)
     >>> analysis.turns[0].chances
-    (0.333333, 0.333333, 0.333333)
+    (0.327, 0.3365, 0.3365)
     >>> sum(analysis.turns[-1].chances)
     1.0
     >>> len(analysis.swings(3))
@@ -41,8 +41,8 @@ def winning_chances(state: State) -> tuple[float, ...]:
     """Each seat's chance of winning ``state`` (seat order; they sum to 1).
 
     >>> from marrakech import State
-    >>> winning_chances(State.new(players=2))
-    (0.5, 0.5)
+    >>> winning_chances(State.new(players=4))
+    (0.244275, 0.251908, 0.251908, 0.251908)
     """
     if not isinstance(state, State):
         raise TypeError(f"expected a marrakech State, found {type(state).__name__}")

@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
 
 from marrakech.actions import Action, action_from_id
 from marrakech.bots.base import check_budget, check_decision_node
@@ -105,7 +104,6 @@ class SearchBot:
         self.exploration = exploration
         self.prior = prior
         self.playout = playout
-        self._tree: Any = None
         #: Statistics of the last decision: iterations run, seconds, tree nodes.
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -144,9 +142,7 @@ class SearchBot:
         from marrakech.fast.layout import to_arrays
         from marrakech.fast.search import INFORMED, Tree, grow
 
-        if self._tree is None:
-            self._tree = Tree()
-        tree: Tree = self._tree
+        tree = Tree()  # zeroed memory: only what the search fills is taken
         tree.reset()
         root = to_arrays(state)
         weights = model.array()
@@ -154,8 +150,6 @@ class SearchBot:
         chunk = _FIRST_CHUNK
         while done != limit and time.perf_counter() < deadline:
             want = chunk if limit < 0 else min(chunk, limit - done)
-            if not tree.room(want):
-                tree.enlarge()
             ran, _ = grow(
                 root,
                 *tree.arrays(),

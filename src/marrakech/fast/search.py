@@ -91,6 +91,10 @@ _MAX_CHILDREN = 12  # R18: at most 12 placements; 4 rolls, 3 orientations, 2 dra
 #: Faces of the die showing each roll 1..4 (R3), so P(roll) = _SIXTHS[roll] / 6.
 _SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
 
+#: The default capacity of a tree: about 100 MB once full (a 1 s search at two
+#: players fills it; later iterations refine the statistics without growing it).
+MAX_NODES = 1 << 21
+
 # Columns of the tree's integer array.
 T_FIRST, T_COUNT, T_ACTION = 0, 1, 2
 
@@ -370,10 +374,11 @@ def grow(
     mix: float,
     weights: np.ndarray,
     informed: np.ndarray,
-    seed: int,
+    seed: int | np.uint64,
 ) -> tuple[int, np.uint64]:
-    """Run up to ``iterations`` iterations on the tree of position ``root``; return how
-    many ran (fewer when the arrays are nearly full) and the generator state.
+    """Run ``iterations`` iterations on the tree of position ``root``; return how many
+    ran and the generator state. Once the arrays are nearly full the tree stops
+    growing: later iterations value the leaves they reach without expanding them.
 
     ``nodes[i]`` holds the first child, the child count and the action leading to node
     ``i``; ``visits`` and ``totals`` (per seat) its statistics; ``meta[0]`` the nodes in
@@ -394,8 +399,7 @@ def grow(
     path = np.empty(512, dtype=np.int64)
     done = 0
     while done < iterations:
-        if meta[0] + _MAX_CHILDREN > capacity:
-            break
+        full = meta[0] + _MAX_CHILDREN > capacity
         _copy_position(root, s)
         node = 0
         depth = 0
@@ -406,20 +410,11 @@ def grow(
                 win_shares(s, leaf)
                 break
             if nodes[node, T_COUNT] == 0:
-                _expand(
-                    node,
-                    s,
-                    nodes,
-                    visits,
-                    totals,
-                    meta,
-                    prior,
-                    weights,
-                    scratch,
-                    slots,
-                    feats,
-                    value,
-                )
+                if not full:  # a full tree stops growing; its leaves are still valued
+                    _expand(
+                        node, s, nodes, visits, totals, meta, prior, weights, scratch, slots,
+                        feats, value,
+                    )  # fmt: skip
                 rng = _leaf(s, weights, mix, informed, rng, feats, leaf, played)
                 break
             first = nodes[node, T_FIRST]
@@ -458,11 +453,131 @@ def grow(
     return done, rng
 
 
-class Tree:
-    """The arrays of one search tree, grown in place by :func:`grow` (doubling when
-    nearly full)."""
+@njit(cache=True)
+def best_child(nodes: np.ndarray, visits: np.ndarray, totals: np.ndarray, mover: int) -> int:
+    """The root's most visited child (the better mean value on equal visits, the first
+    in action order after that): the decision the search makes."""
+    first = nodes[0, T_FIRST]
+    best = first
+    for c in range(first + 1, first + nodes[0, T_COUNT]):
+        if visits[c] > visits[best] or (
+            visits[c] == visits[best]
+            and visits[c] > 0
+            and totals[c, mover] / visits[c] > totals[best, mover] / visits[best]
+        ):
+            best = c
+    return int(best)
 
-    def __init__(self, capacity: int = 1 << 16) -> None:
+
+@njit(cache=True)
+def self_play(
+    starts: np.ndarray,
+    games: int,
+    iterations: int,
+    epsilon: float,
+    weights: np.ndarray,
+    seed: int,
+    nodes: np.ndarray,
+    visits: np.ndarray,
+    totals: np.ndarray,
+    meta: np.ndarray,
+    features: np.ndarray,
+    done: np.ndarray,
+    ranks: np.ndarray,
+    game_of: np.ndarray,
+    rows: np.ndarray,
+) -> int:
+    """Play ``games`` games of search against itself (``iterations`` a decision, a
+    uniform decision with probability ``epsilon``), game ``g`` from ``starts[g % len]``;
+    at every decision node record the seats' features (``features[i]``, ``(4, FEATURES)``),
+    the game's progress (``done[i]``), its final ranks (``ranks[i]``, R21) and its game
+    number; with ``rows`` of ``len(features)`` rows also the position. Returns the
+    positions recorded (stops early when the arrays are full)."""
+    rng = mix64(np.uint64(seed) ^ _SALT_SEARCH)
+    s = np.empty(WIDTH, dtype=np.int32)
+    feats = np.zeros((4, FEATURES), dtype=np.float64)
+    slots = np.empty(_MAX_CHILDREN, dtype=np.int32)
+    buf = np.empty(12, dtype=np.int32)
+    keep = rows.shape[0] > 0
+    count = 0
+    capacity = features.shape[0]
+    for game in range(games):
+        _copy_position(starts[game % starts.shape[0]], s)
+        first = count
+        while True:
+            phase = s[PHASE]
+            if phase == OVER:
+                break
+            if phase == ROLL or phase == DRAW:
+                rng, k = _sample_child(s, rng)
+                if phase == ROLL:
+                    apply_unchecked(s, ROLL_BASE + k)
+                else:
+                    apply_unchecked(s, DRAW_BASE + s[PILE] + 2 * k)
+                continue
+            if count >= capacity:
+                return first  # drop the unfinished game
+            seat_features(s, feats)
+            players = s[PLAYERS]
+            held = s[HAND] + s[HAND + 1] + s[HAND + 2] + s[HAND + 3]
+            done[count] = 1.0 - held / (s[START_CARPETS] * players)
+            for seat in range(4):
+                for k in range(FEATURES):
+                    features[count, seat, k] = feats[seat, k]
+            game_of[count] = game
+            if keep:
+                for k in range(WIDTH):
+                    rows[count, k] = s[k]
+            count += 1
+            rng, x = kernels.unit(rng)
+            if x < epsilon:
+                if phase == ORIENT:
+                    rng, k = below(rng, 3)
+                    action = k
+                else:
+                    n = placements(s, slots)
+                    rng, k = below(rng, n)
+                    action = PLACE_BASE + slots[k]
+            else:
+                nodes[0, T_FIRST] = -1
+                nodes[0, T_COUNT] = 0
+                visits[0] = 0.0
+                for seat in range(4):
+                    totals[0, seat] = 0.0
+                meta[0] = 1
+                rng = mix64(rng)
+                grow(
+                    s,
+                    nodes,
+                    visits,
+                    totals,
+                    meta,
+                    iterations,
+                    0.15,
+                    2.0,
+                    0.0,
+                    weights,
+                    INFORMED,
+                    rng,
+                )
+                action = nodes[best_child(nodes, visits, totals, s[TURN]), T_ACTION]
+            apply_unchecked(s, action)
+        results(s, buf)
+        players = s[PLAYERS]
+        for i in range(first, count):
+            for seat in range(4):
+                ranks[i, seat] = buf[2 * players + seat] if seat < players else 0
+    return count
+
+
+class Tree:
+    """The arrays of one search tree, grown in place by :func:`grow`.
+
+    The arrays are allocated zeroed (``numpy.zeros``: the memory is only taken as the
+    tree uses it), so a large ``capacity`` costs nothing until a long search fills it.
+    """
+
+    def __init__(self, capacity: int = MAX_NODES) -> None:
         if capacity < 2 * _MAX_CHILDREN:
             raise ValueError(f"capacity must be at least {2 * _MAX_CHILDREN}, found {capacity}")
         self.nodes = np.zeros((capacity, 3), dtype=np.int32)
@@ -524,8 +639,10 @@ __all__ = [
     "INFORMED",
     "VALUE_WEIGHTS",
     "Tree",
+    "best_child",
     "grow",
     "seat_features",
+    "self_play",
     "win_chances",
     "win_shares",
 ]
