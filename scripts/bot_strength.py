@@ -101,6 +101,23 @@ MATCHES = (
     # The new expert's budget curve against greedy (the old one: the mcts rows above).
     Match("search2k-greedy-2p", 2, ("search@iterations=2000", "greedy"), 200, "-", 0.0),
     Match("search10k-greedy-2p", 2, ("search@iterations=10000", "greedy"), 200, "-", 0.0),
+    # Max-n or paranoid at four players, at a small budget (issue 17, item 4).
+    Match(
+        "search5k-3greedy-4p",
+        4,
+        ("search@iterations=5000", "greedy", "greedy", "greedy"),
+        200,
+        "max-n",
+        0.0,
+    ),
+    Match(
+        "paranoid5k-3greedy-4p",
+        4,
+        ("search@iterations=5000@paranoid=true", "greedy", "greedy", "greedy"),
+        200,
+        "paranoid",
+        0.0,
+    ),
 )
 
 

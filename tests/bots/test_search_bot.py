@@ -80,3 +80,16 @@ def test_a_bot_never_resigns_and_refuses_chance_nodes() -> None:
     state = State.new(players=2)  # the opening reveals the piles first (R7)
     with pytest.raises(ValueError, match="decision node, found the DRAW phase"):
         make_bot("search@iterations=5").choose(state, random.Random(0))
+
+
+@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=needs_fast)])
+def test_the_paranoid_model_plays_legally_and_differs(compiled: bool) -> None:
+    positions = decision_positions(4, "standard", count=8, seed=6)
+    n = 2000 if compiled else 80
+    maxn = SearchBot(seconds=None, iterations=n, use_fast=compiled)
+    paranoid = SearchBot(seconds=None, iterations=n, paranoid=True, use_fast=compiled)
+    ours = [maxn.choose(s, random.Random(1)) for s in positions]
+    theirs = [paranoid.choose(s, random.Random(1)) for s in positions]
+    assert all(a in s.legal_actions() for a, s in zip(theirs, positions, strict=True))
+    if compiled:  # enough search for the opponents' model to change some decisions
+        assert ours != theirs

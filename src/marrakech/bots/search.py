@@ -74,7 +74,9 @@ class SearchBot:
     ``exploration`` is the UCT constant on values in [0, 1]; ``prior`` the virtual visits
     each new decision child starts with at its learned value (0: none); ``playout`` the
     weight of one informed playout (compiled only) in a leaf's value (0: the learned
-    value alone); ``use_fast`` forces (True) or forbids (False) the compiled search.
+    value alone); ``paranoid`` models every other seat as playing against the seat to
+    move (the default, max-n, has each seat maximise its own value; see docs/bots.md for
+    the measurement); ``use_fast`` forces (True) or forbids (False) the compiled search.
     """
 
     name = "search"
@@ -86,6 +88,7 @@ class SearchBot:
         exploration: float = 0.15,
         prior: float = 2.0,
         playout: float = 0.0,
+        paranoid: bool = False,
         use_fast: bool | None = None,
     ) -> None:
         check_budget(self.name, seconds, "iterations", iterations)
@@ -104,6 +107,7 @@ class SearchBot:
         self.exploration = exploration
         self.prior = prior
         self.playout = playout
+        self.paranoid = paranoid
         #: Statistics of the last decision: iterations run, seconds, tree nodes.
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -113,6 +117,7 @@ class SearchBot:
         return (
             f"SearchBot(seconds={self.seconds}, iterations={self.iterations}, "
             f"exploration={self.exploration}, prior={self.prior}, playout={self.playout}, "
+            f"paranoid={self.paranoid}, "
             f"compiled={self.compiled})"
         )
 
@@ -160,6 +165,7 @@ class SearchBot:
                 weights,
                 INFORMED,
                 rng.getrandbits(63),
+                state.turn if self.paranoid else -1,
             )
             done += ran
             chunk = min(2 * chunk, _MAX_CHUNK)
@@ -210,6 +216,7 @@ class SearchBot:
         node = root
         path = [root]
         c = self.exploration
+        me = root.state.turn if self.paranoid else -1
         while True:
             state = node.state
             if state.is_terminal:
@@ -233,7 +240,11 @@ class SearchBot:
                     if n <= 0:
                         chosen = child
                         break
-                    score = child.totals[mover] / n + c * math.sqrt(log_n / n)
+                    if me < 0 or mover == me:
+                        mean = child.totals[mover] / n
+                    else:  # paranoid: everyone else plays against the searching seat
+                        mean = 1.0 - child.totals[me] / n
+                    score = mean + c * math.sqrt(log_n / n)
                     if score > best:
                         best, chosen = score, child
                 node = chosen

@@ -375,6 +375,7 @@ def grow(
     weights: np.ndarray,
     informed: np.ndarray,
     seed: int | np.uint64,
+    paranoid: int = -1,
 ) -> tuple[int, np.uint64]:
     """Run ``iterations`` iterations on the tree of position ``root``; return how many
     ran and the generator state. Once the arrays are nearly full the tree stops
@@ -384,7 +385,9 @@ def grow(
     ``i``; ``visits`` and ``totals`` (per seat) its statistics; ``meta[0]`` the nodes in
     use (1 after a reset: the root). ``exploration`` is the UCT constant (values in
     [0, 1]), ``prior`` the virtual visits of a new decision child, ``mix`` the weight of
-    one informed playout in a leaf's value.
+    one informed playout in a leaf's value. ``paranoid`` -1 is max-n (every seat
+    maximises its own value); a seat number makes every other seat minimise that seat's
+    value instead (the paranoid model, for comparison).
     """
     rng = mix64(np.uint64(seed) ^ _SALT_SEARCH)
     capacity = nodes.shape[0]
@@ -436,7 +439,11 @@ def grow(
                     if n <= 0.0:
                         child = c  # untried, without a prior: try it now
                         break
-                    score = totals[c, mover] / n + exploration * np.sqrt(log_n / n)
+                    if paranoid < 0 or mover == paranoid:
+                        mean = totals[c, mover] / n
+                    else:  # paranoid: everyone else plays against that seat
+                        mean = 1.0 - totals[c, paranoid] / n
+                    score = mean + exploration * np.sqrt(log_n / n)
                     if score > best:
                         best = score
                         child = c
