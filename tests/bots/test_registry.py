@@ -174,3 +174,9 @@ def test_a_new_bot_is_one_registry_line(monkeypatch: pytest.MonkeyPatch) -> None
             make_bot("toy@greed=lots")
     finally:
         options_of.cache_clear()
+
+
+def test_bots_are_named_by_their_registry_line() -> None:
+    assert make_bot("hard").name == "search-quick" and make_bot("expert").name == "search"
+    assert make_bot("hard-v1").name == "hard-v1" and make_bot("expectimax").name == "expectimax"
+    assert ExpectimaxBot.name == "expectimax"  # the class keeps its own

@@ -185,14 +185,19 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_bot(name: str, **budget: Any) -> Bot:
     """A bot by name (``random``...), level (``easy``...) or spec (``mcts:0.2``).
 
-    Keyword budgets (``seconds=``, ``iterations=``...) override those of the spec.
+    Keyword budgets (``seconds=``, ``iterations=``...) override those of the spec. The
+    bot's ``name`` is its registry name (``make_bot("hard").name == "search-quick"``).
     """
     key, given = parse_bot_spec(name)
     options = {**PRESETS.get(key, {}), **given, **budget}
     try:
-        return BOTS[key](**options)
+        bot = BOTS[key](**options)
     except TypeError as error:
         raise ValueError(f"bot {name!r}: {error}") from None
+    # A registry line that reuses a class (hard-v1, search-quick) names its own bots.
+    if bot.name != key:
+        bot.name = key
+    return bot
 
 
 __all__ = [
