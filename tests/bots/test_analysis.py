@@ -76,6 +76,18 @@ def test_a_whole_four_player_game_is_analysed_in_well_under_two_seconds(rules: s
     )
 
 
+@pytest.mark.parametrize("rules", ["standard", "standard+orient-last"])
+def test_two_player_reveals_end_the_placer_s_turn(rules: str) -> None:
+    record = game(2, seed=4, rules=rules)
+    turns = analyse_game(record).turns[1:]
+    for turn in turns:  # a reveal of the placer's pile (R7) can only end a turn
+        assert not any(str(a).startswith("+") for a in turn.actions[:-1])
+    revealed = sum(str(turn.actions[-1]).startswith("+") for turn in turns)
+    assert revealed == sum(str(a).startswith("+") for a in record.actions) - 2
+    played = [a for t in turns for a in t.actions]
+    assert played == list(record.actions[2:])  # all but the opening's two reveals
+
+
 def test_the_command_prints_every_turn_and_the_swings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

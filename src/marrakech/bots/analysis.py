@@ -7,7 +7,9 @@ It is plain Python (no Numba needed) and takes tens of microseconds, so a whole 
 
 :func:`analyse_game` follows a game record turn by turn (a turn ends when the next
 decision belongs to another seat, or the game ends) and finds the turns that moved the
-chances most (a chance node belongs to the seat whose turn the position says)::
+chances most (a roll belongs to the turn of the seat that rolls, a two-player pile's
+reveal to the turn of the seat that placed; the opening's reveals come before the first
+turn)::
 
     >>> import random
     >>> from marrakech import State
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from marrakech.actions import Action
 from marrakech.bots.value import load_value
 from marrakech.record import GameRecord
-from marrakech.state import State
+from marrakech.state import Phase, State
 
 _DIGITS = 6  # chances are rounded for stable output and JSON
 
@@ -110,6 +112,8 @@ def analyse_game(record: GameRecord) -> GameAnalysis:
     seat: int | None = None  # who is playing the current turn
     started = 0  # the ply its first action was played at
     for ply, state in enumerate(states):
+        if state.phase is Phase.DRAW:
+            continue  # a pile's reveal (R7) ends the turn of the seat that placed
         mover = None if state.is_terminal else state.turn
         if seat is not None and mover != seat:
             played = record.actions[started:ply]
