@@ -47,6 +47,25 @@ _FIRST_CHUNK = 32
 _MAX_CHUNK = 4096
 
 
+_warm = False
+
+
+def _warm_up() -> None:
+    """Load (or compile) the search kernels once per process, when the first compiled bot
+    is made, so that no decision pays for it."""
+    global _warm
+    if _warm:
+        return
+    from marrakech.fast.layout import to_arrays
+    from marrakech.fast.search import INFORMED, Tree, grow
+
+    tree = Tree(capacity=64)
+    tree.reset()
+    grow(to_arrays(State.new(players=2)), *tree.arrays(), 1, 0.15, 1.0, 0.0,
+         load_value(2).array(), INFORMED, 0, -1)  # fmt: skip
+    _warm = True
+
+
 def fast_available() -> bool:
     """True when the compiled search can run (Numba and NumPy importable)."""
     try:
@@ -102,6 +121,8 @@ class SearchBot:
         if use_fast and not available:
             raise ValueError("use_fast=true needs Numba: pip install 'marrakech[fast]'")
         self.compiled = available if use_fast is None else bool(use_fast)
+        if self.compiled:
+            _warm_up()
         self.seconds = seconds
         self.iterations = iterations
         self.exploration = exploration
