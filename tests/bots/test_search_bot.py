@@ -4,6 +4,9 @@ test_legal.py, with every player count and rule set)."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -93,3 +96,31 @@ def test_the_paranoid_model_plays_legally_and_differs(compiled: bool) -> None:
     assert all(a in s.legal_actions() for a, s in zip(theirs, positions, strict=True))
     if compiled:  # enough search for the opponents' model to change some decisions
         assert ours != theirs
+
+
+def test_without_numba_the_levels_search_in_python() -> None:
+    script = textwrap.dedent(
+        """
+        import random, sys
+        sys.modules["numba"] = None  # makes `import numba` raise ImportError
+        from marrakech import State
+        from marrakech.bots import make_bot
+        from marrakech.bots.analysis import winning_chances
+        state = State.new(players=3)
+        bot = make_bot("hard@iterations=30")
+        print(bot.compiled, bot.choose(state, random.Random(1)) in state.legal_actions())
+        print(round(sum(winning_chances(state)), 6))
+        try:
+            make_bot("expert@use_fast=true")
+        except ValueError as error:
+            print(error)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines() == [
+        "False True",
+        "1.0",
+        "use_fast=true needs Numba: pip install 'marrakech[fast]'",
+    ]
