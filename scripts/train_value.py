@@ -4,8 +4,10 @@ The model: each seat still in gets the score ``features . (w + w' * progress)``;
 final ranking is modelled as Plackett-Luce on those scores (the winner is a softmax over
 the seats, then the second among the rest, ...), seats tied by R21 sharing each place
 (the target of a stage is uniform over the tied group). The weights maximise the
-likelihood of the training games' rankings (full-batch Adam from the packaged weights,
-a small L2 penalty), so the same data always gives the same weights.
+likelihood of the training games' rankings (projected full-batch Adam from zero, a small
+L2 penalty, the weights of dirhams, squares, regions and tithes kept >= 0 and of ruin
+<= 0 all along the game, those of dirhams and tithes the same all game), so the same
+data always gives the same weights.
 
 The data is made by ``scripts/value_data.py`` (one ``.npz`` per player count under
 ``--data``; a missing one is generated with ``--seed``), so the packaged weights are
@@ -14,8 +16,8 @@ reproducible from the seed:
     python scripts/train_value.py --seed 1 --data /tmp/marrakech-value --write
 
 It prints, for the held-out games, the log-loss and accuracy of the winner prediction
-and the log-loss of the whole ranking, for the fitted value, for the packaged one it
-started from, and for the static evaluation with ``TUNED_WEIGHTS``
+and the log-loss of the whole ranking, for the fitted value, for the hand-set one
+that guided the self-play, and for the static evaluation with ``TUNED_WEIGHTS``
 (``marrakech.bots.evaluation``; its value vector turned into chances by a softmax
 whose temperature is fitted on half of the held-out games; every model is scored on
 the other half). ``--write`` stores the weights in ``src/marrakech/bots/data/`` and the
@@ -33,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.bots.evaluation import evaluate
-from marrakech.bots.value import ValueModel, load_value, value_file
+from marrakech.bots.value import FEATURES, ValueModel, static_value, value_file
 from marrakech.fast.layout import from_arrays
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,11 +106,38 @@ def winner_metrics(
     return loss, accuracy
 
 
-def fit(
-    x: Array, plan: list[tuple[npt.NDArray[np.bool_], Array]], start: Array, steps: int
-) -> Array:
-    """Full-batch Adam on the Plackett-Luce log-likelihood (deterministic)."""
-    w = start.copy()
+#: Features whose weight may not be negative anywhere in the game: dirhams, visible
+#: squares, regions and the coming tithe are worth something to their owner at every
+#: stage, and the chance of ruin costs. Fitted freely, the early-game weights of the
+#: first ones came out negative at four players (the data holds little early signal and
+#: the progress term extrapolates), and a search exploits such a value: it paid tithes
+#: on purpose. A weight is kept >= 0 (<= 0 for ruin) at both ends of the game, so all
+#: along it (it is linear in progress).
+SIGNS = {0: 1.0, 1: 1.0, 2: 1.0, 4: 1.0, 5: -1.0}
+#: Features whose weight stays the same all game: a dirham now is a dirham at the end
+#: (money only moves by tithes), and so is an expected tithe. Let free, the fit makes
+#: them nearly worthless early (where the data says little) next to region potential,
+#: so a short search would trade money for regions at any price.
+CONSTANT = (0, 4)
+
+
+def project(w: Array) -> Array:
+    """The nearest weights (per feature) that keep :data:`SIGNS` at progress 0 and 1."""
+    w = w.copy()
+    for k, sign in SIGNS.items():
+        start, end = sign * w[k], sign * (w[k] + w[FEATURES + k])
+        start = max(start, 0.0)
+        end = max(end, 0.0)
+        w[k], w[FEATURES + k] = sign * start, sign * (end - start)
+    for k in CONSTANT:
+        w[FEATURES + k] = 0.0
+    return w
+
+
+def fit(x: Array, plan: list[tuple[npt.NDArray[np.bool_], Array]], steps: int) -> Array:
+    """Projected full-batch Adam on the Plackett-Luce log-likelihood from zero weights
+    (a convex problem: the same data always gives the same weights)."""
+    w = np.zeros(x.shape[2])
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     rate, beta1, beta2, l2 = 0.05, 0.9, 0.999, 1e-4
@@ -123,6 +152,7 @@ def fit(
         m = beta1 * m + (1 - beta1) * grad
         v = beta2 * v + (1 - beta2) * grad * grad
         w -= rate * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
+        w = project(w)
         if step % 100 == 0:
             print(f"  step {step}: ranking log-loss {ranking_loss(scores, plan):.4f}", flush=True)
     return w
@@ -155,9 +185,9 @@ def train(players: int, path: Path, steps: int) -> tuple[ValueModel, list[str]]:
     live = live_seats(features, players)
     train_rows = ~test
     print(f"{players}p: {int(train_rows.sum())} training positions, {int(test.sum())} held out")
-    start = load_value(players).array()
+    start = static_value(players).array()
     plan = stages(ranks[train_rows], live[train_rows], players)
-    w = fit(x[train_rows], plan, start, steps)
+    w = fit(x[train_rows], plan, steps)
     # Held out: calibration half (the baseline's temperature) and scoring half.
     held = np.flatnonzero(test)
     calibrate = (games[held] // 10) % 2 == 0
@@ -168,7 +198,7 @@ def train(players: int, path: Path, steps: int) -> tuple[ValueModel, list[str]]:
     lines = []
     candidates = {
         "learned value (fitted)": x[score_on] @ w,
-        "learned value (before fitting)": x[score_on] @ start,
+        "hand-set value (static_value, guided the self-play)": x[score_on] @ start,
         f"static evaluation, TUNED_WEIGHTS (softmax, T = {t:.1f} dirhams)": values[~calibrate] / t,
     }
     plan_test = stages(ranks[score_on], live[score_on], players)

@@ -1,13 +1,13 @@
 """Generate training positions for the learned value by compiled self-play.
 
 Every game is played by the compiled search against itself (``--iterations`` a decision,
-guided by the packaged value, with a uniform decision with probability ``--epsilon`` so
-that the positions vary), from the opening of the standard rules (R30) with the first
-seat rotated. At every decision node the seats' features (``marrakech.bots.value``), the
-game's progress and, once the game is over, its final ranks (R21) are recorded. The
-games are split into a training part and a held-out part (every ``--test-every``-th
-game), whose positions are also kept whole so that the baseline evaluation can be
-scored on them.
+guided by the hand-set ``marrakech.bots.value.static_value``, with a uniform decision
+with probability ``--epsilon`` so that the positions vary), from the opening of the
+standard rules (R30) with the first seat rotated. At every decision node the seats'
+features (``marrakech.bots.value``), the game's progress and, once the game is over,
+its final ranks (R21) are recorded. The games are split into a training part and a
+held-out part (every ``--test-every``-th game), whose positions are also kept whole so
+that the baseline evaluation can be scored on them.
 
     python scripts/value_data.py --players 4 --positions 300000 --seed 1 --out data/value-4p.npz
 
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from marrakech import State
-from marrakech.bots.value import load_value
+from marrakech.bots.value import static_value
 from marrakech.fast.layout import WIDTH, to_arrays
 from marrakech.fast.search import FEATURES, Tree, self_play
 
@@ -33,7 +33,7 @@ def generate(
     players: int, positions: int, iterations: int, epsilon: float, seed: int, test_every: int
 ) -> dict[str, np.ndarray]:
     starts = np.stack([to_arrays(State.new(players, first_seat=s)) for s in range(players)])
-    weights = load_value(players).array()
+    weights = static_value(players).array()  # a fixed guide: the data depends on the seed only
     tree = Tree(capacity=(iterations + 2) * 12)
     chunk = 50  # games per compiled call; at most 200 decisions a game (R6, R7)
     size = chunk * 200

@@ -100,7 +100,8 @@ def test_the_command_prints_every_turn_and_the_swings(
     assert "seat 0 (bot:0)" in lines[1]
     rows = [line for line in lines if line.strip() and line.split()[0].isdigit()]
     assert len(rows) == len(analyse_game(record).turns)
-    assert rows[0].split()[2:] == ["32.7%", "33.7%", "33.7%"]
+    opening = analyse_game(record).turns[0].chances
+    assert rows[0].split()[2:] == [f"{c:.1%}" for c in opening]
     assert "biggest swings" in out and out.count("  turn ") == 2
 
 

@@ -19,7 +19,7 @@ turn)::
     >>> record = GameRecord.from_actions(start, actions)
     >>> analysis = analyse_game(record)
     >>> analysis.turns[0].chances
-    (0.327, 0.3365, 0.3365)
+    (0.34559, 0.327205, 0.327205)
     >>> sum(analysis.turns[-1].chances)
     1.0
     >>> len(analysis.swings(3))
@@ -44,7 +44,7 @@ def winning_chances(state: State) -> tuple[float, ...]:
 
     >>> from marrakech import State
     >>> winning_chances(State.new(players=4))
-    (0.244275, 0.251908, 0.251908, 0.251908)
+    (0.264348, 0.245217, 0.245217, 0.245217)
     """
     if not isinstance(state, State):
         raise TypeError(f"expected a marrakech State, found {type(state).__name__}")

@@ -18,7 +18,7 @@ The weights, one set per player count, are small JSON files in ``bots/data/``
 >>> from marrakech import State
 >>> chances = load_value(3).chances(State.new(players=3))
 >>> [round(c, 3) for c in chances]  # seat 0 moves first
-[0.327, 0.336, 0.336]
+[0.346, 0.327, 0.327]
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from marrakech.bots.evaluation import _cheapest, analyse, roll_threat
+from marrakech.bots.evaluation import TUNED_WEIGHTS, _cheapest, analyse, roll_threat
 from marrakech.errors import MarrakechError
 from marrakech.rules import PLAYER_COUNTS
 from marrakech.state import Phase, State
@@ -151,6 +151,32 @@ class ValueModel:
         )
 
 
+#: Dirhams of the static evaluation per unit of score in :func:`static_value`.
+STATIC_TEMPERATURE = 8.0
+
+
+def static_value(players: int) -> ValueModel:
+    """The value set by hand from the static evaluation's :data:`TUNED_WEIGHTS` (its
+    score terms over :data:`STATIC_TEMPERATURE` dirhams): what guides the self-play that
+    the learned value is fitted on (``scripts/value_data.py``), so the data, and the
+    fit, depend on the seed only."""
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"expected 2, 3 or 4 players, found {players!r}")
+    w = TUNED_WEIGHTS[players]
+    assert w.area is not None and w.region is not None and w.threat is not None
+    t = STATIC_TEMPERATURE
+    base = (
+        DIRHAMS_UNIT / t,
+        VISIBLE_UNIT * w.area / t,
+        REGIONS_UNIT * w.region / t,
+        0.0,
+        TITHE_UNIT * w.threat / t,
+        -RUIN_COST * w.threat / t,
+        0.0,
+    )
+    return ValueModel(players, base + (0.0,) * FEATURES, {"method": "static_value"})
+
+
 def value_file(players: int) -> str:
     return f"value-{players}p.json"
 
@@ -171,4 +197,12 @@ def load_value(players: int) -> ValueModel:
         raise MarrakechError(f"the packaged value {name} cannot be read: {error}") from None
 
 
-__all__ = ["FEATURES", "FEATURE_NAMES", "ValueModel", "features", "load_value", "progress"]
+__all__ = [
+    "FEATURES",
+    "FEATURE_NAMES",
+    "ValueModel",
+    "features",
+    "load_value",
+    "progress",
+    "static_value",
+]
