@@ -1,4 +1,5 @@
-"""The ``marrakech`` command: ``perft``, ``bench``, ``replay`` and the layers' commands.
+"""The ``marrakech`` command: ``perft``, ``bench``, ``replay``, ``analyse`` and the layers'
+commands.
 
 Subcommands of the optional layers (``serve``, ``play``, ``arena``) live with their layer
 and are imported only when used, so the core command works without their extras.
@@ -70,6 +71,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--ascii", action="store_true", help="ASCII instead of Unicode")
 
+    analyse = commands.add_parser(
+        "analyse", help="each seat's winning chances after every turn of a game record"
+    )
+    analyse.add_argument("file", help="a JSON game record, or an arena results file")
+    analyse.add_argument(
+        "--game", type=int, metavar="N", help="with arena results: the game to show (its index)"
+    )
+    analyse.add_argument(
+        "--swings", type=int, default=5, metavar="K", help="the K biggest swings to list (5)"
+    )
+
     for name, (module, extra, help_text) in LAYER_COMMANDS.items():
         try:
             layer = importlib.import_module(module)
@@ -114,6 +126,8 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return _bench(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "analyse":
+            return _analyse(args)
         if hasattr(args, "run"):
             result: int = args.run(args)
             return result
@@ -195,6 +209,37 @@ def _replay(args: argparse.Namespace) -> int:
         print(state.notation())
     luck = "  ".join(f"seat {seat}: {x:+.1f}" for seat, x in enumerate(dice_luck(record)))
     print(f"dice luck (dirhams the die moved beyond each roll's expectation): {luck}")
+    return 0
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from marrakech.arena import read_game
+    from marrakech.bots.analysis import analyse_game
+
+    if args.swings < 0:
+        raise MarrakechError(f"--swings must be 0 or more, found {args.swings}")
+    record = read_game(args.file, args.game)
+    analysis = analyse_game(record)
+    seats = range(record.players)
+    names = [
+        f"seat {s}" + (f" ({record.seats[s]})" if s < len(record.seats) else "") for s in seats
+    ]
+    print("winning chances after each turn (learned value; exact at the end)")
+    print("  ".join(f"{s}: {name}" for s, name in zip(seats, names, strict=True)))
+    print(f"{'turn':>4}  {'seat':>4}  " + "  ".join(f"{f'seat {s}':>7}" for s in seats))
+    for turn in analysis.turns:
+        who = "-" if turn.seat is None else str(turn.seat)
+        cells = "  ".join(f"{c:>7.1%}" for c in turn.chances)
+        print(f"{turn.turn:>4}  {who:>4}  {cells}")
+    swings = analysis.swings(args.swings)
+    if swings:
+        print(f"biggest swings (of {len(analysis.turns) - 1} turns):")
+    for swing in swings:
+        played = " ".join(str(action) for action in swing.turn.actions)
+        print(
+            f"  turn {swing.turn.turn} (seat {swing.turn.seat}: {played}): seat {swing.seat} "
+            f"{swing.before:.1%} -> {swing.after:.1%} ({swing.change:+.1%})"
+        )
     return 0
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from marrakech import State
-from marrakech.bots import Bot, ExpectimaxBot, GreedyBot, MctsBot, RandomBot
+from marrakech.bots import Bot, ExpectimaxBot, GreedyBot, MctsBot, RandomBot, SearchBot
 from marrakech.bots.rollout import fast_kernel
 
 from .conftest import CONFIGS, decision_positions
@@ -21,9 +21,12 @@ def small_bots() -> list[Bot]:
         ExpectimaxBot(seconds=None, depth=1),
         ExpectimaxBot(seconds=0.02),
         MctsBot(seconds=None, iterations=24, use_fast=False),
+        SearchBot(seconds=None, iterations=24, use_fast=False),
     ]
     if fast_kernel() is not None:
         bots.append(MctsBot(seconds=None, iterations=24, use_fast=True))
+        bots.append(SearchBot(seconds=None, iterations=300, use_fast=True))
+        bots.append(SearchBot(seconds=None, iterations=100, playout=0.5, use_fast=True))
     return bots
 
 
@@ -47,8 +50,10 @@ def test_every_bot_returns_a_legal_decision(players: int, rules: str) -> None:
         GreedyBot,
         lambda: ExpectimaxBot(seconds=None, depth=2),
         lambda: MctsBot(seconds=None, iterations=60, use_fast=False),
+        lambda: SearchBot(seconds=None, iterations=60, use_fast=False),
+        lambda: SearchBot(seconds=None, iterations=500),
     ],
-    ids=["random", "greedy", "expectimax", "mcts"],
+    ids=["random", "greedy", "expectimax", "mcts", "search-python", "search"],
 )
 def test_same_rng_same_decisions(make: object) -> None:
     assert callable(make)

@@ -17,31 +17,67 @@ from marrakech.bots import (
     MctsBot,
     Option,
     RandomBot,
+    SearchBot,
     make_bot,
     options_of,
     parse_bot_spec,
 )
 
 
-def test_levels_map_to_the_four_bots() -> None:
-    assert LEVELS == {"easy": "random", "medium": "greedy", "hard": "expectimax", "expert": "mcts"}
+def test_levels_map_to_the_bots() -> None:
+    assert LEVELS == {
+        "easy": "random",
+        "medium": "greedy",
+        "hard": "search-quick",
+        "expert": "search",
+    }
     assert isinstance(make_bot("easy"), RandomBot)
     assert isinstance(make_bot("medium"), GreedyBot)
-    assert isinstance(make_bot("hard"), ExpectimaxBot)
-    assert isinstance(make_bot("expert"), MctsBot)
-    assert set(BOTS) == {"random", "greedy", "expectimax", "mcts"}
+    assert isinstance(make_bot("hard"), SearchBot)
+    assert isinstance(make_bot("expert"), SearchBot)
+    assert set(BOTS) == {
+        "random",
+        "greedy",
+        "expectimax",
+        "mcts",
+        "hard-v1",
+        "expert-v1",
+        "search-quick",
+        "search",
+    }
 
 
-def test_interactive_defaults_are_about_one_second() -> None:
+def test_interactive_defaults_are_a_quarter_and_one_second() -> None:
     hard, expert = make_bot("hard"), make_bot("expert")
-    assert isinstance(hard, ExpectimaxBot) and hard.seconds == 1.0
-    assert isinstance(expert, MctsBot) and expert.seconds == 1.0 and expert.iterations is None
+    assert isinstance(hard, SearchBot) and hard.seconds == 0.25 and hard.iterations is None
+    assert isinstance(expert, SearchBot) and expert.seconds == 1.0 and expert.iterations is None
+    assert options_of("hard")["seconds"].default == 0.25  # what the web app shortens from
+    assert options_of("expert")["seconds"].default == 1.0
+
+
+def test_version_one_levels_are_frozen_by_name() -> None:
+    """hard-v1 and expert-v1 are 0.1's hard and expert: the constructors' defaults."""
+    hard, expert = make_bot("hard-v1"), make_bot("expert-v1")
+    assert isinstance(hard, ExpectimaxBot) and repr(hard) == repr(ExpectimaxBot())
+    assert isinstance(expert, MctsBot) and repr(expert) == repr(MctsBot())
+    assert hard.seconds == expert.seconds == 1.0
+
+
+def test_presets_are_overridden_by_specs() -> None:
+    assert parse_bot_spec("hard@iterations=50") == (
+        "search-quick",
+        {"iterations": 50, "seconds": None},
+    )
+    bot = make_bot("hard@iterations=50")
+    assert isinstance(bot, SearchBot) and bot.seconds is None and bot.iterations == 50
+    quick = make_bot("search-quick:0.5")
+    assert isinstance(quick, SearchBot) and quick.seconds == 0.5
 
 
 def test_specs_set_budgets() -> None:
     assert parse_bot_spec("mcts:0.2") == ("mcts", {"seconds": 0.2})
     assert parse_bot_spec("expert@iterations=2000") == (
-        "mcts",
+        "search",
         {"iterations": 2000, "seconds": None},
     )
     assert parse_bot_spec("mcts:0.5@iterations=100") == (
@@ -94,7 +130,7 @@ def test_bad_budgets_are_explained(make: object, message: str) -> None:
 
 
 def test_levels_and_names_come_from_the_registry() -> None:
-    assert list(LEVELS) == [entry.level for entry in REGISTRY]  # weakest first
+    assert list(LEVELS) == [entry.level for entry in REGISTRY if entry.level]  # weakest first
     assert {entry.name: entry.factory for entry in REGISTRY} == BOTS
 
 
@@ -103,9 +139,11 @@ def test_options_are_read_from_the_constructors() -> None:
         parameters = inspect.signature(entry.factory).parameters
         options = options_of(entry.name)
         assert list(options) == list(parameters)
+        presets = dict(entry.presets)
         for key, option in options.items():
-            assert option.default == parameters[key].default
-    assert options_of("expert") == options_of("mcts")
+            assert option.default == presets.get(key, parameters[key].default)
+    assert options_of("expert") == options_of("search")
+    assert options_of("expert-v1") == options_of("mcts")
     assert options_of("mcts")["rollouts"] == Option(int, optional=True, default=None)
     assert options_of("mcts")["informed"] == Option(bool, optional=False, default=True)
 
@@ -136,3 +174,9 @@ def test_a_new_bot_is_one_registry_line(monkeypatch: pytest.MonkeyPatch) -> None
             make_bot("toy@greed=lots")
     finally:
         options_of.cache_clear()
+
+
+def test_bots_are_named_by_their_registry_line() -> None:
+    assert make_bot("hard").name == "search-quick" and make_bot("expert").name == "search"
+    assert make_bot("hard-v1").name == "hard-v1" and make_bot("expectimax").name == "expectimax"
+    assert ExpectimaxBot.name == "expectimax"  # the class keeps its own

@@ -62,3 +62,23 @@ def test_unknown_match_names_are_refused(capsys: pytest.CaptureFixture[str]) -> 
     with pytest.raises(SystemExit):
         script.main(["--only", "nonsense", "--table-only", "--print"])
     assert "unknown match" in capsys.readouterr().err
+
+
+def test_ladder_rates_every_bot_of_a_player_count_together(tmp_path: Path) -> None:
+    script = load_script()
+    run_match(
+        MatchConfig(2, ("greedy", "random"), games=4, seed=1),
+        out=tmp_path / "greedy-random-2p.jsonl",
+    )
+    run_match(
+        MatchConfig(2, ("search@iterations=2000", "greedy"), games=2, seed=1),
+        out=tmp_path / "search2k-greedy-2p.jsonl",
+    )
+    rows = [line for line in script.ladder_table(tmp_path).splitlines() if line.startswith("| 2")]
+    bots = [row.split("|")[2].strip() for row in rows]
+    assert set(bots) == {"`greedy`", "`random`", "`search@iterations=2000`"}
+    assert bots[-1] == "`random`"  # lowest rating last
+    games = {row.split("|")[2].strip(): int(row.split("|")[3]) for row in rows}
+    assert games["`greedy`"] == 6 and games["`random`"] == 4
+    curve = script.curve_table(tmp_path)
+    assert "`search@iterations=2000` | 2 |" in curve and "`greedy` |" not in curve

@@ -35,7 +35,8 @@ def test_every_level_and_bot_of_the_registry_takes_a_seat() -> None:
         assert game.bots[1].name == bot_name(spec.spec)
     message = (
         "expected a seat: human, a bot level (easy, medium, hard, expert) or a bot spec "
-        "(random, greedy, expectimax, mcts, with :SECONDS or @KEY=VALUE such as mcts:0.5 "
+        "(random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, search, with "
+        ":SECONDS or @KEY=VALUE such as mcts:0.5 "
         "or mcts@iterations=300); found 'grandmaster'"
     )
     with pytest.raises(MarrakechError) as error:
@@ -120,7 +121,9 @@ def test_every_bot_spec_the_arena_takes_takes_a_seat() -> None:
         ("mcts:0.5", "mcts"),
         ("mcts@iterations=300", "mcts"),
         ("bot:expectimax@depth=2", "expectimax"),
-        ("expert", "mcts"),
+        ("expert", "search"),
+        ("hard", "search-quick"),
+        ("expert-v1", "expert-v1"),
         ("bot:greedy", "greedy"),
     ):
         spec = SeatSpec.parse(text)
@@ -151,7 +154,8 @@ def test_a_record_seat_of_an_unknown_bot_is_refused() -> None:
         Session.from_record(record)
     assert str(error.value) == (
         "the record seats 'bot:wizard' at seat 1 (Blue): unknown bot 'wizard': "
-        "expected one of random, greedy, expectimax, mcts, easy, medium, hard, expert"
+        "expected one of random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, "
+        "search, easy, medium, hard, expert"
     )
 
 

@@ -1,16 +1,24 @@
-"""Bots: one protocol (:class:`Bot`), four strengths, chosen by name, level or spec.
+"""Bots: one protocol (:class:`Bot`), every strength, chosen by name, level or spec.
 
-======  ============  ============================================  ====================
-level   bot           how it plays                                  interactive budget
-======  ============  ============================================  ====================
-easy    random        uniform over the legal decisions              instant
-medium  greedy        one turn deep with a static evaluation        instant
-hard    expectimax    max-n search over die and replies, by turns   about 1 s a decision
-expert  mcts          Monte Carlo tree search, random playouts      about 1 s a decision
-======  ============  ============================================  ====================
+======  ==============  ==============================================  ==================
+level   bot             how it plays                                    interactive budget
+======  ==============  ==============================================  ==================
+easy    random          uniform over the legal decisions                instant
+medium  greedy          one turn deep with a static evaluation          instant
+hard    search-quick    compiled MCTS with the learned value            0.25 s a decision
+expert  search          compiled MCTS with the learned value            1 s a decision
+-       expectimax      max-n search over die and replies, by turns     1 s a decision
+-       mcts            Python MCTS, compiled playouts                  1 s a decision
+-       hard-v1         ``expectimax`` at its level settings (frozen)   1 s a decision
+-       expert-v1       ``mcts`` at its level settings (frozen)         1 s a decision
+======  ==============  ==============================================  ==================
+
+``hard-v1`` and ``expert-v1`` are the ``hard`` and ``expert`` levels of version 0.1, kept
+by name as baselines for the ladder. A registry line may preset options (``search-quick``
+is ``search`` with ``seconds=0.25``); a spec overrides them.
 
 A *bot spec* names a bot and, optionally, its budget: ``NAME[:SECONDS][@KEY=VALUE]...``,
-for example ``mcts:0.2`` (0.2 s a decision), ``mcts@iterations=2000`` (exactly 2000
+for example ``mcts:0.2`` (0.2 s a decision), ``search@iterations=20000`` (exactly 20000
 iterations, no clock: reproducible), ``expectimax@depth=2`` or ``hard``.
 
 >>> import random
@@ -20,6 +28,8 @@ iterations, no clock: reproducible), ``expectimax@depth=2`` or ``hard``.
 True
 >>> make_bot("mcts:0.2").seconds, make_bot("expert@iterations=300").iterations
 (0.2, 300)
+>>> make_bot("hard").seconds, make_bot("expert").seconds
+(0.25, 1.0)
 >>> parse_bot_spec("expectimax:0.5@depth=3")
 ('expectimax', {'seconds': 0.5, 'depth': 3})
 """
@@ -38,15 +48,18 @@ from marrakech.bots.expectimax import ExpectimaxBot
 from marrakech.bots.greedy import GreedyBot
 from marrakech.bots.mcts import MctsBot
 from marrakech.bots.random_bot import RandomBot
+from marrakech.bots.search import SearchBot
 
 
 @dataclass(frozen=True)
 class BotEntry:
-    """One line of the registry: a bot's name, its class, and its player-facing level."""
+    """One line of the registry: a bot's name, its class, its player-facing level, and
+    options preset for this name (``(("seconds", 0.25),)``; a spec overrides them)."""
 
     name: str
     factory: type[Bot]
     level: str | None = None
+    presets: tuple[tuple[str, Any], ...] = ()
 
 
 #: Every bot, weakest level first. Adding a bot is one file in ``bots/`` and one line
@@ -54,12 +67,20 @@ class BotEntry:
 REGISTRY: tuple[BotEntry, ...] = (
     BotEntry("random", RandomBot, level="easy"),
     BotEntry("greedy", GreedyBot, level="medium"),
-    BotEntry("expectimax", ExpectimaxBot, level="hard"),
-    BotEntry("mcts", MctsBot, level="expert"),
+    BotEntry("expectimax", ExpectimaxBot),
+    BotEntry("mcts", MctsBot),
+    # Version 0.1's hard and expert levels, frozen as baselines (their level settings
+    # were the constructors' defaults).
+    BotEntry("hard-v1", ExpectimaxBot),
+    BotEntry("expert-v1", MctsBot),
+    BotEntry("search-quick", SearchBot, level="hard", presets=(("seconds", 0.25),)),
+    BotEntry("search", SearchBot, level="expert"),
 )
 
 #: Bot names -> their classes (constructors taking keyword budgets and options).
 BOTS: dict[str, type[Bot]] = {entry.name: entry.factory for entry in REGISTRY}
+#: Bot names -> the options their registry line presets.
+PRESETS: dict[str, dict[str, Any]] = {entry.name: dict(entry.presets) for entry in REGISTRY}
 #: Player-facing levels, weakest first -> bot names.
 LEVELS: dict[str, str] = {entry.level: entry.name for entry in REGISTRY if entry.level}
 #: Budgets that count work rather than time: giving one alone drops the default clock.
@@ -92,7 +113,8 @@ def options_of(name: str) -> dict[str, Option]:
         kinds = [member for member in members if member is not type(None)]
         if len(kinds) != 1 or kinds[0] not in (bool, int, float, str):
             raise TypeError(f"bot {name}: option {key} must be bool, int, float or str")
-        options[key] = Option(kinds[0], len(kinds) < len(members), parameter.default)
+        default = PRESETS.get(bot_name(name), {}).get(key, parameter.default)
+        options[key] = Option(kinds[0], len(kinds) < len(members), default)
     return options
 
 
@@ -163,20 +185,26 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_bot(name: str, **budget: Any) -> Bot:
     """A bot by name (``random``...), level (``easy``...) or spec (``mcts:0.2``).
 
-    Keyword budgets (``seconds=``, ``iterations=``...) override those of the spec.
+    Keyword budgets (``seconds=``, ``iterations=``...) override those of the spec. The
+    bot's ``name`` is its registry name (``make_bot("hard").name == "search-quick"``).
     """
-    key, options = parse_bot_spec(name)
-    options.update(budget)
+    key, given = parse_bot_spec(name)
+    options = {**PRESETS.get(key, {}), **given, **budget}
     try:
-        return BOTS[key](**options)
+        bot = BOTS[key](**options)
     except TypeError as error:
         raise ValueError(f"bot {name!r}: {error}") from None
+    # A registry line that reuses a class (hard-v1, search-quick) names its own bots.
+    if bot.name != key:
+        bot.name = key
+    return bot
 
 
 __all__ = [
     "BOTS",
     "COUNT_BUDGETS",
     "LEVELS",
+    "PRESETS",
     "REGISTRY",
     "Bot",
     "BotEntry",
@@ -185,6 +213,7 @@ __all__ = [
     "MctsBot",
     "Option",
     "RandomBot",
+    "SearchBot",
     "bot_name",
     "make_bot",
     "options_of",

@@ -1,0 +1,289 @@
+"""``search``: Monte Carlo tree search compiled with Numba, guided by the learned value.
+
+One iteration walks down from the position to decide:
+
+* at a **decision node** (ORIENT, PLACE) it takes the child with the best UCT score *for
+  the seat to move* (every node keeps a value per seat and each seat maximises its own:
+  max-n, so at three and four players the opponents are not assumed to be all against
+  you). When a decision node is expanded, each child starts with ``prior`` virtual
+  visits at its learned value (progressive bias);
+* at a **chance node** (ROLL, DRAW) it samples the outcome with its exact probability
+  (R3: faces 1, 2, 2, 3, 3, 4; R7: a pile's top in proportion to the colours left);
+* the first unexpanded node it reaches is expanded and valued by the learned value
+  (:mod:`marrakech.bots.value`: each seat's chance of winning), blended with one informed
+  playout when ``playout`` > 0; a finished game is valued by its exact win shares (R21).
+  The value vector is added to every node of the path.
+
+The move played is the most visited child of the root. With Numba (the ``fast`` extra)
+the whole tree lives in flat arrays inside compiled code (:mod:`marrakech.fast.search`);
+without it the same search runs in Python on core states (much slower, same decisions
+in kind; ``use_fast=False`` forces it).
+
+Budgets: ``seconds`` per decision (default 1.0) and/or ``iterations`` (with
+``seconds=None`` the bot is reproducible whatever the machine load).
+
+>>> import random
+>>> from marrakech import State
+>>> bot = SearchBot(seconds=None, iterations=200)
+>>> state = State.new(players=4)
+>>> bot.choose(state, random.Random(0)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from marrakech.actions import Action, action_from_id
+from marrakech.bots.base import check_budget, check_decision_node
+from marrakech.bots.value import ValueModel, load_value
+from marrakech.playout import sample_outcome
+from marrakech.state import State
+
+#: Iterations per compiled call between two looks at the clock (doubles up to the max).
+_FIRST_CHUNK = 32
+_MAX_CHUNK = 4096
+
+
+_warm = False
+
+
+def _warm_up() -> None:
+    """Load (or compile) the search kernels once per process, when the first compiled bot
+    is made, so that no decision pays for it."""
+    global _warm
+    if _warm:
+        return
+    from marrakech.fast.layout import to_arrays
+    from marrakech.fast.search import INFORMED, Tree, grow
+
+    tree = Tree(capacity=64)
+    tree.reset()
+    grow(to_arrays(State.new(players=2)), *tree.arrays(), 1, 0.15, 1.0, 0.0,
+         load_value(2).array(), INFORMED, 0, -1)  # fmt: skip
+    _warm = True
+
+
+def fast_available() -> bool:
+    """True when the compiled search can run (Numba and NumPy importable)."""
+    try:
+        import marrakech.fast.search  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class _Node:
+    """A position of the Python tree: visits (with virtual ones) and per-seat totals."""
+
+    __slots__ = ("children", "state", "totals", "visits")
+
+    def __init__(self, state: State, visits: float = 0.0, totals: list[float] | None = None):
+        self.state = state
+        self.visits = visits
+        self.totals = totals if totals is not None else [0.0] * state.players
+        self.children: dict[Action, _Node] | None = None
+
+
+class SearchBot:
+    """Compiled MCTS with chance nodes, max-n values and a learned leaf evaluation.
+
+    ``exploration`` is the UCT constant on values in [0, 1]; ``prior`` the virtual visits
+    each new decision child starts with at its learned value (0: none); ``playout`` the
+    weight of one informed playout (compiled only) in a leaf's value (0: the learned
+    value alone); ``paranoid`` models every other seat as playing against the seat to
+    move (the default, max-n, has each seat maximise its own value; see docs/bots.md for
+    the measurement); ``use_fast`` forces (True) or forbids (False) the compiled search.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        seconds: float | None = 1.0,
+        iterations: int | None = None,
+        exploration: float = 0.15,
+        prior: float = 2.0,
+        playout: float = 0.0,
+        paranoid: bool = False,
+        use_fast: bool | None = None,
+    ) -> None:
+        check_budget(self.name, seconds, "iterations", iterations)
+        if not 0 <= exploration < math.inf:
+            raise ValueError(f"exploration must be finite and >= 0, found {exploration}")
+        if not 0 <= prior < math.inf:
+            raise ValueError(f"prior must be finite and >= 0, found {prior}")
+        if not 0.0 <= playout <= 1.0:
+            raise ValueError(f"playout must be between 0 and 1, found {playout}")
+        available = fast_available()
+        if use_fast and not available:
+            raise ValueError("use_fast=true needs Numba: pip install 'marrakech[fast]'")
+        self.compiled = available if use_fast is None else bool(use_fast)
+        if self.compiled:
+            _warm_up()
+        self.seconds = seconds
+        self.iterations = iterations
+        self.exploration = exploration
+        self.prior = prior
+        self.playout = playout
+        self.paranoid = paranoid
+        #: Statistics of the last decision: iterations run, seconds, tree nodes.
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        self.last_nodes = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchBot(seconds={self.seconds}, iterations={self.iterations}, "
+            f"exploration={self.exploration}, prior={self.prior}, playout={self.playout}, "
+            f"paranoid={self.paranoid}, "
+            f"compiled={self.compiled})"
+        )
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        check_decision_node(state)
+        start = time.perf_counter()
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            self.last_iterations, self.last_nodes = 0, 0
+            self.last_seconds = time.perf_counter() - start
+            return actions[0]
+        deadline = math.inf if self.seconds is None else start + self.seconds * 0.98
+        limit = self.iterations if self.iterations is not None else -1
+        model = load_value(state.players)
+        if self.compiled:
+            stats = self._compiled(state, model, rng, deadline, limit)
+        else:
+            stats = self._python(state, model, rng, deadline, limit)
+        self.last_seconds = time.perf_counter() - start
+        return _best(state, stats, rng)
+
+    # -- compiled --------------------------------------------------------------------
+
+    def _compiled(
+        self, state: State, model: ValueModel, rng: random.Random, deadline: float, limit: int
+    ) -> list[tuple[int, float, float]]:
+        from marrakech.fast.layout import to_arrays
+        from marrakech.fast.search import INFORMED, Tree, grow
+
+        tree = Tree()  # zeroed memory: only what the search fills is taken
+        tree.reset()
+        root = to_arrays(state)
+        weights = model.array()
+        done = 0
+        chunk = _FIRST_CHUNK
+        while done != limit and time.perf_counter() < deadline:
+            want = chunk if limit < 0 else min(chunk, limit - done)
+            ran, _ = grow(
+                root,
+                *tree.arrays(),
+                want,
+                self.exploration,
+                self.prior,
+                self.playout,
+                weights,
+                INFORMED,
+                rng.getrandbits(63),
+                state.turn if self.paranoid else -1,
+            )
+            done += ran
+            chunk = min(2 * chunk, _MAX_CHUNK)
+        self.last_iterations = done
+        self.last_nodes = tree.size
+        mover = state.turn
+        return [
+            (
+                int(tree.nodes[c, 2]),
+                float(tree.visits[c]),
+                float(tree.totals[c, mover] / tree.visits[c]) if tree.visits[c] > 0 else 0.0,
+            )
+            for c in tree.root_children()
+        ]
+
+    # -- Python fallback -----------------------------------------------------------------
+
+    def _python(
+        self, state: State, model: ValueModel, rng: random.Random, deadline: float, limit: int
+    ) -> list[tuple[int, float, float]]:
+        root = _Node(state)
+        done = 0
+        while done != limit and time.perf_counter() < deadline:
+            self._iterate(root, model, rng)
+            done += 1
+        self.last_iterations = done
+        self.last_nodes = 0
+        mover = state.turn
+        return [
+            (action.id, child.visits, child.totals[mover] / child.visits if child.visits else 0.0)
+            for action, child in (root.children or {}).items()
+        ]
+
+    def _expand(self, node: _Node, model: ValueModel) -> None:
+        state = node.state
+        children: dict[Action, _Node] = {}
+        prior = self.prior
+        for action in state.legal_actions():
+            after = state.apply(action)
+            if prior > 0 and not state.is_chance:
+                chances = model.chances(after)
+                children[action] = _Node(after, prior, [prior * c for c in chances])
+            else:
+                children[action] = _Node(after)
+        node.children = children
+
+    def _iterate(self, root: _Node, model: ValueModel, rng: random.Random) -> None:
+        node = root
+        path = [root]
+        c = self.exploration
+        me = root.state.turn if self.paranoid else -1
+        while True:
+            state = node.state
+            if state.is_terminal:
+                value = list(state.outcome().win_shares)
+                break
+            kids = node.children
+            if kids is None:
+                self._expand(node, model)
+                value = model.chances(state)
+                break
+            if state.is_chance:
+                node = kids[sample_outcome(state, rng)]
+            else:
+                mover = state.turn
+                children = kids.values()
+                log_n = math.log(sum(child.visits for child in children) + 1.0)
+                best = -1.0
+                chosen = node
+                for child in children:
+                    n = child.visits
+                    if n <= 0:
+                        chosen = child
+                        break
+                    if me < 0 or mover == me:
+                        mean = child.totals[mover] / n
+                    else:  # paranoid: everyone else plays against the searching seat
+                        mean = 1.0 - child.totals[me] / n
+                    score = mean + c * math.sqrt(log_n / n)
+                    if score > best:
+                        best, chosen = score, child
+                node = chosen
+            path.append(node)
+        for visited in path:
+            visited.visits += 1.0
+            totals = visited.totals
+            for seat, v in enumerate(value):
+                totals[seat] += v
+
+
+def _best(state: State, stats: list[tuple[int, float, float]], rng: random.Random) -> Action:
+    """The most visited root child, the better mean on equal visits, lowest id last."""
+    if not stats:  # no iteration ran (a tiny time budget): any legal decision
+        actions = state.legal_actions()
+        return actions[rng.randrange(len(actions))]
+    best = max(stats, key=lambda item: (item[1], item[2], -item[0]))
+    return action_from_id(best[0])
+
+
+__all__ = ["SearchBot", "fast_available"]

@@ -1,0 +1,118 @@
+"""Winning chances (the learned value) and ``marrakech analyse``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from marrakech import State, parse_rules
+from marrakech.bots.analysis import analyse_game, winning_chances
+from marrakech.cli import main
+from marrakech.playout import random_game
+from marrakech.record import GameRecord
+
+
+def game(players: int, seed: int, rules: str = "standard") -> GameRecord:
+    start = State.new(players, parse_rules(rules))
+    _, actions = random_game(start, random.Random(seed))
+    return GameRecord.from_actions(start, actions, seats=tuple(f"bot:{s}" for s in range(players)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_chances_are_probabilities_and_exact_at_the_end(players: int) -> None:
+    record = game(players, seed=players)
+    for state in record.states():
+        chances = winning_chances(state)
+        assert len(chances) == players and sum(chances) == pytest.approx(1.0, abs=1e-5)
+        assert all(0.0 <= c <= 1.0 for c in chances)
+        for seat in state.eliminated:
+            assert chances[seat] == 0.0  # R13: out, cannot win
+    final = record.final_state()
+    assert winning_chances(final) == tuple(round(x, 6) for x in final.outcome().win_shares)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_opening_is_even_but_for_the_first_move(players: int) -> None:
+    for first in range(players):
+        chances = winning_chances(State.new(players, first_seat=first))
+        others = {c for seat, c in enumerate(chances) if seat != first}
+        assert len(others) == 1 and abs(chances[first] - others.pop()) < 0.05
+
+
+def test_bad_input_is_explained() -> None:
+    with pytest.raises(TypeError, match="expected a marrakech State, found str"):
+        winning_chances("d4")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected a GameRecord, found list"):
+        analyse_game([])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", ["standard", "standard+orient-last"])
+def test_a_whole_four_player_game_is_analysed_in_well_under_two_seconds(rules: str) -> None:
+    record = game(4, seed=8, rules=rules)
+    began = time.perf_counter()
+    analysis = analyse_game(record)
+    took = time.perf_counter() - began
+    assert took < 2.0, took
+    turns = analysis.turns
+    assert turns[0].turn == 0 and turns[0].seat is None
+    assert [t.turn for t in turns] == list(range(len(turns)))
+    # every action of the game belongs to exactly one turn, in order
+    played = [a for t in turns for a in t.actions]
+    assert played == list(record.actions[: len(played)])
+    assert turns[-1].chances == tuple(
+        round(x, 6) for x in record.final_state().outcome().win_shares
+    )
+    swings = analysis.swings(4)
+    assert len(swings) == 4
+    sizes = [abs(s.change) for s in swings]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] == max(
+        abs(b.chances[s] - a.chances[s]) for a, b in itertools.pairwise(turns) for s in range(4)
+    )
+
+
+@pytest.mark.parametrize("rules", ["standard", "standard+orient-last"])
+def test_two_player_reveals_end_the_placer_s_turn(rules: str) -> None:
+    record = game(2, seed=4, rules=rules)
+    turns = analyse_game(record).turns[1:]
+    for turn in turns:  # a reveal of the placer's pile (R7) can only end a turn
+        assert not any(str(a).startswith("+") for a in turn.actions[:-1])
+    revealed = sum(str(turn.actions[-1]).startswith("+") for turn in turns)
+    assert revealed == sum(str(a).startswith("+") for a in record.actions) - 2
+    played = [a for t in turns for a in t.actions]
+    assert played == list(record.actions[2:])  # all but the opening's two reveals
+
+
+def test_the_command_prints_every_turn_and_the_swings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = game(3, seed=5)
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json(), encoding="utf-8")
+    assert main(["analyse", str(path), "--swings", "2"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "seat 0 (bot:0)" in lines[1]
+    rows = [line for line in lines if line.strip() and line.split()[0].isdigit()]
+    assert len(rows) == len(analyse_game(record).turns)
+    opening = analyse_game(record).turns[0].chances
+    assert rows[0].split()[2:] == [f"{c:.1%}" for c in opening]
+    assert "biggest swings" in out and out.count("  turn ") == 2
+
+
+def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": "nope"}), encoding="utf-8")
+    assert main(["analyse", str(path)]) == 2
+    assert "marrakech analyse:" in capsys.readouterr().err
+    good = tmp_path / "good.json"
+    good.write_text(game(2, seed=1).to_json(), encoding="utf-8")
+    assert main(["analyse", str(good), "--game", "3"]) == 2
+    assert "--game is for arena results" in capsys.readouterr().err
+    assert main(["analyse", str(good), "--swings", "-1"]) == 2
+    assert "--swings must be 0 or more, found -1" in capsys.readouterr().err

@@ -1,0 +1,118 @@
+"""The compiled search (``fast/search.py``) against the core: the features and chances
+mirror ``bots/value.py``, and every node of a grown tree holds exactly the legal
+decisions (R9, R14-R16, R32) or chance outcomes (R3, R7) of its position."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from marrakech import State, parse_rules, random_action
+from marrakech.actions import action_from_id
+from marrakech.bots.value import features, load_value
+from marrakech.fast.layout import to_arrays
+from marrakech.fast.search import (
+    FEATURES,
+    INFORMED,
+    Tree,
+    grow,
+    seat_features,
+    win_chances,
+)
+
+CONFIGS = [(p, r) for p in (2, 3, 4) for r in ("standard", "bga", "standard+orient-last")]
+IDS = [f"{p}p-{r}" for p, r in CONFIGS]
+
+
+def positions(players: int, rules: str, games: int, seed: int) -> list[State]:
+    """Every position (chance nodes and the end included) of a few random games."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    for _ in range(games):
+        state = State.new(players, parse_rules(rules), first_seat=rng.randrange(players))
+        found.append(state)
+        while not state.is_terminal:
+            state = state.apply(random_action(state, rng))
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)
+def test_features_and_chances_mirror_the_python_value(players: int, rules: str) -> None:
+    model = load_value(players)
+    weights = model.array()
+    feats = np.zeros((4, FEATURES))
+    chances = np.zeros(4)
+    for state in positions(players, rules, games=6, seed=players):
+        row = to_arrays(state)
+        seat_features(row, feats)
+        expected = features(state)
+        assert np.allclose(feats[:players], expected, atol=1e-12), state.notation()
+        assert not feats[players:].any()
+        win_chances(row, weights, feats, chances)
+        assert np.allclose(chances[:players], model.chances(state), atol=1e-9), state.notation()
+        assert chances.sum() == pytest.approx(1.0)
+        for seat in state.eliminated:  # R13: a seat out cannot win
+            assert chances[seat] == 0.0
+
+
+def _check_subtree(tree: Tree, node: int, state: State, seen: list[int]) -> None:
+    first, count = int(tree.nodes[node, 0]), int(tree.nodes[node, 1])
+    if count == 0:
+        return
+    seen[0] += 1
+    actions = [action_from_id(int(tree.nodes[c, 2])) for c in range(first, first + count)]
+    if state.is_chance:
+        outcomes = {a for a, _ in state.chance_outcomes()}
+        assert set(actions) <= outcomes and len(set(actions)) == len(actions), state.notation()
+        # a draw lists both colours of the pile; one may be gone (probability 0, never drawn)
+        for c, action in zip(range(first, first + count), actions, strict=True):
+            if action not in outcomes:
+                assert tree.visits[c] == 0
+        assert outcomes <= set(actions)
+    else:
+        assert sorted(actions, key=lambda a: a.id) == sorted(
+            state.legal_actions(), key=lambda a: a.id
+        ), state.notation()
+    for c, action in zip(range(first, first + count), actions, strict=True):
+        if tree.visits[c] > 0 and action in state.legal_actions():
+            _check_subtree(tree, c, state.apply(action), seen)
+
+
+@pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)
+def test_every_node_of_a_grown_tree_is_legal(players: int, rules: str) -> None:
+    rng = random.Random(players)
+    weights = load_value(players).array()
+    games = positions(players, rules, games=2, seed=10 + players)
+    decisions = [s for s in games if not s.is_chance and not s.is_terminal]
+    seen = [0]
+    for state in rng.sample(decisions, 6):
+        tree = Tree(capacity=1 << 14)
+        tree.reset()
+        done, _ = grow(to_arrays(state), *tree.arrays(), 400, 0.15, 2.0, 0.25, weights, INFORMED, 3)
+        assert done == 400
+        _check_subtree(tree, 0, state, seen)
+        # every iteration went through the root, and each child's visits add up
+        children = tree.root_children()
+        real = tree.visits[list(children)].sum() - 2.0 * len(children)
+        assert tree.visits[0] == pytest.approx(real + 1)  # + the expanding iteration
+    assert seen[0] > 60  # the trees grew well below their roots
+
+
+def test_a_full_tree_stops_growing_and_keeps_searching() -> None:
+    state = State.new(players=4)
+    weights = load_value(4).array()
+    tree = Tree(capacity=64)
+    tree.reset()
+    done, _ = grow(to_arrays(state), *tree.arrays(), 1000, 0.15, 2.0, 0.0, weights, INFORMED, 1)
+    assert done == 1000 and tree.size <= 64 and tree.visits[0] == 1000
+    tree.enlarge()  # doubling keeps the tree, and it grows again
+    more, _ = grow(to_arrays(state), *tree.arrays(), 50, 0.15, 2.0, 0.0, weights, INFORMED, 2)
+    assert more == 50 and tree.visits[0] == 1050 and 64 < tree.size <= 128
+
+
+def test_small_trees_are_refused() -> None:
+    with pytest.raises(ValueError, match="capacity must be at least 24, found 8"):
+        Tree(capacity=8)
