@@ -3,8 +3,9 @@
 Versions count actions (a roll and each reveal included), but people count turns: a
 30-turn game must not read "turn 90". A **player turn** is the run of events during
 which one seat is the seat whose turn it is (``State.turn``): its orientation, roll,
-tithe and placement (R9-R17, or R32's order), the pile reveals that follow (R7) and
-any resignation that comes meanwhile (R22)::
+tithe and placement (R9-R17, or R32's order), the reveal of its pile's next carpet that
+follows (R7; the opening's reveals begin the first turn) and any resignation that comes
+meanwhile (R22)::
 
     >>> from marrakech import State, parse_action
     >>> state, events = State.new(players=3), []
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from marrakech.events import Event
+from marrakech.position import Phase
 from marrakech.state import State
 
 
@@ -38,12 +40,22 @@ class TurnSpan:
     end: int
 
 
+def _seat_of(event: Event, playing: int | None) -> int:
+    """The seat whose turn ``event`` belongs to, ``playing`` being the seat of the turn
+    under way (None before the first): a pile's reveal (R7) comes once the placer's
+    ``State.turn`` has passed on, yet it ends the placer's turn; the opening's reveals
+    begin the first seat's."""
+    if playing is not None and event.before.phase is Phase.DRAW:
+        return playing
+    return event.before.turn
+
+
 def extend_turns(spans: list[TurnSpan], events: Sequence[Event]) -> list[TurnSpan]:
     """Group the events after ``spans[-1].end`` (all of them for no spans) into turns,
     extending ``spans`` in place; returns it."""
     begin = spans[-1].end if spans else 0
     for index in range(begin, len(events)):
-        seat = events[index].before.turn
+        seat = _seat_of(events[index], spans[-1].seat if spans else None)
         if spans and spans[-1].seat == seat and spans[-1].end == index:
             spans[-1].end = index + 1
         else:
@@ -73,8 +85,9 @@ def turn_number(
         return 0
     count, seat = len(spans), spans[-1].seat if spans else None
     for event in more:
-        if event.before.turn != seat:
-            count, seat = count + 1, event.before.turn
+        belongs = _seat_of(event, seat)
+        if belongs != seat:
+            count, seat = count + 1, belongs
     if state.is_terminal or (count and seat == state.turn):
         return count
     return count + 1

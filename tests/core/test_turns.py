@@ -9,8 +9,9 @@ import random
 import pytest
 
 from marrakech import RuleSet, State, random_action
-from marrakech.actions import Resign, Roll
+from marrakech.actions import Place, Resign, Roll
 from marrakech.events import Event
+from marrakech.position import Phase
 from marrakech.turns import extend_turns, finished, turn_number
 
 
@@ -35,10 +36,17 @@ def test_r10_each_player_turn_holds_one_roll_and_the_turns_cover_the_game(
         assert spans[0].start == 0 and spans[-1].end == len(events)
         for before, after in itertools.pairwise(spans):
             assert before.end == after.start and before.seat != after.seat
-        for span in spans:
+        for number, span in enumerate(spans):
             turn = events[span.start : span.end]
-            assert all(event.before.turn == span.seat for event in turn)
             assert sum(isinstance(event.action, Roll) for event in turn) == 1
+            for index, event in enumerate(turn):
+                if event.before.phase is Phase.DRAW:
+                    # R7: a reveal ends the turn of the seat that placed from that pile;
+                    # the opening's two begin the first turn.
+                    placed = any(isinstance(e.action, Place) for e in turn[:index])
+                    assert placed or (number == 0 and index < 2)
+                else:
+                    assert event.before.turn == span.seat
         final = events[-1].after
         assert turn_number(spans, final, waiting=False) == len(spans)
         assert list(finished(spans, final)) == spans

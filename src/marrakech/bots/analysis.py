@@ -33,8 +33,10 @@ from dataclasses import dataclass
 
 from marrakech.actions import Action
 from marrakech.bots.value import load_value
+from marrakech.events import Event
 from marrakech.record import GameRecord
-from marrakech.state import Phase, State
+from marrakech.state import State
+from marrakech.turns import extend_turns
 
 _DIGITS = 6  # chances are rounded for stable output and JSON
 
@@ -102,24 +104,21 @@ def analyse_game(record: GameRecord) -> GameAnalysis:
     """Each seat's winning chances after every turn of ``record`` (see module doc)."""
     if not isinstance(record, GameRecord):
         raise TypeError(f"expected a GameRecord, found {type(record).__name__}")
-    states = list(record.states())
     model = load_value(record.players)
 
     def chances(state: State) -> tuple[float, ...]:
         return tuple(round(c, _DIGITS) for c in model.chances(state))
 
-    turns = [TurnChances(0, None, 0, (), chances(states[0]))]
-    seat: int | None = None  # who is playing the current turn
-    started = 0  # the ply its first action was played at
-    for ply, state in enumerate(states):
-        if state.phase is Phase.DRAW:
-            continue  # a pile's reveal (R7) ends the turn of the seat that placed
-        mover = None if state.is_terminal else state.turn
-        if seat is not None and mover != seat:
-            played = record.actions[started:ply]
-            turns.append(TurnChances(len(turns), seat, ply, played, chances(state)))
-        if mover != seat:
-            seat, started = mover, ply
+    state = record.initial_state()
+    turns = [TurnChances(0, None, 0, (), chances(state))]
+    events: list[Event] = []
+    for action in record.actions:
+        events.append(state.describe(action))
+        state = events[-1].after
+    for number, span in enumerate(extend_turns([], events), 1):
+        played = tuple(record.actions[span.start : span.end])
+        after = events[span.end - 1].after
+        turns.append(TurnChances(number, span.seat, span.end, played, chances(after)))
     return GameAnalysis(record.players, tuple(turns))
 
 
