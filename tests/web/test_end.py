@@ -136,7 +136,7 @@ def test_the_analysis_comes_after_the_end_and_stays_with_the_game(apps: Apps) ->
     for point in analysis["chances"]:
         assert abs(sum(point) - 1) < 1e-3
     swings = analysis["swings"]
-    assert 1 <= len(swings) <= 5 and analysis["method"] == "playouts:200"
+    assert 1 <= len(swings) <= 5 and analysis["method"] == "value"
     moves = [abs(s["after"] - s["before"]) for s in swings]
     assert moves == sorted(moves, reverse=True)
     biggest = max(

@@ -278,6 +278,8 @@ def test_game_over_is_refused(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
         red = Conn(ws, [tokens(game)[0]])
         play_to_end({0: red}, red, {1}, random.Random(11))
+        while red.receive()["type"] != "analysis":  # the end's analysis follows the end
+            pass
         red.act(0, "L")
         red.expect_error("game_over")
         unchanged(client, game, red, red.version)

@@ -6,7 +6,7 @@ with the game. One point per position after each player turn
 (:mod:`marrakech.turns`), the first at the start:
 
 - ``scores``: each seat's score there (R20);
-- ``chances``: each seat's share of the win from there (:func:`chances_series`);
+- ``chances``: each seat's chance of winning from there (:func:`chances_series`);
 - ``luck``: each seat's dice luck over the game (:func:`marrakech.luck.dice_luck`);
 - ``swings``: the turns where a seat's chances moved most, for the replay to jump to.
 
@@ -15,28 +15,26 @@ with the game. One point per position after each player turn
 >>> from marrakech.record import GameRecord
 >>> start = State.new(players=3)
 >>> _, actions = random_game(start, random.Random(2))
->>> result = analyse(GameRecord.from_actions(start, actions), "g1", playouts=20)
+>>> result = analyse(GameRecord.from_actions(start, actions), "g1")
 >>> len(result.turns) == len(result.scores) == len(result.chances), result.method
-(True, 'playouts:20')
+(True, 'value')
 >>> [round(sum(point), 6) for point in result.chances][:3], len(result.swings) <= MAX_SWINGS
 ([1.0, 1.0, 1.0], True)
 """
 
 from __future__ import annotations
 
-import hashlib
-
+from marrakech.bots.analysis import winning_chances
 from marrakech.events import Event
-from marrakech.fast.playouts import random_playouts
 from marrakech.luck import dice_luck
 from marrakech.record import GameRecord
 from marrakech.state import State
 from marrakech.turns import extend_turns
 from marrakech.web.protocol import Analysis, Swing
 
-#: Playouts per position for the winning chances (seeded: the same game gives the same
-#: analysis). 200 informed playouts put each chance within about +-3.5 points (95%).
-PLAYOUTS = 200
+#: How the chances are estimated, for the page to say so: the bots' learned value
+#: (:func:`marrakech.bots.analysis.winning_chances`).
+METHOD = "value"
 #: How many swings the analysis keeps.
 MAX_SWINGS = 5
 
@@ -55,31 +53,19 @@ def series_points(record: GameRecord) -> list[tuple[int, int, State]]:
     return points
 
 
-def chances_series(record: GameRecord, playouts: int = PLAYOUTS) -> list[list[float]]:
-    """Each seat's share of the win (0..1, ties share) at each of :func:`series_points`.
-
-    Estimated by ``playouts`` informed random playouts per position (the fast kernels,
-    :func:`marrakech.fast.playouts.random_playouts`), seeded from the record so the
-    same game always gives the same series; exact at the end (the game's outcome).
-    This is the one place the server estimates winning chances: a better estimator
-    (the bots' evaluation) replaces it here.
+def chances_series(record: GameRecord) -> list[list[float]]:
+    """Each seat's chance of winning (0..1, summing to 1) at each of
+    :func:`series_points`: the bots' learned value
+    (:func:`marrakech.bots.analysis.winning_chances`, what ``marrakech analyse`` prints),
+    exact at the end (tied winners share, R21). The one place the server estimates them.
     """
-    seed = int.from_bytes(hashlib.sha256(record.to_json().encode()).digest()[:8], "big")
-    series = []
-    for number, _, state in series_points(record):
-        if state.is_terminal:
-            shares = state.outcome().win_shares
-            series.append([float(share) for share in shares])
-            continue
-        result = random_playouts(state, playouts, seed=seed + number, informed=True)
-        series.append([float(share) for share in result.mean_win_share()])
-    return series
+    return [list(winning_chances(state)) for _, _, state in series_points(record)]
 
 
-def analyse(record: GameRecord, game_id: str, playouts: int = PLAYOUTS) -> Analysis:
+def analyse(record: GameRecord, game_id: str) -> Analysis:
     """The :class:`~marrakech.web.protocol.Analysis` of a finished game's record."""
     points = series_points(record)
-    chances = chances_series(record, playouts)
+    chances = chances_series(record)
     swings = []
     for index in range(1, len(points)):
         turn, version, _ = points[index]
@@ -95,10 +81,10 @@ def analyse(record: GameRecord, game_id: str, playouts: int = PLAYOUTS) -> Analy
         scores=[list(state.scores()) for _, _, state in points],
         chances=[[round(share, 4) for share in point] for point in chances],
         swings=swings[:MAX_SWINGS],
-        method=f"playouts:{playouts}",
+        method=METHOD,
     )
 
 
-def analyse_json(record_json: str, game_id: str, playouts: int = PLAYOUTS) -> str:
+def analyse_json(record_json: str, game_id: str) -> str:
     """:func:`analyse` from and to JSON: what a bot worker process is sent and returns."""
-    return analyse(GameRecord.from_json(record_json), game_id, playouts).model_dump_json()
+    return analyse(GameRecord.from_json(record_json), game_id).model_dump_json()

@@ -22,7 +22,7 @@ from marrakech.bots import Bot
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
-from marrakech.web.analysis import PLAYOUTS, analyse_json
+from marrakech.web.analysis import analyse_json
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, LocalCluster
 from marrakech.web.limits import Limits, check_caps
@@ -76,7 +76,6 @@ class RoomManager:
         relaxed_seconds: int = 180,
         blitz_seconds: int = 30,
         open_game_ttl: float = 3600.0,
-        analysis_playouts: int = PLAYOUTS,
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay: expected seconds >= 0, found {bot_delay}")
@@ -91,7 +90,6 @@ class RoomManager:
         self.clock_seconds = {"none": 0, "relaxed": relaxed_seconds, "blitz": blitz_seconds}
         #: Seconds an open game nobody joins stays in the lobby.
         self.open_game_ttl = open_game_ttl
-        self.analysis_playouts = analysis_playouts
         self._analysing: set[str] = set()
         self._background: set[asyncio.Task[None]] = set()
         self.store_worker: StoreWorker | None = None
@@ -359,9 +357,7 @@ class RoomManager:
             record = await self.record(game_id)
             if record is None:
                 return
-            text = await self.bots.run(
-                analyse_json, record.to_json(), game_id, self.analysis_playouts
-            )
+            text = await self.bots.run(analyse_json, record.to_json(), game_id)
             await self.store.save_analysis(game_id, text)
             room = self.rooms.get(game_id)
             if room is not None:

@@ -259,7 +259,8 @@ export class Log {
 /** How the winning chances were estimated, in words ("playouts:200" from the server). */
 function methodText(method) {
   const playouts = /^playouts:(\d+)$/.exec(String(method));
-  return playouts ? t("end.method.playouts", { n: playouts[1] }) : t("end.method", { method });
+  if (playouts) return t("end.method.playouts", { n: playouts[1] }); // games analysed before the value
+  return method === "value" ? t("end.method.value") : t("end.method", { method });
 }
 
 /** A signed number of dirhams with one decimal ("+2.5", "−1.0"). */
