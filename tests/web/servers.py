@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -27,10 +28,15 @@ class Served:
 
     def __init__(self, db: str | Path, *options: str, port: int = 0) -> None:
         command = [sys.executable, "-m", "marrakech.web", "--port", str(port), "--db", str(db)]
+        # Its log goes to a file, never to a pipe nobody reads (a full pipe would stall
+        # the server); log() shows it when a test fails.
+        self.log_file = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in _close_pipes)
+            "w+", prefix="marrakech-serve-", suffix=".log", delete=False
+        )
         self.process = subprocess.Popen(
             [*command, "--log-level", "warning", *options],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self.log_file,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
@@ -38,8 +44,8 @@ class Served:
         line = self.process.stdout.readline()
         if not line.startswith("Marrakech is ready at "):
             self.process.kill()
-            _, errors = self.process.communicate(timeout=10)
-            raise RuntimeError(f"the server did not start: {line!r} {errors[-3000:]}")
+            self.process.wait(timeout=10)
+            raise RuntimeError(f"the server did not start: {line!r} {self.log()}")
         self.url = line.split()[4]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
         self.pid = self.process.pid
@@ -74,10 +80,15 @@ class Served:
                 self.process.wait()
         self._close_pipes()
 
+    def log(self) -> str:
+        """The end of what the server logged so far."""
+        return Path(self.log_file.name).read_text(errors="replace")[-4000:]
+
     def _close_pipes(self) -> None:
-        for pipe in (self.process.stdout, self.process.stderr):
-            if pipe is not None:
-                pipe.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self.log_file.close()
+        Path(self.log_file.name).unlink(missing_ok=True)
 
 
 def alive(pid: int) -> bool:

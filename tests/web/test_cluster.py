@@ -256,7 +256,10 @@ def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
             await asyncio.wait_for(next_reason(red, "away", 1), 30)
             await red.close()
 
-        asyncio.run(scenario())
+        try:
+            asyncio.run(scenario())
+        except Exception as error:  # say what the servers logged
+            raise AssertionError(f"one:\n{one.log()}\ntwo:\n{two.log()}") from error
     finally:
         one.stop()
         two.stop()

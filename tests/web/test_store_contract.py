@@ -224,3 +224,30 @@ async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
     assert game is not None and game.turns == 1 and game.clock == "none"
     assert [seat.host for seat in game.seats] == [True, False]
     await store.close()
+
+
+@in_fresh_loop
+async def test_a_game_loads_whole_while_another_instance_appends(pg_url: str) -> None:
+    # PostgreSQL: the game row and its actions come from one snapshot, so an append made
+    # between the two reads (by another instance) is not half seen ("damaged").
+    from marrakech.web.postgres_store import PostgresStore
+
+    store, other = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
+    other.instance = "owner"
+    await store.create_game(a_game("race"))
+    await _own(other, "race")
+    read_seats = store._seats
+
+    async def seats_then_an_append(*args: Any) -> Any:
+        seats = await read_seats(*args)
+        await other.append_actions("race", 0, [ActionRow("L", 1)], "running", False)
+        return seats
+
+    store._seats = seats_then_an_append  # type: ignore[method-assign]
+    game = await store.load_game("race")
+    assert game is not None and game.version == 0 and game.actions == ()
+    store._seats = read_seats  # type: ignore[method-assign]
+    game = await store.load_game("race")
+    assert game is not None and [a.token for a in game.actions] == ["L"]
+    await store.close()
+    await other.close()

@@ -264,6 +264,10 @@ class PostgresStore:
 
     async def load_game(self, game_id: str) -> StoredGame | None:
         async with self.pool.connection() as conn:
+            # One snapshot for the game row and its actions: another instance may append
+            # between the two reads (read committed would then see more actions than the
+            # row's version).
+            await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             row = await (
                 await conn.execute(_GAME_COLUMNS + " WHERE id = %s", (game_id,))
             ).fetchone()
