@@ -15,13 +15,16 @@ reproducible from the seed:
 
     python scripts/train_value.py --seed 1 --data /tmp/marrakech-value --write
 
-It prints, for the held-out games, the log-loss and accuracy of the winner prediction
-and the log-loss of the whole ranking, for the fitted value, for the hand-set one
-that guided the self-play, and for the static evaluation with ``TUNED_WEIGHTS``
-(``marrakech.bots.evaluation``; its value vector turned into chances by a softmax
-whose temperature is fitted on half of the held-out games; every model is scored on
-the other half). ``--write`` stores the weights in ``src/marrakech/bots/data/`` and the
-table in docs/bots.md.
+Next to it, per player count, a *margin* model on the same inputs: each seat's final R20
+score minus the mean of the other seats still in, fitted by least squares (closed form).
+
+It prints, for the held-out games, the log-loss and accuracy of the winner prediction,
+the log-loss of the whole ranking and the error of the predicted margins, for the fitted
+value, for the hand-set one that guided the self-play, and for the static evaluation
+with ``TUNED_WEIGHTS`` (``marrakech.bots.evaluation``; its value vector turned into
+chances by a softmax whose temperature is fitted on half of the held-out games; every
+model is scored on the other half). ``--write`` stores the weights in
+``src/marrakech/bots/data/`` and the table in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ DATA = ROOT / "src" / "marrakech" / "bots" / "data"
 DOC = ROOT / "docs" / "bots.md"
 MARKERS = ("<!-- value-table:start -->", "<!-- value-table:end -->")
 Array = npt.NDArray[np.float64]
+#: Self-play positions per player count behind the packaged weights.
+POSITIONS = {2: 500_000, 3: 400_000, 4: 500_000}
 
 
 def design(features: Array, progress: Array) -> Array:
@@ -158,6 +163,39 @@ def fit(x: Array, plan: list[tuple[npt.NDArray[np.bool_], Array]], steps: int) -
     return w
 
 
+def relative(values: Array, live: npt.NDArray[np.bool_]) -> Array:
+    """Each live seat's ``values`` minus the mean over the other seats still in (0 for a
+    seat out): what a margin is measured on. ``values`` is ``(n, 4)`` or ``(n, 4, k)``."""
+    mask = live if values.ndim == 2 else live[:, :, None]
+    kept = np.where(mask, values, 0.0)
+    others = np.maximum(live.sum(axis=1) - 1, 1).reshape((-1,) + (1,) * (values.ndim - 1))
+    total = kept.sum(axis=1, keepdims=True)
+    return np.where(mask, kept - (total - kept) / others, 0.0)
+
+
+def fit_margin(x: Array, scores: Array, live: npt.NDArray[np.bool_]) -> Array:
+    """Least squares (a little ridge) of each live seat's final margin (R20 score minus
+    the mean of the other seats still in at the position) on its relative inputs: one
+    closed-form solution, so the same data always gives the same weights."""
+    inputs = relative(x, live)[live]
+    target = relative(scores, live)[live]
+    gram = inputs.T @ inputs + 1e-6 * len(inputs) * np.eye(inputs.shape[1])
+    return np.linalg.solve(gram, inputs.T @ target)
+
+
+def margin_rmse(predicted: Array, scores: Array, live: npt.NDArray[np.bool_]) -> float:
+    """Root mean square error, in points (R20), of predicted final margins."""
+    error = (predicted - relative(scores, live))[live]
+    return float(np.sqrt(np.mean(error * error)))
+
+
+def scaled(values: Array, scores: Array, live: npt.NDArray[np.bool_]) -> float:
+    """The factor that best turns ``values``' relative differences into final margins
+    (least squares through zero)."""
+    v = relative(values, live)[live]
+    return float(v @ relative(scores, live)[live] / max(float(v @ v), 1e-12))
+
+
 def baseline_scores(rows: npt.NDArray[np.int32], players: int) -> Array:
     """The static evaluation's value vector (dirhams) of every held-out position."""
     out = np.zeros((len(rows), 4))
@@ -179,6 +217,7 @@ def train(players: int, path: Path, steps: int) -> tuple[ValueModel, list[str]]:
     features = data["features"].astype(np.float64)
     progress = data["progress"].astype(np.float64)
     ranks = data["ranks"]
+    final = data["scores"].astype(np.float64)
     test = data["test"]
     games = data["game"]
     x = design(features, progress)
@@ -188,6 +227,7 @@ def train(players: int, path: Path, steps: int) -> tuple[ValueModel, list[str]]:
     start = static_value(players).array()
     plan = stages(ranks[train_rows], live[train_rows], players)
     w = fit(x[train_rows], plan, steps)
+    margin = fit_margin(x[train_rows], final[train_rows], live[train_rows])
     # Held out: calibration half (the baseline's temperature) and scoring half.
     held = np.flatnonzero(test)
     calibrate = (games[held] // 10) % 2 == 0
@@ -196,27 +236,38 @@ def train(players: int, path: Path, steps: int) -> tuple[ValueModel, list[str]]:
     values = baseline_scores(rows, players)
     t = best_temperature(values[calibrate], live[held][calibrate], ranks[held][calibrate])
     lines = []
+    # Each candidate: its chances' scores, and its predicted margins. The learned value
+    # predicts margins with its own margin weights; the others' value differences are
+    # scaled to points on the calibration half.
+    hand_set = x[held] @ start
+    hand_scale = scaled(hand_set[calibrate], final[held][calibrate], live[held][calibrate])
+    static_scale = scaled(values[calibrate], final[held][calibrate], live[held][calibrate])
+    on_live = live[score_on]
     candidates = {
-        "learned value (fitted)": x[score_on] @ w,
-        "hand-set value (static_value, guided the self-play)": x[score_on] @ start,
-        f"static evaluation, TUNED_WEIGHTS (softmax, T = {t:.1f} dirhams)": values[~calibrate] / t,
+        "learned value (fitted)": (x[score_on] @ w, relative(x[score_on] @ margin, on_live)),
+        "hand-set value (static_value, guided the self-play)": (
+            hand_set[~calibrate],
+            hand_scale * relative(hand_set[~calibrate], on_live),
+        ),
+        f"static evaluation, TUNED_WEIGHTS (softmax, T = {t:.1f} dirhams)": (
+            values[~calibrate] / t,
+            static_scale * relative(values[~calibrate], on_live),
+        ),
+        "uniform (every seat still in alike)": (
+            np.zeros((len(score_on), 4)),
+            np.zeros((len(score_on), 4)),
+        ),
     }
-    plan_test = stages(ranks[score_on], live[score_on], players)
-    for name, scores in candidates.items():
-        loss, accuracy = winner_metrics(scores, live[score_on], ranks[score_on])
+    plan_test = stages(ranks[score_on], on_live, players)
+    for name, (scores, margins) in candidates.items():
+        loss, accuracy = winner_metrics(scores, on_live, ranks[score_on])
         ranking = ranking_loss(scores, plan_test)
+        error = margin_rmse(margins, final[score_on], on_live)
         lines.append(
             f"| {players} | {name} | {len(score_on)} | {loss:.4f} | {accuracy:.1%} "
-            f"| {ranking:.4f} |"
+            f"| {ranking:.4f} | {error:.2f} |"
         )
         print(lines[-1])
-    uniform = winner_metrics(
-        np.zeros_like(candidates["learned value (fitted)"]), live[score_on], ranks[score_on]
-    )
-    lines.append(
-        f"| {players} | uniform (every seat still in alike) | {len(score_on)} | {uniform[0]:.4f} | "
-        f"{uniform[1]:.1%} | {ranking_loss(np.zeros((len(score_on), 4)), plan_test):.4f} |"
-    )
     source = {
         "method": "Plackett-Luce maximum likelihood on final rankings (scripts/train_value.py)",
         "data": "scripts/value_data.py: compiled self-play, standard rules",
@@ -227,7 +278,8 @@ def train(players: int, path: Path, steps: int) -> tuple[ValueModel, list[str]]:
         "games": len(np.unique(games)),
         "steps": steps,
     }
-    return ValueModel(players, tuple(float(v) for v in w), source), lines
+    model = ValueModel(players, tuple(float(v) for v in w), source, tuple(float(v) for v in margin))
+    return model, lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,8 +287,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="data seed (value_data.py)")
     parser.add_argument("--data", type=Path, default=Path("/tmp/marrakech-value"))
     parser.add_argument("--players", default="2,3,4", help="comma-separated player counts")
-    parser.add_argument("--positions", type=int, default=500_000, help="when generating")
-    parser.add_argument("--steps", type=int, default=400)
+    parser.add_argument(
+        "--positions",
+        type=int,
+        help="when generating (default: those of the packaged weights, "
+        + ", ".join(f"{n:,} at {p}" for p, n in POSITIONS.items())
+        + ")",
+    )
+    parser.add_argument("--steps", type=int, default=600)
     parser.add_argument("--write", action="store_true", help="store the weights and the table")
     args = parser.parse_args(argv)
     try:
@@ -247,8 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players expects 2, 3 or 4, found {args.players!r}")
     lines = [
         "| players | model | held-out positions | winner log-loss | favourite wins | "
-        "ranking log-loss |",
-        "|---|---|---|---|---|---|",
+        "ranking log-loss | margin error (points) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for players in counts:
         path = args.data / f"value-{players}p.npz"
@@ -256,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             import value_data  # the generator next to this script
 
             value_data.main(
-                ["--players", str(players), "--positions", str(args.positions),
+                ["--players", str(players),
+                 "--positions", str(args.positions or POSITIONS[players]),
                  "--seed", str(args.seed), "--out", str(path)]
             )  # fmt: skip
         elif int(np.load(path)["seed"]) != args.seed:
@@ -275,7 +334,11 @@ def main(argv: list[str] | None = None) -> int:
         "calibrate the baseline's temperature, the other half is scored here). Winner "
         "log-loss: minus the mean log-probability of the winner(s) (R21 ties shared); "
         "favourite wins: how often the seat given the best chance won; ranking log-loss: "
-        "the Plackett-Luce log-loss of the whole final ranking. Lower log-loss is better._"
+        "the Plackett-Luce log-loss of the whole final ranking; margin error: the root mean "
+        "square error of each seat's predicted final margin (its R20 score minus the mean "
+        "of the other seats still in), from the learned margin weights, or from the other "
+        "models' value differences scaled to points on the calibration half. Lower is "
+        "better._"
     )
     table = "\n".join(lines)
     print(table)

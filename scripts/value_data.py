@@ -5,7 +5,7 @@ guided by the hand-set ``marrakech.bots.value.static_value``, with a uniform dec
 with probability ``--epsilon`` so that the positions vary), from the opening of the
 standard rules (R30) with the first seat rotated. At every decision node the seats'
 features (``marrakech.bots.value``), the game's progress and, once the game is over,
-its final ranks (R21) are recorded. The games are split into a training part and a
+its final ranks (R21) and scores (R20) are recorded. The games are split into a training part and a
 held-out part (every ``--test-every``-th game), whose positions are also kept whole so
 that the baseline evaluation can be scored on them.
 
@@ -40,9 +40,11 @@ def generate(
     features = np.zeros((size, 4, FEATURES), dtype=np.float64)
     done = np.zeros(size, dtype=np.float64)
     ranks = np.zeros((size, 4), dtype=np.int32)
+    scores = np.zeros((size, 4), dtype=np.int32)
     game_of = np.zeros(size, dtype=np.int64)
     rows = np.zeros((size, WIDTH), dtype=np.int32)
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("features", "progress", "ranks", "game")}
+    names = ("features", "progress", "ranks", "scores", "game")
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in names}
     test_rows: list[np.ndarray] = []
     count = 0
     game = 0
@@ -52,13 +54,14 @@ def generate(
         # is the same whatever the chunking.
         n = self_play(
             starts, chunk, iterations, epsilon, weights, seed * 1_000_003 + game,
-            *tree.arrays(), features, done, ranks, game_of, rows,
+            *tree.arrays(), features, done, ranks, scores, game_of, rows,
         )  # fmt: skip
         n = min(n, positions - count)
         games = game_of[:n] + game
         parts["features"].append(features[:n].astype(np.float32))
         parts["progress"].append(done[:n].astype(np.float32))
         parts["ranks"].append(ranks[:n].astype(np.int8))
+        parts["scores"].append(scores[:n].astype(np.int16))
         parts["game"].append(games)
         test_rows.append(rows[:n][games % test_every == 0].copy())
         count += n

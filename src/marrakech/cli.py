@@ -224,12 +224,17 @@ def _analyse(args: argparse.Namespace) -> int:
     names = [
         f"seat {s}" + (f" ({record.seats[s]})" if s < len(record.seats) else "") for s in seats
     ]
-    print("winning chances after each turn (learned value; exact at the end)")
+    print(
+        "winning chances and expected final margins (points ahead of the others' mean) "
+        "after each turn (learned value; exact at the end)"
+    )
     print("  ".join(f"{s}: {name}" for s, name in zip(seats, names, strict=True)))
-    print(f"{'turn':>4}  {'seat':>4}  " + "  ".join(f"{f'seat {s}':>7}" for s in seats))
+    print(f"{'turn':>4}  {'seat':>4}  " + "  ".join(f"{f'seat {s}':>14}" for s in seats))
     for turn in analysis.turns:
         who = "-" if turn.seat is None else str(turn.seat)
-        cells = "  ".join(f"{c:>7.1%}" for c in turn.chances)
+        cells = "  ".join(
+            f"{c:>6.1%} {m:>+7.1f}" for c, m in zip(turn.chances, turn.margins, strict=True)
+        )
         print(f"{turn.turn:>4}  {who:>4}  {cells}")
     swings = analysis.swings(args.swings)
     if swings:

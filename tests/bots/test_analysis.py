@@ -7,11 +7,14 @@ import json
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from marrakech import State, parse_rules
-from marrakech.bots.analysis import analyse_game, winning_chances
+from marrakech.bots.analysis import analyse_game, expected_margins, winning_chances
+from marrakech.bots.value import ValueModel, load_value, progress, static_value
 from marrakech.cli import main
+from marrakech.errors import MarrakechError
 from marrakech.playout import random_game
 from marrakech.record import GameRecord
 
@@ -98,8 +101,12 @@ def test_the_command_prints_every_turn_and_the_swings(
     assert "seat 0 (bot:0)" in lines[1]
     rows = [line for line in lines if line.strip() and line.split()[0].isdigit()]
     assert len(rows) == len(analyse_game(record).turns)
-    opening = analyse_game(record).turns[0].chances
-    assert rows[0].split()[2:] == [f"{c:.1%}" for c in opening]
+    opening = analyse_game(record).turns[0]
+    assert rows[0].split()[2:] == [
+        cell
+        for c, m in zip(opening.chances, opening.margins, strict=True)
+        for cell in (f"{c:.1%}", f"{m:+.1f}")
+    ]
     assert "biggest swings" in out and out.count("  turn ") == 2
 
 
@@ -114,3 +121,51 @@ def test_the_command_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFix
     assert "--game is for arena results" in capsys.readouterr().err
     assert main(["analyse", str(good), "--swings", "-1"]) == 2
     assert "--swings must be 0 or more, found -1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_margins_sum_to_zero_and_are_exact_at_the_end(players: int) -> None:
+    record = game(players, seed=10 + players)
+    for state in record.states():
+        margins = expected_margins(state)
+        assert len(margins) == players and sum(margins) == pytest.approx(0.0, abs=0.02)
+        for seat in state.eliminated:
+            assert margins[seat] == 0.0  # R13: out
+    final = record.final_state()
+    scores = final.scores()
+    live = [s for s in range(players) if s not in final.eliminated]
+    if len(live) == 1:  # the others were eliminated: nobody left to be ahead of
+        assert expected_margins(final) == (0.0,) * players
+    for seat in live if len(live) > 1 else []:
+        others = [scores[s] for s in live if s != seat]
+        assert expected_margins(final)[seat] == pytest.approx(
+            scores[seat] - sum(others) / len(others), abs=0.01
+        )
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_late_margins_foresee_the_final_ones(players: int) -> None:
+    # The margin model must know who is ahead: with a fifth of the carpets still to
+    # place, its margins follow the final ones closely (zero or flipped weights would not).
+    predicted, final_margins = [], []
+    for seed in range(12):
+        record = game(players, seed=100 + seed)
+        end = record.final_state()
+        states = [s for s in record.states() if not s.is_terminal]
+        late = next(s for s in states if progress(s) >= 0.8)
+        scores = end.scores()
+        live = [s for s in range(players) if s not in late.eliminated]
+        for seat in live if len(live) > 1 else []:
+            others = [scores[s] for s in live if s != seat]
+            final_margins.append(scores[seat] - sum(others) / len(others))
+            predicted.append(expected_margins(late)[seat])
+    assert float(np.corrcoef(predicted, final_margins)[0, 1]) > 0.7
+
+
+def test_a_value_without_margins_says_so() -> None:
+    with pytest.raises(MarrakechError, match="has no margin model"):
+        static_value(2).margins(State.new(players=2))
+    with pytest.raises(ValueError, match="expected no margin weights or 14 finite ones"):
+        ValueModel(2, (0.0,) * 14, {}, (1.0, 2.0))
+    with pytest.raises(ValueError, match="this value is for 2 players, found a 3-player game"):
+        load_value(2).margins(State.new(players=3))

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from marrakech.arena import MatchConfig, run_match
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bot_strength.py"
+from tests.bots.conftest import load_script as load
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bot_strength", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bot_strength"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load("bot_strength")
 
 
 def test_table_rows_come_from_results_files(tmp_path: Path) -> None:

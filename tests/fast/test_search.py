@@ -12,13 +12,14 @@ import pytest
 from marrakech import State, parse_rules, random_action
 from marrakech.actions import action_from_id
 from marrakech.bots.value import features, load_value
-from marrakech.fast.layout import to_arrays
+from marrakech.fast.layout import WIDTH, to_arrays
 from marrakech.fast.search import (
     FEATURES,
     INFORMED,
     Tree,
     grow,
     seat_features,
+    self_play,
     win_chances,
 )
 
@@ -116,3 +117,34 @@ def test_a_full_tree_stops_growing_and_keeps_searching() -> None:
 def test_small_trees_are_refused() -> None:
     with pytest.raises(ValueError, match="capacity must be at least 24, found 8"):
         Tree(capacity=8)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_self_play_records_each_game_s_final_scores_and_ranks(players: int) -> None:
+    # scripts/value_data.py fits the value on ranks (R21) and the margin model on scores
+    # (R20): both must be the game's own, recorded at every one of its positions.
+    starts = np.stack([to_arrays(State.new(players, first_seat=s)) for s in range(players)])
+    tree = Tree(capacity=4096)
+    size = 3 * 200
+    features_ = np.zeros((size, 4, FEATURES))
+    done = np.zeros(size)
+    ranks = np.zeros((size, 4), dtype=np.int32)
+    scores = np.zeros((size, 4), dtype=np.int32)
+    game_of = np.zeros(size, dtype=np.int64)
+    rows = np.zeros((size, WIDTH), dtype=np.int32)
+    weights = load_value(players).array()
+    n = self_play(
+        starts, 3, 20, 0.2, weights, 5, *tree.arrays(),
+        features_, done, ranks, scores, game_of, rows,
+    )  # fmt: skip
+    assert n > 3 * 20
+    for game in range(3):
+        mine = np.flatnonzero(game_of[:n] == game)
+        # one game, one result: the same final scores and ranks at all its positions
+        assert (scores[mine] == scores[mine[0]]).all() and (ranks[mine] == ranks[mine[0]]).all()
+        final_scores, final_ranks = scores[mine[0], :players], ranks[mine[0], :players]
+        assert sorted(final_ranks)[0] == 1 and scores[mine[0], players:].sum() == 0
+        best = final_scores[final_ranks == 1].min()
+        above = final_scores > best  # R21: only a seat out (R13, ranked last) may score more
+        assert (final_ranks[above] == players).all()
+        assert done[mine].min() >= 0.0 and done[mine].max() < 1.0

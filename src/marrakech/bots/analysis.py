@@ -1,5 +1,8 @@
 """Who is winning: each seat's winning chances in a position and along a whole game.
 
+:func:`expected_margins` gives, from the same features, by how many points (R20) each
+seat is expected to finish ahead of the others (or behind them).
+
 :func:`winning_chances` reads the learned value (:mod:`marrakech.bots.value`): each seat's
 chance of winning, summing to 1, exact once the game is over (tied winners share, R21).
 It is plain Python (no Numba needed) and takes tens of microseconds, so a whole game
@@ -39,6 +42,7 @@ from marrakech.state import State
 from marrakech.turns import extend_turns
 
 _DIGITS = 6  # chances are rounded for stable output and JSON
+_MARGIN_DIGITS = 2  # margins in points, to a hundredth
 
 
 def winning_chances(state: State) -> tuple[float, ...]:
@@ -53,17 +57,35 @@ def winning_chances(state: State) -> tuple[float, ...]:
     return tuple(round(c, _DIGITS) for c in load_value(state.players).chances(state))
 
 
+def expected_margins(state: State) -> tuple[float, ...]:
+    """Each seat's expected final margin, in points (R20): its score at the end minus
+    the mean of the other seats still in, from the learned margin model; exact once the
+    game is over; 0 for a seat out (R13). They sum to 0.
+
+    >>> from marrakech import State
+    >>> margins = expected_margins(State.new(players=2))
+    >>> margins[0] == -margins[1] > 0  # seat 0 moves first
+    True
+    """
+    if not isinstance(state, State):
+        raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
+    return tuple(round(m, _MARGIN_DIGITS) for m in load_value(state.players).margins(state))
+
+
 @dataclass(frozen=True)
 class TurnChances:
     """The chances after a turn: ``turn`` counts turns (0: the start), ``seat`` is who
     played it (None at the start), ``ply`` the position's index in the record's states,
-    ``actions`` what the seat did in the turn (decisions and chance outcomes)."""
+    ``actions`` what the seat did in the turn (decisions and chance outcomes),
+    ``chances`` each seat's winning chances and ``margins`` its expected final margin
+    (:func:`expected_margins`)."""
 
     turn: int
     seat: int | None
     ply: int
     actions: tuple[Action, ...]
     chances: tuple[float, ...]
+    margins: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -109,8 +131,11 @@ def analyse_game(record: GameRecord) -> GameAnalysis:
     def chances(state: State) -> tuple[float, ...]:
         return tuple(round(c, _DIGITS) for c in model.chances(state))
 
+    def margins(state: State) -> tuple[float, ...]:
+        return tuple(round(m, _MARGIN_DIGITS) for m in model.margins(state))
+
     state = record.initial_state()
-    turns = [TurnChances(0, None, 0, (), chances(state))]
+    turns = [TurnChances(0, None, 0, (), chances(state), margins(state))]
     events: list[Event] = []
     for action in record.actions:
         events.append(state.describe(action))
@@ -118,8 +143,17 @@ def analyse_game(record: GameRecord) -> GameAnalysis:
     for number, span in enumerate(extend_turns([], events), 1):
         played = tuple(record.actions[span.start : span.end])
         after = events[span.end - 1].after
-        turns.append(TurnChances(number, span.seat, span.end, played, chances(after)))
+        turns.append(
+            TurnChances(number, span.seat, span.end, played, chances(after), margins(after))
+        )
     return GameAnalysis(record.players, tuple(turns))
 
 
-__all__ = ["GameAnalysis", "Swing", "TurnChances", "analyse_game", "winning_chances"]
+__all__ = [
+    "GameAnalysis",
+    "Swing",
+    "TurnChances",
+    "analyse_game",
+    "expected_margins",
+    "winning_chances",
+]

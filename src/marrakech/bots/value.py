@@ -103,11 +103,26 @@ class ValueModel:
     players: int
     weights: tuple[float, ...]
     source: dict[str, Any]
+    #: The margin model's weights (same inputs; empty when there is none).
+    margin_weights: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.weights) != 2 * FEATURES or not all(math.isfinite(w) for w in self.weights):
             raise ValueError(
                 f"expected {2 * FEATURES} finite value weights, found {list(self.weights)}"
+            )
+        margin = self.margin_weights
+        if margin and (len(margin) != 2 * FEATURES or not all(math.isfinite(w) for w in margin)):
+            raise ValueError(
+                f"expected no margin weights or {2 * FEATURES} finite ones, found {list(margin)}"
+            )
+
+    def _check(self, state: State) -> None:
+        if not isinstance(state, State):
+            raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
+        if state.players != self.players:
+            raise ValueError(
+                f"this value is for {self.players} players, found a {state.players}-player game"
             )
 
     def scores(self, rows: list[list[float]], done: float) -> list[float]:
@@ -117,12 +132,7 @@ class ValueModel:
 
     def chances(self, state: State) -> list[float]:
         """Each seat's chance of winning ``state`` (they sum to 1)."""
-        if not isinstance(state, State):
-            raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
-        if state.players != self.players:
-            raise ValueError(
-                f"this value is for {self.players} players, found a {state.players}-player game"
-            )
+        self._check(state)
         if state.is_terminal:
             return list(state.outcome().win_shares)
         scores = self.scores(features(state), progress(state))
@@ -132,6 +142,39 @@ class ValueModel:
         exp = [math.exp(scores[s] - top) if s not in out else 0.0 for s in range(state.players)]
         norm = sum(exp)
         return [e / norm for e in exp]
+
+    def margins(self, state: State) -> list[float]:
+        """Each seat's expected final margin in points (R20): its score at the end minus
+        the mean of the other seats still in (0 for a seat out); exact once the game is
+        over. They sum to 0.
+
+        >>> margins = load_value(2).margins(State.new(players=2))
+        >>> round(sum(margins), 9), margins[0] > 0  # the first seat moves first
+        (0.0, True)
+        """
+        self._check(state)
+        if not self.margin_weights:
+            raise MarrakechError(f"this value ({self.source.get('method')}) has no margin model")
+        out = state.eliminated
+        live = [s for s in range(state.players) if s not in out]
+        if state.is_terminal:
+            values = [float(v) for v in state.scores()]
+        else:
+            w = self.margin_weights
+            done = progress(state)
+            rows = features(state)
+            values = [
+                sum(f * (w[k] + w[FEATURES + k] * done) for k, f in enumerate(rows[seat]))
+                for seat in range(state.players)
+            ]
+        if len(live) < 2:
+            return [0.0] * state.players
+        total = sum(values[s] for s in live)
+        others = len(live) - 1
+        return [
+            values[s] - (total - values[s]) / others if s not in out else 0.0
+            for s in range(state.players)
+        ]
 
     def array(self) -> npt.NDArray[np.float64]:
         """The weights as the ``float64`` array the compiled search takes."""
@@ -145,6 +188,7 @@ class ValueModel:
                 "players": self.players,
                 "features": list(FEATURE_NAMES),
                 "weights": [round(w, 6) for w in self.weights],
+                "margin_weights": [round(w, 6) for w in self.margin_weights],
                 "source": self.source,
             },
             indent=2,
@@ -192,7 +236,12 @@ def load_value(players: int) -> ValueModel:
         data = json.loads(text)
         if data["features"] != list(FEATURE_NAMES):
             raise ValueError(f"features {data['features']} are not {list(FEATURE_NAMES)}")
-        return ValueModel(int(data["players"]), tuple(map(float, data["weights"])), data["source"])
+        return ValueModel(
+            int(data["players"]),
+            tuple(map(float, data["weights"])),
+            data["source"],
+            tuple(map(float, data["margin_weights"])),
+        )
     except (OSError, KeyError, TypeError, ValueError) as error:
         raise MarrakechError(f"the packaged value {name} cannot be read: {error}") from None
 

@@ -491,15 +491,17 @@ def self_play(
     features: np.ndarray,
     done: np.ndarray,
     ranks: np.ndarray,
+    scores: np.ndarray,
     game_of: np.ndarray,
     rows: np.ndarray,
 ) -> int:
     """Play ``games`` games of search against itself (``iterations`` a decision, a
     uniform decision with probability ``epsilon``), game ``g`` from ``starts[g % len]``;
     at every decision node record the seats' features (``features[i]``, ``(4, FEATURES)``),
-    the game's progress (``done[i]``), its final ranks (``ranks[i]``, R21) and its game
-    number; with ``rows`` of ``len(features)`` rows also the position. Returns the
-    positions recorded (stops early when the arrays are full)."""
+    the game's progress (``done[i]``), its final ranks (``ranks[i]``, R21) and scores
+    (``scores[i]``, R20) and its game number; with ``rows`` of ``len(features)`` rows
+    also the position. Returns the positions recorded (stops early when the arrays are
+    full)."""
     rng = mix64(np.uint64(seed) ^ _SALT_SEARCH)
     s = np.empty(WIDTH, dtype=np.int32)
     feats = np.zeros((4, FEATURES), dtype=np.float64)
@@ -574,6 +576,7 @@ def self_play(
         for i in range(first, count):
             for seat in range(4):
                 ranks[i, seat] = buf[2 * players + seat] if seat < players else 0
+                scores[i, seat] = buf[seat] if seat < players else 0
     return count
 
 
