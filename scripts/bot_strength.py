@@ -101,6 +101,7 @@ MATCHES = (
     # The new expert's budget curve against greedy (the old one: the mcts rows above).
     Match("search2k-greedy-2p", 2, ("search@iterations=2000", "greedy"), 200, "-", 0.0),
     Match("search10k-greedy-2p", 2, ("search@iterations=10000", "greedy"), 200, "-", 0.0),
+    Match("search280k-greedy-2p", 2, ("search@iterations=280000", "greedy"), 200, "-", 0.0),
     # Max-n or paranoid at four players, at a small budget (issue 17, item 4); measured
     # with the first fit of the value (results in first-value/, see docs/bots.md).
     Match(

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from marrakech import State, parse_rules
-from marrakech.bots.analysis import analyse_game, expected_margins, winning_chances
+from marrakech.bots import make_bot
+from marrakech.bots.analysis import analyse_game, expected_margins, hint, winning_chances
 from marrakech.bots.value import ValueModel, load_value, progress, static_value
 from marrakech.cli import main
 from marrakech.errors import MarrakechError
@@ -169,3 +170,40 @@ def test_a_value_without_margins_says_so() -> None:
         ValueModel(2, (0.0,) * 14, {}, (1.0, 2.0))
     with pytest.raises(ValueError, match="this value is for 2 players, found a 3-player game"):
         load_value(2).margins(State.new(players=3))
+
+
+@pytest.mark.parametrize(("players", "rules"), [(2, "standard"), (4, "standard+orient-last")])
+def test_a_hint_is_the_search_s_move_with_every_option(players: int, rules: str) -> None:
+    record = game(players, seed=20 + players, rules=rules)
+    decisions = [s for s in record.states() if not s.is_chance and not s.is_terminal]
+    for state in decisions[::15]:
+        advice = hint(state, iterations=1500, seed=4)
+        assert advice.seat == state.to_move
+        assert sorted(o.action.id for o in advice.options) == state.legal_action_ids()
+        assert all(0.0 <= o.chance <= 1.0 for o in advice.options)
+        assert sum(o.share for o in advice.options) == pytest.approx(1.0, abs=1e-4)
+        assert advice.options[0].share == max(o.share for o in advice.options)
+        # the same search as the bot's: what `search` plays with the same budget and seed
+        bot = make_bot("search@iterations=1500")
+        assert advice.best == bot.choose(state, random.Random(4))
+        assert hint(state, iterations=1500, seed=4) == advice  # a position, one hint
+
+
+def test_a_hint_steers_away_from_ruin() -> None:
+    # Red (seat 0) has 1 dirham; straight on, Assam stops on blue's d5-d6 half the time
+    # (rolls 1 and 2): a tithe of 2 it cannot pay eliminates it (R13).
+    state = State.from_notation("7/3Bs3/3Bn3/7/7/7/7 d4N 1,30,30 10,9,10 - - orient:0 standard")
+    advice = hint(state)
+    chances = {str(o.action): o.chance for o in advice.options}
+    assert str(advice.best) != "S" and chances["S"] < advice.chance
+
+
+def test_a_hint_is_only_for_a_decision() -> None:
+    start = State.new(players=3)
+    rolling = start.apply(start.legal_actions()[0])
+    with pytest.raises(ValueError, match=r"a hint is for .* found the ROLL phase"):
+        hint(rolling)
+    with pytest.raises(ValueError, match="at least 1 iteration, found 0"):
+        hint(start, iterations=0)
+    with pytest.raises(TypeError, match="expected a marrakech State, found str"):
+        hint("d4")  # type: ignore[arg-type]

@@ -144,12 +144,34 @@ class SearchBot:
 
     def choose(self, state: State, rng: random.Random) -> Action:
         check_decision_node(state)
-        start = time.perf_counter()
         actions = state.legal_actions()
         if len(actions) == 1:
-            self.last_iterations, self.last_nodes = 0, 0
-            self.last_seconds = time.perf_counter() - start
+            self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
             return actions[0]
+        return _best(state, self._search(state, rng), rng)
+
+    def statistics(self, state: State, rng: random.Random) -> list[tuple[Action, float, float]]:
+        """Search ``state`` within the budget and return every legal decision with its
+        root visits and the deciding seat's mean value there (its winning chance as the
+        search sees it), in the order :meth:`choose` prefers them (most visited first).
+
+        >>> import random
+        >>> from marrakech import State
+        >>> bot = SearchBot(seconds=None, iterations=300)
+        >>> stats = bot.statistics(State.new(players=3), random.Random(1))
+        >>> sorted(str(action) for action, _, _ in stats), sum(v for _, v, _ in stats) >= 300
+        (['L', 'R', 'S'], True)
+        """
+        check_decision_node(state)
+        found = {
+            action_id: (visits, value) for action_id, visits, value in self._search(state, rng)
+        }
+        rows = [(a, *found.get(a.id, (0.0, 0.0))) for a in state.legal_actions()]
+        rows.sort(key=lambda row: (-row[1], -row[2], row[0].id))
+        return rows
+
+    def _search(self, state: State, rng: random.Random) -> list[tuple[int, float, float]]:
+        start = time.perf_counter()
         deadline = math.inf if self.seconds is None else start + self.seconds * 0.98
         limit = self.iterations if self.iterations is not None else -1
         model = load_value(state.players)
@@ -158,7 +180,7 @@ class SearchBot:
         else:
             stats = self._python(state, model, rng, deadline, limit)
         self.last_seconds = time.perf_counter() - start
-        return _best(state, stats, rng)
+        return stats
 
     # -- compiled --------------------------------------------------------------------
 
