@@ -34,7 +34,16 @@ TIMING = ("<!-- timing-table:start -->", "<!-- timing-table:end -->")
 LUCK = ("<!-- luck-table:start -->", "<!-- luck-table:end -->")
 LADDER = ("<!-- ladder-table:start -->", "<!-- ladder-table:end -->")
 CURVE = ("<!-- curve-table:start -->", "<!-- curve-table:end -->")
-TIMED_SPECS = ("random", "greedy", "hard", "expert", "expectimax@depth=2", "mcts@iterations=300")
+TIMED_SPECS = (
+    "random",
+    "greedy",
+    "hard",
+    "expert",
+    "hard-v1",
+    "expert-v1",
+    "search@iterations=70000",
+    "expert-v1@iterations=780",
+)
 
 MCTS = "mcts@iterations=300"
 MCTS_LONG = "mcts@iterations=1000"  # about 0.15 s a decision
@@ -101,7 +110,6 @@ MATCHES = (
     # The new expert's budget curve against greedy (the old one: the mcts rows above).
     Match("search2k-greedy-2p", 2, ("search@iterations=2000", "greedy"), 200, "-", 0.0),
     Match("search10k-greedy-2p", 2, ("search@iterations=10000", "greedy"), 200, "-", 0.0),
-    Match("search280k-greedy-2p", 2, ("search@iterations=280000", "greedy"), 200, "-", 0.0),
     # Max-n or paranoid at four players, at a small budget (issue 17, item 4); measured
     # with the first fit of the value (results in first-value/, see docs/bots.md).
     Match(
