@@ -396,7 +396,7 @@ placement you are previewing and the region a tithe was paid on.
         "setup.hints.off": "non",
         "hint.thinking": "Conseil : réflexion…",
         "hint.line": "Conseil : {decision} – {chance} de chances de gagner",
-        "hint.chance": "{percent} %",
+        "hint.chance": "{percent}\u00a0%",  # a no-break space: never cut from its number
         "hint.turn.left": "tourner à gauche",
         "hint.turn.straight": "tout droit",
         "hint.turn.right": "tourner à droite",

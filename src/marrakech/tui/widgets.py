@@ -214,8 +214,13 @@ def hint_text(advice: Hint, lang: str) -> Text:
         >>> from marrakech.bots.analysis import Option
         >>> advice = Hint(0, (Option(Orient(-1), 0.54, 0.5), Option(Orient(0), 0.5, 0.3),
         ...                   Option(Orient(1), 0.47, 0.2)))
-        >>> hint_text(advice, "en").plain
+        >>> hint_text(advice, "en").plain.replace("\\xa0", " ")
         'Hint: turn left – 54% to win (straight 50%, right 47%)'
+        >>> hint_text(advice, "fr").plain.replace("\\xa0", " ")
+        'Conseil : tourner à gauche – 54 % de chances de gagner (tout droit 50 %, à droite 47 %)'
+
+    (A no-break space, ``\\xa0``, keeps each option with its chance, and the French ``%``
+    with its number.)
     """
     best, *others = advice.options
     line = t(
@@ -225,7 +230,7 @@ def hint_text(advice: Hint, lang: str) -> Text:
         chance=hint_chance(best.chance, lang),
     )
     named = ", ".join(
-        f"{_decision_name(o.action, lang, 'other')} {hint_chance(o.chance, lang)}"
+        f"{_decision_name(o.action, lang, 'other')}\u00a0{hint_chance(o.chance, lang)}"
         for o in (others if isinstance(best.action, Orient) else others[:HINT_RUNNERS_UP])
     )
     if named and not isinstance(best.action, Orient):
