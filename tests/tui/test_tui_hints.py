@@ -171,7 +171,7 @@ async def test_a_hint_for_a_position_left_meanwhile_is_dropped(
     app = app_with(players=3, seed=2)
     async with app.run_test(size=SIZE) as pilot:
         game = await game_screen(pilot)
-        await pilot.press("h")
+        await pilot.press("h", "h")  # asked twice while searching: one search
         await pilot.pause()
         assert hint_line(game) == "Hint: thinking…"
         await pilot.press("r")  # the interface answers while the hint is searched
@@ -294,3 +294,21 @@ async def test_a_game_loaded_without_hints_stays_without(tmp_path: Path) -> None
         await pilot.press("h")
         await pilot.pause()
         assert game.last_notice.startswith("Hints are off")
+
+
+@pytest.mark.asyncio
+async def test_a_search_that_fails_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from marrakech.tui import game_screen as game_module
+
+    def failing_hint(state: State) -> Hint:
+        raise ValueError("expected a decision, found nothing")
+
+    monkeypatch.setattr(game_module, "hint", failing_hint)
+    app = app_with(players=3, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await game_screen(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        assert game.last_notice == "No hint: expected a decision, found nothing"
+        assert hint_line(game) == "" and game.session.hints_used == [0, 0, 0]
+        assert game.can_orient  # the game goes on
