@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+
+import pytest
+
 from marrakech.tui.app import MarrakechApp, PlayOptions
 from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import EndScreen
@@ -63,3 +68,23 @@ async def play_to_end(pilot, max_moves: int = 500) -> EndScreen:  # type: ignore
 
 def app_with(**kwargs: object) -> MarrakechApp:
     return MarrakechApp(options(**kwargs))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def slow_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """Every bot of the games started meanwhile thinks until the event is set (10 s at
+    most), then plays its first legal action."""
+    from marrakech.tui import session as session_module
+
+    release = threading.Event()
+
+    class SlowBot:
+        name = "slow"
+
+        def choose(self, state, rng):  # type: ignore[no-untyped-def]
+            release.wait(10)
+            return state.legal_actions()[0]
+
+    monkeypatch.setattr(session_module, "make_bot", lambda name: SlowBot())
+    yield release
+    release.set()

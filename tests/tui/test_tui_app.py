@@ -297,22 +297,8 @@ async def test_mouse_orients_and_chooses_a_placement() -> None:
 
 
 async def test_bots_think_in_a_worker_and_the_interface_answers(
-    monkeypatch: pytest.MonkeyPatch,
+    slow_bots: threading.Event,
 ) -> None:
-    import threading
-
-    from marrakech.tui import session as session_module
-
-    release = threading.Event()
-
-    class SlowBot:
-        name = "slow"
-
-        def choose(self, state, rng):  # type: ignore[no-untyped-def]
-            release.wait(10)
-            return state.legal_actions()[0]
-
-    monkeypatch.setattr(session_module, "make_bot", lambda name: SlowBot())
     app = app_with(players=3, seed=1, first_seat=1)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -328,7 +314,7 @@ async def test_bots_think_in_a_worker_and_the_interface_answers(
         await pilot.press("space", "enter", "u")  # not the human's turn: refused
         await pilot.pause()
         assert game.session.actions == []
-        release.set()
+        slow_bots.set()
         await settle(pilot)
         assert game.session.actions[0] == Orient(-1)
 
@@ -549,7 +535,8 @@ async def test_a_key_for_another_phase_says_what_it_is_for_and_what_is_expected(
             "tab": "Tab shows the next legal placement, while placing.",
             "e": "E shows the end screen again, once the game is over.",
         }
-        expected = "Now orient Assam: ← ↑ → ↓ or L S R, then Space to roll."
+        # Hints are allowed: the key for one is said with what is expected.
+        expected = "Now orient Assam: ← ↑ → ↓ or L S R, then Space to roll. H for a hint."
         await says_for_each_key(pilot, game, while_orienting, expected)
         await pilot.press("space")
         await settle(pilot)
@@ -561,7 +548,10 @@ async def test_a_key_for_another_phase_says_what_it_is_for_and_what_is_expected(
             "r": "R turns Assam a quarter right, while orienting.",
             "space": "Space rolls the die, while orienting.",
         }
-        expected = "Now place your carpet: Tab or → for the next placement, Enter to place it."
+        expected = (
+            "Now place your carpet: Tab or → for the next placement, Enter to place it. "
+            "H for a hint."
+        )
         await says_for_each_key(pilot, game, while_placing, expected)
         assert game.session.state == placing
         assert "Not your turn" not in " ".join(game.notices)

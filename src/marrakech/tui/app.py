@@ -43,7 +43,8 @@ class PlayOptions:
     ``replay`` the app opens that record in the replay screen; with ``load`` it resumes
     that record. ``seed`` makes the die, the piles and the bots reproducible. ``speed``
     names the animation speed (:data:`~marrakech.tui.base.SPEEDS`); ``timing``, if given,
-    sets the pauses exactly instead (tests use :meth:`Timing.instant`).
+    sets the pauses exactly instead (tests use :meth:`Timing.instant`). ``hints``: whether
+    the humans may ask for a hint (H); a loaded record played without hints stays so.
     """
 
     players: int = 4
@@ -56,6 +57,7 @@ class PlayOptions:
     load: GameRecord | None = None
     speed: str = "normal"
     timing: Timing | None = None
+    hints: bool = True
 
 
 def _file(path: str) -> Path:
@@ -105,6 +107,7 @@ class MarrakechApp(App[None]):
             self.options.rules,
             self.options.seats or default_seats(self.options.players),
             self.options.first_seat,
+            self.options.hints,
         )
         self.notices: list[str] = []
 
@@ -116,7 +119,9 @@ class MarrakechApp(App[None]):
             self.resume(options.load, options.seats)
         elif options.seats is not None:
             self.start_game(
-                GameSetup(options.players, options.rules, options.seats, options.first_seat),
+                GameSetup(
+                    options.players, options.rules, options.seats, options.first_seat, options.hints
+                ),
                 push=True,
             )
         else:
@@ -143,7 +148,7 @@ class MarrakechApp(App[None]):
         if first is None:
             first = self.rng.randrange(setup.players)
         state = State.new(setup.players, setup.rules, first)
-        session = Session(state, setup.seats, seed=self._seed())
+        session = Session(state, setup.seats, seed=self._seed(), hints=setup.hints)
         self._show(GameScreen(self, session, self.timing), push)
 
     def start_session(self, session: Session) -> None:
@@ -247,9 +252,12 @@ class MarrakechApp(App[None]):
 
     def resume(self, record: GameRecord, seats: tuple[SeatSpec, ...] | None = None) -> bool:
         """Play on from a record, with its seats (or ``seats``); say which seats it does
-        not name, and refuse a bot this version cannot play."""
+        not name, and refuse a bot this version cannot play. Hints follow the last
+        setup (and stay off for a record played without them)."""
         try:
-            session = Session.from_record(record, seats, seed=self._seed())
+            session = Session.from_record(
+                record, seats, seed=self._seed(), hints=self.last_setup.hints
+            )
         except SeatError as error:
             seat = seat_name(error.seat, record.players, self.lang)
             bot = error.token.strip()[4:]

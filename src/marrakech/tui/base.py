@@ -131,8 +131,11 @@ def keys_bar(entries: str, width: int) -> Text:
 class TableScreen(AppScreen):
     """A screen that shows a game: status line, board, prompt, seat panels, log, keys."""
 
-    def compose_table(self, start: State, controls: Iterable[Widget] = ()) -> ComposeResult:
-        """The layout, with the board showing ``start`` and ``controls`` under the prompt."""
+    def compose_table(
+        self, start: State, controls: Iterable[Widget] = (), side: Iterable[Widget] = ()
+    ) -> ComposeResult:
+        """The layout, with the board showing ``start``, ``controls`` under the prompt and
+        ``side`` under the outlook."""
         yield Static(id="too-small")
         yield Static(id="status")
         with Horizontal(id="main"):
@@ -145,11 +148,16 @@ class TableScreen(AppScreen):
                     for seat in range(start.players):
                         yield SeatPanel(seat, id=f"seat-{seat}")
                 yield Static(id="outlook")
+                yield from side
                 yield GameLog(id="log")
         yield Static(id="keys")
 
     #: The string-table key of the keys bar: ``|``-separated entries, the most useful first.
     KEYS = "keys.game"
+
+    def keys_entries(self) -> str:
+        """The keys bar's entries now (:data:`KEYS`, in the screen's language)."""
+        return t(self.KEYS, self.lang)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size)
@@ -167,7 +175,7 @@ class TableScreen(AppScreen):
             have=f"{width}×{height}",
         )
         self.query_one("#too-small", Static).update(notice)
-        self.query_one("#keys", Static).update(keys_bar(t(self.KEYS, self.lang), width - 2))
+        self.query_one("#keys", Static).update(keys_bar(self.keys_entries(), width - 2))
 
     def show_table(self, view: BoardView, seats: Sequence[SeatSpec]) -> None:
         """Show ``view`` on the board and its state in the seat panels."""

@@ -18,6 +18,11 @@ what it would cost::
 
     >>> [(r.roll.steps, r.landing, r.due) for r in choice.outlook.rolls]  # facing West
     [(1, 23, 0), (2, 22, 0), (3, 21, 0), (4, 28, 0)]
+
+A hint's advice is selected as the keys would select it (:meth:`Choice.select`)::
+
+    >>> choice.select(Orient(+1)), choice.facing, choice.decision()
+    (True, 1, Orient(+1))
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from functools import cached_property
 from typing import cast
 
 from marrakech.actions import Action, Orient, Place
+from marrakech.bots.analysis import Hint
 from marrakech.geometry import parse_square
 from marrakech.preview import OrientPreview, preview_orientations
 from marrakech.state import State
@@ -53,6 +59,7 @@ class Choice:
         self.typed = ""  # a square's letter typed, waiting for its number
         self.first: int | None = None  # the first square of a placement typed
         self.attempt: tuple[int, ...] = ()  # the square(s) of the last thing typed
+        self.hint: Hint | None = None  # the advice shown for this position, if asked
 
     @property
     def orienting(self) -> bool:
@@ -146,6 +153,18 @@ class Choice:
             return "not_legal"
         self.index = self.placements.index(wanted)
         return "chosen"
+
+    def select(self, action: Action) -> bool:
+        """Select the legal decision ``action`` as keys would: the facing its
+        orientation gives, or its placement previewed (what was typed is dropped).
+        False (and nothing changes) if it is not a decision offered now."""
+        if isinstance(action, Orient):
+            return self.face(self.facing_of(action))
+        if isinstance(action, Place) and action in self.placements:
+            self.index = self.placements.index(action)
+            self.typed, self.first = "", None
+            return True
+        return False
 
     def decision(self) -> Action:
         """The action chosen: the orientation giving the facing shown, or the placement

@@ -76,6 +76,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="how fast Assam walks and bots play: slow, normal (default), fast, instant "
         "(F2 changes it while playing, Esc skips to your turn)",
     )
+    parser.add_argument(
+        "--no-hints",
+        dest="hints",
+        action="store_false",
+        help="a game without hints (by default H shows the decision a short search "
+        "advises, and the end screen counts the hints each human used)",
+    )
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--replay", metavar="FILE", help="step through a JSON game record")
     group.add_argument("--load", metavar="FILE", help="resume a saved JSON game record")
@@ -134,7 +141,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
     if opened is not None:
         option, record = opened
         options = PlayOptions(players=record.players, rules=record.rules, lang=args.lang)
-        options.seed, options.speed = args.seed, args.speed
+        options.seed, options.speed, options.hints = args.seed, args.speed, args.hints
         if option == "--replay":
             options.replay = record
             return options
@@ -166,6 +173,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
     players = players or 4
     options = PlayOptions(players=players, rules=args.rules or STANDARD, lang=args.lang)
     options.seed, options.seats, options.speed = args.seed, seats, args.speed
+    options.hints = args.hints
     if args.first is not None:
         if not 1 <= args.first <= players:
             raise MarrakechError(f"--first: expected a seat 1..{players}, found {args.first}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -55,10 +55,12 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def results_table(state: State, lang: str) -> Table:
-    """Ranks (R21), scores (R20), dirhams and visible squares of every seat."""
+def results_table(state: State, lang: str, hints: Sequence[int | None] | None = None) -> Table:
+    """Ranks (R21), scores (R20), dirhams and visible squares of every seat; with
+    ``hints``, the hints each seat was shown (None: a bot's seat, shown as a dash)."""
     table = Table(expand=False, box=None, padding=(0, 1))
-    for key in ("end.rank", "end.seat", "end.score", "end.dirhams", "end.squares"):
+    keys = ["end.rank", "end.seat", "end.score", "end.dirhams", "end.squares"]
+    for key in keys + (["end.hints"] if hints is not None else []):
         table.add_column(t(key, lang), justify="left" if key == "end.seat" else "right")
     ranks, scores = state.ranks(), state.scores()
     players = state.players
@@ -68,13 +70,17 @@ def results_table(state: State, lang: str) -> Table:
         name.append(" " + seat_name(seat, players, lang))
         if not state.is_in(seat):
             name.append(f" ({t('end.out', lang)})")
-        table.add_row(
+        row: list[str | Text] = [
             str(ranks[seat]),
             name,
             str(scores[seat]),
             str(state.money[seat]),
             str(squares),
-        )
+        ]
+        if hints is not None:
+            used = hints[seat]
+            row.append("–" if used is None else str(used))
+        table.add_row(*row)
     return table
 
 
@@ -89,8 +95,9 @@ def winner_line(state: State, lang: str) -> str:
 
 
 class EndScreen(ModalScreen[str]):
-    """The end of the game: winner, ranks and scores. Dismisses with the chosen action:
-    ``new``, ``save``, ``board``, ``undo`` or ``quit``."""
+    """The end of the game: winner, ranks and scores (and the hints each human seat was
+    shown, when ``hints`` gives them: None for a bot's seat). Dismisses with the chosen
+    action: ``new``, ``save``, ``board``, ``undo`` or ``quit``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", show=False),
@@ -100,17 +107,18 @@ class EndScreen(ModalScreen[str]):
         Binding("q", "choose('quit')", show=False),
     ]
 
-    def __init__(self, state: State, lang: str) -> None:
+    def __init__(self, state: State, lang: str, hints: Sequence[int | None] | None = None) -> None:
         super().__init__()
         self.state = state
         self.lang = lang
+        self.hints = hints
 
     def compose(self) -> ComposeResult:
         lang = self.lang
         with Vertical(id="end-box"):
             yield Label(t("end.title", lang), id="end-title")
             yield Static(Text(winner_line(self.state, lang)), id="end-winner")
-            yield Static(results_table(self.state, lang), id="end-table")
+            yield Static(results_table(self.state, lang, self.hints), id="end-table")
             with Horizontal(id="end-buttons"):
                 yield Button(f"{t('end.new', lang)} (N)", id="new", variant="primary")
                 yield Button(f"{t('end.save', lang)} (S)", id="save")

@@ -5,7 +5,9 @@ worker moves the game on (samples rolls and draws, asks bots for decisions in a 
 worker, animates Assam's walk) and stops whenever a human must decide; keys, buttons and
 mouse clicks then send that human's action. Nothing here decides what is legal: the
 choices offered are ``state.legal_actions()``, and the facing each orientation leaves
-Assam in is the one ``state.describe`` tells (R9).
+Assam in is the one ``state.describe`` tells (R9). A hint (H) is the core's advice
+(:func:`marrakech.bots.analysis.hint`), searched in a thread worker and selected the way
+keys would select it; the player still confirms.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 
 from marrakech.actions import Action, Orient, Place, Roll
 from marrakech.bots import make_bot
+from marrakech.bots.analysis import Hint, hint
 from marrakech.events import Event
 from marrakech.geometry import NEIGHBOURS, direction, square_name
 from marrakech.i18n import seat_name
@@ -37,7 +40,7 @@ from marrakech.tui.dialogs import ConfirmDialog, EndScreen
 from marrakech.tui.session import Session
 from marrakech.tui.strings import t
 from marrakech.tui.timing import SPEEDS
-from marrakech.tui.widgets import GameLog, game_prompt, game_status, outlook_text
+from marrakech.tui.widgets import GameLog, game_prompt, game_status, hint_text, outlook_text
 
 #: The buttons under the prompt: those shown while orienting (with the turn each gives),
 #: then those shown while placing.
@@ -88,6 +91,7 @@ class GameScreen(TableScreen):
         Binding("question_mark,f1", "help", show=False),
         Binding("escape", "skip", show=False),
         Binding("f2", "speed", show=False),
+        Binding("h", "hint", show=False),
         *(Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS),
         Binding("minus", "letter('-')", show=False),
     ]
@@ -104,6 +108,8 @@ class GameScreen(TableScreen):
         self.end_shown = False
         # What the driver is doing, for the prompt: ("bot", seat), ("walk", seat, steps).
         self.status: tuple[str | int, ...] = ("wait",)
+        # The position a hint is being searched for (None: no search under way).
+        self.hint_asked: State | None = None
 
     # -- layout ----------------------------------------------------------------------
 
@@ -114,7 +120,9 @@ class GameScreen(TableScreen):
         ]
         for button in buttons:
             button.can_focus = False
-        yield from self.compose_table(self.state, [Horizontal(*buttons, id="buttons")])
+        yield from self.compose_table(
+            self.state, [Horizontal(*buttons, id="buttons")], [Static(id="hint")]
+        )
 
     def on_mount(self) -> None:
         self.refresh_language()
@@ -202,6 +210,22 @@ class GameScreen(TableScreen):
         panel.display = outlook is not None
         if outlook is not None:
             panel.update(outlook_text(self.state, outlook, self.lang))
+        advice = choice.hint if choice is not None else None
+        thinking = choice is not None and self.hint_asked is self.state
+        line = self.query_one("#hint", Static)
+        line.display = advice is not None or thinking
+        if advice is not None:
+            line.update(hint_text(advice, self.lang))
+        elif thinking:
+            line.update(t("hint.thinking", self.lang))
+
+    def keys_entries(self) -> str:
+        """The keys bar, with H for a hint after the help key when hints are allowed."""
+        entries = super().keys_entries()
+        if not self.session.hints:
+            return entries
+        first, _, rest = entries.partition("|")
+        return f"{first}|{t('keys.hint', self.lang)}|{rest}"
 
     def _update_prompt(self) -> None:
         text = game_prompt(self.state, self.lang, self.session.seats, self.choice, self.status)
@@ -313,7 +337,9 @@ class GameScreen(TableScreen):
                 await asyncio.wait_for(self.skipping.wait(), seconds)
 
     def show_end(self) -> None:
-        self.app.push_screen(EndScreen(self.state, self.lang), callback=self._end_choice)
+        hints = self.session.human_hints if self.session.hints else None
+        screen = EndScreen(self.state, self.lang, hints)
+        self.app.push_screen(screen, callback=self._end_choice)
 
     def _end_choice(self, choice: str | None) -> None:
         if choice == "new":
@@ -339,10 +365,13 @@ class GameScreen(TableScreen):
             self.notice("notice.not_your_turn")
         elif key is not None and key in KEY_ROLES:
             name = t(f"key.{key}", self.lang) if len(key) > 1 else key.upper()
+            expected = t("expect.orient" if choice.orienting else "expect.place", self.lang)
+            if self.session.hints:
+                expected += " " + t("expect.hint", self.lang)
             self.notice(
                 "notice.wrong_key",
                 role=t(f"role.{KEY_ROLES[key]}", self.lang, name=name),
-                expected=t("expect.orient" if choice.orienting else "expect.place", self.lang),
+                expected=expected,
             )
 
     def play_human(self, action: Action) -> None:
@@ -487,6 +516,57 @@ class GameScreen(TableScreen):
             self.notice("notice.not_legal", token="-".join(names), first=names[0], legal=legal)
         elif outcome == "number_first":
             self.notice("notice.number_first")
+        self.refresh_view()
+
+    # -- hints ----------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        """H: the decision a short search advises, searched off the interface's thread,
+        then selected (:meth:`show_hint`); refused with a notice when hints are off,
+        at another seat's turn or once the game is over."""
+        choice = self.choice
+        if not self.session.hints:
+            self.notice("notice.hint_off", "warning")
+        elif self.state.is_terminal:
+            self.notice("notice.hint_over")
+        elif choice is None:
+            self.notice("notice.hint_not_yours")
+        elif choice.hint is not None:
+            self.show_hint(choice.hint)  # selected again, not counted again
+        elif self.hint_asked is not self.state:
+            self.hint_asked = self.state
+            self.refresh_view()
+            self.run_worker(self._search_hint(self.state), group="hint", exclusive=True)
+
+    async def _search_hint(self, state: State) -> None:
+        worker = self.run_worker(
+            partial(hint, state), name="hint", group="hint-search", thread=True, exit_on_error=False
+        )
+        try:
+            advice = await worker.wait()
+        except WorkerCancelled:
+            return
+        except WorkerFailed as failure:
+            advice = None
+            self.notice("notice.hint_error", "error", error=failure.error)
+        if self.hint_asked is state:
+            self.hint_asked = None
+        choice = self.choice
+        # Only for the position it was asked for: the game may have moved on meanwhile.
+        if advice is None or choice is None or choice.state is not state:
+            self.refresh_view()
+            return
+        self.session.count_hint(advice.seat)
+        self.show_hint(advice)
+
+    def show_hint(self, advice: Hint) -> None:
+        """Show ``advice`` in the side panel and select its decision as keys would (the
+        orientation shown, or the placement previewed): Enter plays it."""
+        choice = self.choice
+        if choice is None or choice.state.to_move != advice.seat:
+            return
+        choice.hint = advice
+        choice.select(advice.best)
         self.refresh_view()
 
     def action_undo(self) -> None:

@@ -14,6 +14,15 @@ generator, and asks bots (:func:`marrakech.bots.make_bot`) for their decisions::
     >>> event = session.play(session.sample_chance())
     >>> session.can_undo, session.undo(), len(session.actions)
     (True, 2, 0)
+
+Hints (:func:`marrakech.bots.analysis.hint`) are allowed unless the setup said no; the
+session counts those each human seat was shown, and its record keeps the count
+(``meta["hints"]``)::
+
+    >>> session.hints, session.count_hint(0), session.hints_used
+    (True, 1, [1, 0, 0])
+    >>> session.record().meta["hints"]
+    {'allowed': True, 'used': [1, 0, 0]}
 """
 
 from __future__ import annotations
@@ -114,6 +123,7 @@ class GameSetup:
     rules: RuleSet
     seats: tuple[SeatSpec, ...]
     first_seat: int | None  # None: draw at random
+    hints: bool = True  # whether a human may ask for a hint (H)
 
 
 def default_seats(players: int) -> tuple[SeatSpec, ...]:
@@ -139,6 +149,7 @@ class Session:
         *,
         seed: int | None = None,
         actions: Sequence[Action] = (),
+        hints: bool = True,
     ) -> None:
         if len(seats) != start.players:
             raise MarrakechError(
@@ -156,6 +167,9 @@ class Session:
         self.drawn: dict[tuple[str, int], Action] = {}
         #: What each undo took back, for the record: actions kept, and those taken back.
         self.undone: list[dict[str, Any]] = []
+        #: Whether the humans may ask for hints, and how many each seat was shown.
+        self.hints = hints
+        self.hints_used = [0] * start.players
         #: Whether a human decided or took back since the game was saved or loaded.
         self.unsaved = False
         self.states: list[State] = [start]
@@ -289,14 +303,36 @@ class Session:
         del self.states[length + 1 :]
         del self._streams[length:]
 
+    # -- hints -------------------------------------------------------------------
+
+    def count_hint(self, seat: int) -> int:
+        """Count a hint shown to ``seat``; how many it was shown so far."""
+        if not self.hints:
+            raise MarrakechError("expected a game with hints allowed, found hints off")
+        if not 0 <= seat < self.players or not self.seats[seat].is_human:
+            raise MarrakechError(f"expected a human seat, found seat {seat}")
+        self.hints_used[seat] += 1
+        return self.hints_used[seat]
+
+    @property
+    def human_hints(self) -> list[int | None]:
+        """The hints each seat was shown: a count for a human's seat, None for a bot's."""
+        return [
+            used if spec.is_human else None
+            for used, spec in zip(self.hints_used, self.seats, strict=True)
+        ]
+
     # -- records -------------------------------------------------------------------
 
     def record(self, meta: dict[str, Any] | None = None) -> GameRecord:
-        """The game as a :class:`GameRecord` (the core's JSON format), with the seed and
-        what undo took back in its ``meta``."""
+        """The game as a :class:`GameRecord` (the core's JSON format), with the seed,
+        what undo took back and the hints each seat was shown (unless hints were allowed
+        and none was asked) in its ``meta``."""
         data: dict[str, Any] = {"app": APP, "seed": self.seed}
         if self.undone:
             data["undone"] = self.undone
+        if not self.hints or any(self.hints_used):
+            data["hints"] = {"allowed": self.hints, "used": list(self.hints_used)}
         data.update(meta or {})
         return GameRecord.from_actions(
             self.start, self.actions, seats=[spec.token for spec in self.seats], meta=data
@@ -308,22 +344,33 @@ class Session:
         record: GameRecord,
         seats: Sequence[SeatSpec] | None = None,
         seed: int | None = None,
+        hints: bool = True,
     ) -> Session:
         """Resume a recorded game; seats come from the record unless given
         (:func:`record_seats`). A record this app saved keeps its seed, so resuming
-        it never re-rolls what an undo took back; ``seed`` serves the others."""
+        it never re-rolls what an undo took back; ``seed`` serves the others. Hints
+        are allowed if ``hints`` and the record did not play without them; the hints
+        it counts stay counted."""
         if seats is None:
             seats = record_seats(record)
         meta = record.meta
         own = meta.get("seed") if meta.get("app") == APP else None
         if isinstance(own, int) and not isinstance(own, bool):
             seed = own
-        session = cls(record.initial_state(), seats, seed=seed, actions=record.actions)
+        counted = meta.get("hints")
+        counted = counted if isinstance(counted, dict) else {}
+        allowed = hints and counted.get("allowed") is not False
+        session = cls(
+            record.initial_state(), seats, seed=seed, actions=record.actions, hints=allowed
+        )
         session.unnamed = unnamed_seats(record)
         session.unsaved = False
         undone = meta.get("undone")
         if isinstance(undone, list):
             session.undone = list(undone)
+        used = counted.get("used")
+        if isinstance(used, list) and len(used) == record.players:
+            session.hints_used = [n if isinstance(n, int) and n > 0 else 0 for n in used]
         return session
 
 

@@ -1,4 +1,5 @@
-"""The setup screen: seats (human, or a bot level), rule set, who starts, language."""
+"""The setup screen: seats (human, or a bot level), rule set, who starts, language,
+animation speed and whether hints are allowed."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from marrakech.tui.widgets import seat_chips
 
 
 class SetupScreen(AppScreen):
-    """Seats, human or bot (level) per seat, rule set, who starts, language."""
+    """Seats, human or bot (level) per seat, rule set, who starts, language, speed,
+    hints."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", show=False),
@@ -101,6 +103,15 @@ class SetupScreen(AppScreen):
                     id="speed",
                     compact=True,
                 )
+            with Horizontal(classes="setup-row"):
+                yield Label(id="hints-label", classes="setup-label")
+                yield Select(
+                    self._hints_options(),
+                    value="on" if self.initial.hints else "off",
+                    allow_blank=False,
+                    id="hints",
+                    compact=True,
+                )
             with Horizontal(id="setup-buttons"):
                 yield Button(id="start", variant="primary")
                 yield Button(id="load")
@@ -136,6 +147,9 @@ class SetupScreen(AppScreen):
     def _speed_options(self) -> list[tuple[str, str]]:
         return [(t(f"speed.{speed}", self.lang), speed) for speed in SPEEDS]
 
+    def _hints_options(self) -> list[tuple[str, str]]:
+        return [(t(f"setup.hints.{value}", self.lang), value) for value in ("on", "off")]
+
     def _first_options(self, players: int) -> list[tuple[str, int]]:
         options = [(t("setup.random", self.lang), -1)]
         options += [(seat_name(s, players, self.lang), s) for s in range(players)]
@@ -154,6 +168,8 @@ class SetupScreen(AppScreen):
         self.query_one("#lang-label", Label).update(t("setup.lang", lang))
         self.query_one("#speed-label", Label).update(t("setup.speed", lang))
         _reset_options(self.query_one("#speed", Select), self._speed_options())
+        self.query_one("#hints-label", Label).update(t("setup.hints", lang))
+        _reset_options(self.query_one("#hints", Select), self._hints_options())
         for key in ("start", "load", "replay", "quit"):
             self.query_one(f"#{key}", Button).label = t(f"setup.{key}", lang)
         for seat in range(max(PLAYER_COUNTS)):
@@ -199,7 +215,8 @@ class SetupScreen(AppScreen):
         token = cast(str, self.query_one("#rules", Select).value)
         rules = next(r for r in (STANDARD, BGA, self.initial_rules) if r.token() == token)
         first = cast(int, self.query_one("#first", Select).value)
-        return GameSetup(players, rules, seats, None if first < 0 else first)
+        hints = self.query_one("#hints", Select).value == "on"
+        return GameSetup(players, rules, seats, None if first < 0 else first, hints)
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:

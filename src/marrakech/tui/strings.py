@@ -121,6 +121,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "speed.fast": "fast",
         "speed.instant": "instant",
         "setup.speed": "Animation",
+        "setup.hints": "Hints",
+        "setup.hints.on": "allowed: H advises your decision",
+        "setup.hints.off": "off",
+        "hint.thinking": "Hint: thinking…",
+        "hint.line": "Hint: {decision} – {chance} to win",
+        "hint.chance": "{percent}%",
+        "hint.turn.left": "turn left",
+        "hint.turn.straight": "keep straight",
+        "hint.turn.right": "turn right",
+        "hint.other.left": "left",
+        "hint.other.straight": "straight",
+        "hint.other.right": "right",
+        "hint.then": "then {options}",
+        "expect.hint": "H for a hint.",
+        "keys.hint": "[b]h[/] hint",
+        "notice.hint_off": "Hints are off in this game (the setup screen's choice).",
+        "notice.hint_not_yours": "A hint is for your own decision: wait for your turn.",
+        "notice.hint_over": "The game is over: no decision left to advise.",
+        "notice.hint_error": "No hint: {error}",
+        "end.hints": "Hints",
         "notice.too_small": (
             "The terminal is too small: need {need}, have {have}. "
             "Enlarge the window (or make the font smaller)."
@@ -224,6 +244,7 @@ own carpet (R31).
 | Enter | place the previewed carpet |
 | click | a square beside Assam: face it; Assam: roll |
 | click | a square: preview a placement there (again: the next) |
+| H | a hint: the decision a short search advises, selected for you (Enter plays it) |
 | U or Ctrl+Z | undo (one human at the table): back to your last decision, same rolls |
 | Esc | skip the animation up to your turn (while placing: forget what is typed) |
 | F2 | animation speed: slow, normal, fast, instant |
@@ -235,7 +256,8 @@ own carpet (R31).
 | N / S / Q | once the game is over: new game, save, quit |
 | Ctrl+Q | quit (asks first if the game is not saved) |
 
-The end screen: N new game, S save, U undo, Esc or B the board, Q quit.
+The end screen: N new game, S save, U undo, Esc or B the board, Q quit. It counts the
+hints each human asked for (hints are allowed unless the setup screen turned them off).
 
 ## Replays
 `marrakech play --replay FILE`, or *Watch a record…* on the setup screen:
@@ -369,6 +391,26 @@ placement you are previewing and the region a tithe was paid on.
         "speed.fast": "rapide",
         "speed.instant": "instantanée",
         "setup.speed": "Animation",
+        "setup.hints": "Conseils",
+        "setup.hints.on": "permis : H conseille votre décision",
+        "setup.hints.off": "non",
+        "hint.thinking": "Conseil : réflexion…",
+        "hint.line": "Conseil : {decision} – {chance} de chances de gagner",
+        "hint.chance": "{percent}\u00a0%",  # a no-break space: never cut from its number
+        "hint.turn.left": "tourner à gauche",
+        "hint.turn.straight": "tout droit",
+        "hint.turn.right": "tourner à droite",
+        "hint.other.left": "à gauche",
+        "hint.other.straight": "tout droit",
+        "hint.other.right": "à droite",
+        "hint.then": "puis {options}",
+        "expect.hint": "H pour un conseil.",
+        "keys.hint": "[b]h[/] conseil",
+        "notice.hint_off": "Pas de conseils dans cette partie (le choix de l’écran de départ).",
+        "notice.hint_not_yours": "Un conseil est pour votre propre décision : attendez votre tour.",
+        "notice.hint_over": "La partie est terminée : plus de décision à conseiller.",
+        "notice.hint_error": "Pas de conseil : {error}",
+        "end.hints": "Conseils",
         "notice.too_small": (
             "Le terminal est trop petit : il faut {need}, il y a {have}. "
             "Agrandissez la fenêtre (ou réduisez la police)."
@@ -488,6 +530,7 @@ permettent de recouvrir son propre tapis (R31).
 | Entrée | poser le tapis montré |
 | clic | une case voisine d’Assam : l’y tourner ; Assam : lancer |
 | clic | une case : y montrer une pose (encore : la suivante) |
+| H | un conseil : la décision qu’une courte recherche conseille, choisie (Entrée la joue) |
 | U ou Ctrl+Z | annuler (un seul humain) : retour à votre décision, mêmes tirages du dé |
 | Échap | passer l’animation jusqu’à votre tour (pendant la pose : oublier ce qui est tapé) |
 | F2 | vitesse d’animation : de lente à instantanée |
@@ -500,7 +543,8 @@ permettent de recouvrir son propre tapis (R31).
 | Ctrl+Q | quitter (demande d’abord si la partie n’est pas enregistrée) |
 
 L’écran de fin : N nouvelle partie, S enregistrer, U annuler, Échap ou B le plateau,
-Q quitter.
+Q quitter. Il compte les conseils demandés par chaque humain (les conseils sont permis
+sauf si l’écran de départ les a refusés).
 
 ## Revoir une partie
 `marrakech play --replay FICHIER`, ou *Revoir une partie…* sur l’écran de départ :

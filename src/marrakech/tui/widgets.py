@@ -22,7 +22,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
+from marrakech.actions import Action, Orient
 from marrakech.bots import LEVELS
+from marrakech.bots.analysis import Hint
 from marrakech.events import Event
 from marrakech.geometry import square_name
 from marrakech.i18n import FACINGS, colour_name, describe_event, seat_name
@@ -184,6 +186,58 @@ def outlook_text(state: State, outlook: OrientPreview, lang: str) -> Text:
     if outlook.elimination_chance:
         risk = t("outlook.risk", lang, chance=str(outlook.elimination_chance))
         text.append("\n" + risk, Style(color="#ff5f5f", bold=True))
+    return text
+
+
+#: The names of the turns in a hint (``hint.turn.*``, ``hint.other.*``).
+TURN_NAMES = {-1: "left", 0: "straight", 1: "right"}
+#: How many runner-up placements a placement hint names after the advised one.
+HINT_RUNNERS_UP = 2
+
+
+def hint_chance(chance: float, lang: str) -> str:
+    """A winning chance as a whole percentage: ``54%``, ``54 %`` in French."""
+    return t("hint.chance", lang, percent=round(chance * 100))
+
+
+def _decision_name(action: Action, lang: str, kind: str) -> str:
+    if isinstance(action, Orient):
+        return t(f"hint.{kind}.{TURN_NAMES[action.turn]}", lang)
+    return str(action)
+
+
+def hint_text(advice: Hint, lang: str) -> Text:
+    """The hint line of the side panel: the advised decision and the seat's winning
+    chance after it, then the other orientations (or the next best placements) with
+    theirs, all from :func:`marrakech.bots.analysis.hint`::
+
+        >>> from marrakech.bots.analysis import Option
+        >>> advice = Hint(0, (Option(Orient(-1), 0.54, 0.5), Option(Orient(0), 0.5, 0.3),
+        ...                   Option(Orient(1), 0.47, 0.2)))
+        >>> hint_text(advice, "en").plain.replace("\\xa0", " ")
+        'Hint: turn left – 54% to win (straight 50%, right 47%)'
+        >>> hint_text(advice, "fr").plain.replace("\\xa0", " ")
+        'Conseil : tourner à gauche – 54 % de chances de gagner (tout droit 50 %, à droite 47 %)'
+
+    (A no-break space, ``\\xa0``, keeps each option with its chance, and the French ``%``
+    with its number.)
+    """
+    best, *others = advice.options
+    line = t(
+        "hint.line",
+        lang,
+        decision=_decision_name(best.action, lang, "turn"),
+        chance=hint_chance(best.chance, lang),
+    )
+    named = ", ".join(
+        f"{_decision_name(o.action, lang, 'other')}\u00a0{hint_chance(o.chance, lang)}"
+        for o in (others if isinstance(best.action, Orient) else others[:HINT_RUNNERS_UP])
+    )
+    if named and not isinstance(best.action, Orient):
+        named = t("hint.then", lang, options=named)
+    text = Text(line, Style(bold=True))
+    if named:
+        text.append(f" ({named})")
     return text
 
 
