@@ -263,3 +263,42 @@ def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_hint_asked_on_a_follower_is_counted_everywhere(pg_url: str) -> None:
+    """Seat 0's page on the instance that does not own the game asks for a hint: it gets
+    the advice (searched there), and seat 1's page on the owner sees the hint counted."""
+    options = ("--bot-delay", "0", "--bot-processes", "0")
+    one = Served(pg_url, *options)
+    two = Served(pg_url, *options)
+    try:
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        game = post_json(one.url + "api/games", {"players": 2, "seats": seats, "first_seat": 0})
+        path = f"ws/{game['game_id']}"
+        red_token, blue_token = (seat.get("token") for seat in game["seats"])
+
+        async def scenario() -> None:
+            blue, _ = await hello(one.url.replace("http", "ws") + path, blue_token)
+            red, welcome = await hello(two.url.replace("http", "ws") + path, red_token)
+            await red.send(json.dumps({"type": "hint"}))
+            while True:
+                message = json.loads(await asyncio.wait_for(red.recv(), 30))
+                if message["type"] == "hint":
+                    break
+                assert message["type"] == "game", message
+            assert message["version"] == welcome["version"] and message["seat"] == 0
+            assert {option["action"] for option in message["options"]} == {"L", "S", "R"}
+            counted = await next_reason(blue, "hint", 0)
+            assert [seat["hints"] for seat in counted["game"]["seats"]] == [1, 0]
+            await red.close()
+            await blue.close()
+
+        try:
+            asyncio.run(scenario())
+        except Exception as error:  # say what the servers logged
+            raise AssertionError(f"one:\n{one.log()}\ntwo:\n{two.log()}") from error
+        summary = get_json(one.url + f"api/games/{game['game_id']}")
+        assert [seat["hints"] for seat in summary["seats"]] == [1, 0]  # stored
+    finally:
+        one.stop()
+        two.stop()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +196,29 @@ async def test_clock_turns_seats_rematch_and_analysis(open_store: Callable[..., 
 
 
 @in_fresh_loop
+async def test_hints_setting_and_counts(open_store: Callable[..., Any]) -> None:
+    store = await open_store()
+    await store.create_game(a_game("on", hints=True))
+    await store.create_game(a_game("off"))
+    assert await store.count_hint("on", 0) == 1
+    assert await store.count_hint("on", 0) == 2
+    assert await store.count_hint("on", 1) == 1
+    game = await store.load_game("on")
+    assert game is not None and game.hints is True
+    assert [seat.hints for seat in game.seats] == [2, 1, 0]
+    # A seat change (a stand-in, a take-back) does not undo the hints counted.
+    seats = [replace(seat, hints=0, stand_in="easy") for seat in game.seats]
+    await store.update_seats("on", seats, "running", False)
+    [summary, off] = await store.summaries(["on", "off"])
+    assert [seat.hints for seat in summary.seats] == [2, 1, 0]
+    assert summary.seats[0].stand_in == "easy"
+    assert summary.hints is True and off.hints is False
+    with pytest.raises(StoreError, match="no seat 3 of game on"):
+        await store.count_hint("on", 3)
+    await store.close()
+
+
+@in_fresh_loop
 async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
     """A database of before issue #13 (schema 1): its games get no clock, their first
     human seat as host, and a turn number from their rolls."""
@@ -219,9 +243,10 @@ async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
             )
     await store.close()
     store = await PostgresStore.open(pg_url)
-    assert store.schema_version == SCHEMA_VERSION == 2
+    assert store.schema_version == SCHEMA_VERSION == 3
     game = await store.load_game("old")
     assert game is not None and game.turns == 1 and game.clock == "none"
+    assert game.hints is False and [seat.hints for seat in game.seats] == [0, 0]
     assert [seat.host for seat in game.seats] == [True, False]
     await store.close()
 

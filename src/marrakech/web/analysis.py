@@ -24,7 +24,7 @@ with the game. One point per position after each player turn
 
 from __future__ import annotations
 
-from marrakech.bots.analysis import winning_chances
+from marrakech.bots.analysis import hint, winning_chances
 from marrakech.events import Event
 from marrakech.luck import dice_luck
 from marrakech.record import GameRecord
@@ -88,3 +88,18 @@ def analyse(record: GameRecord, game_id: str) -> Analysis:
 def analyse_json(record_json: str, game_id: str) -> str:
     """:func:`analyse` from and to JSON: what a bot worker process is sent and returns."""
     return analyse(GameRecord.from_json(record_json), game_id).model_dump_json()
+
+
+def advise(notation: str) -> list[tuple[str, float, float]]:
+    """A hint for the position written ``notation`` (:func:`marrakech.bots.analysis.hint`):
+    each legal decision's token, the seat's winning chance after it and the share of the
+    search spent on it, the advised one first. What a bot worker process is sent and
+    returns (plain data: cheap to pickle).
+
+    >>> from marrakech import State
+    >>> options = advise(State.new(players=3).notation())
+    >>> sorted(token for token, _, _ in options), round(sum(share for _, _, share in options), 3)
+    (['L', 'R', 'S'], 1.0)
+    """
+    advice = hint(State.from_notation(notation))
+    return [(str(option.action), option.chance, option.share) for option in advice.options]

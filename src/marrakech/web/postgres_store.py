@@ -46,6 +46,7 @@ from marrakech.web.store import (
     Usage,
     extra_values,
     seat_row,
+    seat_settings,
     seat_values,
     with_extras,
 )
@@ -53,7 +54,7 @@ from marrakech.web.store import (
 log = logging.getLogger("marrakech.web")
 
 #: The schema version this code writes; older databases are migrated on open.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The channel every append is announced on (payload: :func:`notice`).
 GAMES_CHANNEL = "marrakech_games"
 #: Any number, the same for every instance: the lock of the schema's migrations.
@@ -127,6 +128,12 @@ MIGRATIONS: dict[int, list[str]] = {
         # Their host: the first human seat.
         "UPDATE seats SET host = true WHERE kind = 'human' AND seat = (SELECT min(s.seat)"
         " FROM seats s WHERE s.game_id = seats.game_id AND s.kind = 'human')",
+    ],
+    3: [
+        # Hints: whether a game allows them (not the games created before: their players
+        # did not agree to them), and how many each seat used.
+        "ALTER TABLE games ADD COLUMN hints boolean NOT NULL DEFAULT false",
+        "ALTER TABLE seats ADD COLUMN hints integer NOT NULL DEFAULT 0",
     ],
 }
 
@@ -227,8 +234,8 @@ class PostgresStore:
             await conn.execute(
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
                 " status, version, bot_to_move, creator, bots, owner, clock, clock_seconds,"
-                " stand_in_level, turns, rematch, analysis) VALUES (%s, %s, %s, %s, %s,"
-                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " stand_in_level, turns, rematch, analysis, hints) VALUES (%s, %s, %s, %s,"
+                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
                     game.id,
                     game.created,
@@ -249,7 +256,7 @@ class PostgresStore:
             async with conn.cursor() as cursor:
                 await cursor.executemany(
                     f"INSERT INTO seats (game_id, {SEAT_COLUMNS})"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     [(game.id, *seat_values(seat)) for seat in game.seats],
                 )
                 if game.actions:
@@ -406,7 +413,7 @@ class PostgresStore:
                 await cursor.executemany(
                     "UPDATE seats SET kind = %s, level = %s, name = %s, token_hash = %s,"
                     " stand_in = %s, host = %s, joined = %s WHERE game_id = %s AND seat = %s",
-                    [(*seat_values(seat)[1:], game_id, seat.seat) for seat in seats],
+                    [(*seat_settings(seat), game_id, seat.seat) for seat in seats],
                 )
             await conn.execute(
                 "UPDATE games SET status = %s, bot_to_move = %s, updated = %s,"
@@ -438,6 +445,18 @@ class PostgresStore:
     async def save_analysis(self, game_id: str, analysis: str) -> None:
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE games SET analysis = %s WHERE id = %s", (analysis, game_id))
+
+    async def count_hint(self, game_id: str, seat: int) -> int:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "UPDATE seats SET hints = hints + 1 WHERE game_id = %s AND seat = %s"
+                " RETURNING hints",
+                (game_id, seat),
+            )
+            row = await cursor.fetchone()
+        if row is None:
+            raise StoreError(f"no seat {seat} of game {game_id} in the store")
+        return int(row[0])
 
     async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
         ids = list(dict.fromkeys(game_ids))
@@ -531,4 +550,4 @@ def _game(row: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
         bot_to_move=bot,
         version=version,
     )
-    return with_extras(game, row[10:16])
+    return with_extras(game, row[10:17])

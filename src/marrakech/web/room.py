@@ -12,8 +12,9 @@ pause, so the event loop never blocks. The rooms of a server are kept by
 Around the game the room keeps who is here (each seat's connections, here and on other
 instances: its ``presence``), the turn clock (when a human's time runs out, a bot of
 the game's stand-in level plays for the seat until the player takes it back), the
-host's commands (start, replace, kick), resignations (R22), the rematch and the
-finished game's analysis (:mod:`marrakech.web.analysis`).
+host's commands (start, replace, kick), resignations (R22), the rematch, the
+finished game's analysis (:mod:`marrakech.web.analysis`) and the players' hints (one
+search per position, in a bot worker, cached; each seat's hints counted for all to see).
 
 When several instances share a database (:mod:`marrakech.web.cluster`), a room is its
 game's **owner** (it applies, stores and broadcasts actions, runs the bots) or a
@@ -47,6 +48,7 @@ from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
 from marrakech.turns import TurnSpan, extend_turns, finished, turn_number
 from marrakech.views import event_view, preview_view, state_view
+from marrakech.web.analysis import advise
 from marrakech.web.client import Client
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
@@ -55,8 +57,11 @@ from marrakech.web.protocol import (
     BotsBusy,
     ChangeReason,
     Clock,
+    ErrorMessage,
     GameChanged,
     GameMeta,
+    HintAdvice,
+    HintOption,
     KickMessage,
     Legal,
     NeedView,
@@ -138,6 +143,8 @@ class Room:
         self.clock_mode = game.clock
         self.clock_seconds = game.clock_seconds
         self.stand_in_level = game.stand_in_level
+        #: Whether players may ask for hints (a setting of the game, stored with it).
+        self.hints = game.hints
         self.seats: list[SeatRow] = []
         self.start = State.new(self.players, self.rules, self.first_seat)
         self.events: list[Event] = []
@@ -162,6 +169,11 @@ class Room:
         #: decision): resigned at the next one.
         self._pending_resigns: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The hint of the current position, being computed or done (version, task): a
+        #: second ask for the same position costs nothing.
+        self._hint: tuple[int, asyncio.Task[HintAdvice]] | None = None
+        #: The seats counted as having used a hint for the position at this version.
+        self._hinted: tuple[int, set[int]] = (-1, set())
         self.closed = False
         self._update_deadline()
 
@@ -268,6 +280,7 @@ class Room:
             stand_in=seat.stand_in,
             resigned=seat.seat in self.resigned,
             host=seat.host,
+            hints=seat.hints,
         )
 
     def clock(self) -> Clock:
@@ -298,6 +311,7 @@ class Room:
             created=iso_time(self.created),
             status=play_status(self.status),
             clock=self.clock(),
+            hints=self.hints,
             rematch=self.rematch,
         )
 
@@ -553,6 +567,92 @@ class Room:
                 f"this connection holds a token for seat {held}, not for seat {seat}",
             )
 
+    # -- hints ------------------------------------------------------------------------
+
+    def ask_hint(self, client: Client, seat: int | None) -> None:
+        """Send ``client`` (only) advice for its seat's decision, computed in a bot
+        worker in the background (or the position's cached advice), or raise
+        :class:`ProtocolError` saying why not. Advice the game moved past while it was
+        computed is dropped."""
+        seat = self._check_hint(client, seat)
+        version = self.version
+        if self._hint is None or self._hint[0] != version:
+            task = asyncio.get_running_loop().create_task(
+                self._advise(version, self.state), name=f"hint for game {self.game_id}"
+            )
+            self._hint = (version, task)
+        self._later(self._send_hint(client, seat, version, self._hint[1]))
+
+    def _check_hint(self, client: Client, seat: int | None) -> int:
+        """The seat to advise, or :class:`ProtocolError` saying why no hint is given."""
+        if not self.hints:
+            raise ProtocolError(
+                "hints_off", "this game does not allow hints (its creator turned them off)"
+            )
+        if not client.seats:
+            raise ProtocolError("not_your_seat", "spectators cannot ask for hints")
+        mover = self.mover()
+        if seat is None:
+            seat = mover if mover in client.seats else min(client.seats)
+        self._check_holder(client, seat)
+        state = self.state
+        self._check_playing("the game is over: there is nothing to advise")
+        self._check_mover(seat, "a hint is for your own decision: ")
+        if state.phase not in (Phase.ORIENT, Phase.PLACE):
+            raise ProtocolError(
+                "not_your_turn",
+                "a hint is for a decision (orient or place), found the"
+                f" {state.phase.name.lower()} phase: roll the die first",
+            )
+        return seat
+
+    async def _advise(self, version: int, state: State) -> HintAdvice:
+        """The hint of ``state`` (at ``version``), from a bot worker (decisions first)."""
+        options = await self.manager.bots.run(advise, state.notation())
+        return HintAdvice(
+            version=version,
+            seat=state.to_move,
+            options=[HintOption(action=a, chance=c, share=s) for a, c, s in options],
+        )
+
+    async def _send_hint(
+        self, client: Client, seat: int, version: int, task: asyncio.Task[HintAdvice]
+    ) -> None:
+        try:
+            advice = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the hint of game %s at version %d failed", self.game_id, version)
+            if self._hint is not None and self._hint[1] is task:
+                self._hint = None  # the next ask tries again
+            error = ProtocolError("server_error", "the server could not compute the hint")
+            client.send(_error_json(error, self.version))
+            return
+        if self.closed or self.version != version or client not in self.clients:
+            return  # the position moved on: this advice is for one nobody sees any more
+        await self._count_hint(seat, version)
+        if self.version == version:
+            client.send(advice.model_dump_json())
+
+    async def _count_hint(self, seat: int, version: int) -> None:
+        """Count ``seat``'s hint (once per position), store it and tell everyone."""
+        counted_at, seats = self._hinted
+        if counted_at != version:
+            seats = set()
+            self._hinted = (version, seats)
+        if seat in seats:
+            return
+        seats.add(seat)
+        count = self.seats[seat].hints + 1
+        try:
+            count = await self.manager.store.count_hint(self.game_id, seat)
+        except Exception:  # the advice is still given; the count lives in memory
+            log.exception("could not store a hint of game %s", self.game_id)
+        self.seats[seat] = replace(self.seats[seat], hints=count)
+        self.broadcast_meta("hint", seat)
+        self.manager.cluster.seats_changed(self.game_id, "hint", seat)
+
     async def command(self, client: Client, message: SeatMessage) -> None:
         """Apply a seat's or the host's message (resign, start, replace, kick,
         take_back, rematch) or raise :class:`ProtocolError` (nothing changed)."""
@@ -607,34 +707,41 @@ class Room:
 
     def _check(self, seat: int, version: int, token: str) -> None:
         """Refuse an action that cannot be applied now (call with :attr:`lock` held)."""
-        state = self.state
-        if state.is_terminal:
-            raise ProtocolError("game_over", "the game is over")
-        if self.status == "waiting":
-            raise ProtocolError(
-                "not_started", "the game waits for its open seats (or for the host to start)"
-            )
+        self._check_playing("the game is over")
         if version != self.version:
             raise ProtocolError(
                 "stale_version",
                 f"expected version {self.version} (the current one), found "
                 f"{version}: apply the latest update first",
             )
+        self._check_mover(seat)
+        legal = self.legal_for(seat)
+        if token not in legal:
+            raise ProtocolError("illegal_action", self._illegal(seat, token, legal))
+
+    def _check_playing(self, over: str) -> None:
+        """Refuse anything but play: the game is over (``over`` says so) or waits."""
+        if self.state.is_terminal:
+            raise ProtocolError("game_over", over)
+        if self.status == "waiting":
+            raise ProtocolError(
+                "not_started", "the game waits for its open seats (or for the host to start)"
+            )
+
+    def _check_mover(self, seat: int, prefix: str = "") -> None:
+        """Refuse unless ``seat``'s player is the one the game waits for."""
         mover = self.mover()
         if mover != seat:
             whose = "nobody's" if mover is None else f"seat {mover}'s"
             raise ProtocolError(
                 "not_your_turn",
-                f"it is {whose} turn ({self._who(mover)}), not seat {seat}'s",
+                f"{prefix}it is {whose} turn ({self._who(mover)}), not seat {seat}'s",
             )
         if self.seats[seat].stand_in:
             raise ProtocolError(
                 "not_your_turn",
                 f"a bot plays for seat {seat} ({self._who(seat)}): take the seat back first",
             )
-        legal = self.legal_for(seat)
-        if token not in legal:
-            raise ProtocolError("illegal_action", self._illegal(seat, token, legal))
 
     def _check_seat(self, seat: int) -> SeatRow:
         if not 0 <= seat < self.players:
@@ -1073,12 +1180,18 @@ class Room:
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._hint is not None:
+            self._hint[1].cancel()
         for pending in [self._bot_task, *self._tasks]:
             if pending is not None:
                 pending.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await pending
         self.close_clients()
+
+
+def _error_json(error: ProtocolError, version: int) -> str:
+    return ErrorMessage(code=error.code, message=error.message, version=version).model_dump_json()
 
 
 def game_status(state: State, seats: Sequence[SeatRow]) -> GameStatus:

@@ -228,6 +228,7 @@ class RoomManager:
             spec.clock,
             spec.stand_in_level or DEFAULT_LEVEL,
             creator,
+            spec.hints,
         )
         room = await self._open(game)
         return room, tokens
@@ -242,6 +243,7 @@ class RoomManager:
         clock: str,
         stand_in_level: str,
         creator: str,
+        hints: bool,
     ) -> StoredGame:
         start = State.new(players, parse_rules(rules), first_seat)
         status = game_status(start, seats)
@@ -259,6 +261,7 @@ class RoomManager:
             clock_seconds=self.clock_seconds[clock],
             stand_in_level=stand_in_level,
             turns=0 if status == "waiting" else 1,
+            hints=hints,
         )
 
     async def _open(self, game: StoredGame) -> Room:
@@ -272,9 +275,9 @@ class RoomManager:
 
     async def create_rematch(self, room: Room) -> str:
         """A new game with the same seats (people, bots and levels, host), rules,
-        clock and language, the next seat first; the finished game records it (once:
-        the rematch's id either way). People's seats get their tokens when their
-        holders come back (:meth:`activate`)."""
+        clock, hints setting and language (no hint used yet), the next seat first; the
+        finished game records it (once: the rematch's id either way). People's seats
+        get their tokens when their holders come back (:meth:`activate`)."""
         seats = [
             SeatRow(
                 row.seat,
@@ -294,6 +297,7 @@ class RoomManager:
             room.clock_mode,
             room.stand_in_level,
             "",
+            room.hints,
         )
         await self.store.create_game(game)
         rematch = await self.store.set_rematch(room.game_id, game.id)

@@ -41,12 +41,13 @@ from marrakech.web.store import (
     Usage,
     extra_values,
     seat_row,
+    seat_settings,
     seat_values,
     with_extras,
 )
 
 #: The schema version this code writes; older files are migrated on open.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Migration steps: MIGRATIONS[v] turns a version ``v - 1`` database into version ``v``.
 #: Each step is a list of SQL statements run in one transaction with the version bump.
@@ -115,6 +116,12 @@ MIGRATIONS: dict[int, list[str]] = {
         # Their host: the first human seat.
         "UPDATE seats SET host = 1 WHERE kind = 'human' AND seat = (SELECT min(s.seat)"
         " FROM seats s WHERE s.game_id = seats.game_id AND s.kind = 'human')",
+    ],
+    4: [
+        # Hints: whether a game allows them (not the games created before: their players
+        # did not agree to them), and how many each seat used.
+        "ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
     ],
 }
 
@@ -192,8 +199,8 @@ class SQLiteStore:
             self._db.execute(
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
                 " status, version, bot_to_move, creator, bots, clock, clock_seconds,"
-                " stand_in_level, turns, rematch, analysis)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " stand_in_level, turns, rematch, analysis, hints)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.created,
@@ -211,8 +218,8 @@ class SQLiteStore:
                 ),
             )
             self._db.executemany(
-                "INSERT INTO seats (game_id, seat, kind, level, name, token_hash, stand_in,"
-                " host, joined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO seats (game_id, {SEAT_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(game.id, *seat_values(seat)) for seat in game.seats],
             )
             self._insert_actions(game.id, 0, game.actions, now)
@@ -339,7 +346,7 @@ class SQLiteStore:
             self._db.executemany(
                 "UPDATE seats SET kind = ?, level = ?, name = ?, token_hash = ?, stand_in = ?,"
                 " host = ?, joined = ? WHERE game_id = ? AND seat = ?",
-                [(*seat_values(seat)[1:], game_id, seat.seat) for seat in seats],
+                [(*seat_settings(seat), game_id, seat.seat) for seat in seats],
             )
             self._db.execute(
                 "UPDATE games SET status = ?, bot_to_move = ?, updated = ?,"
@@ -373,6 +380,16 @@ class SQLiteStore:
     def save_analysis(self, game_id: str, analysis: str) -> None:
         with self._lock, self._transaction():
             self._db.execute("UPDATE games SET analysis = ? WHERE id = ?", (analysis, game_id))
+
+    def count_hint(self, game_id: str, seat: int) -> int:
+        with self._lock, self._transaction():
+            row = self._db.execute(
+                "UPDATE seats SET hints = hints + 1 WHERE game_id = ? AND seat = ? RETURNING hints",
+                (game_id, seat),
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"no seat {seat} of game {game_id} in the store")
+        return int(row[0])
 
     def set_status(self, game_id: str, status: GameStatus) -> None:
         with self._lock, self._transaction():

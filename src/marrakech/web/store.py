@@ -65,6 +65,9 @@ class SeatRow:
     stand_in: str | None = None
     host: bool = False
     joined: bool = False
+    #: The hints the seat's player asked for (one per position), for everyone to see;
+    #: written only by :meth:`GameStore.count_hint`.
+    hints: int = 0
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,8 @@ class StoredGame:
     rematch: str | None = None
     #: The analysis of the finished game (JSON), once computed.
     analysis: str | None = None
+    #: Whether players may ask for hints (the seats count the hints they used).
+    hints: bool = False
 
     def __post_init__(self) -> None:
         if self.version < 0:
@@ -119,18 +124,18 @@ class StoredGame:
 
 
 #: The columns of a seat row, in :class:`SeatRow`'s order (both stores).
-SEAT_COLUMNS = "seat, kind, level, name, token_hash, stand_in, host, joined"
+SEAT_COLUMNS = "seat, kind, level, name, token_hash, stand_in, host, joined, hints"
 #: The columns of a game row that a summary reads (both stores; ``owner`` follows on
 #: PostgreSQL).
 GAME_COLUMNS = (
     "id, created, updated, players, rules, first_seat, lang, status, version, bot_to_move,"
-    " clock, clock_seconds, stand_in_level, turns, rematch, analysis"
+    " clock, clock_seconds, stand_in_level, turns, rematch, analysis, hints"
 )
 
 
 def seat_row(row: Sequence[object]) -> SeatRow:
     """A :class:`SeatRow` from the :data:`SEAT_COLUMNS` of a row."""
-    seat, kind, level, name, token_hash, stand_in, host, joined = row
+    seat, kind, level, name, token_hash, stand_in, host, joined, hints = row
     return SeatRow(
         int(seat),  # type: ignore[call-overload]
         kind,  # type: ignore[arg-type]
@@ -140,6 +145,7 @@ def seat_row(row: Sequence[object]) -> SeatRow:
         None if stand_in is None else str(stand_in),
         bool(host),
         bool(joined),
+        int(hints),  # type: ignore[call-overload]
     )
 
 
@@ -154,7 +160,15 @@ def seat_values(seat: SeatRow) -> tuple[object, ...]:
         seat.stand_in,
         seat.host,
         seat.joined,
+        seat.hints,
     )
+
+
+def seat_settings(seat: SeatRow) -> tuple[object, ...]:
+    """What :meth:`GameStore.update_seats` writes of a seat: :func:`seat_values` but the
+    seat number and the hint count (which only :meth:`GameStore.count_hint` writes, so
+    a seat change never undoes a hint counted meanwhile)."""
+    return seat_values(seat)[1:-1]
 
 
 def extra_values(game: StoredGame) -> tuple[object, ...]:
@@ -166,13 +180,14 @@ def extra_values(game: StoredGame) -> tuple[object, ...]:
         game.turns,
         game.rematch,
         game.analysis,
+        game.hints,
     )
 
 
 def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
     """``game`` with the fields read from the columns of :data:`GAME_COLUMNS` after
     ``bot_to_move``."""
-    clock, seconds, level, turns, rematch, analysis = row[:6]
+    clock, seconds, level, turns, rematch, analysis, hints = row[:7]
     return replace(
         game,
         clock=str(clock),
@@ -181,6 +196,7 @@ def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
         turns=int(turns),  # type: ignore[call-overload]
         rematch=None if rematch is None else str(rematch),
         analysis=None if analysis is None else str(analysis),
+        hints=bool(hints),
     )
 
 
@@ -271,6 +287,10 @@ class GameStore(Protocol):
 
     async def save_analysis(self, game_id: str, analysis: str) -> None:
         """Keep the analysis (JSON) of a finished game with it."""
+        ...
+
+    async def count_hint(self, game_id: str, seat: int) -> int:
+        """Count one more hint used by ``seat``: its count now."""
         ...
 
     async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:

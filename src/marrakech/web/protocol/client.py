@@ -90,6 +90,8 @@ ErrorCode = Literal[
     "seat_connected",
     "no_stand_in",
     "not_over",
+    # Hints (docs/web-protocol.md, "Hints").
+    "hints_off",
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 #: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.
@@ -220,6 +222,15 @@ class RematchMessage(StrictModel):
     type: Literal["rematch"]
 
 
+class HintMessage(StrictModel):
+    """Advice for ``seat``'s decision (held by this connection and to orient or place
+    now); without ``seat``, for the connection's seat that is to decide. The answer, a
+    ``hint`` message, goes to this connection only."""
+
+    type: Literal["hint"]
+    seat: Seat | None = None
+
+
 AnyClientMessage = (
     Hello
     | ActionMessage
@@ -230,6 +241,7 @@ AnyClientMessage = (
     | KickMessage
     | TakeBackMessage
     | RematchMessage
+    | HintMessage
 )
 #: The messages a connection may send once its hello was accepted, besides actions.
 SeatMessage = (
@@ -326,6 +338,9 @@ class CreateGame(StrictModel):
     clock: ClockMode = "none"
     #: The level of the bot that plays for a human whose time ran out.
     stand_in_level: Level | None = None
+    #: Whether players may ask for a hint during their decisions (each seat's hints
+    #: are counted for everyone to see).
+    hints: bool = True
     name: Name = ""
 
     @model_validator(mode="after")

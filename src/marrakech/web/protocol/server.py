@@ -68,7 +68,8 @@ def play_status(status: GameStatus) -> PlayStatus:
 class SeatInfo(StrictModel):
     """What anyone may know about a seat (never its token): who sits there, whether
     they are here, whether a bot stands in for them (its level), whether they resigned
-    (R22), and whether they host the game."""
+    (R22), whether they host the game, and how many hints they used (one per position
+    they asked about)."""
 
     seat: int
     kind: SeatKind
@@ -78,6 +79,7 @@ class SeatInfo(StrictModel):
     stand_in: str | None
     resigned: bool
     host: bool
+    hints: int = 0
 
 
 class Clock(StrictModel):
@@ -100,8 +102,9 @@ class Clock(StrictModel):
 
 class GameMeta(StrictModel):
     """A game's setting: who sits where, the rules (the rule set's token, e.g.
-    ``standard+orient-last``), its language, its status, its clock, and once the game
-    is over the id of its rematch (None until a player asks for one)."""
+    ``standard+orient-last``), its language, its status, its clock, whether players
+    may ask for ``hints``, and once the game is over the id of its rematch (None until
+    a player asks for one)."""
 
     game_id: str
     players: int
@@ -112,6 +115,7 @@ class GameMeta(StrictModel):
     created: str
     status: PlayStatus
     clock: Clock
+    hints: bool = False
     rematch: str | None = None
 
 
@@ -326,7 +330,7 @@ class BotsBusy(StrictModel):
 #: came (``connected``) or left (``away``), the host ``started`` the game, ``replaced``
 #: an absent player by a bot or ``kicked`` one before the start, a player's ``timeout``
 #: put a stand-in bot in its seat, a player ``took_back`` the seat, ``resigned``, the
-#: game ended and a ``rematch`` was created.
+#: game ended and a ``rematch`` was created, a player used a ``hint``.
 ChangeReason = Literal[
     "joined",
     "connected",
@@ -338,6 +342,7 @@ ChangeReason = Literal[
     "took_back",
     "resigned",
     "rematch",
+    "hint",
 ]
 
 
@@ -376,6 +381,28 @@ class AnalysisReady(StrictModel):
     analysis: Analysis
 
 
+class HintOption(StrictModel):
+    """One legal decision as the hint's search saw it: ``action`` its token (``L``,
+    ``c6-c7``...), ``chance`` the seat's winning chance after it (0..1), ``share`` the
+    part of the search spent on it."""
+
+    action: str
+    chance: float
+    share: float
+
+
+class HintAdvice(StrictModel):
+    """The answer to a ``hint``, to the asking connection only: advice for ``seat`` in
+    the position at ``version`` (a page that has moved on drops it), every legal
+    decision in ``options``, the advised one first
+    (:func:`marrakech.bots.analysis.hint`)."""
+
+    type: Literal["hint"] = "hint"
+    version: int
+    seat: int
+    options: list[HintOption]
+
+
 class ErrorMessage(StrictModel):
     """A message refused, nothing changed; ``version`` is the game's current one (None
     before the hello was accepted)."""
@@ -393,7 +420,15 @@ class Pong(StrictModel):
 
 
 AnyServerMessage = (
-    Welcome | Update | GameChanged | BotsBusy | ErrorMessage | Pong | RematchReady | AnalysisReady
+    Welcome
+    | Update
+    | GameChanged
+    | BotsBusy
+    | ErrorMessage
+    | Pong
+    | RematchReady
+    | AnalysisReady
+    | HintAdvice
 )
 ServerMessage = Annotated[AnyServerMessage, Field(discriminator="type")]
 #: Validates a message of the server (tests, clients written in Python).

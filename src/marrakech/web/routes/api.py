@@ -170,6 +170,7 @@ def game_summary(manager: RoomManager, game: StoredGame) -> GameSummary:
                 stand_in=seat.stand_in,
                 resigned=False,
                 host=seat.host,
+                hints=seat.hints,
             )
             for seat in game.seats
         ]
@@ -183,6 +184,7 @@ def game_summary(manager: RoomManager, game: StoredGame) -> GameSummary:
             created=iso_time(game.created),
             status=status,
             clock=clock,
+            hints=game.hints,
             rematch=game.rematch,
         )
     turn = room.turn_number() if room is not None else game.turns

@@ -24,6 +24,7 @@ from marrakech.web.protocol import (
     ErrorCode,
     ErrorMessage,
     Hello,
+    HintMessage,
     Ping,
     Pong,
     ProtocolError,
@@ -131,7 +132,7 @@ class Session:
 
     async def _check(
         self, raw: str | bytes
-    ) -> Hello | ActionMessage | SeatMessage | ErrorMessage | Pong:
+    ) -> Hello | ActionMessage | HintMessage | SeatMessage | ErrorMessage | Pong:
         """The message to handle, or the answer to send instead (an error, a pong)."""
         version = None if self.room is None else self.room.version
         if not self.limiter.allow():
@@ -213,6 +214,8 @@ class Session:
             try:
                 if isinstance(message, ActionMessage):
                     await room.act(client, message.seat, message.version, message.action)
+                elif isinstance(message, HintMessage):
+                    room.ask_hint(client, message.seat)
                 else:
                     await room.command(client, message)
             except ProtocolError as error:

@@ -50,7 +50,7 @@ function renderHelp() {
     h(
       "ul",
       { "data-testid": "help-keys" },
-      ["orient", "roll", "place", "replay", "help", "tab"].map((k) => h("li", {}, t(`help.key.${k}`))),
+      ["orient", "roll", "place", "hint", "replay", "help", "tab"].map((k) => h("li", {}, t(`help.key.${k}`))),
     ),
     h("div", { class: "dialog-actions" }, close),
   );

@@ -52,8 +52,8 @@ function formatNumber(x, digits = 1) {
   return new Intl.NumberFormat(lang(), { maximumFractionDigits: digits }).format(x);
 }
 
-function formatPercent(p) {
-  return new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+function formatPercent(p, digits = 0) {
+  return new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: digits }).format(p);
 }
 
 /** "2:05" for 125 seconds (a countdown: whole seconds, rounded up). */
@@ -88,6 +88,10 @@ export function mountGame(root, gameId) {
     botsBusy: false,
     // The server's orient preview (preview_view) while a seat orients, else null.
     preview: null,
+    // The hint for this position (the server's "hint" message), and the version a hint
+    // was asked for while it is on its way.
+    hint: null,
+    hintAsked: null,
     // The turn drawn on the board until the next: events seen live, else the summary.
     lastTurn: [],
     lastSummary: null,
@@ -335,6 +339,89 @@ export function mountGame(root, gameId) {
     } else if (view.phase === "place") {
       renderPlace(seat, disabled);
     }
+    if ((view.phase === "orient" || view.phase === "place") && hintsAllowed()) renderHint(disabled);
+  }
+
+  // ---- hints ---------------------------------------------------------------------------
+  function hintsAllowed() {
+    return Boolean(g.meta && g.meta.hints);
+  }
+
+  /** The advice for the position shown (null: none asked, or it was for another). */
+  function currentHint() {
+    return g.hint && g.hint.version === g.version ? g.hint : null;
+  }
+
+  function advised() {
+    const hint = currentHint();
+    return hint ? hint.options[0].action : null;
+  }
+
+  /** "Hint: turn left — 54% to win (straight 50%, right 47%)" or "Hint: c6-c7 — 61% to win". */
+  function hintText(hint) {
+    const [best, ...rest] = hint.options;
+    const placing = best.action.includes("-");
+    // A tenth of a percent: the orientations' chances are often close.
+    const line = t("game.hint.line", { choice: placing ? best.action : t(`game.hint.${best.action}`), p: formatPercent(best.chance, 1) });
+    if (placing || !rest.length) return line;
+    const others = rest.map((o) => `${t(`game.hint.short.${o.action}`)} ${formatPercent(o.chance, 1)}`).join(", ");
+    return t("game.hint.others", { line, others });
+  }
+
+  function renderHint(disabled) {
+    const hint = currentHint();
+    const asking = g.hintAsked === g.version;
+    controls.append(
+      h(
+        "div",
+        { class: "hint-host" },
+        h(
+          "div",
+          { class: "control-row" },
+          button(
+            asking ? t("game.hint.asking") : t("game.hint"),
+            { onclick: askHint, class: "btn secondary", "data-testid": "hint", disabled: disabled || asking, "aria-describedby": hint ? "hint-text" : null },
+            "H",
+          ),
+        ),
+        hint ? h("p", { class: "hint-text", id: "hint-text", "data-testid": "hint-text", "aria-live": "polite" }, hintText(hint)) : null,
+      ),
+    );
+  }
+
+  /** Ask the server for advice on this page's decision (once per position). */
+  function askHint() {
+    const seat = activeSeat();
+    if (seat === null || !hintsAllowed() || g.pending || g.busy || g.conn !== "open" || g.handover !== null) return;
+    if (g.view.phase !== "orient" && g.view.phase !== "place") return;
+    if (currentHint()) return void showHint();
+    if (g.hintAsked === g.version) return;
+    if (!socketConn.send({ type: "hint", seat })) {
+      showNotice(t("game.reconnecting"));
+      return;
+    }
+    g.hintAsked = g.version;
+    renderControls();
+  }
+
+  function hintArrived(msg) {
+    if (!g.view || msg.version !== g.version) return; // for a position that is gone
+    g.hint = msg;
+    g.hintAsked = null;
+    showHint();
+  }
+
+  /** Preview the advised choice as hovering or tapping it would; the player confirms. */
+  function showHint() {
+    const best = advised();
+    if (!best) return;
+    if (g.view.phase === "orient") g.orientPreview = best;
+    else {
+      const [a, b] = best.split("-");
+      g.placeFirst = null;
+      g.placeChoice = findPlacement(a, b);
+    }
+    renderControls();
   }
 
   function orientLast() {
@@ -368,7 +455,7 @@ export function mountGame(root, gameId) {
           "data-testid": `orient-${tok}`,
           "aria-pressed": g.orientPreview === tok ? "true" : "false",
           disabled,
-          class: `btn orient${tok === "S" ? " secondary" : ""}`,
+          class: `btn orient${tok === "S" ? " secondary" : ""}${advised() === tok ? " advised" : ""}`,
         },
         keys[tok],
       );
@@ -890,6 +977,11 @@ export function mountGame(root, gameId) {
     const onButton = e.target instanceof HTMLElement && ["BUTTON", "A", "SUMMARY", "SELECT"].includes(e.target.tagName);
     const enter = (e.key === "Enter" || e.key === " ") && !onButton;
     const phase = g.view.phase;
+    if ((e.key === "h" || e.key === "H") && hintsAllowed() && (phase === "orient" || phase === "place")) {
+      e.preventDefault();
+      askHint();
+      return;
+    }
     let handled = true;
     if (phase === "orient") {
       if (e.key === "ArrowLeft") g.orientPreview = "L";
@@ -944,6 +1036,7 @@ export function mountGame(root, gameId) {
             g.botsBusy = msg.busy;
             if (g.view) renderStatus();
           } else if (msg.type === "rematch") rematchReady(msg);
+          else if (msg.type === "hint") hintArrived(msg);
           else if (msg.type === "analysis") {
             g.analysis = msg.analysis;
             refreshEnd();
@@ -1065,6 +1158,7 @@ export function mountGame(root, gameId) {
 
   function refused(msg) {
     g.pending = false;
+    g.hintAsked = null;
     const key = `game.error.${msg.code}`;
     const text = t(key) === key ? t("game.error.generic", { message: msg.message }) : t(key);
     if (msg.code === "not_found") g.fatal = t("game.not_found");
@@ -1073,6 +1167,9 @@ export function mountGame(root, gameId) {
   }
 
   function resetChoice() {
+    // A new position: the advice of the last one no longer applies.
+    g.hint = null;
+    g.hintAsked = null;
     g.orientPreview = null;
     g.placeFirst = null;
     g.placeChoice = null;

@@ -67,6 +67,7 @@ function progressLine(summary) {
   if (summary.clock && summary.clock.mode && summary.clock.mode !== "none") {
     parts.push(clockLabel(summary.clock.mode, summary.clock.seconds));
   }
+  if (typeof summary.hints === "boolean") parts.push(t(summary.hints ? "lobby.hints.on" : "lobby.hints.off"));
   if (typeof summary.age === "number") parts.push(ago(summary.age));
   else if (summary.created) parts.push(t("lobby.created.at", { when: new Date(summary.created).toLocaleString(lang()) }));
   return parts.join(" · ");
@@ -86,6 +87,7 @@ export function mountLobby(root) {
     lang: lang(),
     clock: "none",
     orientLast: false,
+    hints: true,
     name: savedName(),
     seats: ["here", "bot", "bot", "bot"].map((kind) => ({ kind, level: config.defaultLevel, name: "" })),
   };
@@ -252,6 +254,13 @@ export function mountLobby(root) {
       checked: form.orientLast,
     });
     orientLast.addEventListener("change", () => (form.orientLast = orientLast.checked));
+    const hints = h("input", {
+      type: "checkbox",
+      id: "allow-hints",
+      "data-testid": "allow-hints",
+      checked: form.hints,
+    });
+    hints.addEventListener("change", () => (form.hints = hints.checked));
     const yourName = h("input", {
       type: "text",
       id: "your-name",
@@ -291,6 +300,12 @@ export function mountLobby(root) {
         h("label", { class: "check-row", for: "orient-last" }, orientLast, t("lobby.orient_last")),
         h("p", { class: "hint" }, t("lobby.orient_last.help")),
       ),
+      h(
+        "div",
+        { class: "check-field" },
+        h("label", { class: "check-row", for: "allow-hints" }, hints, t("lobby.hints")),
+        h("p", { class: "hint" }, t("lobby.hints.help")),
+      ),
       h("div", { class: "dialog-actions" }, submit),
       createError ? h("p", { class: "notice error", role: "alert" }, createError) : null,
     );
@@ -322,8 +337,10 @@ export function mountLobby(root) {
       first_seat: form.first === "random" ? "random" : Number(form.first),
       lang: form.lang,
     };
-    // Defaults are left out (docs/web-protocol.md: no clock, Assam oriented first).
+    // Defaults are left out (docs/web-protocol.md: no clock, Assam oriented first,
+    // hints allowed).
     if (form.orientLast) body.orient_last = true;
+    if (!form.hints) body.hints = false;
     if (form.clock !== "none") body.clock = form.clock;
     const host = seats.find((spec) => spec.kind === "human");
     if (seats.some((spec) => spec.kind === "open") && !(host && host.name)) {

@@ -2,7 +2,7 @@
 // die, the game log and the end screen. They show what the server's state_view says.
 
 import { h, clear } from "./dom.js";
-import { t, seatColoursName, levelName } from "./i18n.js";
+import { t, plural, seatColoursName, levelName } from "./i18n.js";
 import { swatch } from "./board.js";
 import { seriesChart } from "./chart.js";
 
@@ -76,6 +76,7 @@ export class Panels {
           h("span", { class: "badge stand-in", "data-testid": `stand-in-${n}` }, t("seat.stand_in", { level: levelName(info.stand_in) })),
         );
       }
+      if (info && info.hints) badges.push(h("span", { class: "badge hints", "data-testid": `hints-${n}` }, plural("seat.hints", info.hints)));
       if (info && info.resigned) badges.push(h("span", { class: "badge out" }, t("seat.resigned")));
       if (out && !(info && info.resigned)) badges.push(h("span", { class: "badge out" }, t("seat.out")));
       if (winner) badges.push(h("span", { class: "badge win" }, t("seat.winner")));
@@ -274,6 +275,11 @@ function signed(value) {
  * the analysis is there), the score and winning-chance charts, and the buttons.
  * `analysis` is the server's Analysis or null; `analysisPending` says it is coming.
  */
+/** How many hints a seat's player used (the server counts one per position asked). */
+function hintsUsed(meta, seat) {
+  return (meta && meta.seats && meta.seats[seat] && meta.seats[seat].hints) || 0;
+}
+
 export function endScreen(view, meta, opts = {}) {
   const { onReplay, onDownload, onNew, onClose, onRematch, rematchLink, analysis, analysisPending } = opts;
   const seats = [...view.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
@@ -331,6 +337,9 @@ export function endScreen(view, meta, opts = {}) {
             x.in_game
               ? null
               : [" ", h("span", { class: "badge out" }, meta && meta.seats && meta.seats[x.seat] && meta.seats[x.seat].resigned ? t("seat.resigned") : t("seat.out"))],
+            meta && meta.hints
+              ? [" ", h("span", { class: "badge hints", "data-testid": `end-hints-${x.seat}` }, plural("seat.hints", hintsUsed(meta, x.seat)))]
+              : null,
           ),
           h("td", { class: "num", "data-testid": `final-score-${x.seat}` }, x.score),
           h("td", { class: "num" }, x.dirhams),
