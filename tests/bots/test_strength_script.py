@@ -73,4 +73,4 @@ def test_ladder_rates_every_bot_of_a_player_count_together(tmp_path: Path) -> No
     games = {row.split("|")[2].strip(): int(row.split("|")[3]) for row in rows}
     assert games["`greedy`"] == 6 and games["`random`"] == 4
     curve = script.curve_table(tmp_path)
-    assert "`search@iterations=2000` | 2 |" in curve and "`greedy` |" not in curve
+    assert "| 2 | `search@iterations=2000` | 2 |" in curve and "`greedy` |" not in curve
