@@ -27,8 +27,10 @@ from tests.web.browser.helpers import (
 
 pytestmark = pytest.mark.browser
 
-#: Seconds per turn of the test server's blitz clock: short, so a timeout comes quickly.
-BLITZ = 4
+#: Seconds per turn of the test server's blitz clock: short, so a timeout comes quickly,
+#: yet long enough for the host's three clicks of a turn on a loaded machine (with 4 s,
+#: a slow page let the host's own time run out and a stand-in took the turn).
+BLITZ = 10
 
 
 @pytest.fixture(scope="module")
