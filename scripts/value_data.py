@@ -24,16 +24,25 @@ from pathlib import Path
 import numpy as np
 
 from marrakech import State
-from marrakech.bots.value import static_value
+from marrakech.bots.value import load_value, static_value
 from marrakech.fast.layout import WIDTH, to_arrays
 from marrakech.fast.search import FEATURES, Tree, self_play
 
 
 def generate(
-    players: int, positions: int, iterations: int, epsilon: float, seed: int, test_every: int
+    players: int,
+    positions: int,
+    iterations: int,
+    epsilon: float,
+    seed: int,
+    test_every: int,
+    guide: str = "static",
 ) -> dict[str, np.ndarray]:
     starts = np.stack([to_arrays(State.new(players, first_seat=s)) for s in range(players)])
-    weights = static_value(players).array()  # a fixed guide: the data depends on the seed only
+    # A fixed guide, so the data depends on the seed only: the hand-set value, or (a
+    # second round of self-play) the packaged learned one.
+    model = static_value(players) if guide == "static" else load_value(players)
+    weights = model.array()
     tree = Tree(capacity=(iterations + 2) * 12)
     chunk = 50  # games per compiled call; at most 200 decisions a game (R6, R7)
     size = chunk * 200
@@ -83,6 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epsilon", type=float, default=0.1, help="uniform decisions")
     parser.add_argument("--test-every", type=int, default=10, help="held-out game period")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--guide",
+        choices=("static", "packaged"),
+        default="static",
+        help="the value guiding the self-play: the hand-set one, or the packaged learned one",
+    )
     parser.add_argument("--out", type=Path, required=True, help="an .npz file to write")
     args = parser.parse_args(argv)
     if args.positions < 1000:
@@ -95,7 +110,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--test-every must be at least 2, found {args.test_every}")
     began = time.perf_counter()
     data = generate(
-        args.players, args.positions, args.iterations, args.epsilon, args.seed, args.test_every
+        args.players,
+        args.positions,
+        args.iterations,
+        args.epsilon,
+        args.seed,
+        args.test_every,
+        args.guide,
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
@@ -105,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         iterations=args.iterations,
         epsilon=args.epsilon,
+        guide=args.guide,
     )
     games = len(np.unique(data["game"]))
     print(
