@@ -96,6 +96,14 @@ def progress(state: State) -> float:
     return 1.0 - sum(state.hand) / total if total > 0 else 1.0
 
 
+def _linear(weights: tuple[float, ...], rows: list[list[float]], done: float) -> list[float]:
+    """``features . (w + w' * done)`` per row: the value's and the margin model's form."""
+    return [
+        sum(f * (weights[k] + weights[FEATURES + k] * done) for k, f in enumerate(row))
+        for row in rows
+    ]
+
+
 @dataclass(frozen=True)
 class ValueModel:
     """The weights of the value for one player count, and where they came from."""
@@ -127,8 +135,7 @@ class ValueModel:
 
     def scores(self, rows: list[list[float]], done: float) -> list[float]:
         """Each seat's score from its features and the game's progress ``done``."""
-        w = self.weights
-        return [sum(f * (w[k] + w[FEATURES + k] * done) for k, f in enumerate(row)) for row in rows]
+        return _linear(self.weights, rows, done)
 
     def chances(self, state: State) -> list[float]:
         """Each seat's chance of winning ``state`` (they sum to 1)."""
@@ -160,13 +167,7 @@ class ValueModel:
         if state.is_terminal:
             values = [float(v) for v in state.scores()]
         else:
-            w = self.margin_weights
-            done = progress(state)
-            rows = features(state)
-            values = [
-                sum(f * (w[k] + w[FEATURES + k] * done) for k, f in enumerate(rows[seat]))
-                for seat in range(state.players)
-            ]
+            values = _linear(self.margin_weights, features(state), progress(state))
         if len(live) < 2:
             return [0.0] * state.players
         total = sum(values[s] for s in live)
