@@ -247,20 +247,14 @@ export function mountLobby(root) {
       ),
     );
     clock.addEventListener("change", () => (form.clock = clock.value));
-    const orientLast = h("input", {
-      type: "checkbox",
-      id: "orient-last",
-      "data-testid": "orient-last",
-      checked: form.orientLast,
-    });
-    orientLast.addEventListener("change", () => (form.orientLast = orientLast.checked));
-    const hints = h("input", {
-      type: "checkbox",
-      id: "allow-hints",
-      "data-testid": "allow-hints",
-      checked: form.hints,
-    });
-    hints.addEventListener("change", () => (form.hints = hints.checked));
+    // A checkbox of the form, kept in step with form[key].
+    const checkbox = (id, key) => {
+      const box = h("input", { type: "checkbox", id, "data-testid": id, checked: form[key] });
+      box.addEventListener("change", () => (form[key] = box.checked));
+      return box;
+    };
+    const orientLast = checkbox("orient-last", "orientLast");
+    const hints = checkbox("allow-hints", "hints");
     const yourName = h("input", {
       type: "text",
       id: "your-name",
