@@ -274,6 +274,11 @@ def touch_turn(page: Any, rng: random.Random) -> str:
     return kind
 
 
+#: Phone viewports the layout must fit: landscape, and a small portrait screen.
+SIDEWAYS = {"width": 844, "height": 390}
+SMALL = {"width": 360, "height": 740}
+
+
 def page_fits(page: Any) -> None:
     """Nothing scrolls sideways: the page, and an open dialog inside itself."""
     assert horizontal_overflow(page) <= 0, f"{page.url}: {horizontal_overflow(page)} px too wide"

@@ -13,6 +13,8 @@ import pytest
 from tests.web.browser.helpers import (
     PHONE,
     ROOMY,
+    SIDEWAYS,
+    SMALL,
     LiveServer,
     lobby_form,
     page_fits,
@@ -25,8 +27,6 @@ from tests.web.browser.helpers import (
 
 pytestmark = pytest.mark.browser
 
-SIDEWAYS = {"width": 844, "height": 390}
-SMALL = {"width": 360, "height": 740}
 ORIENT_LINE = re.compile(
     r"Hint: (turn left|keep straight|turn right) — [\d.]+% to win \(\w+ [\d.]+%, \w+ [\d.]+%\)"
 )

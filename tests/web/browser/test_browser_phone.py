@@ -16,6 +16,8 @@ from tests.web.browser.helpers import (
     DESKTOP,
     PHONE,
     ROOMY,
+    SIDEWAYS,
+    SMALL,
     LiveServer,
     analysed,
     finished_bot_game,
@@ -29,9 +31,6 @@ from tests.web.browser.helpers import (
 )
 
 pytestmark = pytest.mark.browser
-
-SIDEWAYS = {"width": 844, "height": 390}
-SMALL = {"width": 360, "height": 740}
 
 
 @pytest.fixture(scope="module")
