@@ -7,7 +7,8 @@ standard rules (R30) with the first seat rotated. At every decision node the sea
 features (``marrakech.bots.value``), the game's progress and, once the game is over,
 its final ranks (R21) and scores (R20) are recorded. The games are split into a training part and a
 held-out part (every ``--test-every``-th game), whose positions are also kept whole so
-that the baseline evaluation can be scored on them.
+that the baseline evaluation can be scored on them (``--all-rows`` keeps every position
+whole, under ``rows``, to fit a value on other features).
 
     python scripts/value_data.py --players 4 --positions 300000 --seed 1 --out data/value-4p.npz
 
@@ -37,6 +38,7 @@ def generate(
     seed: int,
     test_every: int,
     guide: str = "static",
+    all_rows: bool = False,
 ) -> dict[str, np.ndarray]:
     starts = np.stack([to_arrays(State.new(players, first_seat=s)) for s in range(players)])
     # A fixed guide, so the data depends on the seed only: the hand-set value, or (a
@@ -72,7 +74,8 @@ def generate(
         parts["ranks"].append(ranks[:n].astype(np.int8))
         parts["scores"].append(scores[:n].astype(np.int16))
         parts["game"].append(games)
-        test_rows.append(rows[:n][games % test_every == 0].copy())
+        keep = np.ones(n, dtype=bool) if all_rows else games % test_every == 0
+        test_rows.append(rows[:n][keep].copy())
         count += n
         game += chunk
         rate = count / (time.perf_counter() - began)
@@ -80,7 +83,7 @@ def generate(
     print(file=sys.stderr)
     data = {k: np.concatenate(v) for k, v in parts.items()}
     data["test"] = data["game"] % test_every == 0
-    data["test_rows"] = np.concatenate(test_rows)
+    data["rows" if all_rows else "test_rows"] = np.concatenate(test_rows)
     return data
 
 
@@ -97,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=("static", "packaged"),
         default="static",
         help="the value guiding the self-play: the hand-set one, or the packaged learned one",
+    )
+    parser.add_argument(
+        "--all-rows",
+        action="store_true",
+        help="keep every position whole (key 'rows'), not only the held-out ones",
     )
     parser.add_argument("--out", type=Path, required=True, help="an .npz file to write")
     args = parser.parse_args(argv)
@@ -117,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         args.test_every,
         args.guide,
+        args.all_rows,
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(

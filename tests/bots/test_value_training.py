@@ -42,6 +42,25 @@ def test_the_data_holds_each_position_s_final_ranks_and_scores(data_file: Path) 
     assert len(data["test_rows"]) == int(data["test"].sum()) > 0
 
 
+def test_all_rows_keeps_every_position_whole(tmp_path: Path) -> None:
+    # --all-rows stores each recorded position as a kernel row (for fitting values on
+    # features the packaged value does not compute); the features are those of the row.
+    from marrakech.fast.search import seat_features
+
+    path = tmp_path / "rows.npz"
+    generator = load_script("value_data")
+    args = ["--players", "3", "--positions", "1000", "--iterations", "5", "--seed", "2"]
+    assert generator.main([*args, "--all-rows", "--out", str(path)]) == 0
+    data = np.load(path)
+    assert "test_rows" not in data.files
+    rows, features = data["rows"], data["features"]
+    assert len(rows) == len(features) == 1000
+    out = np.zeros((4, FEATURES))
+    for i in range(0, 1000, 97):
+        seat_features(rows[i], out)
+        np.testing.assert_allclose(out, features[i], rtol=1e-6)
+
+
 def test_the_fit_is_deterministic_and_beats_the_static_evaluation(
     data_file: Path, trainer: ModuleType
 ) -> None:
