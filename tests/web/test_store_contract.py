@@ -200,9 +200,10 @@ async def test_hints_setting_and_counts(open_store: Callable[..., Any]) -> None:
     store = await open_store()
     await store.create_game(a_game("on", hints=True))
     await store.create_game(a_game("off"))
-    assert await store.count_hint("on", 0) == 1
-    assert await store.count_hint("on", 0) == 2
-    assert await store.count_hint("on", 1) == 1
+    assert await store.count_hint("on", 0, 5) == 1
+    assert await store.count_hint("on", 0, 5) == 1  # once per seat and position
+    assert await store.count_hint("on", 0, 9) == 2
+    assert await store.count_hint("on", 1, 9) == 1
     game = await store.load_game("on")
     assert game is not None and game.hints is True
     assert [seat.hints for seat in game.seats] == [2, 1, 0]
@@ -214,7 +215,7 @@ async def test_hints_setting_and_counts(open_store: Callable[..., Any]) -> None:
     assert summary.seats[0].stand_in == "easy"
     assert summary.hints is True and off.hints is False
     with pytest.raises(StoreError, match="no seat 3 of game on"):
-        await store.count_hint("on", 3)
+        await store.count_hint("on", 3, 9)
     await store.close()
 
 
@@ -243,10 +244,13 @@ async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
             )
     await store.close()
     store = await PostgresStore.open(pg_url)
-    assert store.schema_version == SCHEMA_VERSION == 3
+    assert store.schema_version == SCHEMA_VERSION == 4
     game = await store.load_game("old")
     assert game is not None and game.turns == 1 and game.clock == "none"
     assert game.hints is False and [seat.hints for seat in game.seats] == [0, 0]
+    # Version 4: no seat has a hint counted at any position yet.
+    assert await store.count_hint("old", 0, 3) == 1
+    assert await store.count_hint("old", 0, 3) == 1
     assert [seat.host for seat in game.seats] == [True, False]
     await store.close()
 

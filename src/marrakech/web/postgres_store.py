@@ -54,7 +54,7 @@ from marrakech.web.store import (
 log = logging.getLogger("marrakech.web")
 
 #: The schema version this code writes; older databases are migrated on open.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The channel every append is announced on (payload: :func:`notice`).
 GAMES_CHANNEL = "marrakech_games"
 #: Any number, the same for every instance: the lock of the schema's migrations.
@@ -134,6 +134,11 @@ MIGRATIONS: dict[int, list[str]] = {
         # did not agree to them), and how many each seat used.
         "ALTER TABLE games ADD COLUMN hints boolean NOT NULL DEFAULT false",
         "ALTER TABLE seats ADD COLUMN hints integer NOT NULL DEFAULT 0",
+    ],
+    4: [
+        # The position (game version) of each seat's last counted hint, so a hint is
+        # counted once per position even after a reload or on another instance.
+        "ALTER TABLE seats ADD COLUMN hinted_at integer NOT NULL DEFAULT -1",
     ],
 }
 
@@ -446,14 +451,19 @@ class PostgresStore:
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE games SET analysis = %s WHERE id = %s", (analysis, game_id))
 
-    async def count_hint(self, game_id: str, seat: int) -> int:
+    async def count_hint(self, game_id: str, seat: int, version: int) -> int:
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
-                "UPDATE seats SET hints = hints + 1 WHERE game_id = %s AND seat = %s"
-                " RETURNING hints",
-                (game_id, seat),
+                "UPDATE seats SET hints = hints + 1, hinted_at = %s WHERE game_id = %s"
+                " AND seat = %s AND hinted_at <> %s RETURNING hints",
+                (version, game_id, seat, version),
             )
             row = await cursor.fetchone()
+            if row is None:  # counted for this position already, or no such seat
+                cursor = await conn.execute(
+                    "SELECT hints FROM seats WHERE game_id = %s AND seat = %s", (game_id, seat)
+                )
+                row = await cursor.fetchone()
         if row is None:
             raise StoreError(f"no seat {seat} of game {game_id} in the store")
         return int(row[0])

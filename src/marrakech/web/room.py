@@ -636,7 +636,8 @@ class Room:
             client.send(advice.model_dump_json())
 
     async def _count_hint(self, seat: int, version: int) -> None:
-        """Count ``seat``'s hint (once per position), store it and tell everyone."""
+        """Count ``seat``'s hint (once per position: here, and in the store for a room
+        reloaded or owned by another instance since), store it and tell everyone."""
         counted_at, seats = self._hinted
         if counted_at != version:
             seats = set()
@@ -646,9 +647,12 @@ class Room:
         seats.add(seat)
         count = self.seats[seat].hints + 1
         try:
-            count = await self.manager.store.count_hint(self.game_id, seat)
+            # The store counts once per seat and version, across reloads and instances.
+            count = await self.manager.store.count_hint(self.game_id, seat, version)
         except Exception:  # the advice is still given; the count lives in memory
             log.exception("could not store a hint of game %s", self.game_id)
+        if count == self.seats[seat].hints:
+            return  # counted for this position before this room was loaded
         self.seats[seat] = replace(self.seats[seat], hints=count)
         self.broadcast_meta("hint", seat)
         self.manager.cluster.seats_changed(self.game_id, "hint", seat)

@@ -47,7 +47,7 @@ from marrakech.web.store import (
 )
 
 #: The schema version this code writes; older files are migrated on open.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 #: Migration steps: MIGRATIONS[v] turns a version ``v - 1`` database into version ``v``.
 #: Each step is a list of SQL statements run in one transaction with the version bump.
@@ -122,6 +122,11 @@ MIGRATIONS: dict[int, list[str]] = {
         # did not agree to them), and how many each seat used.
         "ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+    ],
+    5: [
+        # The position (game version) of each seat's last counted hint, so a hint is
+        # counted once per position even after a reload or on another instance.
+        "ALTER TABLE seats ADD COLUMN hinted_at INTEGER NOT NULL DEFAULT -1",
     ],
 }
 
@@ -381,12 +386,17 @@ class SQLiteStore:
         with self._lock, self._transaction():
             self._db.execute("UPDATE games SET analysis = ? WHERE id = ?", (analysis, game_id))
 
-    def count_hint(self, game_id: str, seat: int) -> int:
+    def count_hint(self, game_id: str, seat: int, version: int) -> int:
         with self._lock, self._transaction():
             row = self._db.execute(
-                "UPDATE seats SET hints = hints + 1 WHERE game_id = ? AND seat = ? RETURNING hints",
-                (game_id, seat),
+                "UPDATE seats SET hints = hints + 1, hinted_at = ? WHERE game_id = ?"
+                " AND seat = ? AND hinted_at <> ? RETURNING hints",
+                (version, game_id, seat, version),
             ).fetchone()
+            if row is None:  # counted for this position already, or no such seat
+                row = self._db.execute(
+                    "SELECT hints FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
+                ).fetchone()
         if row is None:
             raise StoreError(f"no seat {seat} of game {game_id} in the store")
         return int(row[0])

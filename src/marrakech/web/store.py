@@ -289,8 +289,10 @@ class GameStore(Protocol):
         """Keep the analysis (JSON) of a finished game with it."""
         ...
 
-    async def count_hint(self, game_id: str, seat: int) -> int:
-        """Count one more hint used by ``seat``: its count now."""
+    async def count_hint(self, game_id: str, seat: int, version: int) -> int:
+        """Count one more hint used by ``seat`` for the position at ``version`` (the
+        game's accepted actions), unless one was counted for that seat and version
+        already (a reloaded room, another instance): its count now."""
         ...
 
     async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:

@@ -153,8 +153,8 @@ class StoreWorker:
     async def save_analysis(self, game_id: str, analysis: str) -> None:
         await self.run(self.store.save_analysis, game_id, analysis)
 
-    async def count_hint(self, game_id: str, seat: int) -> int:
-        return await self.run(self.store.count_hint, game_id, seat)
+    async def count_hint(self, game_id: str, seat: int, version: int) -> int:
+        return await self.run(self.store.count_hint, game_id, seat, version)
 
     async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
         return await self.run(self.store.summaries, game_ids)
