@@ -49,6 +49,28 @@ def test_luck_table_splits_each_match_by_who_the_dice_favoured(tmp_path: Path) -
     assert all(c.startswith("100.0%") for c in (luckier, less_lucky) if c != "-")
 
 
+def test_margin_table_gives_the_first_bot_s_margins_over_the_best_other_seat(
+    tmp_path: Path,
+) -> None:
+    from marrakech.arena import read_results
+
+    script = load_script()
+    path = tmp_path / "greedy-random-2p.jsonl"
+    run_match(MatchConfig(2, ("greedy", "random"), games=6, seed=3), out=path)
+    _, games = read_results(path)
+    margins = sorted(
+        g.scores[g.seats.index("greedy")] - g.scores[1 - g.seats.index("greedy")] for g in games
+    )
+    row = next(line for line in script.margin_table(tmp_path).splitlines() if "`greedy`" in line)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[:4] == ["2", "`greedy`, `random`", "6", "100.0%"]
+    mean, low, median, high = (float(c) for c in cells[4:8])
+    assert mean == pytest.approx(sum(margins) / 6, abs=0.05)
+    assert margins[0] <= low <= median <= high <= margins[-1]
+    assert median == pytest.approx((margins[2] + margins[3]) / 2, abs=0.05)
+    assert low > 0  # greedy outscores random in every game
+
+
 def test_unknown_match_names_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     script = load_script()
     with pytest.raises(SystemExit):
