@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from marrakech.web.room import RESUME_SECONDS, _resumed
+from marrakech.web.store import StoredGame
 from tests.web.conftest import Apps, Conn, create_game, mover, stored_actions, tokens
 from tests.web.servers import Served
 from tests.web.test_cluster import post_json
@@ -243,6 +246,44 @@ def test_a_player_out_of_time_gets_a_stand_in_bot_until_taking_the_seat_back(
         red.until(lambda c: bool(c.legal["0"]))
         clock = red.updates[-1]["clock"] if len(red.updates) > updates else red.game["clock"]
         assert clock["seat"] == 0 and 0 < clock["remaining"] <= 1
+
+
+def test_a_restart_keeps_the_running_turns_deadline(apps: Apps) -> None:
+    # The owner stores the turn clock; the restarted server resumes the same deadline
+    # instead of giving the turn its whole time again.
+    client = apps.start(relaxed_seconds=120)
+    game = create_game(client, players=3, seats=[{"kind": "human"}] * 3, clock="relaxed")
+    with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        red = Conn(ws, [tokens(game)[0]])
+        first = red.game["clock"]
+        assert first["seat"] == 0 and first["remaining"] > 100
+    apps.stop(client)
+    time.sleep(0.3)
+    client = apps.start(relaxed_seconds=120)
+    with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        red = Conn(ws, [tokens(game)[0]])
+        again = red.game["clock"]
+        assert again["seat"] == 0 and again["deadline"] == first["deadline"]
+        assert again["remaining"] <= first["remaining"] - 0.3
+        red.act(0, "L")  # the same turn goes on: its deadline with it
+        red.until(lambda c: c.version == 1)
+        assert red.updates[-1]["clock"]["deadline"] == first["deadline"]
+
+
+def test_a_turn_whose_time_ran_out_while_no_server_ran_gets_time_to_reconnect() -> None:
+    now = time.time()
+    stored = StoredGame(
+        "g", 3, "standard", 0, "en", (), clock="relaxed", clock_seconds=180,
+        turn_clock=(1, 4, now - 500),
+    )  # fmt: skip
+    seat, turn, deadline = _resumed(stored)  # type: ignore[misc]
+    assert (seat, turn) == (1, 4)
+    assert now + RESUME_SECONDS <= deadline <= time.time() + RESUME_SECONDS
+    blitz = replace(stored, clock="blitz", clock_seconds=10)  # at most its whole time
+    assert _resumed(blitz)[2] <= time.time() + 10  # type: ignore[index]
+    running = replace(stored, turn_clock=(1, 4, now + 100))  # time left: kept as it is
+    assert _resumed(running) == (1, 4, now + 100)
+    assert _resumed(replace(stored, turn_clock=None)) is None
 
 
 def test_the_host_replaces_an_absent_player_by_a_bot(client: TestClient) -> None:

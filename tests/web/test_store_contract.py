@@ -178,6 +178,16 @@ async def test_clock_turns_seats_rematch_and_analysis(open_store: Callable[..., 
     assert list(game.seats) == seats and game.bots == 2
     assert (game.clock, game.clock_seconds, game.stand_in_level) == ("blitz", 30, "easy")
     assert game.turns == 1 and game.rematch is None and game.analysis is None
+    # The running turn's clock: none yet, then what the owner stored, then none again.
+    assert game.turn_clock is None
+    await store.save_clock("g1", (0, 2, 1234.5))
+    [summary] = await store.summaries(["g1"])
+    assert summary.turn_clock == (0, 2, 1234.5)
+    loaded = await store.load_game("g1")
+    assert loaded is not None and loaded.turn_clock == (0, 2, 1234.5)
+    await store.save_clock("g1", None)
+    loaded = await store.load_game("g1")
+    assert loaded is not None and loaded.turn_clock is None
     # A rematch is recorded once; its human seats get their token hash once.
     assert await store.set_rematch("g1", "g2") == "g2"
     assert await store.set_rematch("g1", "g3") == "g2"
@@ -244,11 +254,12 @@ async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
             )
     await store.close()
     store = await PostgresStore.open(pg_url)
-    assert store.schema_version == SCHEMA_VERSION == 4
+    assert store.schema_version == SCHEMA_VERSION == 5
     game = await store.load_game("old")
     assert game is not None and game.turns == 1 and game.clock == "none"
     assert game.hints is False and [seat.hints for seat in game.seats] == [0, 0]
-    # Version 4: no seat has a hint counted at any position yet.
+    # Version 4: no seat has a hint counted at any position yet; version 5: no clock.
+    assert game.turn_clock is None
     assert await store.count_hint("old", 0, 3) == 1
     assert await store.count_hint("old", 0, 3) == 1
     assert [seat.host for seat in game.seats] == [True, False]

@@ -54,7 +54,7 @@ from marrakech.web.store import (
 log = logging.getLogger("marrakech.web")
 
 #: The schema version this code writes; older databases are migrated on open.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The channel every append is announced on (payload: :func:`notice`).
 GAMES_CHANNEL = "marrakech_games"
 #: Any number, the same for every instance: the lock of the schema's migrations.
@@ -139,6 +139,13 @@ MIGRATIONS: dict[int, list[str]] = {
         # The position (game version) of each seat's last counted hint, so a hint is
         # counted once per position even after a reload or on another instance.
         "ALTER TABLE seats ADD COLUMN hinted_at integer NOT NULL DEFAULT -1",
+    ],
+    5: [
+        # The running turn's clock (seat, turn number, deadline), so that a restart or
+        # another instance taking the game over keeps it.
+        "ALTER TABLE games ADD COLUMN clock_seat integer NOT NULL DEFAULT -1",
+        "ALTER TABLE games ADD COLUMN clock_turn integer NOT NULL DEFAULT -1",
+        "ALTER TABLE games ADD COLUMN clock_deadline double precision NOT NULL DEFAULT 0",
     ],
 }
 
@@ -239,8 +246,9 @@ class PostgresStore:
             await conn.execute(
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
                 " status, version, bot_to_move, creator, bots, owner, clock, clock_seconds,"
-                " stand_in_level, turns, rematch, analysis, hints) VALUES (%s, %s, %s, %s,"
-                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " stand_in_level, turns, rematch, analysis, hints, clock_seat, clock_turn,"
+                " clock_deadline) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
                     game.id,
                     game.created,
@@ -451,6 +459,14 @@ class PostgresStore:
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE games SET analysis = %s WHERE id = %s", (analysis, game_id))
 
+    async def save_clock(self, game_id: str, turn_clock: tuple[int, int, float] | None) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE games SET clock_seat = %s, clock_turn = %s, clock_deadline = %s"
+                " WHERE id = %s",
+                (*(turn_clock or (-1, -1, 0.0)), game_id),
+            )
+
     async def count_hint(self, game_id: str, seat: int, version: int) -> int:
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
@@ -560,4 +576,4 @@ def _game(row: tuple[Any, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
         bot_to_move=bot,
         version=version,
     )
-    return with_extras(game, row[10:17])
+    return with_extras(game, row[10:-1])  # the owner comes last

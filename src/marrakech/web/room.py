@@ -107,6 +107,9 @@ log = logging.getLogger("marrakech.web")
 COMMAND = 2**31 - 1
 #: At most this many turns in a welcome's "since your last turn".
 MAX_SINCE = 12
+#: A turn resumed after a restart or a takeover keeps its stored deadline, but gets at
+#: least this long (or its whole time, if shorter) for its player to reconnect.
+RESUME_SECONDS = 30.0
 
 
 def rematch_token(token: str, rematch_id: str) -> str:
@@ -162,8 +165,9 @@ class Room:
         self.bot_rng = manager.rng(game.id, "bots", self.version)
         self._bots: dict[tuple[int, str], Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
-        #: The running turn's clock: (seat, turn number, deadline in epoch seconds).
-        self._deadline: tuple[int, int, float] | None = None
+        #: The running turn's clock: (seat, turn number, deadline in epoch seconds); the
+        #: stored one, if it is still this turn's (see :meth:`_update_deadline`).
+        self._deadline: tuple[int, int, float] | None = _resumed(game)
         self._timer: asyncio.TimerHandle | None = None
         #: Seats that resigned while another seat's roll was awaited (R22 applies at a
         #: decision): resigned at the next one.
@@ -998,9 +1002,10 @@ class Room:
         return seat, self.turn_number()
 
     def _update_deadline(self) -> None:
-        """Start the running turn's clock if the turn is new; the owner also sets the
-        timer that puts a stand-in in the seat when time runs out."""
+        """Start the running turn's clock if the turn is new; the owner also stores it
+        and sets the timer that puts a stand-in in the seat when time runs out."""
         target = self._clock_target()
+        before = self._deadline
         if target is None:
             self._deadline = None
         elif self._deadline is None or self._deadline[:2] != target:
@@ -1008,11 +1013,23 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._deadline is not None and self.owner and not self.closed:
-            with contextlib.suppress(RuntimeError):  # no running loop: armed at the next change
-                loop = asyncio.get_running_loop()
-                delay = max(0.0, self._deadline[2] - time.time())
-                self._timer = loop.call_later(delay, self._time_out, self._deadline[:2])
+        if not self.owner or self.closed:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no running loop: stored and armed at the next change
+            return
+        if self._deadline != before:
+            self._later(self._save_clock(self._deadline))
+        if self._deadline is not None:
+            delay = max(0.0, self._deadline[2] - time.time())
+            self._timer = loop.call_later(delay, self._time_out, self._deadline[:2])
+
+    async def _save_clock(self, turn_clock: tuple[int, int, float] | None) -> None:
+        try:
+            await self.manager.store.save_clock(self.game_id, turn_clock)
+        except Exception:  # the clock runs on here; a restart would give a full turn
+            log.exception("could not store the turn clock of game %s", self.game_id)
 
     def _time_out(self, target: tuple[int, int]) -> None:
         self._timer = None
@@ -1192,6 +1209,16 @@ class Room:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await pending
         self.close_clients()
+
+
+def _resumed(game: StoredGame) -> tuple[int, int, float] | None:
+    """The stored turn clock of ``game``, with at least :data:`RESUME_SECONDS` left (or
+    the turn's whole time, if shorter) from now: the players could not play while no
+    instance ran the game."""
+    if game.turn_clock is None:
+        return None
+    seat, turn, deadline = game.turn_clock
+    return seat, turn, max(deadline, time.time() + min(RESUME_SECONDS, game.clock_seconds))
 
 
 def _error_json(error: ProtocolError, version: int) -> str:

@@ -47,7 +47,7 @@ from marrakech.web.store import (
 )
 
 #: The schema version this code writes; older files are migrated on open.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 #: Migration steps: MIGRATIONS[v] turns a version ``v - 1`` database into version ``v``.
 #: Each step is a list of SQL statements run in one transaction with the version bump.
@@ -128,6 +128,12 @@ MIGRATIONS: dict[int, list[str]] = {
         # counted once per position even after a reload or on another instance.
         "ALTER TABLE seats ADD COLUMN hinted_at INTEGER NOT NULL DEFAULT -1",
     ],
+    6: [
+        # The running turn's clock (seat, turn number, deadline), so a restart keeps it.
+        "ALTER TABLE games ADD COLUMN clock_seat INTEGER NOT NULL DEFAULT -1",
+        "ALTER TABLE games ADD COLUMN clock_turn INTEGER NOT NULL DEFAULT -1",
+        "ALTER TABLE games ADD COLUMN clock_deadline REAL NOT NULL DEFAULT 0",
+    ],
 }
 
 
@@ -204,8 +210,9 @@ class SQLiteStore:
             self._db.execute(
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
                 " status, version, bot_to_move, creator, bots, clock, clock_seconds,"
-                " stand_in_level, turns, rematch, analysis, hints)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " stand_in_level, turns, rematch, analysis, hints, clock_seat, clock_turn,"
+                " clock_deadline)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.created,
@@ -385,6 +392,13 @@ class SQLiteStore:
     def save_analysis(self, game_id: str, analysis: str) -> None:
         with self._lock, self._transaction():
             self._db.execute("UPDATE games SET analysis = ? WHERE id = ?", (analysis, game_id))
+
+    def save_clock(self, game_id: str, turn_clock: tuple[int, int, float] | None) -> None:
+        with self._lock, self._transaction():
+            self._db.execute(
+                "UPDATE games SET clock_seat = ?, clock_turn = ?, clock_deadline = ? WHERE id = ?",
+                (*(turn_clock or (-1, -1, 0.0)), game_id),
+            )
 
     def count_hint(self, game_id: str, seat: int, version: int) -> int:
         with self._lock, self._transaction():

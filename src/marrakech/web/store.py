@@ -112,6 +112,10 @@ class StoredGame:
     analysis: str | None = None
     #: Whether players may ask for hints (the seats count the hints they used).
     hints: bool = False
+    #: The running turn's clock as its owner last set it: (seat, player-turn number,
+    #: deadline in epoch seconds), so a restart or another instance taking the game
+    #: over keeps the turn's deadline; None when no clock runs.
+    turn_clock: tuple[int, int, float] | None = None
 
     def __post_init__(self) -> None:
         if self.version < 0:
@@ -129,7 +133,8 @@ SEAT_COLUMNS = "seat, kind, level, name, token_hash, stand_in, host, joined, hin
 #: PostgreSQL).
 GAME_COLUMNS = (
     "id, created, updated, players, rules, first_seat, lang, status, version, bot_to_move,"
-    " clock, clock_seconds, stand_in_level, turns, rematch, analysis, hints"
+    " clock, clock_seconds, stand_in_level, turns, rematch, analysis, hints,"
+    " clock_seat, clock_turn, clock_deadline"
 )
 
 
@@ -181,13 +186,17 @@ def extra_values(game: StoredGame) -> tuple[object, ...]:
         game.rematch,
         game.analysis,
         game.hints,
+        *(game.turn_clock or (-1, -1, 0.0)),
     )
 
 
 def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
     """``game`` with the fields read from the columns of :data:`GAME_COLUMNS` after
     ``bot_to_move``."""
-    clock, seconds, level, turns, rematch, analysis, hints = row[:7]
+    clock, seconds, level, turns, rematch, analysis, hints, seat, turn, deadline = row[:10]
+    turn_clock = None
+    if int(seat) >= 0:  # type: ignore[call-overload]
+        turn_clock = (int(seat), int(turn), float(deadline))  # type: ignore[call-overload, arg-type]
     return replace(
         game,
         clock=str(clock),
@@ -197,6 +206,7 @@ def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
         rematch=None if rematch is None else str(rematch),
         analysis=None if analysis is None else str(analysis),
         hints=bool(hints),
+        turn_clock=turn_clock,
     )
 
 
@@ -287,6 +297,10 @@ class GameStore(Protocol):
 
     async def save_analysis(self, game_id: str, analysis: str) -> None:
         """Keep the analysis (JSON) of a finished game with it."""
+        ...
+
+    async def save_clock(self, game_id: str, turn_clock: tuple[int, int, float] | None) -> None:
+        """Keep the running turn's clock (see :attr:`StoredGame.turn_clock`)."""
         ...
 
     async def count_hint(self, game_id: str, seat: int, version: int) -> int:
