@@ -192,6 +192,35 @@ def test_resign_is_an_action_of_the_record_and_ends_a_game(client: TestClient) -
     assert summary(client, game_id)["status"] == "over"
 
 
+def test_a_resignation_waiting_for_the_next_decision_survives_a_restart(apps: Apps) -> None:
+    client = apps.start()
+    game = create_game(client, players=3, seats=[{"kind": "human"}] * 3)
+    game_id = game["game_id"]
+    red_t, _, yellow_t = tokens(game)
+    with (
+        client.websocket_connect(f"/ws/{game_id}") as ws0,
+        client.websocket_connect(f"/ws/{game_id}") as ws2,
+    ):
+        red, yellow = Conn(ws0, [red_t]), Conn(ws2, [yellow_t])
+        red.act(0, "S")
+        red.until(lambda c: c.version == 1)
+        assert red.legal == {"0": ["roll"]}
+        yellow.until(lambda c: c.version == 1)
+        yellow.send({"type": "resign", "seat": 2})  # waits for red's roll (R22)
+        yellow.send({"type": "ping"})
+        assert yellow.receive() == {"type": "pong"}
+    apps.stop(client)
+    client = apps.start()
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        red = Conn(ws, [red_t])
+        assert not seat_of(red.game, 2)["resigned"]
+        red.send({"type": "resign", "seat": 2})  # not the holder: refused as forged
+        red.expect_error("not_your_seat")
+        red.act(0, "roll")  # the next decision: yellow's resignation is applied
+        red.until(lambda c: 2 in c.state["eliminated"])
+    assert stored_actions(client, game_id)[-1] == "resign:2"
+
+
 def test_resigning_at_ones_own_roll_rolls_first(client: TestClient) -> None:
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 3)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:

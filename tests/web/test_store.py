@@ -198,7 +198,7 @@ def test_a_version_2_file_gets_clocks_hosts_and_player_turns(tmp_path: Path) -> 
     # Version 4: games from before hints do not allow them (nobody agreed to them).
     assert game.hints is False and [seat.hints for seat in game.seats] == [0, 0, 0]
     # Version 5: no seat has a hint counted at any position yet; version 6: no clock.
-    assert game.turn_clock is None
+    assert game.turn_clock is None and game.pending_resigns == frozenset()
     assert store.count_hint("old", 2, 7) == 1 and store.count_hint("old", 2, 7) == 1
     assert (game.clock, game.clock_seconds, game.rematch, game.analysis) == ("none", 0, None, None)
     assert [(seat.host, seat.joined, seat.stand_in) for seat in game.seats] == [

@@ -178,16 +178,18 @@ async def test_clock_turns_seats_rematch_and_analysis(open_store: Callable[..., 
     assert list(game.seats) == seats and game.bots == 2
     assert (game.clock, game.clock_seconds, game.stand_in_level) == ("blitz", 30, "easy")
     assert game.turns == 1 and game.rematch is None and game.analysis is None
-    # The running turn's clock: none yet, then what the owner stored, then none again.
-    assert game.turn_clock is None
-    await store.save_clock("g1", (0, 2, 1234.5))
+    # The running turn's clock and the pending resignations: none yet, then what the
+    # owner stored, then none again.
+    assert game.turn_clock is None and game.pending_resigns == frozenset()
+    await store.save_turn_state("g1", (0, 2, 1234.5), frozenset({1, 3}))
     [summary] = await store.summaries(["g1"])
-    assert summary.turn_clock == (0, 2, 1234.5)
+    assert summary.turn_clock == (0, 2, 1234.5) and summary.pending_resigns == {1, 3}
     loaded = await store.load_game("g1")
     assert loaded is not None and loaded.turn_clock == (0, 2, 1234.5)
-    await store.save_clock("g1", None)
+    assert loaded.pending_resigns == {1, 3}
+    await store.save_turn_state("g1", None, frozenset())
     loaded = await store.load_game("g1")
-    assert loaded is not None and loaded.turn_clock is None
+    assert loaded is not None and loaded.turn_clock is None and not loaded.pending_resigns
     # A rematch is recorded once; its human seats get their token hash once.
     assert await store.set_rematch("g1", "g2") == "g2"
     assert await store.set_rematch("g1", "g3") == "g2"
@@ -259,7 +261,7 @@ async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
     assert game is not None and game.turns == 1 and game.clock == "none"
     assert game.hints is False and [seat.hints for seat in game.seats] == [0, 0]
     # Version 4: no seat has a hint counted at any position yet; version 5: no clock.
-    assert game.turn_clock is None
+    assert game.turn_clock is None and game.pending_resigns == frozenset()
     assert await store.count_hint("old", 0, 3) == 1
     assert await store.count_hint("old", 0, 3) == 1
     assert [seat.host for seat in game.seats] == [True, False]

@@ -48,6 +48,7 @@ from marrakech.web.store import (
     seat_row,
     seat_settings,
     seat_values,
+    turn_values,
     with_extras,
 )
 
@@ -146,6 +147,8 @@ MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE games ADD COLUMN clock_seat integer NOT NULL DEFAULT -1",
         "ALTER TABLE games ADD COLUMN clock_turn integer NOT NULL DEFAULT -1",
         "ALTER TABLE games ADD COLUMN clock_deadline double precision NOT NULL DEFAULT 0",
+        # Resignations waiting for the next decision (R22), a bit per seat.
+        "ALTER TABLE games ADD COLUMN pending_resigns integer NOT NULL DEFAULT 0",
     ],
 }
 
@@ -247,8 +250,8 @@ class PostgresStore:
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
                 " status, version, bot_to_move, creator, bots, owner, clock, clock_seconds,"
                 " stand_in_level, turns, rematch, analysis, hints, clock_seat, clock_turn,"
-                " clock_deadline) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " clock_deadline, pending_resigns) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
+                " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
                     game.id,
                     game.created,
@@ -459,12 +462,17 @@ class PostgresStore:
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE games SET analysis = %s WHERE id = %s", (analysis, game_id))
 
-    async def save_clock(self, game_id: str, turn_clock: tuple[int, int, float] | None) -> None:
+    async def save_turn_state(
+        self,
+        game_id: str,
+        turn_clock: tuple[int, int, float] | None,
+        pending_resigns: frozenset[int],
+    ) -> None:
         async with self.pool.connection() as conn:
             await conn.execute(
-                "UPDATE games SET clock_seat = %s, clock_turn = %s, clock_deadline = %s"
-                " WHERE id = %s",
-                (*(turn_clock or (-1, -1, 0.0)), game_id),
+                "UPDATE games SET clock_seat = %s, clock_turn = %s, clock_deadline = %s,"
+                " pending_resigns = %s WHERE id = %s",
+                (*turn_values(turn_clock, pending_resigns), game_id),
             )
 
     async def count_hint(self, game_id: str, seat: int, version: int) -> int:

@@ -170,8 +170,12 @@ class Room:
         self._deadline: tuple[int, int, float] | None = _resumed(game)
         self._timer: asyncio.TimerHandle | None = None
         #: Seats that resigned while another seat's roll was awaited (R22 applies at a
-        #: decision): resigned at the next one.
-        self._pending_resigns: set[int] = set()
+        #: decision): resigned at the next one (stored, so a restart keeps them).
+        self._pending_resigns: set[int] = (
+            set(game.pending_resigns) - self.resigned - set(self.state.eliminated)
+        )
+        #: The turn clock and pending resignations as last stored (or being stored).
+        self._stored_turn = (game.turn_clock, game.pending_resigns)
         self._tasks: set[asyncio.Task[None]] = set()
         #: The hint of the current position, being computed or done (version, task): a
         #: second ask for the same position costs nothing.
@@ -893,7 +897,16 @@ class Room:
             if self.mover() == seat:
                 await self._accept(sample_outcome(state, self.die), resign=seat)
             else:
+                pending = frozenset({*self._pending_resigns, seat})
+                try:  # stored before it is acknowledged, as an action would be
+                    await self.manager.store.save_turn_state(self.game_id, self._deadline, pending)
+                except Exception as error:
+                    log.exception("could not store a resignation of game %s", self.game_id)
+                    raise ProtocolError(
+                        "server_error", "the server could not store the resignation: send it again"
+                    ) from error
                 self._pending_resigns.add(seat)
+                self._stored_turn = (self._deadline, pending)
             return
         await self._accept(Resign(seat))
 
@@ -1003,9 +1016,9 @@ class Room:
 
     def _update_deadline(self) -> None:
         """Start the running turn's clock if the turn is new; the owner also stores it
-        and sets the timer that puts a stand-in in the seat when time runs out."""
+        (with the pending resignations, when either changed) and sets the timer that
+        puts a stand-in in the seat when time runs out."""
         target = self._clock_target()
-        before = self._deadline
         if target is None:
             self._deadline = None
         elif self._deadline is None or self._deadline[:2] != target:
@@ -1019,17 +1032,21 @@ class Room:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no running loop: stored and armed at the next change
             return
-        if self._deadline != before:
-            self._later(self._save_clock(self._deadline))
+        turn = (self._deadline, frozenset(self._pending_resigns))
+        if turn != self._stored_turn:
+            self._stored_turn = turn
+            self._later(self._save_turn_state(*turn))
         if self._deadline is not None:
             delay = max(0.0, self._deadline[2] - time.time())
             self._timer = loop.call_later(delay, self._time_out, self._deadline[:2])
 
-    async def _save_clock(self, turn_clock: tuple[int, int, float] | None) -> None:
+    async def _save_turn_state(
+        self, turn_clock: tuple[int, int, float] | None, pending_resigns: frozenset[int]
+    ) -> None:
         try:
-            await self.manager.store.save_clock(self.game_id, turn_clock)
-        except Exception:  # the clock runs on here; a restart would give a full turn
-            log.exception("could not store the turn clock of game %s", self.game_id)
+            await self.manager.store.save_turn_state(self.game_id, turn_clock, pending_resigns)
+        except Exception:  # they live on here; a restart would lose them
+            log.exception("could not store the turn state of game %s", self.game_id)
 
     def _time_out(self, target: tuple[int, int]) -> None:
         self._timer = None

@@ -43,6 +43,7 @@ from marrakech.web.store import (
     seat_row,
     seat_settings,
     seat_values,
+    turn_values,
     with_extras,
 )
 
@@ -133,6 +134,8 @@ MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE games ADD COLUMN clock_seat INTEGER NOT NULL DEFAULT -1",
         "ALTER TABLE games ADD COLUMN clock_turn INTEGER NOT NULL DEFAULT -1",
         "ALTER TABLE games ADD COLUMN clock_deadline REAL NOT NULL DEFAULT 0",
+        # Resignations waiting for the next decision (R22), a bit per seat.
+        "ALTER TABLE games ADD COLUMN pending_resigns INTEGER NOT NULL DEFAULT 0",
     ],
 }
 
@@ -211,8 +214,8 @@ class SQLiteStore:
                 "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
                 " status, version, bot_to_move, creator, bots, clock, clock_seconds,"
                 " stand_in_level, turns, rematch, analysis, hints, clock_seat, clock_turn,"
-                " clock_deadline)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " clock_deadline, pending_resigns)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.created,
@@ -393,11 +396,17 @@ class SQLiteStore:
         with self._lock, self._transaction():
             self._db.execute("UPDATE games SET analysis = ? WHERE id = ?", (analysis, game_id))
 
-    def save_clock(self, game_id: str, turn_clock: tuple[int, int, float] | None) -> None:
+    def save_turn_state(
+        self,
+        game_id: str,
+        turn_clock: tuple[int, int, float] | None,
+        pending_resigns: frozenset[int],
+    ) -> None:
         with self._lock, self._transaction():
             self._db.execute(
-                "UPDATE games SET clock_seat = ?, clock_turn = ?, clock_deadline = ? WHERE id = ?",
-                (*(turn_clock or (-1, -1, 0.0)), game_id),
+                "UPDATE games SET clock_seat = ?, clock_turn = ?, clock_deadline = ?,"
+                " pending_resigns = ? WHERE id = ?",
+                (*turn_values(turn_clock, pending_resigns), game_id),
             )
 
     def count_hint(self, game_id: str, seat: int, version: int) -> int:

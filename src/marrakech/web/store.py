@@ -116,6 +116,9 @@ class StoredGame:
     #: deadline in epoch seconds), so a restart or another instance taking the game
     #: over keeps the turn's deadline; None when no clock runs.
     turn_clock: tuple[int, int, float] | None = None
+    #: Seats that resigned while another seat's roll was awaited, resigning at the next
+    #: decision (R22), kept by the owner so that a restart does not drop them.
+    pending_resigns: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if self.version < 0:
@@ -134,7 +137,7 @@ SEAT_COLUMNS = "seat, kind, level, name, token_hash, stand_in, host, joined, hin
 GAME_COLUMNS = (
     "id, created, updated, players, rules, first_seat, lang, status, version, bot_to_move,"
     " clock, clock_seconds, stand_in_level, turns, rematch, analysis, hints,"
-    " clock_seat, clock_turn, clock_deadline"
+    " clock_seat, clock_turn, clock_deadline, pending_resigns"
 )
 
 
@@ -186,14 +189,23 @@ def extra_values(game: StoredGame) -> tuple[object, ...]:
         game.rematch,
         game.analysis,
         game.hints,
-        *(game.turn_clock or (-1, -1, 0.0)),
+        *turn_values(game.turn_clock, game.pending_resigns),
     )
+
+
+def turn_values(
+    turn_clock: tuple[int, int, float] | None, pending_resigns: frozenset[int]
+) -> tuple[int, int, float, int]:
+    """The columns ``clock_seat, clock_turn, clock_deadline, pending_resigns`` (both
+    stores): -1, -1, 0 for no clock; the pending resignations as a bit per seat."""
+    seat, turn, deadline = turn_clock or (-1, -1, 0.0)
+    return seat, turn, deadline, sum(1 << s for s in pending_resigns)
 
 
 def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
     """``game`` with the fields read from the columns of :data:`GAME_COLUMNS` after
     ``bot_to_move``."""
-    clock, seconds, level, turns, rematch, analysis, hints, seat, turn, deadline = row[:10]
+    clock, seconds, level, turns, rematch, analysis, hints, seat, turn, deadline, mask = row[:11]
     turn_clock = None
     if int(seat) >= 0:  # type: ignore[call-overload]
         turn_clock = (int(seat), int(turn), float(deadline))  # type: ignore[call-overload, arg-type]
@@ -207,6 +219,7 @@ def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
         analysis=None if analysis is None else str(analysis),
         hints=bool(hints),
         turn_clock=turn_clock,
+        pending_resigns=frozenset(s for s in range(4) if int(mask) >> s & 1),  # type: ignore[call-overload]
     )
 
 
@@ -299,8 +312,14 @@ class GameStore(Protocol):
         """Keep the analysis (JSON) of a finished game with it."""
         ...
 
-    async def save_clock(self, game_id: str, turn_clock: tuple[int, int, float] | None) -> None:
-        """Keep the running turn's clock (see :attr:`StoredGame.turn_clock`)."""
+    async def save_turn_state(
+        self,
+        game_id: str,
+        turn_clock: tuple[int, int, float] | None,
+        pending_resigns: frozenset[int],
+    ) -> None:
+        """Keep what the owner holds between actions: the running turn's clock and the
+        pending resignations (see :class:`StoredGame`)."""
         ...
 
     async def count_hint(self, game_id: str, seat: int, version: int) -> int:

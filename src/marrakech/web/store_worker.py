@@ -153,8 +153,13 @@ class StoreWorker:
     async def save_analysis(self, game_id: str, analysis: str) -> None:
         await self.run(self.store.save_analysis, game_id, analysis)
 
-    async def save_clock(self, game_id: str, turn_clock: tuple[int, int, float] | None) -> None:
-        await self.run(self.store.save_clock, game_id, turn_clock)
+    async def save_turn_state(
+        self,
+        game_id: str,
+        turn_clock: tuple[int, int, float] | None,
+        pending_resigns: frozenset[int],
+    ) -> None:
+        await self.run(self.store.save_turn_state, game_id, turn_clock, pending_resigns)
 
     async def count_hint(self, game_id: str, seat: int, version: int) -> int:
         return await self.run(self.store.count_hint, game_id, seat, version)
