@@ -13,11 +13,12 @@ the same thing everywhere and the rules stay in the core::
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from marrakech.actions import Draw, Orient, Place, Resign, Roll
 from marrakech.geometry import square_name
-from marrakech.rules import colours_of
+from marrakech.rules import RULE_OPTIONS, RuleSet, colours_of
 
 if TYPE_CHECKING:
     # Only named in annotations: an Event's __str__ calls describe_event.
@@ -71,6 +72,86 @@ _TEXT: dict[str, dict[str, str]] = {
         "seat": "Siège {n}",
     },
 }
+
+
+@dataclass(frozen=True, slots=True)
+class RuleWords:
+    """What players read of a rule set or a rule option: a ``label`` for a choice, a
+    ``help`` line under it, and a ``short`` form for a game's description."""
+
+    label: str
+    help: str
+    short: str
+
+
+#: By language: the words of each named rule set (:data:`marrakech.rules.NAMED_RULE_SETS`)
+#: and of each rule option (:data:`marrakech.rules.RULE_OPTIONS`, by field name).
+RULE_WORDS: dict[str, dict[str, RuleWords]] = {
+    "en": {
+        "standard": RuleWords(
+            "standard (rulebook)",
+            "10 carpets each at 3 players, never cover your own carpet fully.",
+            "standard (rulebook)",
+        ),
+        "bga": RuleWords(
+            "bga (as on Board Game Arena)",
+            "15 carpets each at 3 players, you may cover your own carpet.",
+            "bga (as on Board Game Arena)",
+        ),
+        "orient_last": RuleWords(
+            "Rotate Assam at the end of the turn",
+            "As on Board Game Arena: you roll at once, and after placing your carpet you"
+            " turn Assam for the next player.",
+            "Assam turned at the end of the turn",
+        ),
+    },
+    "fr": {
+        "standard": RuleWords(
+            "standard (livret de règles)",
+            "10 tapis chacun à 3 joueurs, jamais recouvrir entièrement son propre tapis.",
+            "standard (livret de règles)",
+        ),
+        "bga": RuleWords(
+            "bga (comme sur Board Game Arena)",
+            "15 tapis chacun à 3 joueurs, on peut recouvrir son propre tapis.",
+            "bga (comme sur Board Game Arena)",
+        ),
+        "orient_last": RuleWords(
+            "Tourner Assam à la fin du tour",
+            "Comme sur Board Game Arena : vous lancez le dé tout de suite et, après avoir"
+            " posé votre tapis, vous tournez Assam pour le joueur suivant.",
+            "Assam tourné en fin de tour",
+        ),
+    },
+}
+
+
+def rule_set_words(name: str, lang: str = "en") -> RuleWords:
+    """The words of a named rule set (``standard``, ``bga``), in ``lang``."""
+    return RULE_WORDS.get(lang, RULE_WORDS["en"]).get(name) or RULE_WORDS["en"][name]
+
+
+def rule_option_words(field: str, lang: str = "en") -> RuleWords:
+    """The words of a rule option (by its field name, ``orient_last``), in ``lang``."""
+    return rule_set_words(field, lang)
+
+
+def rules_label(rules: RuleSet, lang: str = "en") -> str:
+    """A rule set as players read it: its name's short words (or its word, for a custom
+    set), then each option that is on.
+
+    >>> from marrakech.rules import parse_rules
+    >>> rules_label(parse_rules("bga+orient-last"), "en")
+    'bga (as on Board Game Arena), Assam turned at the end of the turn'
+    """
+    name = rules.base.name
+    parts = [rules.base.token() if name == "custom" else rule_set_words(name, lang).short]
+    parts += [
+        rule_option_words(option.field, lang).short
+        for option in RULE_OPTIONS
+        if getattr(rules, option.field)
+    ]
+    return ", ".join(parts)
 
 
 def text(key: str, lang: str = "en", **values: object) -> str:

@@ -18,6 +18,34 @@ WALL_HEX = "#8a6a3d"
 RIM_HEX = "#a0783c"
 
 
+#: The web page's carpets, by colour letter: the Okabe-Ito colour itself (``base``), a
+#: darker edge and pattern (``dark``), a lighter highlight (``light``) and the letter's
+#: ink on it (``ink``). The page reads them from ``GET /api/config`` and ``/palette.css``;
+#: the terminal keeps :data:`CARPET_HEX`, the nearest colours a 256-colour terminal has.
+WEB_CARPETS: dict[str, dict[str, str]] = {
+    "R": {"base": "#D55E00", "dark": "#8F3F00", "light": "#F08A4B", "ink": "#ffffff"},
+    "B": {"base": "#0072B2", "dark": "#004C77", "light": "#56A7D8", "ink": "#ffffff"},
+    "Y": {"base": "#F0E442", "dark": "#A89A12", "light": "#FFF6A0", "ink": "#2b2100"},
+    "P": {"base": "#CC79A7", "dark": "#7E3F64", "light": "#EBC0D9", "ink": "#2a0b1d"},
+}
+
+
+def web_palette_css() -> str:
+    """The page's carpet colours as CSS custom properties (``--carpet-R``,
+    ``--carpet-R-dark``...), so style sheets use the same declaration as the board.
+
+    >>> web_palette_css().splitlines()[1]
+    '  --carpet-R: #D55E00;'
+    """
+    lines = [":root {"]
+    for letter, shades in WEB_CARPETS.items():
+        for shade, hex_colour in shades.items():
+            suffix = "" if shade == "base" else f"-{shade}"
+            lines.append(f"  --carpet-{letter}{suffix}: {hex_colour};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def rgb(hex_colour: str) -> tuple[int, int, int]:
     """``'#rrggbb'`` as three integers 0..255."""
     value = int(hex_colour.lstrip("#"), 16)

@@ -11,6 +11,18 @@ set that the engine and every interface accept::
     ('custom', 8)
     >>> parse_rules("bga+orient-last").orient_last        # R32, an option of any set
     True
+
+The rule sets a player may pick by name (:data:`NAMED_RULE_SETS`), the yes/no options
+of every set (:data:`RULE_OPTIONS`) and the player counts (:data:`PLAYER_COUNTS`) are
+declared here once; the terminal, the web page (through ``/api/config``) and the web
+protocol build their choices and checks from them, and their words for players live in
+:mod:`marrakech.i18n` (:func:`~marrakech.i18n.rule_set_words`,
+:func:`~marrakech.i18n.rule_option_words`)::
+
+    >>> [option.field for option in RULE_OPTIONS]
+    ['orient_last']
+    >>> STANDARD.with_options(orient_last=True).token()
+    'standard+orient-last'
 """
 
 from __future__ import annotations
@@ -18,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from marrakech.errors import NotationError
 
@@ -73,15 +86,41 @@ class RuleSet:
         """
         return self.carpets_per_colour(players) * len(colours_of(0, players))
 
+    def options(self) -> dict[str, bool]:
+        """Each option of :data:`RULE_OPTIONS` (by field name) and whether it is on.
+
+        >>> BGA.options()
+        {'orient_last': False}
+        """
+        return {option.field: bool(getattr(self, option.field)) for option in RULE_OPTIONS}
+
+    def with_options(self, **flags: bool) -> RuleSet:
+        """This rule set with options of :data:`RULE_OPTIONS` turned on or off; an
+        unknown option is a :class:`ValueError` naming the known ones."""
+        unknown = sorted(set(flags) - {option.field for option in RULE_OPTIONS})
+        if unknown:
+            known = ", ".join(option.field for option in RULE_OPTIONS)
+            raise ValueError(f"expected rule options among {known}, found {', '.join(unknown)}")
+        changes: dict[str, Any] = {field: bool(value) for field, value in flags.items()}
+        return replace(self, **changes)
+
+    @property
+    def base(self) -> RuleSet:
+        """This rule set with every option off (what its name names)."""
+        off: dict[str, Any] = {option.field: False for option in RULE_OPTIONS}
+        return replace(self, **off)
+
     def token(self) -> str:
         """The rule set as one word: its name, or ``custom:12/10/12:30:own|no-own``,
-        followed by ``+orient-last`` for that option (R32)."""
-        base = replace(self, orient_last=False)
-        word = _NAMES.get(base)
+        followed by ``+WORD`` for each option that is on (``+orient-last``, R32), in the
+        order of :data:`RULE_OPTIONS`."""
+        word = _NAMES.get(self.base)
         if word is None:
             carpets = "/".join(str(c) for c in self.carpets)
             word = f"custom:{carpets}:{self.money}:{'own' if self.own_cover else 'no-own'}"
-        return word + (ORIENT_LAST if self.orient_last else "")
+        return word + "".join(
+            f"+{option.word}" for option in RULE_OPTIONS if getattr(self, option.field)
+        )
 
     def __str__(self) -> str:
         return self.token()
@@ -93,25 +132,66 @@ NAMED_RULE_SETS: dict[str, RuleSet] = {"standard": STANDARD, "bga": BGA}
 _NAMES: dict[RuleSet, str] = {rules: name for name, rules in NAMED_RULE_SETS.items()}
 
 
-#: The suffix of a rule set word for the R32 option.
-ORIENT_LAST = "+orient-last"
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """A yes/no option that any rule set may turn on: a boolean field of
+    :class:`RuleSet` (``field``), written ``+WORD`` after the rule set's word
+    (``word``), and the rule that describes it (``rule``). Adding one is a field of
+    :class:`RuleSet`, an entry here, its words in :mod:`marrakech.i18n`, the rules that
+    read it (and the kernels' mirror): every interface offers it from this list."""
+
+    field: str
+    word: str
+    rule: str
+
+
+#: The options of every rule set, in the order their words follow a rule set's word.
+RULE_OPTIONS: tuple[RuleOption, ...] = (
+    # Board Game Arena's "rotate Assam at the end of the turn".
+    RuleOption("orient_last", "orient-last", "R32"),
+)
+_OPTION_WORDS = {option.word: option for option in RULE_OPTIONS}
 
 
 def parse_rules(text: str) -> RuleSet:
     """Parse a rule set word (``standard``, ``bga`` or a ``custom:...`` token, each
-    optionally followed by ``+orient-last``, R32)."""
+    optionally followed by options of :data:`RULE_OPTIONS`: ``+orient-last``, R32).
+
+    >>> parse_rules("standard+nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    marrakech.errors.NotationError: expected rule options among +orient-last ...; found +nope in ...
+    """
     if not isinstance(text, str):
         raise NotationError(f"expected a rule set word, found {type(text).__name__}")
-    if text.endswith(ORIENT_LAST):
-        return replace(parse_rules(text[: -len(ORIENT_LAST)]), orient_last=True)
-    named = NAMED_RULE_SETS.get(text)
+    word, *option_words = text.split("+")
+    unknown = [f"+{w}" for w in option_words if w not in _OPTION_WORDS]
+    if unknown or len(set(option_words)) != len(option_words):
+        known = ", ".join(f"+{option.word}" for option in RULE_OPTIONS)
+        found = ", ".join(unknown) or "an option twice"
+        raise NotationError(
+            f"expected rule options among {known} after the rule set, each at most once;"
+            f" found {found} in {text!r}"
+        )
+    rules = _parse_base(word, text)
+    if not option_words:
+        return rules
+    return rules.with_options(**{_OPTION_WORDS[w].field: True for w in option_words})
+
+
+def _parse_base(word: str, text: str) -> RuleSet:
+    """The rule set a word names (without options); ``text`` is the whole word, for
+    the error message."""
+    named = NAMED_RULE_SETS.get(word)
     if named is not None:
         return named
-    parts = text.split(":")
+    parts = word.split(":")
     if len(parts) != 4 or parts[0] != "custom":
+        names = ", ".join(NAMED_RULE_SETS)
+        options = ", ".join(f"+{option.word}" for option in RULE_OPTIONS)
         raise NotationError(
-            "expected a rule set: standard, bga or custom:C2/C3/C4:MONEY:own|no-own, "
-            f"optionally followed by {ORIENT_LAST}, found {text!r}"
+            f"expected a rule set: {names} or custom:C2/C3/C4:MONEY:own|no-own, "
+            f"optionally followed by {options}, found {text!r}"
         )
     try:
         carpets = tuple(int(c) for c in parts[1].split("/"))

@@ -31,3 +31,17 @@ def test_every_sentence_exists_in_both_languages_with_the_same_blanks() -> None:
 def test_word_lists_match_in_length(table: dict[str, tuple[str, ...]]) -> None:
     assert len(table["en"]) == len(table["fr"]) == 4
     assert all(word.strip() for words in table.values() for word in words)
+
+
+def test_every_rule_set_and_option_has_words_in_every_language() -> None:
+    from marrakech.i18n import LANGUAGES, rule_option_words, rule_set_words
+    from marrakech.rules import NAMED_RULE_SETS, RULE_OPTIONS
+
+    for lang in LANGUAGES:
+        for name in NAMED_RULE_SETS:
+            words = rule_set_words(name, lang)
+            assert words.label and words.help and words.short
+        for option in RULE_OPTIONS:
+            words = rule_option_words(option.field, lang)
+            assert words.label and words.help and words.short
+    assert rule_set_words("bga", "fr") != rule_set_words("bga", "en")

@@ -429,3 +429,22 @@ def test_r22_resignation_is_refused_where_it_cannot_be() -> None:
         out.apply(Resign(1))
     with pytest.raises(IllegalActionError, match="seats still in: 0, 1, 2"):
         state.apply(Resign(3))
+
+
+def test_r32_options_round_trip_through_the_rule_word() -> None:
+    import pytest
+
+    from marrakech.errors import NotationError
+    from marrakech.rules import BGA, RULE_OPTIONS, RuleOption, parse_rules
+
+    assert [o.field for o in RULE_OPTIONS] == ["orient_last"]
+    assert all(isinstance(o, RuleOption) and o.rule.startswith("R") for o in RULE_OPTIONS)
+    rules = BGA.with_options(orient_last=True)
+    assert rules.token() == "bga+orient-last" and parse_rules(rules.token()) == rules
+    assert rules.base == BGA and rules.options() == {"orient_last": True}
+    with pytest.raises(NotationError, match="at most once"):
+        parse_rules("bga+orient-last+orient-last")
+    with pytest.raises(NotationError, match=r"found \+fast"):
+        parse_rules("standard+fast")
+    with pytest.raises(ValueError, match="expected rule options among orient_last"):
+        BGA.with_options(fast=True)

@@ -6,6 +6,7 @@ import json
 import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,6 +14,7 @@ from pydantic import TypeAdapter
 
 from marrakech import State, bots, random_game
 from marrakech.record import GameRecord
+from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
 from marrakech.views import rim_view
 from marrakech.web.protocol import (
     MAX_BODY_BYTES,
@@ -165,6 +167,43 @@ def test_the_page_config_has_the_registry_levels_and_the_rim(client: TestClient)
     assert config.levels == list(bots.LEVELS) and config.default_level in config.levels
     assert config.rim == rim_view()
     assert config.clocks == {"none": 0, "relaxed": 180, "blitz": 30}
+
+
+def test_the_page_config_declares_rule_sets_options_players_and_colours(
+    client: TestClient,
+) -> None:
+    """The form is built from the core's declaration (R4, R32), not a copy in the page."""
+    config = client.get("/api/config").json()
+    assert config["players"] == list(PLAYER_COUNTS)
+    assert [rule_set["name"] for rule_set in config["rule_sets"]] == list(NAMED_RULE_SETS)
+    assert [option["word"] for option in config["rule_options"]] == [
+        option.word for option in RULE_OPTIONS
+    ]
+    orient_last = config["rule_options"][0]
+    assert orient_last["name"] == "orient_last" and orient_last["rule"] == "R32"
+    assert orient_last["label"]["fr"] == "Tourner Assam à la fin du tour"
+    assert set(config["palette"]) == {"R", "B", "Y", "P"}
+
+
+@pytest.mark.parametrize(
+    "spec", [{"options": {"orient_last": True}}, {"orient_last": True}], ids=["options", "field"]
+)
+def test_r32_a_game_created_with_an_option_says_so_by_name(
+    client: TestClient, spec: dict[str, Any]
+) -> None:
+    game = create_game(client, rules="bga", **spec)
+    listed = client.get(f"/api/games?ids={game['game_id']}").json()[0]
+    assert listed["rules"] == "bga+orient-last"
+    assert listed["rule_set"] == "bga" and listed["options"] == {"orient_last": True}
+
+
+def test_an_unknown_rule_option_is_refused_with_the_known_ones(client: TestClient) -> None:
+    reply = client.post(
+        "/api/games",
+        json={"players": 2, "seats": [{"kind": "human"}] * 2, "options": {"spin": True}},
+    )
+    assert reply.status_code == 400
+    assert "orient_last" in reply.json()["message"] and "spin" in reply.json()["message"]
 
 
 def test_the_page_config_has_this_servers_clocks(apps: Apps) -> None:

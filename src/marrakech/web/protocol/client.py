@@ -36,7 +36,7 @@ from pydantic import (
 )
 
 from marrakech.bots import LEVELS as BOT_LEVELS
-from marrakech.rules import ORIENT_LAST
+from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, parse_rules
 
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
@@ -66,6 +66,45 @@ def _known_level(level: str) -> str:
 Level = Annotated[
     str, AfterValidator(_known_level), Field(json_schema_extra={"enum": list(LEVELS)})
 ]
+
+
+def _one_of(known: tuple[Any, ...]) -> str:
+    *others, last = (repr(value) for value in known)
+    return f"{', '.join(others)} or {last}" if others else last
+
+
+def _known_players(players: int) -> int:
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"expected {_one_of(PLAYER_COUNTS)}")  # (found ...) follows
+    return players
+
+
+def _known_rule_set(name: str) -> str:
+    if name not in NAMED_RULE_SETS:
+        raise ValueError(f"expected a rule set among {_one_of(tuple(NAMED_RULE_SETS))}")
+    return name
+
+
+def _known_options(options: dict[str, bool]) -> dict[str, bool]:
+    fields = tuple(option.field for option in RULE_OPTIONS)
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        raise ValueError(f"expected rule options among {_one_of(fields)}, found {unknown[0]!r}")
+    return options
+
+
+#: A player count (:data:`marrakech.rules.PLAYER_COUNTS`, R4).
+Players = Annotated[
+    int, AfterValidator(_known_players), Field(json_schema_extra={"enum": list(PLAYER_COUNTS)})
+]
+#: A named rule set (:data:`marrakech.rules.NAMED_RULE_SETS`).
+RuleSetName = Annotated[
+    str,
+    AfterValidator(_known_rule_set),
+    Field(json_schema_extra={"enum": list(NAMED_RULE_SETS)}),
+]
+#: Rule options (:data:`marrakech.rules.RULE_OPTIONS`, by field name) on or off.
+RuleOptions = Annotated[dict[str, bool], AfterValidator(_known_options)]
 
 #: Error codes sent in ``{"type": "error", "code": ...}`` (see docs/web-protocol.md).
 ErrorCode = Literal[
@@ -328,10 +367,13 @@ class CreateGame(StrictModel):
     """``POST /api/games``. The host is the first ``human`` seat (else the first player
     to join an open seat); ``name`` names it, and is needed when a seat is open."""
 
-    players: Literal[2, 3, 4]
-    rules: Literal["standard", "bga"] = "standard"
-    #: Board Game Arena's "rotate Assam at the end of the turn" (R32).
-    orient_last: bool = False
+    players: Players
+    rules: RuleSetName = "standard"
+    #: The rule options turned on or off (:data:`marrakech.rules.RULE_OPTIONS`, by field
+    #: name: ``{"orient_last": true}`` is Board Game Arena's "rotate Assam at the end of
+    #: the turn", R32); an option may also be given as a field of its own
+    #: (``"orient_last": true``), as before options were declared in one place.
+    options: RuleOptions = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     first_seat: int | Literal["random"] = "random"
     lang: Lang = "en"
@@ -342,6 +384,21 @@ class CreateGame(StrictModel):
     #: are counted for everyone to see).
     hints: bool = True
     name: Name = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _options_as_fields(cls, data: Any) -> Any:
+        """Move an option given as a field of its own into ``options``."""
+        if not isinstance(data, dict):
+            return data
+        given = [option.field for option in RULE_OPTIONS if option.field in data]
+        if not given:
+            return data
+        data = dict(data)
+        options = data.get("options", {})
+        if isinstance(options, dict):
+            data["options"] = {**{field: data.pop(field) for field in given}, **options}
+        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> CreateGame:
@@ -380,7 +437,7 @@ class CreateGame(StrictModel):
     @property
     def rules_token(self) -> str:
         """The rule set's token (``standard+orient-last``...)."""
-        return self.rules + (ORIENT_LAST if self.orient_last else "")
+        return parse_rules(self.rules).with_options(**self.options).token()
 
 
 class JoinGame(StrictModel):

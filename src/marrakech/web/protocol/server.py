@@ -19,8 +19,9 @@ import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
+from marrakech.rules import parse_rules
 from marrakech.web.protocol.client import ApiErrorCode, ClockMode, ErrorCode, StrictModel
 from marrakech.web.store import GameStatus, SeatKind
 
@@ -117,6 +118,20 @@ class GameMeta(StrictModel):
     clock: Clock
     hints: bool = False
     rematch: str | None = None
+
+    #: The named rule set under the options (``standard``, ``bga``), or ``custom``, and
+    #: each rule option (:data:`marrakech.rules.RULE_OPTIONS`, by field) on or off: both
+    #: read from ``rules`` when not given, so no client parses the token.
+    rule_set: str = ""
+    options: dict[str, bool] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rules_read(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("rules"), str):
+            rules = parse_rules(data["rules"])
+            data = {"rule_set": rules.base.name, "options": rules.options(), **data}
+        return data
 
 
 class TitheInfo(StrictModel):
@@ -435,6 +450,27 @@ ServerMessage = Annotated[AnyServerMessage, Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 
+class RuleSetInfo(StrictModel):
+    """A named rule set as the page offers it: its ``name`` (what ``CreateGame.rules``
+    takes) and its words by language (``label`` in the form, ``help`` under it,
+    ``short`` in a game's summary)."""
+
+    name: str
+    label: dict[str, str]
+    help: dict[str, str]
+    short: dict[str, str]
+
+
+class RuleOptionInfo(RuleSetInfo):
+    """A yes/no rule option: its ``name`` is the field of ``CreateGame.options``
+    (``orient_last``), ``word`` its word in a rules token (``orient-last``), ``rule``
+    the rule that says it (``R32``)."""
+
+    word: str
+    rule: str
+    default: bool
+
+
 class PageConfig(StrictModel):
     """What the page asks once per load, before it shows anything (``GET /api/config``):
     the bot levels, weakest first, the level a new bot seat starts at, the board's rim
@@ -445,6 +481,14 @@ class PageConfig(StrictModel):
     rim: list[RimArc]
     #: The seconds per player turn of each clock a game may have (``none``: 0).
     clocks: dict[str, int]
+    #: The player counts a game may have (:data:`marrakech.rules.PLAYER_COUNTS`).
+    players: list[int]
+    #: The named rule sets, in the order the form offers them, with their words.
+    rule_sets: list[RuleSetInfo]
+    #: The yes/no rule options every rule set has, with their words.
+    rule_options: list[RuleOptionInfo]
+    #: The carpets' colours by letter (``base``, ``dark``, ``light``, ``ink``).
+    palette: dict[str, dict[str, str]]
 
 
 class GameSummary(GameMeta):

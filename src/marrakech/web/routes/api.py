@@ -12,13 +12,22 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from marrakech.errors import NotationError
-from marrakech.i18n import describe_event
+from marrakech.i18n import (
+    LANGUAGES,
+    RuleWords,
+    describe_event,
+    rule_option_words,
+    rule_set_words,
+)
+from marrakech.palette import WEB_CARPETS
 from marrakech.record import GameRecord
+from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
 from marrakech.views import event_view, rim_view, state_view
 from marrakech.web.context import Context
 from marrakech.web.limits import client_key
@@ -42,6 +51,8 @@ from marrakech.web.protocol import (
     PageConfig,
     ProtocolError,
     Replay,
+    RuleOptionInfo,
+    RuleSetInfo,
     SeatInfo,
     iso_time,
     parse_body,
@@ -76,7 +87,31 @@ async def page_config(context: Context) -> PageConfig:
         default_level=DEFAULT_LEVEL,
         rim=rim_view(),
         clocks=dict(context.manager.clock_seconds),
+        players=list(PLAYER_COUNTS),
+        rule_sets=[
+            RuleSetInfo(name=name, **_words(rule_set_words, name)) for name in NAMED_RULE_SETS
+        ],
+        rule_options=[
+            RuleOptionInfo(
+                name=option.field,
+                word=option.word,
+                rule=option.rule,
+                default=False,
+                **_words(rule_option_words, option.field),
+            )
+            for option in RULE_OPTIONS
+        ],
+        palette=WEB_CARPETS,
     )
+
+
+def _words(words_of: Callable[[str, str], RuleWords], name: str) -> dict[str, dict[str, str]]:
+    """``label``, ``help`` and ``short`` of ``name``, each by language."""
+    by_lang = {lang: words_of(name, lang) for lang in LANGUAGES}
+    return {
+        part: {lang: getattr(words, part) for lang, words in by_lang.items()}
+        for part in ("label", "help", "short")
+    }
 
 
 @router.post("/games", status_code=201, response_model_exclude_none=True)
