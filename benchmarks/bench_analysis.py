@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10, help="random games per count")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    from marrakech.web.analysis import analyse  # the web extra: optional here
+    from marrakech.web.analysis_jobs import analyse  # the web extra: optional here
 
     print(
         f"{'players':>7} {'games':>5} {'positions':>9} {'analyse_game':>13} {'web end screen':>15}"

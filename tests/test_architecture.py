@@ -3,7 +3,9 @@ module (imports inside functions included), so a late import cannot hide a depen
 
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
+from pathlib import Path
 
 from tests.layers import RANKS, all_imports, core_modules, layer_of, modules
 
@@ -73,3 +75,59 @@ def test_the_core_list_is_read_from_the_package() -> None:
     core = core_modules()
     assert {"marrakech", "marrakech.state", "marrakech.luck", "marrakech.outcome"} <= set(core)
     assert "marrakech.cli" not in core and not any(name.count(".") > 1 for name in core)
+
+
+def _web_modules() -> dict[str, Path]:
+    return {name: path for name, path in modules().items() if name.startswith("marrakech.web")}
+
+
+def test_the_web_imports_itself_in_one_direction() -> None:
+    # Imports named only for annotations count too: a circle of types is still a circle
+    # a reader must follow (room -> rooms -> cluster -> room, before issue 22).
+    web = set(_web_modules())
+    edges: dict[str, set[str]] = defaultdict(set)
+    for found in all_imports():
+        importer, imported = found.importer, found.imported
+        if importer in web and imported in web and importer != imported:
+            if not importer.startswith(imported + "."):  # a module and its own package
+                edges[importer].add(imported)
+    cycle = _cycle(edges)
+    assert not cycle, "import cycle in the web: " + " -> ".join(cycle)
+
+
+#: The most lines a Python file of the web may have (issue 22: "no file over ~600").
+MAX_WEB_LINES = 650
+
+
+def test_no_web_module_is_too_long_to_read() -> None:
+    long = {
+        name: lines
+        for name, path in _web_modules().items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_WEB_LINES
+    }
+    assert not long, f"split these web modules (over {MAX_WEB_LINES} lines): {long}"
+
+
+def test_the_web_calls_nothing_private_of_another_object() -> None:
+    """``other._name`` reaches into another object's insides (``rooms.py`` called
+    ``room._accept``); only ``self``, ``cls`` and an object a class method just built
+    (``store = cls(...)``) may use their private names, and ``os._exit`` is the
+    standard library's."""
+    found = []
+    for name, path in _web_modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own_names = {"self", "cls", "os"}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                called = node.value.func
+                if isinstance(called, ast.Name) and called.id == "cls":
+                    own_names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute):
+                continue
+            private = node.attr.startswith("_") and not node.attr.startswith("__")
+            owner = node.value
+            own = isinstance(owner, ast.Name) and owner.id in own_names
+            if private and not own:
+                found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert not found, "private names used from outside:\n" + "\n".join(found)

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from marrakech.luck import dice_luck
 from marrakech.record import GameRecord
-from marrakech.web.analysis import chances_series
+from marrakech.web.analysis_jobs import chances_series
 from marrakech.web.room import rematch_token
 from marrakech.web.store import hash_token
 from tests.web.conftest import Apps, Conn, create_game, finished_game, tokens

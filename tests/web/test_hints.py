@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from marrakech import State
 from marrakech.bots.analysis import hint
-from marrakech.web import room as room_module
+from marrakech.web.room import hints as room_module
 from tests.web.conftest import Apps, Conn, create_game, tokens
 
 TWO_PEOPLE = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from marrakech.web.room import RESUME_SECONDS, _resumed
+from marrakech.web.room import RESUME_SECONDS, resumed_deadline
 from marrakech.web.store import StoredGame
 from tests.web.conftest import Apps, Conn, create_game, mover, stored_actions, tokens
 from tests.web.servers import Served
@@ -305,14 +305,14 @@ def test_a_turn_whose_time_ran_out_while_no_server_ran_gets_time_to_reconnect() 
         "g", 3, "standard", 0, "en", (), clock="relaxed", clock_seconds=180,
         turn_clock=(1, 4, now - 500),
     )  # fmt: skip
-    seat, turn, deadline = _resumed(stored)  # type: ignore[misc]
+    seat, turn, deadline = resumed_deadline(stored)  # type: ignore[misc]
     assert (seat, turn) == (1, 4)
     assert now + RESUME_SECONDS <= deadline <= time.time() + RESUME_SECONDS
     blitz = replace(stored, clock="blitz", clock_seconds=10)  # at most its whole time
-    assert _resumed(blitz)[2] <= time.time() + 10  # type: ignore[index]
+    assert resumed_deadline(blitz)[2] <= time.time() + 10  # type: ignore[index]
     running = replace(stored, turn_clock=(1, 4, now + 100))  # time left: kept as it is
-    assert _resumed(running) == (1, 4, now + 100)
-    assert _resumed(replace(stored, turn_clock=None)) is None
+    assert resumed_deadline(running) == (1, 4, now + 100)
+    assert resumed_deadline(replace(stored, turn_clock=None)) is None
 
 
 def test_the_host_replaces_an_absent_player_by_a_bot(client: TestClient) -> None:

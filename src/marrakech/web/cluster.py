@@ -15,12 +15,65 @@ carries the messages between them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from marrakech.web.protocol import ChangeReason
-    from marrakech.web.room import Room
-    from marrakech.web.rooms import RoomManager
+from marrakech.web.protocol import ChangeReason, SeatMessage
+from marrakech.web.store import ActionRow
+
+#: What a follower forwards to a game's owner: an action's token, or a seat command.
+Move = str | SeatMessage
+
+
+class ClusterRoom(Protocol):
+    """What the cluster needs of a live room (:class:`marrakech.web.room.Room`)."""
+
+    owner: bool
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def remote(self) -> dict[str, frozenset[int]]: ...
+
+    def local_seats(self) -> frozenset[int]: ...
+
+    def set_remote(self, instance: str, seats: frozenset[int]) -> None: ...
+
+    def keep_remote(self, living: set[str]) -> None: ...
+
+    async def follow(
+        self, version: int | None = None, rows: Sequence[ActionRow] | None = None
+    ) -> None: ...
+
+    async def promote(self) -> None: ...
+
+    async def reload_seats(
+        self, reason: ChangeReason | None = None, seat: int | None = None
+    ) -> None: ...
+
+
+class ClusterHost(Protocol):
+    """What the cluster needs of its instance's rooms
+    (:class:`marrakech.web.rooms.RoomManager`)."""
+
+    @property
+    def rooms(self) -> Mapping[str, ClusterRoom]: ...
+
+    def loading(self, game_id: str) -> Awaitable[ClusterRoom | None] | None: ...
+
+    async def resume(self, game_ids: list[str]) -> None: ...
+
+    async def catch_up(self, game_id: str, version: int, rows: list[ActionRow] | None) -> None: ...
+
+    async def apply_forwarded(self, game_id: str, seat: int, version: int, move: Move) -> bool:
+        """Apply a ``move`` another instance forwarded, as the game's owner: False if this
+        instance does not own the game (the sender asks again who does);
+        :class:`~marrakech.web.protocol.ProtocolError` if it is refused."""
+        ...
 
 
 class Cluster(Protocol):
@@ -29,7 +82,7 @@ class Cluster(Protocol):
     #: This instance's id (random at every start).
     instance: str
 
-    async def start(self, manager: RoomManager) -> None:
+    async def start(self, host: ClusterHost) -> None:
         """Begin: heartbeat, listen to the others, take over rooms of dead instances."""
         ...
 
@@ -45,8 +98,9 @@ class Cluster(Protocol):
         """This instance unloaded the game's room: any instance may own it now."""
         ...
 
-    async def forward(self, room: Room, seat: int, version: int, action: str) -> bool:
-        """Have the owner of a followed room apply a client's action: True once it did,
+    async def forward(self, room: ClusterRoom, seat: int, version: int, move: Move) -> bool:
+        """Have the owner of a followed room apply a client's ``move`` (an action at
+        ``version``, or a seat command): True once it did,
         False if this instance now owns the room (the owner was gone) and must apply it
         itself; :class:`~marrakech.web.protocol.ProtocolError` if the owner refused it."""
         ...
@@ -69,7 +123,7 @@ class LocalCluster:
     def __init__(self, instance: str = "local") -> None:
         self.instance = instance
 
-    async def start(self, manager: RoomManager) -> None:
+    async def start(self, host: ClusterHost) -> None:
         return None
 
     async def stop(self) -> None:
@@ -81,7 +135,7 @@ class LocalCluster:
     def release(self, game_id: str) -> None:
         return None
 
-    async def forward(self, room: Room, seat: int, version: int, action: str) -> bool:
+    async def forward(self, room: ClusterRoom, seat: int, version: int, move: Move) -> bool:
         return False  # never a follower: apply it here
 
     def seats_changed(self, game_id: str, reason: ChangeReason | None, seat: int | None) -> None:

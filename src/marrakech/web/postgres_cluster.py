@@ -23,18 +23,14 @@ import itertools
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from psycopg import AsyncConnection
 
+from marrakech.web.cluster import ClusterHost, ClusterRoom, Move
 from marrakech.web.postgres_store import GAMES_CHANNEL, PostgresStore
-from marrakech.web.protocol import ProtocolError
+from marrakech.web.protocol import SEAT_MESSAGE, ChangeReason, ProtocolError
 from marrakech.web.store import ActionRow
-
-if TYPE_CHECKING:
-    from marrakech.web.protocol import ChangeReason
-    from marrakech.web.room import Room
-    from marrakech.web.rooms import RoomManager
 
 log = logging.getLogger("marrakech.web")
 
@@ -61,21 +57,22 @@ class PostgresCluster:
         self.store = store
         self.instance = store.instance
         self.channel = instance_channel(self.instance)
-        self._manager: RoomManager | None = None
+        self._host: ClusterHost | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._requests = itertools.count(1)
         self._answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._background: set[asyncio.Task[None]] = set()
 
     @property
-    def manager(self) -> RoomManager:
-        assert self._manager is not None, "the cluster has not started"
-        return self._manager
+    def manager(self) -> ClusterHost:
+        """The rooms of this instance."""
+        assert self._host is not None, "the cluster has not started"
+        return self._host
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    async def start(self, manager: RoomManager) -> None:
-        self._manager = manager
+    async def start(self, host: ClusterHost) -> None:
+        self._host = host
         await self._execute(
             "INSERT INTO instances (id, started, alive_until)"
             " VALUES (%s, %s, now() + make_interval(secs => %s))",
@@ -149,7 +146,7 @@ class PostgresCluster:
 
     # -- forwarding -----------------------------------------------------------------------
 
-    async def forward(self, room: Room, seat: int, version: int, action: str) -> bool:
+    async def forward(self, room: ClusterRoom, seat: int, version: int, move: Move) -> bool:
         deadline = time.monotonic() + LEASE + 2 * ANSWER
         while time.monotonic() < deadline:
             if room.version > version:
@@ -163,7 +160,11 @@ class PostgresCluster:
             answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             self._answers[number] = answer
             request = {"r": number, "f": self.instance, "g": room.game_id}
-            request.update({"s": seat, "v": version, "a": action})
+            request.update({"s": seat, "v": version})
+            if isinstance(move, str):
+                request["a"] = move
+            else:  # a seat command travels as its typed message
+                request["m"] = move.model_dump()
             try:
                 await self._notify(instance_channel(owner), json.dumps(request))
                 reply = await asyncio.wait_for(answer, ANSWER)
@@ -183,15 +184,12 @@ class PostgresCluster:
     async def _serve_forwarded(self, request: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"r": request["r"]}
         try:
-            room = await self.manager.get(request["g"])
-            if room is None:
-                reply.update(c="not_found", m="no such game")
-            elif not room.owner:
-                reply["retry"] = 1
-            else:
-                await room.submit(request["s"], request["v"], request["a"])
+            message = request.get("m")
+            move = request["a"] if message is None else SEAT_MESSAGE.validate_python(message)
+            if await self.manager.apply_forwarded(request["g"], request["s"], request["v"], move):
                 reply["ok"] = 1
-                self.manager.release(room)
+            else:
+                reply["retry"] = 1
         except ProtocolError as error:
             reply.update(c=error.code, m=error.message)
         except Exception:
@@ -242,7 +240,7 @@ class PostgresCluster:
         game_id, _, body = payload.partition(" ")
         manager = self.manager
         room = manager.rooms.get(game_id)
-        if room is None and game_id not in manager._loading:
+        if room is None and manager.loading(game_id) is None:
             return  # a game this instance does not hold
         message = json.loads(body)
         if message.get("o") == self.instance and "a" not in message:
@@ -261,7 +259,7 @@ class PostgresCluster:
             self._later(self._catch_up(game_id, message["v"], rows))
 
     async def _catch_up(self, game_id: str, version: int, rows: list[ActionRow]) -> None:
-        loading = self.manager._loading.get(game_id)
+        loading = self.manager.loading(game_id)
         if loading is not None:  # heard while the room loads: apply once it has
             with contextlib.suppress(Exception):
                 await asyncio.shield(loading)

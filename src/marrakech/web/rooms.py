@@ -22,7 +22,7 @@ from marrakech.bots import Bot
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
-from marrakech.web.analysis import analyse_json
+from marrakech.web.analysis_jobs import analyse_json
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, LocalCluster
 from marrakech.web.limits import Limits, check_caps
@@ -32,9 +32,13 @@ from marrakech.web.protocol import (
     AnalysisStatus,
     ApiError,
     CreateGame,
+    ProtocolError,
+    SeatMessage,
     iso_time,
 )
-from marrakech.web.room import Room, bot_to_move, game_status
+from marrakech.web.room import Room, RoomServices, bot_to_move, game_status
+from marrakech.web.room.play import submit_action
+from marrakech.web.room.seat_commands import submit_command
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, hash_token
 from marrakech.web.store_worker import StoreWorker
@@ -105,10 +109,36 @@ class RoomManager:
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        #: What every room is given (the store, the cluster, the bots, this lobby).
+        self.services = RoomServices(
+            self.store, self.cluster, self.bots, self, bot_delay, self._seed
+        )
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
         """A generator for one room; a resumed room gets fresh draws (``version``)."""
-        return random.Random(f"{self._seed}/{game_id}/{purpose}/{version}")
+        return self.services.rng(game_id, purpose, version)
+
+    def loading(self, game_id: str) -> asyncio.Future[Room | None] | None:
+        """The game's room being loaded now (None if it is not)."""
+        return self._loading.get(game_id)
+
+    async def apply_forwarded(
+        self, game_id: str, seat: int, version: int, move: str | SeatMessage
+    ) -> bool:
+        """Apply a message another instance forwarded to this one, the game's owner: an
+        action's token at ``version``, or a seat command. False if this instance does
+        not own the game; :class:`ProtocolError` if it is refused or unknown."""
+        room = await self.get(game_id)
+        if room is None:
+            raise ProtocolError("not_found", "no such game")
+        if not room.owner:
+            return False
+        if isinstance(move, str):
+            await submit_action(room, seat, version, move)
+        else:
+            await submit_command(room, seat, move)
+        self.release(room)
+        return True
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -157,12 +187,10 @@ class RoomManager:
             room = None
             if game is not None:
                 owner = game.status == "over" or await self.cluster.claim(game_id)
-                room = Room(self, game, owner=owner)
+                room = Room(self.services, game, owner=owner)
                 self.rooms[game_id] = room
                 if room.owner and not room.state.is_terminal:
-                    async with room.lock:
-                        await room._accept(None)  # a crash between storing and a reveal
-                    room.kick()
+                    await room.settle()  # a crash between storing and a reveal
                 elif room.owner and room.analysis is None:
                     self.analyse_later(room)  # the server stopped before it was done
             future.set_result(room)
@@ -294,7 +322,7 @@ class RoomManager:
             (room.first_seat + 1) % room.players,
             room.lang,
             seats,
-            room.clock_mode,
+            room.setting.clock,
             room.stand_in_level,
             "",
             room.hints,

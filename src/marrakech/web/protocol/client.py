@@ -286,6 +286,10 @@ AnyClientMessage = (
 SeatMessage = (
     ResignMessage | StartMessage | ReplaceMessage | KickMessage | TakeBackMessage | RematchMessage
 )
+#: Validates a seat command forwarded between server instances (its ``model_dump``).
+SEAT_MESSAGE: TypeAdapter[SeatMessage] = TypeAdapter(
+    Annotated[SeatMessage, Field(discriminator="type")]
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 #: The ``type`` of every client message, as error messages list them.

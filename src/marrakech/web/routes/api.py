@@ -39,11 +39,9 @@ from marrakech.web.protocol import (
     MAX_IDS,
     AnalysisStatus,
     ApiError,
-    Clock,
     CreatedGame,
     CreatedSeat,
     CreateGame,
-    GameMeta,
     GameSummary,
     Health,
     JoinedSeat,
@@ -53,13 +51,12 @@ from marrakech.web.protocol import (
     Replay,
     RuleOptionInfo,
     RuleSetInfo,
-    SeatInfo,
     iso_time,
     parse_body,
     parse_json,
-    play_status,
     seat_link,
 )
+from marrakech.web.room.meta import stored_meta
 from marrakech.web.rooms import RoomManager
 from marrakech.web.store import StoredGame
 
@@ -184,44 +181,8 @@ def game_summary(manager: RoomManager, game: StoredGame) -> GameSummary:
     """A game as the lobby lists it; a game live on this instance says who is here,
     who resigned and its clock's deadline, from its room."""
     room = manager.rooms.get(game.id)
-    status = play_status(game.status)
-    if room is not None:
-        meta = room.meta()
-        status = meta.status
-    else:
-        seconds = game.clock_seconds if game.clock != "none" else None
-        clock = Clock(mode=game.clock, seconds=seconds, stand_in_level=game.stand_in_level)  # type: ignore[arg-type]
-        seats = [
-            SeatInfo(
-                seat=seat.seat,
-                kind=seat.kind,
-                level=seat.level,
-                name=seat.name,
-                presence="open"
-                if seat.kind == "open"
-                else "connected"
-                if seat.kind == "bot"
-                else "away",
-                stand_in=seat.stand_in,
-                resigned=False,
-                host=seat.host,
-                hints=seat.hints,
-            )
-            for seat in game.seats
-        ]
-        meta = GameMeta(
-            game_id=game.id,
-            players=game.players,
-            rules=game.rules,
-            seats=seats,
-            first_seat=game.first_seat,
-            lang=game.lang,
-            created=iso_time(game.created),
-            status=status,
-            clock=clock,
-            hints=game.hints,
-            rematch=game.rematch,
-        )
+    meta = room.meta() if room is not None else stored_meta(game)
+    status = meta.status
     turn = room.turn_number() if room is not None else game.turns
     if status == "playing":
         turn = max(1, turn)

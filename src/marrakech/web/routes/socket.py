@@ -1,7 +1,7 @@
 """Live play over the WebSocket ``/ws/{game_id}`` (docs/web-protocol.md).
 
 A :class:`Session` is one connection: it waits for the ``hello``, attaches a
-:class:`~marrakech.web.client.Client` to the game's room, then answers actions and pings
+:class:`~marrakech.web.connection.Client` to the game's room, then answers actions and pings
 in order. Every message is size-checked, rate-limited (a token bucket per connection,
 :class:`RateLimiter`) and validated first; a connection that keeps flooding is closed.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from marrakech.web.client import Client
+from marrakech.web.connection import Client
 from marrakech.web.context import Context
 from marrakech.web.protocol import (
     GAME_ID,
@@ -31,7 +31,8 @@ from marrakech.web.protocol import (
     SeatMessage,
     parse_client_message,
 )
-from marrakech.web.room import Room
+from marrakech.web.room import Room, handle
+from marrakech.web.room.checks import awaits_tokens, seats_for
 from marrakech.web.rooms import RoomManager
 
 router = APIRouter()
@@ -176,11 +177,11 @@ class Session:
                 await self._send_now(refusal("not_found", "no such game"))
                 await self.websocket.close(CLOSE_NOT_FOUND, "no such game")
                 return None
-            tokens, unknown = room.seats_for(message.tokens)
-            if unknown and room.awaits_tokens():
+            tokens, unknown = seats_for(room, message.tokens)
+            if unknown and awaits_tokens(room):
                 # A rematch's seat may have got its token on another instance just now.
                 await room.reload_seats()
-                tokens, unknown = room.seats_for(message.tokens)
+                tokens, unknown = seats_for(room, message.tokens)
             client = Client(frozenset(tokens), message.lang, self.manager.queue_size, tokens)
             self.room, self.client = room, client
             if unknown:
@@ -212,12 +213,7 @@ class Session:
                 client.send(message.model_dump_json())
                 continue
             try:
-                if isinstance(message, ActionMessage):
-                    await room.act(client, message.seat, message.version, message.action)
-                elif isinstance(message, HintMessage):
-                    room.ask_hint(client, message.seat)
-                else:
-                    await room.command(client, message)
+                await handle(room, client, message)  # refuses a type it has no handler for
             except ProtocolError as error:
                 client.send(refusal(error.code, error.message, room.version).model_dump_json())
 

@@ -1,0 +1,122 @@
+"""The turn clock: when a human's time runs out, a bot stands in for the seat.
+
+The owner of a game keeps the running turn's deadline, stores it (with the
+resignations waiting for the next decision, R22) whenever either changes, and sets a
+timer. A room reloaded after a restart or a takeover resumes the stored deadline with
+at least :data:`RESUME_SECONDS` left (:func:`resumed_deadline`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from marrakech.web.protocol import Clock
+from marrakech.web.room.meta import clock_view
+from marrakech.web.store import GameStore, StoredGame
+
+log = logging.getLogger("marrakech.web")
+
+#: A turn resumed after a restart or a takeover keeps its stored deadline, but gets at
+#: least this long (or its whole time, if shorter) for its player to reconnect.
+RESUME_SECONDS = 30.0
+
+#: (seat, player-turn number, deadline in epoch seconds).
+Deadline = tuple[int, int, float]
+#: (seat, player-turn number): whose time runs.
+Target = tuple[int, int]
+
+
+def resumed_deadline(game: StoredGame) -> Deadline | None:
+    """The stored turn clock of ``game``, with at least :data:`RESUME_SECONDS` left (or
+    the turn's whole time, if shorter) from now: the players could not play while no
+    instance ran the game."""
+    if game.turn_clock is None:
+        return None
+    seat, turn, deadline = game.turn_clock
+    return seat, turn, max(deadline, time.time() + min(RESUME_SECONDS, game.clock_seconds))
+
+
+class TurnClock:
+    """One game's clock: the running turn's deadline, stored by the owner, and the
+    timer that calls ``on_time_out(target)`` when it passes."""
+
+    def __init__(
+        self,
+        game: StoredGame,
+        store: GameStore,
+        later: Callable[[Coroutine[Any, Any, None]], None],
+        on_time_out: Callable[[Target], None],
+    ) -> None:
+        self.game_id = game.id
+        self.mode = game.clock
+        self.seconds = game.clock_seconds
+        self.stand_in_level = game.stand_in_level
+        self._store = store
+        self._later = later
+        self._on_time_out = on_time_out
+        #: The running turn's clock: the stored one, if it is still this turn's.
+        self.deadline: Deadline | None = resumed_deadline(game)
+        self._timer: asyncio.TimerHandle | None = None
+        #: The turn clock and pending resignations as last stored (or being stored).
+        self._stored: tuple[Deadline | None, frozenset[int]] = (
+            game.turn_clock,
+            game.pending_resigns,
+        )
+
+    @property
+    def running(self) -> bool:
+        return self.mode != "none"
+
+    def view(self) -> Clock:
+        """The clock as the pages see it now."""
+        return clock_view(self.mode, self.seconds, self.stand_in_level, self.deadline)
+
+    def restart(self) -> None:
+        """Give the running turn its whole time again from the next :meth:`update`."""
+        self.deadline = None
+
+    def update(self, target: Target | None, pending: frozenset[int], arm: bool) -> None:
+        """Start ``target``'s clock if its turn is new; if ``arm`` (the owner), store it
+        with the ``pending`` resignations when either changed, and set the timer."""
+        if target is None:
+            self.deadline = None
+        elif self.deadline is None or self.deadline[:2] != target:
+            self.deadline = (*target, time.time() + self.seconds)
+        self.cancel()
+        if not arm:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no running loop: stored and armed at the next change
+            return
+        turn = (self.deadline, pending)
+        if turn != self._stored:
+            self._stored = turn
+            self._later(self._save(*turn))
+        if self.deadline is not None:
+            delay = max(0.0, self.deadline[2] - time.time())
+            self._timer = loop.call_later(delay, self._time_out, self.deadline[:2])
+
+    async def store_pending(self, pending: frozenset[int]) -> None:
+        """Store the pending resignations now (raises if the store fails)."""
+        await self._store.save_turn_state(self.game_id, self.deadline, pending)
+        self._stored = (self.deadline, pending)
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _time_out(self, target: Target) -> None:
+        self._timer = None
+        self._on_time_out(target)
+
+    async def _save(self, deadline: Deadline | None, pending: frozenset[int]) -> None:
+        try:
+            await self._store.save_turn_state(self.game_id, deadline, pending)
+        except Exception:  # they live on here; a restart would lose them
+            log.exception("could not store the turn state of game %s", self.game_id)

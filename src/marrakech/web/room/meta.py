@@ -1,0 +1,103 @@
+"""A game's summary (:class:`~marrakech.web.protocol.GameMeta`), built in one place for
+a live room and for a game only in the store (the lobby's list).
+
+>>> from marrakech.web.store import SeatRow, StoredGame
+>>> seats = (SeatRow(0, "human"), SeatRow(1, "open"))
+>>> game = StoredGame("g1", 2, "bga+orient-last", 0, "en", seats)
+>>> meta = stored_meta(game)
+>>> meta.rule_set, meta.options, [seat.presence for seat in meta.seats]
+('bga', {'orient_last': True}, ['away', 'open'])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from marrakech.web.protocol import (
+    Clock,
+    GameMeta,
+    PlayStatus,
+    Presence,
+    SeatInfo,
+    iso_time,
+    play_status,
+)
+from marrakech.web.store import SeatRow, StoredGame
+
+
+def seat_info(row: SeatRow, presence: Presence, resigned: bool) -> SeatInfo:
+    """A seat as every page sees it (never its token)."""
+    return SeatInfo(
+        seat=row.seat,
+        kind=row.kind,
+        level=row.level,
+        name=row.name,
+        presence=presence,
+        stand_in=row.stand_in,
+        resigned=resigned,
+        host=row.host,
+        hints=row.hints,
+    )
+
+
+def clock_view(
+    mode: str, seconds: int, stand_in_level: str, deadline: tuple[int, int, float] | None
+) -> Clock:
+    """The clock as the pages see it now: with the running turn's ``deadline`` (seat,
+    turn, epoch seconds), its seat, moment and the seconds left."""
+    shown = seconds if mode != "none" else None
+    clock = Clock(mode=mode, seconds=shown, stand_in_level=stand_in_level)  # type: ignore[arg-type]
+    if deadline is None:
+        return clock
+    seat, _, moment = deadline
+    remaining = max(0.0, moment - time.time())
+    written = datetime.fromtimestamp(moment, UTC).isoformat(timespec="milliseconds")
+    return clock.model_copy(
+        update={
+            "seat": seat,
+            "deadline": written.replace("+00:00", "Z"),
+            "remaining": round(remaining, 3),
+        }
+    )
+
+
+def game_meta(
+    game: StoredGame,
+    seats: Sequence[SeatInfo],
+    status: PlayStatus,
+    clock: Clock,
+    rematch: str | None,
+    rules: str | None = None,
+) -> GameMeta:
+    """The summary of ``game`` (its setting) with what its room may know better: the
+    seats' presence, the status, the clock, the rematch (and the rules token, written
+    as the core writes it)."""
+    return GameMeta(
+        game_id=game.id,
+        players=game.players,
+        rules=game.rules if rules is None else rules,
+        seats=list(seats),
+        first_seat=game.first_seat,
+        lang=game.lang,
+        created=iso_time(game.created),
+        status=status,
+        clock=clock,
+        hints=game.hints,
+        rematch=rematch,
+    )
+
+
+def stored_presence(row: SeatRow) -> Presence:
+    """A seat's presence as the store alone says it: nobody is known to be here."""
+    if row.kind == "open":
+        return "open"
+    return "connected" if row.kind == "bot" else "away"
+
+
+def stored_meta(game: StoredGame) -> GameMeta:
+    """The summary of a game no room of this instance holds."""
+    seats = [seat_info(row, stored_presence(row), resigned=False) for row in game.seats]
+    clock = clock_view(game.clock, game.clock_seconds, game.stand_in_level, None)
+    return game_meta(game, seats, play_status(game.status), clock, game.rematch)

@@ -1,0 +1,186 @@
+"""What a room sends its connections: the ``welcome``, each ``update``, and the pieces
+they carry (the log in each language, the state view and what changed in it, the
+preview of each roll, the last turn and those since a seat's last), each computed once
+per version (or per turn) and language, however many connections there are."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from marrakech.events import Event
+from marrakech.i18n import describe_event
+from marrakech.state import Phase, State
+from marrakech.turns import TurnSpan, finished
+from marrakech.views import event_view, preview_view, state_view
+from marrakech.web.connection import Client
+from marrakech.web.protocol import (
+    Analysis,
+    Clock,
+    GameMeta,
+    Legal,
+    NeedView,
+    PreviewView,
+    StateView,
+    TurnSummary,
+    Update,
+    Welcome,
+    view_changes,
+)
+from marrakech.web.room.status import mover_kind
+from marrakech.web.room.turn_summaries import summary
+from marrakech.web.store import SeatRow
+
+#: At most this many turns in a welcome's "since your last turn".
+MAX_SINCE = 12
+
+
+class UpdatedRoom(Protocol):
+    """What the updates are made of."""
+
+    state: State
+    events: list[Event]
+    spans: list[TurnSpan]
+    seats: list[SeatRow]
+    clients: set[Client]
+    analysis: Analysis | None
+
+    @property
+    def version(self) -> int: ...
+
+    def meta(self) -> GameMeta: ...
+
+    def legal_map(self, client: Client) -> Legal: ...
+
+    def clock_view(self) -> Clock: ...
+
+
+class Updates:
+    """One room's caches of what it sends."""
+
+    def __init__(self) -> None:
+        self._logs: dict[str, list[str]] = {}
+        self._clear()
+
+    def _clear(self) -> None:
+        self._logs = {}
+        #: The state view the connections have (None: none is computed yet).
+        self._view: StateView | None = None
+        self._preview: tuple[int, PreviewView | None] = (-1, None)
+        #: By language: the number of finished turns, the last one's summary, and that
+        #: as plain data (an update writes it: once a turn, not once an action).
+        self._last_moves: dict[str, tuple[int, TurnSummary | None, dict[str, Any] | None]] = {}
+        #: The finished turns the connections have been told of: an update carries the
+        #: last move only when a turn ends (the page keeps it until the next one).
+        self._turns_told = 0
+
+    def reset(self, room: UpdatedRoom) -> None:
+        """Forget everything: the room's game was read again from the store."""
+        self._clear()
+        self._turns_told = len(finished(room.spans, room.state))
+
+    def forget_view(self) -> None:
+        self._view = None
+
+    def log(self, room: UpdatedRoom, lang: str) -> list[str]:
+        """The game log in ``lang``, one entry per action (cached)."""
+        lines = self._logs.setdefault(lang, [])
+        for event in room.events[len(lines) :]:
+            lines.append(describe_event(event, lang))
+        return lines
+
+    def view(self, room: UpdatedRoom) -> StateView:
+        """The state view of the current position (computed once per version)."""
+        if self._view is None:
+            self._view = state_view(room.state)
+        return self._view
+
+    def preview(self, room: UpdatedRoom) -> PreviewView | None:
+        """The core's preview of each orientation while a player orients (else None:
+        a bot needs none, and it costs a third of a millisecond)."""
+        version, preview = self._preview
+        if version != room.version:
+            state = room.state
+            preview = None
+            if state.phase is Phase.ORIENT and mover_kind(state, room.seats) == "human":
+                preview = preview_view(state)
+            self._preview = (room.version, preview)
+        return preview
+
+    def last_move(self, room: UpdatedRoom, lang: str) -> TurnSummary | None:
+        """The last finished turn (made once per turn and language)."""
+        done = finished(room.spans, room.state)
+        cached = self._last_moves.get(lang)
+        if cached is not None and cached[0] == len(done):
+            return cached[1]
+        last = summary(len(done), done[-1], room.events, self.log(room, lang)) if done else None
+        self._last_moves[lang] = (len(done), last, None if last is None else last.model_dump())
+        return last
+
+    def _last_move_data(self, room: UpdatedRoom, lang: str) -> dict[str, Any] | None:
+        self.last_move(room, lang)
+        return self._last_moves[lang][2]
+
+    def since(self, room: UpdatedRoom, seats: frozenset[int], lang: str) -> list[TurnSummary]:
+        """The finished turns after the last finished turn of one of ``seats``."""
+        if not seats:
+            return []
+        done = finished(room.spans, room.state)
+        first = 0
+        for index in range(len(done) - 1, -1, -1):
+            if done[index].seat in seats:
+                first = index + 1
+                break
+        first = max(first, len(done) - MAX_SINCE)
+        log = self.log(room, lang)
+        return [summary(n + 1, done[n], room.events, log) for n in range(first, len(done))]
+
+    def welcome(self, room: UpdatedRoom, client: Client) -> Welcome:
+        return Welcome(
+            game=room.meta(),
+            you=sorted(client.seats),
+            version=room.version,
+            state=self.view(room),
+            log=self.log(room, client.lang),
+            legal=room.legal_map(client),
+            preview=self.preview(room),
+            last_move=self.last_move(room, client.lang),
+            since=self.since(room, client.seats, client.lang),
+            analysis=room.analysis,
+        )
+
+    def broadcast(self, room: UpdatedRoom, events: Sequence[Event]) -> None:
+        """Send every connection the update after ``events`` (already applied): the
+        events, their log lines, what changed in the view (or the view), legal tokens."""
+        before = self._view
+        self._view = None
+        after = self.view(room)
+        changes: StateView | None = None
+        if before is not None:
+            try:
+                changes = view_changes(before, after)
+            except NeedView:
+                changes = None
+        views = [event_view(event) for event in events]
+        preview = self.preview(room)
+        clock = room.clock_view()
+        turns = len(finished(room.spans, room.state))
+        turn_ended, self._turns_told = turns != self._turns_told, turns
+        shared: dict[str, str] = {}  # by language: the update but for each one's legal tokens
+        for client in list(room.clients):
+            text = shared.get(client.lang)
+            if text is None:
+                lines = self.log(room, client.lang)[room.version - len(events) :]
+                update = Update.model_construct(
+                    version=room.version,
+                    events=views,
+                    log=lines,
+                    changes=changes,
+                    state=after if changes is None else None,
+                    preview=preview,
+                    last_move=self._last_move_data(room, client.lang) if turn_ended else None,
+                    clock=clock,
+                    legal={},
+                )
+                text = shared[client.lang] = update.json_without_legal()
+            client.send(Update.json_with_legal(text, room.legal_map(client)))
