@@ -16,13 +16,24 @@ carries the messages between them.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from marrakech.web.protocol import ChangeReason, SeatMessage
 from marrakech.web.store import ActionRow
 
+
+@dataclass(frozen=True)
+class Command:
+    """A seat command (``message``) and the address of the client that sent it, which
+    pays for what it creates (a rematch is a new game: its creation limits)."""
+
+    message: SeatMessage
+    address: str = ""
+
+
 #: What a follower forwards to a game's owner: an action's token, or a seat command.
-Move = str | SeatMessage
+Move = str | Command
 
 
 class ClusterRoom(Protocol):

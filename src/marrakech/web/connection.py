@@ -26,8 +26,11 @@ class Client:
         lang: str,
         queue_size: int = 256,
         tokens: dict[int, str] | None = None,
+        address: str = "",
     ) -> None:
         self.seats = seats
+        #: Who is connected, for per-client limits (:func:`marrakech.web.limits.client_key`).
+        self.address = address
         self.lang = lang
         #: The token of each seat held (in memory only: a rematch's tokens derive from
         #: them, :func:`marrakech.web.room.rematch_token`).

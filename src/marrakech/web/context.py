@@ -57,7 +57,6 @@ class WebContext:
 
     def __post_init__(self) -> None:
         limits = self.limits
-        self.create_rates = ClientRates(limits.creates_per_minute, limits.create_burst)
         self.join_rates = ClientRates(limits.joins_per_minute, limits.join_burst)
 
     @property

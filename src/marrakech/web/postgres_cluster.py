@@ -27,7 +27,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from marrakech.web.cluster import ClusterHost, ClusterRoom, Move
+from marrakech.web.cluster import ClusterHost, ClusterRoom, Command, Move
 from marrakech.web.postgres_store import GAMES_CHANNEL, PostgresStore
 from marrakech.web.protocol import SEAT_MESSAGE, ChangeReason, ProtocolError
 from marrakech.web.store import ActionRow
@@ -164,7 +164,7 @@ class PostgresCluster:
             if isinstance(move, str):
                 request["a"] = move
             else:  # a seat command travels as its typed message
-                request["m"] = move.model_dump()
+                request.update({"m": move.message.model_dump(), "k": move.address})
             try:
                 await self._notify(instance_channel(owner), json.dumps(request))
                 reply = await asyncio.wait_for(answer, ANSWER)
@@ -185,7 +185,11 @@ class PostgresCluster:
         reply: dict[str, Any] = {"r": request["r"]}
         try:
             message = request.get("m")
-            move = request["a"] if message is None else SEAT_MESSAGE.validate_python(message)
+            move: Move = (
+                request["a"]
+                if message is None
+                else Command(SEAT_MESSAGE.validate_python(message), str(request.get("k", "")))
+            )
             if await self.manager.apply_forwarded(request["g"], request["s"], request["v"], move):
                 reply["ok"] = 1
             else:

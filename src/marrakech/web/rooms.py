@@ -24,8 +24,8 @@ from marrakech.rules import parse_rules
 from marrakech.state import State
 from marrakech.web.analysis_jobs import analyse_json
 from marrakech.web.bot_workers import BotScheduler
-from marrakech.web.cluster import Cluster, LocalCluster
-from marrakech.web.limits import Limits, check_caps
+from marrakech.web.cluster import Cluster, LocalCluster, Move
+from marrakech.web.limits import ClientRates, Limits, check_caps
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     Analysis,
@@ -33,7 +33,6 @@ from marrakech.web.protocol import (
     ApiError,
     CreateGame,
     ProtocolError,
-    SeatMessage,
     iso_time,
 )
 from marrakech.web.room import Room, RoomServices, bot_to_move, game_status
@@ -107,6 +106,8 @@ class RoomManager:
         self.bots.on_busy = self._bots_busy
         self.cluster: Cluster = cluster or LocalCluster()
         self.limits = limits or Limits()
+        #: Game creations per client address, through the API and rematches alike.
+        self.create_rates = ClientRates(self.limits.creates_per_minute, self.limits.create_burst)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         #: What every room is given (the store, the cluster, the bots, this lobby).
@@ -122,9 +123,7 @@ class RoomManager:
         """The game's room being loaded now (None if it is not)."""
         return self._loading.get(game_id)
 
-    async def apply_forwarded(
-        self, game_id: str, seat: int, version: int, move: str | SeatMessage
-    ) -> bool:
+    async def apply_forwarded(self, game_id: str, seat: int, version: int, move: Move) -> bool:
         """Apply a message another instance forwarded to this one, the game's owner: an
         action's token at ``version``, or a seat command. False if this instance does
         not own the game; :class:`ProtocolError` if it is refused or unknown."""
@@ -230,9 +229,7 @@ class RoomManager:
 
         Refused (:class:`ApiError`) past the caps of :attr:`limits` for ``creator`` (who
         asks: :func:`marrakech.web.limits.client_key`) and for the whole server."""
-        bots = sum(seat.kind == "bot" for seat in spec.seats)
-        since = time.time() - self.limits.active
-        check_caps(await self.store.usage(creator, since), self.limits, bots)
+        await self._check_caps(creator, sum(seat.kind == "bot" for seat in spec.seats))
         first_seat = (
             secrets.randbelow(spec.players) if spec.first_seat == "random" else spec.first_seat
         )
@@ -260,6 +257,17 @@ class RoomManager:
         )
         room = await self._open(game)
         return room, tokens
+
+    async def _check_caps(self, creator: str, bots: int) -> None:
+        """Refuse (:class:`ApiError`) a new game of ``creator`` with ``bots`` bot seats
+        past the caps of :attr:`limits`."""
+        since = time.time() - self.limits.active
+        check_caps(await self.store.usage(creator, since), self.limits, bots)
+
+    def check_creation_rate(self, address: str) -> None:
+        """Take a game creation from ``address``'s budget (the API's and rematches'
+        are one), or refuse with :class:`ApiError` ``rate_limited``."""
+        self.create_rates.check(address, "new games")
 
     def _new_game(
         self,
@@ -301,7 +309,7 @@ class RoomManager:
         self.release(room)  # nobody is connected yet unless a bot plays
         return room
 
-    async def create_rematch(self, room: Room) -> str:
+    async def create_rematch(self, room: Room, creator: str) -> str:
         """A new game with the same seats (people, bots and levels, host), rules,
         clock, hints setting and language (no hint used yet), the next seat first; the
         finished game records it (once: the rematch's id either way). People's seats
@@ -316,6 +324,9 @@ class RoomManager:
             )
             for row in room.seats
         ]
+        # A rematch is a new game: it counts against the caps of who asked for it (its
+        # ``creator``) as a game created through the API would.
+        await self._check_caps(creator, sum(row.kind == "bot" for row in seats))
         game = self._new_game(
             room.players,
             room.rules.token(),
@@ -324,7 +335,7 @@ class RoomManager:
             seats,
             room.setting.clock,
             room.stand_in_level,
-            "",
+            creator,
             room.hints,
         )
         await self.store.create_game(game)

@@ -131,6 +131,9 @@ ErrorCode = Literal[
     "not_over",
     # Hints (docs/web-protocol.md, "Hints").
     "hints_off",
+    # A rematch is a new game: the creation limits apply (docs/web-protocol.md).
+    "too_many_games",
+    "server_busy",
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 #: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.

@@ -42,7 +42,7 @@ from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
 from marrakech.turns import TurnSpan, extend_turns, turn_number
 from marrakech.web.bot_workers import BotScheduler
-from marrakech.web.cluster import Cluster
+from marrakech.web.cluster import Cluster, Move
 from marrakech.web.connection import Client
 from marrakech.web.protocol import (
     Analysis,
@@ -56,7 +56,6 @@ from marrakech.web.protocol import (
     Legal,
     Presence,
     ProtocolError,
-    SeatMessage,
     play_status,
 )
 from marrakech.web.room.bot_loop import BotLoop
@@ -96,12 +95,15 @@ class RoomLobby(Protocol):
     def analyse_later(self, room: Room) -> None:
         """Analyse the finished game in the background."""
 
-    async def create_rematch(self, room: Room) -> str:
-        """Create the rematch (once); its id."""
+    async def create_rematch(self, room: Room, creator: str) -> str:
+        """Create the rematch (once, counted against ``creator``'s caps); its id."""
         ...
 
     async def activate(self, game_id: str, seat: int, token_hash: str) -> None:
         """Give a rematch's seat its token hash."""
+
+    def check_creation_rate(self, address: str) -> None:
+        """Take a game creation from ``address``'s budget, or raise ``ApiError``."""
 
 
 @dataclass(frozen=True)
@@ -377,7 +379,7 @@ class Room:
         self,
         seat: int,
         version: int,
-        move: str | SeatMessage,
+        move: Move,
         check: Callable[[], None],
         apply: Callable[[], Awaitable[None]],
     ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, get_args
 
+from marrakech.web.cluster import Command
 from marrakech.web.connection import Client
 from marrakech.web.protocol import (
     ActionMessage,
@@ -60,7 +61,8 @@ async def on_hint(room: Room, client: Client, message: HintMessage) -> None:
 async def on_seat_command(room: Room, client: Client, message: SeatMessage) -> None:
     """Resign, take back, rematch, or the host's start, replace and kick
     (:mod:`~marrakech.web.room.seat_commands`)."""
-    await submit_command(room, command_sender(room, client, message), message)
+    seat = command_sender(room, client, message)
+    await submit_command(room, seat, Command(message, client.address))
 
 
 #: The handler of each message type a connection may send after its hello.

@@ -13,15 +13,20 @@ and kick. Each has three short steps, named after its message:
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import assert_never
 
 from marrakech.actions import Resign
 from marrakech.playout import sample_outcome
 from marrakech.state import Phase
+from marrakech.web.cluster import Command
 from marrakech.web.connection import Client
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
+    ApiError,
+    ErrorCode,
     KickMessage,
     ProtocolError,
     RematchMessage,
@@ -49,6 +54,9 @@ def command_sender(room: Room, client: Client, message: SeatMessage) -> int:
     if isinstance(message, RematchMessage):
         if not client.seats:
             raise ProtocolError("not_your_seat", "spectators cannot ask for a rematch")
+        if room.rematch is None:  # a new game: the asker's creation budget pays for it
+            with refused_as_protocol_error():
+                room.services.lobby.check_creation_rate(client.address)
         return min(client.seats)
     host = room.host
     if host is None or host not in client.seats:
@@ -57,14 +65,14 @@ def command_sender(room: Room, client: Client, message: SeatMessage) -> int:
     return host
 
 
-async def submit_command(room: Room, seat: int, message: SeatMessage) -> None:
+async def submit_command(room: Room, seat: int, command: Command) -> None:
     """Check and apply (as the owner) or forward (as a follower) ``seat``'s command."""
     await room.submit(
         seat,
         COMMAND,
-        message,
-        lambda: check_command(room, message),
-        lambda: apply_command(room, message),
+        command,
+        lambda: check_command(room, command.message),
+        lambda: apply_command(room, command),
     )
 
 
@@ -87,15 +95,16 @@ def check_command(room: Room, message: SeatMessage) -> None:
             assert_never(message)
 
 
-async def apply_command(room: Room, message: SeatMessage) -> None:
+async def apply_command(room: Room, command: Command) -> None:
     """Apply a checked command (call with the room's lock held, as the owner)."""
+    message = command.message
     match message:
         case ResignMessage():
             await apply_resign(room, message)
         case TakeBackMessage():
             await apply_take_back(room, message)
         case RematchMessage():
-            await apply_rematch(room)
+            await apply_rematch(room, command.address)
         case StartMessage():
             await apply_start(room, message)
         case ReplaceMessage():
@@ -155,11 +164,13 @@ def check_rematch(room: Room) -> None:
         raise ProtocolError("not_over", "the game is not over: a rematch comes after the end")
 
 
-async def apply_rematch(room: Room) -> None:
-    """Create the rematch (once), then give each connection its seats' links."""
+async def apply_rematch(room: Room, asker: str) -> None:
+    """Create the rematch (once, counted against the ``asker``'s caps), then give each
+    connection its seats' links."""
     lobby = room.services.lobby
     if room.rematch is None:
-        room.rematch = await lobby.create_rematch(room)
+        with refused_as_protocol_error():  # past its creator's caps
+            room.rematch = await lobby.create_rematch(room, asker)
         room.seats_changed("rematch", None)
     for client in list(room.clients):
         room.later(send_rematch(client, room.rematch, lobby.activate))
@@ -219,6 +230,21 @@ def check_kick(room: Room, message: KickMessage) -> None:
 async def apply_kick(room: Room, message: KickMessage) -> None:
     """The seat is open again, for anyone in the lobby to take."""
     await room.change_seat(SeatRow(message.seat, "open"), "kicked")
+
+
+_CREATION_REFUSALS: dict[str, ErrorCode] = {
+    code: code for code in ("rate_limited", "too_many_games", "server_busy")
+}
+
+
+@contextmanager
+def refused_as_protocol_error() -> Iterator[None]:
+    """An HTTP API refusal (a creation limit) as the socket's refusal of the same code."""
+    try:
+        yield
+    except ApiError as error:
+        code = _CREATION_REFUSALS.get(error.code, "server_error")
+        raise ProtocolError(code, error.message) from None
 
 
 def _check_in_play(room: Room, target: SeatRow) -> None:

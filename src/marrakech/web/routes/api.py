@@ -115,7 +115,7 @@ def _words(words_of: Callable[[str, str], RuleWords], name: str) -> dict[str, di
 async def create_game(request: Request, context: Context) -> CreatedGame:
     spec = parse_body(CreateGame, await read_json_body(request))
     creator = client_key(request.scope)
-    context.create_rates.check(creator, "new games")
+    context.manager.check_creation_rate(creator)
     room, tokens = await context.manager.create(spec, creator)
     game_id = room.game_id
     seats = []

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from marrakech.web.connection import Client
 from marrakech.web.context import Context
+from marrakech.web.limits import client_key
 from marrakech.web.protocol import (
     GAME_ID,
     ActionMessage,
@@ -182,7 +183,13 @@ class Session:
                 # A rematch's seat may have got its token on another instance just now.
                 await room.reload_seats()
                 tokens, unknown = seats_for(room, message.tokens)
-            client = Client(frozenset(tokens), message.lang, self.manager.queue_size, tokens)
+            client = Client(
+                frozenset(tokens),
+                message.lang,
+                self.manager.queue_size,
+                tokens,
+                address=client_key(self.websocket.scope),
+            )
             self.room, self.client = room, client
             if unknown:
                 client.send(
