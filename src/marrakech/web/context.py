@@ -18,7 +18,7 @@ from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
 from marrakech.web.cluster import Cluster
-from marrakech.web.limits import ClientRates, Limits
+from marrakech.web.limits import ClientRates, Limits, SocketCounts
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion
@@ -58,6 +58,7 @@ class WebContext:
     def __post_init__(self) -> None:
         limits = self.limits
         self.join_rates = ClientRates(limits.joins_per_minute, limits.join_burst)
+        self.sockets = SocketCounts(limits.sockets_per_client)
 
     @property
     def static_dir(self) -> Path:

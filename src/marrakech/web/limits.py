@@ -42,6 +42,39 @@ class Limits:
     bots: int = 600
     #: Seconds after its last move that an unfinished game stops counting.
     active: float = 3600.0
+    #: Open WebSockets (players' and spectators' pages) of one client address on one
+    #: instance: a family behind one router has a few, a flood thousands.
+    sockets_per_client: int = 20
+
+
+class SocketCounts:
+    """The open WebSockets of each client address (on this instance), within a cap.
+
+    >>> counts = SocketCounts(cap=2)
+    >>> [counts.open("a"), counts.open("a"), counts.open("a"), counts.open("b")]
+    [True, True, False, True]
+    >>> counts.close("a"); counts.open("a")
+    True
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._open: dict[str, int] = {}
+
+    def open(self, key: str) -> bool:
+        """Count one more socket of ``key``; False (not counted) past the cap."""
+        count = self._open.get(key, 0)
+        if count >= self.cap:
+            return False
+        self._open[key] = count + 1
+        return True
+
+    def close(self, key: str) -> None:
+        count = self._open.get(key, 0) - 1
+        if count > 0:
+            self._open[key] = count
+        else:
+            self._open.pop(key, None)
 
 
 def client_key(scope: Mapping[str, Any]) -> str:

@@ -134,6 +134,8 @@ ErrorCode = Literal[
     # A rematch is a new game: the creation limits apply (docs/web-protocol.md).
     "too_many_games",
     "server_busy",
+    # A connection past its address's cap of open sockets (closed at once).
+    "too_many_connections",
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 #: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.

@@ -40,16 +40,30 @@ router = APIRouter()
 
 #: A client that keeps sending after this many refused (rate-limited) messages is closed.
 MAX_REFUSED = 200
-#: WebSocket close codes: 4404 no such game, 4408 no hello in time, 1008 flooding.
-CLOSE_NOT_FOUND, CLOSE_NO_HELLO, CLOSE_POLICY = 4404, 4408, 1008
+#: WebSocket close codes: 4404 no such game, 4408 no hello in time, 1008 flooding,
+#: 4429 too many sockets from one address.
+CLOSE_NOT_FOUND, CLOSE_NO_HELLO, CLOSE_POLICY, CLOSE_TOO_MANY = 4404, 4408, 1008, 4429
 
 
 @router.websocket("/ws/{game_id}")
 async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
     await websocket.accept()
-    limiter = RateLimiter(context.rate, context.burst)
-    session = Session(websocket, context.manager, game_id, limiter)
-    await session.run(context.hello_timeout)
+    address = client_key(websocket.scope)
+    if not context.sockets.open(address):
+        refused = refusal(
+            "too_many_connections",
+            f"your address has {context.sockets.cap} pages of this server open, the most"
+            " it may have: close one and reload",
+        )
+        await websocket.send_text(refused.model_dump_json())
+        await websocket.close(CLOSE_TOO_MANY, "too many connections")
+        return
+    try:
+        limiter = RateLimiter(context.rate, context.burst)
+        session = Session(websocket, context.manager, game_id, limiter)
+        await session.run(context.hello_timeout)
+    finally:
+        context.sockets.close(address)
 
 
 class RateLimiter:
