@@ -13,6 +13,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -77,7 +78,20 @@ class ThrowawayPostgres:
         )
         if initdb.returncode != 0:
             raise RuntimeError(f"initdb failed: {initdb.stderr[-2000:]}")
-        log = open(self.folder / "postgres.log", "wb")  # noqa: SIM115 (kept open by the server)
+        self._serve()
+
+    def restart(self, down_for: float = 0.0) -> None:
+        """Restart as ``pg_ctl restart -m fast`` does (every connection is dropped),
+        staying down ``down_for`` seconds."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGINT)  # fast shutdown
+        self.process.wait(timeout=20)
+        time.sleep(down_for)
+        self._serve()
+
+    def _serve(self) -> None:
+        data = self.folder / "data"
+        log = open(self.folder / "postgres.log", "ab")  # noqa: SIM115 (kept open by the server)
         self.process = subprocess.Popen(
             [
                 *self.as_user,

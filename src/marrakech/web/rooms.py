@@ -44,6 +44,9 @@ from marrakech.web.store_worker import StoreWorker
 
 log = logging.getLogger("marrakech.web")
 
+#: Seconds between two sweeps for games nothing moves (:meth:`RoomManager._sweep`).
+SWEEP_SECONDS = 10.0
+
 
 def new_token() -> str:
     """A seat token: 192 random bits, URL-safe (32 characters)."""
@@ -147,6 +150,26 @@ class RoomManager:
         self.bots.start()
         await self.cluster.start(self)
         await self.resume(await self.store.games_with_bot_to_move())
+        task = asyncio.get_running_loop().create_task(self._sweep(), name="rooms' sweep")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _sweep(self) -> None:
+        """Every :data:`SWEEP_SECONDS`: go on with every game whose bot is to move and
+        that nothing moves (its bot loop ended on a store failure, its room was
+        unloaded meanwhile), and re-arm the clocks of the rooms owned here."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.resume(await self.store.games_with_bot_to_move())
+                for room in list(self.rooms.values()):
+                    if room.owner and not room.closed:
+                        room.update_clock()
+                        room.kick()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the store is down: the next sweep tries again
+                log.warning("the rooms' sweep failed: %s", error)
 
     async def resume(self, game_ids: list[str]) -> None:
         """Load these games' rooms (each owned here, unless a living instance owns it)

@@ -20,6 +20,12 @@ from marrakech.web.store import SeatRow
 
 log = logging.getLogger("marrakech.web")
 
+#: Refusals of a bot's move that are tried again: the store failed, or another instance
+#: moved the game on (the room caught up from the store).
+RETRIED = ("server_error", "stale_version")
+#: The longest wait between two tries.
+MAX_RETRY_SECONDS = 8.0
+
 
 class BotsRoom(Protocol):
     """What the bot loop needs of a room."""
@@ -84,6 +90,7 @@ class BotLoop:
     async def _run(self) -> None:
         room = self._room
         loop = asyncio.get_running_loop()
+        failures = 0
         try:
             while not room.closed and room.owner and room.bot_to_move():
                 version = room.version
@@ -102,9 +109,23 @@ class BotLoop:
                         continue
                     try:
                         await room.accept(action)
+                        failures = 0
+                        continue
                     except ProtocolError as error:
-                        log.error("bot move in game %s refused: %s", room.game_id, error.message)
-                        return
+                        if error.code not in RETRIED:
+                            log.error("bot move in game %s refused: %s", room.game_id, error)
+                            return
+                failures += 1
+                # The store failed (a database restart, a full disk) or moved on behind
+                # this room: wait, then choose again; the game must not freeze.
+                delay = min(MAX_RETRY_SECONDS, 0.25 * 2**failures)
+                log.warning(
+                    "game %s: a bot move could not be stored (%d in a row), retrying in %.1f s",
+                    room.game_id,
+                    failures,
+                    delay,
+                )
+                await asyncio.sleep(delay)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -61,8 +61,9 @@ class TurnClock:
         #: The running turn's clock: the stored one, if it is still this turn's.
         self.deadline: Deadline | None = resumed_deadline(game)
         self._timer: asyncio.TimerHandle | None = None
-        #: The turn clock and pending resignations as last stored (or being stored).
-        self._stored: tuple[Deadline | None, frozenset[int]] = (
+        #: The turn clock and pending resignations as last stored (or being stored;
+        #: None after a failure, so the next update stores them again).
+        self._stored: tuple[Deadline | None, frozenset[int]] | None = (
             game.turn_clock,
             game.pending_resigns,
         )
@@ -78,6 +79,12 @@ class TurnClock:
     def restart(self) -> None:
         """Give the running turn its whole time again from the next :meth:`update`."""
         self.deadline = None
+
+    def postpone(self, seconds: float) -> None:
+        """Run out again ``seconds`` from now (the stand-in could not be stored)."""
+        if self.deadline is not None:
+            seat, turn, _ = self.deadline
+            self.deadline = (seat, turn, time.time() + seconds)
 
     def update(self, target: Target | None, pending: frozenset[int], arm: bool) -> None:
         """Start ``target``'s clock if its turn is new; if ``arm`` (the owner), store it
@@ -118,5 +125,6 @@ class TurnClock:
     async def _save(self, deadline: Deadline | None, pending: frozenset[int]) -> None:
         try:
             await self._store.save_turn_state(self.game_id, deadline, pending)
-        except Exception:  # they live on here; a restart would lose them
+        except Exception:  # they live on here; stored at the next change or sweep
             log.exception("could not store the turn state of game %s", self.game_id)
+            self._stored = None

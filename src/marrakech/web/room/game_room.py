@@ -80,6 +80,9 @@ log = logging.getLogger("marrakech.web")
 #: The ``version`` of a forwarded seat command (resign, start...): not an action at a
 #: version, so a follower never takes a later update for its answer.
 COMMAND = 2**31 - 1
+#: A stand-in that could not be stored (the database restarting) is tried again after
+#: this long.
+STAND_IN_RETRY_SECONDS = 5.0
 
 
 class RoomLobby(Protocol):
@@ -545,8 +548,8 @@ class Room:
             row = replace(self.seats[target[0]], stand_in=self.stand_in_level)
             try:
                 await self.change_seat(row, "timeout")
-            except ProtocolError:
-                self.clock.restart()  # try again after a while
+            except ProtocolError:  # the store failed: try again soon
+                self.clock.postpone(STAND_IN_RETRY_SECONDS)
                 self.update_clock()
 
     # -- the end, following another instance ------------------------------------------
