@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from marrakech import BGA, State, parse_rules, random_action
+from marrakech import BGA, RuleSet, State, parse_rules, random_action
 from marrakech.envs import spec
 from marrakech.envs.vector import outcome_table
 from marrakech.observation import encode_observation
@@ -16,7 +17,9 @@ from marrakech.observation import encode_observation
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")  # 4 dirhams: eliminations (R13) are common
 
 
-def random_positions(players: int, rules=spec.DEFAULT_RULES, seed: int = 0, games: int = 3):
+def random_positions(
+    players: int, rules: RuleSet = spec.DEFAULT_RULES, seed: int = 0, games: int = 3
+) -> Iterator[State]:
     rng = random.Random(seed)
     for _ in range(games):
         state = State.new(players, rules)
@@ -32,7 +35,9 @@ def test_observation_is_the_core_encoder_in_float32(players: int) -> None:
         for seat in range(players):
             vector = spec.observation(state, seat)
             assert vector.dtype == np.float32 and vector.shape == (spec.OBSERVATION_SIZE,)
-            assert np.array_equal(vector, np.float32(encode_observation(state, seat)))
+            assert np.array_equal(
+                vector, np.asarray(encode_observation(state, seat), dtype=np.float32)
+            )
             assert spec.observation_space().contains(vector)
 
 
