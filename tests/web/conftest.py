@@ -153,6 +153,16 @@ def apply_changes(target: Any, changes: Any) -> Any:
     return changes
 
 
+def newer_than(version: int) -> Callable[[Conn], bool]:
+    """A condition for :meth:`Conn.until`: a version after ``version`` has come."""
+    return lambda conn: conn.version > version
+
+
+def at_least(version: int) -> Callable[[Conn], bool]:
+    """A condition for :meth:`Conn.until`: ``version`` or a later one has come."""
+    return lambda conn: conn.version >= version
+
+
 def mover(state: dict[str, Any]) -> int | None:
     """The seat the server waits for, read off a state view (roll: the seat's turn)."""
     if state["phase"] == "over":

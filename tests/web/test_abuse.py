@@ -17,6 +17,7 @@ from starlette.testclient import WebSocketDenialResponse
 from marrakech import Action, State, random_game
 from marrakech.record import GameRecord
 from marrakech.web.bot_workers import BotScheduler, shortened
+from marrakech.web.context import WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.static_files import IMMUTABLE
 from tests.web.conftest import JSON, Apps, Conn, create_game, seat_token
@@ -265,13 +266,16 @@ async def test_a_dead_bot_worker_is_replaced() -> None:
 
 def test_pages_hear_when_the_bots_are_busy(client: TestClient) -> None:
     game = create_game(client, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
-    manager = client.app.state.web.manager  # type: ignore[attr-defined]
+    app, portal = client.app, client.portal
+    assert isinstance(app, FastAPI) and portal is not None  # a started app's client
+    context: WebContext = app.state.web
+    manager = context.manager
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
         red = Conn(ws, [seat_token(game, 0)])
-        client.portal.call(manager.bots._set_busy, True)  # type: ignore[union-attr]
+        portal.call(manager.bots._set_busy, True)
         assert red.receive() == {"type": "bots", "busy": True}
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
         again = Conn(ws, [seat_token(game, 0)])  # told right after its welcome
         assert again.receive() == {"type": "bots", "busy": True}
-        client.portal.call(manager.bots._set_busy, False)  # type: ignore[union-attr]
+        portal.call(manager.bots._set_busy, False)
         assert again.receive() == {"type": "bots", "busy": False}

@@ -19,7 +19,17 @@ from marrakech.record import GameRecord
 from marrakech.web.protocol import MAX_MESSAGE_BYTES, JoinedSeat
 from marrakech.web.routes.socket import MAX_REFUSED
 from marrakech.web.sqlite_store import SQLiteStore
-from tests.web.conftest import Apps, Conn, create_game, mover, seat_token, stored_actions, tokens
+from tests.web.conftest import (
+    Apps,
+    Conn,
+    at_least,
+    create_game,
+    mover,
+    newer_than,
+    seat_token,
+    stored_actions,
+    tokens,
+)
 
 
 def play_to_end(conns: dict[int, Conn], watcher: Conn, bots: set[int], rng: random.Random) -> int:
@@ -34,10 +44,10 @@ def play_to_end(conns: dict[int, Conn], watcher: Conn, bots: set[int], rng: rand
         assert seat is not None
         if seat in bots:
             version = latest.version
-            latest.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
+            latest.until(newer_than(version))
             continue
         conn = conns[seat]
-        conn.until(lambda c, v=latest.version: c.version >= v)  # type: ignore[misc]
+        conn.until(at_least(latest.version))
         legal = conn.legal[str(seat)]
         assert legal, (seat, conn.state["phase"])
         # Only this seat may act now: every other seat of every connection has nothing.
@@ -48,7 +58,7 @@ def play_to_end(conns: dict[int, Conn], watcher: Conn, bots: set[int], rng: rand
         version = conn.version
         conn.act(seat, rng.choice(legal))
         sent += 1
-        conn.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
+        conn.until(newer_than(version))
         latest = conn
     return sent
 
@@ -329,7 +339,7 @@ def test_restart_resumes_mid_turn_with_nothing_lost(apps: Apps) -> None:
         red = Conn(ws, [red_token])
         for token in ("L", "roll"):
             red.act(0, token)
-            red.until(lambda c, v=red.version: c.version > v)  # type: ignore[misc]
+            red.until(newer_than(red.version))
         red.act(0, red.legal["0"][0])
         red.until(lambda c: c.version == 3)
         assert mover(red.state) == 1  # the bot's turn: it is pausing when the server stops

@@ -21,7 +21,7 @@ from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
-from tests.web.conftest import Apps, Conn, create_game, seat_token
+from tests.web.conftest import Apps, Conn, create_game, newer_than, seat_token
 
 
 def test_every_level_of_the_registry_is_offered_and_has_its_bot() -> None:
@@ -155,7 +155,7 @@ def test_bots_can_think_in_worker_processes(apps: Apps) -> None:
             seat = str(red.you[0])
             if red.legal[seat]:
                 red.act(0, red.legal[seat][0])
-            red.until(lambda c, v=red.version: c.version > v)  # type: ignore[misc]
+            red.until(newer_than(red.version))
     kinds = {event["seat"] for update in red.updates for event in update["events"]}
     assert 1 in kinds  # the bot (seat 1) moved, from its worker process
 

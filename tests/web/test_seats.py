@@ -305,11 +305,14 @@ def test_a_turn_whose_time_ran_out_while_no_server_ran_gets_time_to_reconnect() 
         "g", 3, "standard", 0, "en", (), clock="relaxed", clock_seconds=180,
         turn_clock=(1, 4, now - 500),
     )  # fmt: skip
-    seat, turn, deadline = resumed_deadline(stored)  # type: ignore[misc]
+    resumed = resumed_deadline(stored)
+    assert resumed is not None
+    seat, turn, deadline = resumed
     assert (seat, turn) == (1, 4)
     assert now + RESUME_SECONDS <= deadline <= time.time() + RESUME_SECONDS
     blitz = replace(stored, clock="blitz", clock_seconds=10)  # at most its whole time
-    assert resumed_deadline(blitz)[2] <= time.time() + 10  # type: ignore[index]
+    blitz_resumed = resumed_deadline(blitz)
+    assert blitz_resumed is not None and blitz_resumed[2] <= time.time() + 10
     running = replace(stored, turn_clock=(1, 4, now + 100))  # time left: kept as it is
     assert resumed_deadline(running) == (1, 4, now + 100)
     assert resumed_deadline(replace(stored, turn_clock=None)) is None
@@ -388,9 +391,9 @@ def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
 
         async def until(ws: Any, kind: str, reason: str | None = None) -> dict[str, Any]:
             while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 if message["type"] == kind and message.get("reason", reason) == reason:
-                    return message  # type: ignore[no-any-return]
+                    return message
 
         async def scenario() -> tuple[dict[str, Any], float, dict[str, Any]]:
             async with websockets.connect(uri, ping_interval=None) as ws:
