@@ -21,7 +21,7 @@ from pettingzoo.test import (
 
 from marrakech import IllegalActionError, RuleSet, State, action_from_id, parse_rules
 from marrakech.envs import marrakech_v0
-from marrakech.envs.spec import REWARDS, observation, outcome_rewards
+from marrakech.envs.spec import REWARDS, RewardName, observation, outcome_rewards
 from marrakech.record import GameRecord
 
 # The module, not the function that pettingzoo.test re-exports under the same name.
@@ -151,8 +151,9 @@ def test_illegal_actions_lose_by_default_or_raise() -> None:
     found = r"seat_0: illegal action id 10 \(.*\) in the ORIENT phase .*: expected one of 0 \(L\)"
     with pytest.raises(IllegalActionError, match=found):
         env.step(10)
+    notation: Any = "L"  # a token, not a decision id: refused at run time
     with pytest.raises(TypeError, match="decision id"):
-        env.step("L")  # type: ignore[arg-type]
+        env.step(notation)
 
 
 def play_to_forfeit(env: AECEnv[Any, Any, Any], seed: int, players: int) -> dict[str, float]:
@@ -178,7 +179,9 @@ def play_to_forfeit(env: AECEnv[Any, Any, Any], seed: int, players: int) -> dict
 @pytest.mark.filterwarnings(ILLEGAL_MOVE)
 @pytest.mark.parametrize("reward", REWARDS)
 @pytest.mark.parametrize("players", [3, 4])
-def test_the_declared_reward_sum_holds_when_a_seat_forfeits(reward: str, players: int) -> None:
+def test_the_declared_reward_sum_holds_when_a_seat_forfeits(
+    reward: RewardName, players: int
+) -> None:
     """rank: zero-sum, win: constant sum 1, also when the offender is not the first out:
     eliminated seats keep their rank below it (forfeit_outcome)."""
     total = 0.0 if reward == "rank" else 1.0

@@ -73,7 +73,7 @@ def test_win_reward_splits_a_shared_win() -> None:
 
 
 @pytest.mark.parametrize("reward", ["rank", "win"])
-def test_an_eliminated_seat_reward_is_final_when_it_goes_out(reward: str) -> None:
+def test_an_eliminated_seat_reward_is_final_when_it_goes_out(reward: spec.RewardName) -> None:
     """R13 + R21: the rank of an eliminated seat never changes, so neither does its reward."""
     checked = 0
     for seed in range(6):
@@ -84,8 +84,8 @@ def test_an_eliminated_seat_reward_is_final_when_it_goes_out(reward: str) -> Non
             state = state.apply(random_action(state, rng))
             for seat in state.eliminated:
                 if seat not in at_exit:
-                    at_exit[seat] = spec.outcome_rewards(state, reward)[seat]  # type: ignore[arg-type]
-        final = spec.outcome_rewards(state, reward)  # type: ignore[arg-type]
+                    at_exit[seat] = spec.outcome_rewards(state, reward)[seat]
+        final = spec.outcome_rewards(state, reward)
         for seat, value in at_exit.items():
             assert final[seat] == value
             checked += 1
