@@ -88,10 +88,10 @@ def imports_of(name: str, path: Path) -> list[Import]:
 
     def visit(node: ast.AST, type_only: bool) -> None:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.body:
-                visit(child, True)
-            for child in node.orelse:
-                visit(child, type_only)
+            for statement in node.body:
+                visit(statement, True)
+            for statement in node.orelse:
+                visit(statement, type_only)
             return
         if isinstance(node, ast.Import):
             for alias in node.names:

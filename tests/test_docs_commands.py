@@ -123,4 +123,4 @@ def test_every_python_block_compiles_and_imports(page: str, code: str) -> None:
             root = (module or "").split(".")[0]
             if root not in ("marrakech",):
                 pytest.importorskip(root)  # an optional library the snippet uses
-    exec(compile(ast.Module(body=imports, type_ignores=[]), page, "exec"), {})
+    exec(compile(ast.Module(body=[*imports], type_ignores=[]), page, "exec"), {})

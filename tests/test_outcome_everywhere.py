@@ -7,6 +7,7 @@ of the win)."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,6 +17,9 @@ from marrakech.outcome import Outcome
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD
 from tests.core.test_outcome import finished_state, tie_patterns
+
+if TYPE_CHECKING:  # the environments need gymnasium: imported by the tests that skip without
+    from marrakech.envs.vector import BackendName
 
 np = pytest.importorskip("numpy")
 
@@ -126,7 +130,7 @@ def test_env_rewards_are_the_outcome_and_the_old_numbers(ranks: tuple[int, ...])
         assert outcome_table(np.array([ranks]), reward)[0].tobytes() == expected[reward].tobytes()
 
 
-def env_backends() -> list[str]:
+def env_backends() -> list[BackendName]:
     pytest.importorskip("gymnasium")
     from tests.envs.test_vector import backends
 

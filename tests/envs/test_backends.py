@@ -4,6 +4,9 @@ observations, outcomes and chance after every step, across resets and autoresets
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -93,8 +96,10 @@ def test_set_state_resolves_chance_alike_and_seeds_take_any_integer() -> None:
 @pytest.mark.parametrize(
     "opponents", [None, ("random", "random", "random"), ("random", "greedy", "random")]
 )
-def test_vector_env_transitions_are_the_same_on_both_backends(opponents) -> None:
-    kwargs = {"opponents": opponents, "seat": "rotate"} if opponents else {}
+def test_vector_env_transitions_are_the_same_on_both_backends(
+    opponents: tuple[str, ...] | None,
+) -> None:
+    kwargs: dict[str, Any] = {"opponents": opponents, "seat": "rotate"} if opponents else {}
     envs = [VectorEnv(8, 4, seed=3, backend=backend, **kwargs) for backend in ("python", "numba")]
     outs = [env.reset_transition() for env in envs]
     ended = 0
@@ -109,7 +114,7 @@ def test_vector_env_transitions_are_the_same_on_both_backends(opponents) -> None
 
 
 @pytest.mark.parametrize("engine", [PythonBatch, Batch])
-def test_both_engines_refuse_bad_arguments_alike(engine) -> None:
+def test_both_engines_refuse_bad_arguments_alike(engine: Callable[..., BatchEngine]) -> None:
     with pytest.raises(ValueError, match=r"a batch holds 1\.\.16777216 games, found n=0"):
         engine(0, 4)
     with pytest.raises(ValueError, match=r"found n=2\.0"):
@@ -133,7 +138,8 @@ def test_both_engines_refuse_bad_arguments_alike(engine) -> None:
         batch.state(3)
     assert batch.state(-1) == batch.state(2)
     with pytest.raises(TypeError, match="expected a marrakech State"):
-        batch.set_state(0, "d4N")
+        notation: Any = "d4N"  # not a State: refused at run time
+        batch.set_state(0, notation)
     with pytest.raises(ValueError, match="set_state: this batch plays 4 players"):
         batch.set_state(0, State.new(3))
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
+import numpy as np
 import pytest
 
 from marrakech import State
@@ -46,7 +48,9 @@ def test_options_are_checked_once_for_every_adapter() -> None:
         common.coerce_state(3, 3)
     greedy = make_bot("greedy")
     assert common.make_opponents(("random", greedy))[1] is greedy
+    number: Any = 3  # neither a name nor a Bot: refused at run time
     with pytest.raises(TypeError, match="a bot name or a Bot"):
-        common.make_opponents((3,))  # type: ignore[arg-type]
+        common.make_opponents((number,))
     assert "seat 0" in str(common.render_frame(start, "ansi"))
-    assert common.render_frame(start, "rgb_array").shape == (432, 384, 3)  # type: ignore[union-attr]
+    frame = common.render_frame(start, "rgb_array")
+    assert isinstance(frame, np.ndarray) and frame.shape == (432, 384, 3)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 import pytest
@@ -18,13 +20,14 @@ LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
 STRONGER = [name for name in ("greedy",) if name in BOTS]
 
 
-def run_episode(env, seed: int) -> tuple[float, int, dict]:
+def run_episode(env: gymnasium.Env[Any, Any], seed: int) -> tuple[float, int, dict[str, Any]]:
     _, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps, done, reward = 0, False, 0.0
     while not done:
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
-        _, reward, done, truncated, info = env.step(action)
+        _, gained, done, truncated, info = env.step(action)
+        reward = float(gained)  # gymnasium types a reward as SupportsFloat
         assert not truncated
         steps += 1
     return reward, steps, info
@@ -42,6 +45,7 @@ def test_registered_on_import_and_passes_check_env() -> None:
 def test_a_whole_episode_against_bots_by_name(opponents: tuple[str, ...]) -> None:
     env = gymnasium.make("Marrakech-v0", opponents=opponents)
     reward, steps, info = run_episode(env, seed=1)
+    assert isinstance(env.unwrapped, MarrakechEnv)
     state = env.unwrapped.game_state
     assert state.is_terminal or not state.is_in(0)
     assert -1.0 <= reward <= 1.0 and steps >= 10
@@ -110,10 +114,12 @@ def test_seeded_episodes_repeat() -> None:
 def test_render_modes() -> None:
     env = MarrakechEnv(opponents=("random",), render_mode="ansi")
     env.reset(seed=0)
-    assert "seat 1 [BP]" in env.render()
+    text = env.render()
+    assert isinstance(text, str) and "seat 1 [BP]" in text
     frames = gymnasium.make("Marrakech-v0", opponents=("random",) * 3, render_mode="rgb_array")
     frames.reset(seed=0)
     frame = frames.render()
+    assert isinstance(frame, np.ndarray)
     assert frame.shape == (432, 384, 3) and frame.dtype == np.uint8
     assert MarrakechEnv.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
     # Another mode is a TypeError, which gymnasium.make passes on (and which
@@ -162,7 +168,7 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="4 players need 3 opponents, found 1"):
         MarrakechEnv(opponents=("random",), players=4)
     with pytest.raises(TypeError, match="one bot per other seat"):
-        MarrakechEnv(opponents="greedy")  # type: ignore[arg-type]
+        MarrakechEnv(opponents="greedy")
     with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
         MarrakechEnv(opponents=("grandmaster",))
     with pytest.raises(ValueError, match=r"seat must be 0\.\.1"):
@@ -174,4 +180,5 @@ def test_planes_observations_pass_the_checker() -> None:
     check_env(env.unwrapped)
     planes, _ = env.reset(seed=1)
     assert planes.shape == (42, 7, 7) and env.observation_space.contains(planes)
+    assert isinstance(env.unwrapped, MarrakechEnv)
     assert np.array_equal(planes, to_planes(observation(env.unwrapped.game_state, 0)))

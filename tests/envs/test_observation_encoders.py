@@ -38,7 +38,9 @@ def check(state: State, seat: int) -> None:
     assert vector == expected and all(type(value) is float for value in vector)
     vector32 = encode_observation_f32(state, seat)
     assert isinstance(vector32, array) and vector32.typecode == "f"
-    assert np.array_equal(np.frombuffer(vector32, np.float32), np.float32(expected))
+    assert np.array_equal(
+        np.frombuffer(vector32, np.float32), np.asarray(expected, dtype=np.float32)
+    )
     assert encode_observation(state, seat, float32=True) == vector32.tolist()
 
 
@@ -77,7 +79,7 @@ def test_threads_share_the_encoders() -> None:
             state, seat = asked[i]
             vector32 = np.frombuffer(encode_observation_f32(state, seat), np.float32)
             if encode_observation(state, seat) != expected[i] or not np.array_equal(
-                vector32, np.float32(expected[i])
+                vector32, np.asarray(expected[i], dtype=np.float32)
             ):
                 failures.append(i)
 

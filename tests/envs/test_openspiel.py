@@ -45,7 +45,7 @@ def test_registered_with_its_parameters() -> None:
         {"players": 4, "rules": "custom:12/10/12:4:no-own"},  # eliminations (R13)
     ],
 )
-def test_openspiel_random_sim_test(params: dict) -> None:
+def test_openspiel_random_sim_test(params: dict[str, int | str]) -> None:
     game = pyspiel.load_game("python_marrakech", params)
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
@@ -89,7 +89,9 @@ def test_observation_tensors_and_strings_are_the_shared_spec() -> None:
         state.apply_action(action)
     for player in range(4):
         tensor = np.asarray(state.observation_tensor(player), dtype=np.float32)
-        assert np.array_equal(tensor, np.float32(encode_observation(state.core, player)))
+        assert np.array_equal(
+            tensor, np.asarray(encode_observation(state.core, player), dtype=np.float32)
+        )
         assert State.from_notation(state.observation_string(player)) == state.core
     assert game.observation_tensor_shape() == [474]
 
@@ -102,7 +104,7 @@ def test_the_observer_views_are_the_pieces_of_the_layout() -> None:
     observer = game.make_py_observer()
     observer.set_from(state, 1)
     assert list(observer.dict) == [piece.name for piece in LAYOUT]
-    vector = np.float32(encode_observation(state.core, 1))
+    vector = np.asarray(encode_observation(state.core, 1), dtype=np.float32)
     for piece in LAYOUT:
         view = observer.dict[piece.name]
         assert view.shape == piece.shape and np.shares_memory(view, observer.tensor)
@@ -172,7 +174,10 @@ def test_python_answers_are_what_the_cpp_side_returns(players: int) -> None:
             assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
             tensor = state.observation_tensor(player)
             assert tensor == pyspiel.State.observation_tensor(state, player)
-            assert tensor == np.float32(encode_observation(state.core, player)).tolist()
+            assert (
+                tensor
+                == np.asarray(encode_observation(state.core, player), dtype=np.float32).tolist()
+            )
         if state.current_player() >= 0:
             assert state.observation_tensor() == state.observation_tensor(state.current_player())
         else:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import importlib
 import random
+from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo import AECEnv
 from pettingzoo.test import (
     api_test,
     parallel_api_test,
@@ -17,9 +19,9 @@ from pettingzoo.test import (
     state_test,
 )
 
-from marrakech import IllegalActionError, State, action_from_id, parse_rules
+from marrakech import IllegalActionError, RuleSet, State, action_from_id, parse_rules
 from marrakech.envs import marrakech_v0
-from marrakech.envs.spec import REWARDS, observation, outcome_rewards
+from marrakech.envs.spec import REWARDS, RewardName, observation, outcome_rewards
 from marrakech.record import GameRecord
 
 # The module, not the function that pettingzoo.test re-exports under the same name.
@@ -36,7 +38,7 @@ DICT_OBSERVATION_ADVICE = [
 ]
 
 
-def play_random(env, seed: int) -> dict[str, float]:
+def play_random(env: AECEnv[Any, Any, Any], seed: int) -> dict[str, float]:
     """Play a whole game with masked random actions; return the rewards each agent saw."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -149,11 +151,12 @@ def test_illegal_actions_lose_by_default_or_raise() -> None:
     found = r"seat_0: illegal action id 10 \(.*\) in the ORIENT phase .*: expected one of 0 \(L\)"
     with pytest.raises(IllegalActionError, match=found):
         env.step(10)
+    notation: Any = "L"  # a token, not a decision id: refused at run time
     with pytest.raises(TypeError, match="decision id"):
-        env.step("L")  # type: ignore[arg-type]
+        env.step(notation)
 
 
-def play_to_forfeit(env, seed: int, players: int) -> dict[str, float]:
+def play_to_forfeit(env: AECEnv[Any, Any, Any], seed: int, players: int) -> dict[str, float]:
     """A low-money game played at random until a seat is out (R13), then the seat to move
     sends an illegal action; the rewards each agent saw, summed."""
     env.reset(seed=seed)
@@ -176,7 +179,9 @@ def play_to_forfeit(env, seed: int, players: int) -> dict[str, float]:
 @pytest.mark.filterwarnings(ILLEGAL_MOVE)
 @pytest.mark.parametrize("reward", REWARDS)
 @pytest.mark.parametrize("players", [3, 4])
-def test_the_declared_reward_sum_holds_when_a_seat_forfeits(reward: str, players: int) -> None:
+def test_the_declared_reward_sum_holds_when_a_seat_forfeits(
+    reward: RewardName, players: int
+) -> None:
     """rank: zero-sum, win: constant sum 1, also when the offender is not the first out:
     eliminated seats keep their rank below it (forfeit_outcome)."""
     total = 0.0 if reward == "rank" else 1.0
@@ -215,7 +220,8 @@ def test_pettingzoo_render_test() -> None:
     render_test(marrakech_v0.env)
     frame = marrakech_v0.parallel_env(render_mode="rgb_array")
     frame.reset(seed=0)
-    assert frame.render().shape == (432, 384, 3)
+    picture = frame.render()
+    assert isinstance(picture, np.ndarray) and picture.shape == (432, 384, 3)
 
 
 @pytest.mark.filterwarnings(*DICT_OBSERVATION_ADVICE, ILLEGAL_MOVE)
@@ -241,7 +247,8 @@ def test_pettingzoo_state_test() -> None:
 
 def test_the_parallel_env_plays_the_aec_game() -> None:
     """The same seed and the same decisions give the same game, rewards and ends."""
-    for players, rules in [(2, "bga"), (4, LOW_MONEY)]:
+    cases: list[tuple[int, RuleSet | str]] = [(2, "bga"), (4, LOW_MONEY)]
+    for players, rules in cases:
         aec = marrakech_v0.env(players=players, rules=rules)
         seen = play_random(aec, seed=3)
         history = aec.unwrapped.history
@@ -275,6 +282,6 @@ def test_bad_parameters_are_refused() -> None:
     with pytest.raises(ValueError, match="2, 3 or 4 players"):
         marrakech_v0.env(players=5)
     with pytest.raises(ValueError, match="reward must be one of"):
-        marrakech_v0.env(reward="score")  # type: ignore[arg-type]
+        marrakech_v0.env(reward="score")
     with pytest.raises(ValueError, match="illegal_action"):
-        marrakech_v0.env(illegal_action="ignore")  # type: ignore[arg-type]
+        marrakech_v0.env(illegal_action="ignore")

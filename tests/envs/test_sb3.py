@@ -5,11 +5,15 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 
 from marrakech.envs import VectorEnv
+
+if TYPE_CHECKING:
+    from marrakech.envs.sb3 import SB3VecEnv
 
 
 def test_the_module_loads_without_stable_baselines3() -> None:
@@ -31,7 +35,7 @@ def test_the_module_loads_without_stable_baselines3() -> None:
     assert "pip install 'marrakech[sb3]'" in done.stdout, done.stderr
 
 
-def vec_env(n: int = 6, **kwargs):
+def vec_env(n: int = 6, **kwargs: Any) -> SB3VecEnv:
     pytest.importorskip("stable_baselines3")
     from marrakech.envs.sb3 import SB3VecEnv
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from marrakech import BGA, State, parse_rules, random_action
+from marrakech import BGA, RuleSet, State, parse_rules, random_action
 from marrakech.envs import spec
 from marrakech.envs.vector import outcome_table
 from marrakech.observation import encode_observation
@@ -16,7 +17,9 @@ from marrakech.observation import encode_observation
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")  # 4 dirhams: eliminations (R13) are common
 
 
-def random_positions(players: int, rules=spec.DEFAULT_RULES, seed: int = 0, games: int = 3):
+def random_positions(
+    players: int, rules: RuleSet = spec.DEFAULT_RULES, seed: int = 0, games: int = 3
+) -> Iterator[State]:
     rng = random.Random(seed)
     for _ in range(games):
         state = State.new(players, rules)
@@ -32,7 +35,9 @@ def test_observation_is_the_core_encoder_in_float32(players: int) -> None:
         for seat in range(players):
             vector = spec.observation(state, seat)
             assert vector.dtype == np.float32 and vector.shape == (spec.OBSERVATION_SIZE,)
-            assert np.array_equal(vector, np.float32(encode_observation(state, seat)))
+            assert np.array_equal(
+                vector, np.asarray(encode_observation(state, seat), dtype=np.float32)
+            )
             assert spec.observation_space().contains(vector)
 
 
@@ -68,7 +73,7 @@ def test_win_reward_splits_a_shared_win() -> None:
 
 
 @pytest.mark.parametrize("reward", ["rank", "win"])
-def test_an_eliminated_seat_reward_is_final_when_it_goes_out(reward: str) -> None:
+def test_an_eliminated_seat_reward_is_final_when_it_goes_out(reward: spec.RewardName) -> None:
     """R13 + R21: the rank of an eliminated seat never changes, so neither does its reward."""
     checked = 0
     for seed in range(6):
@@ -79,8 +84,8 @@ def test_an_eliminated_seat_reward_is_final_when_it_goes_out(reward: str) -> Non
             state = state.apply(random_action(state, rng))
             for seat in state.eliminated:
                 if seat not in at_exit:
-                    at_exit[seat] = spec.outcome_rewards(state, reward)[seat]  # type: ignore[arg-type]
-        final = spec.outcome_rewards(state, reward)  # type: ignore[arg-type]
+                    at_exit[seat] = spec.outcome_rewards(state, reward)[seat]
+        final = spec.outcome_rewards(state, reward)
         for seat, value in at_exit.items():
             assert final[seat] == value
             checked += 1

@@ -6,20 +6,26 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import numpy as np
 import pytest
 
-from marrakech import State, action_from_id, parse_rules
+from marrakech import RuleSet, State, action_from_id, parse_rules
 from marrakech.envs import VectorEnv, marrakech_v0
 from marrakech.envs.batch import PythonBatch
+from marrakech.envs.pettingzoo_env import MarrakechAEC
 from marrakech.envs.spec import observation
+from marrakech.envs.vector import BackendName
 
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
 
+#: A row of a trajectory: observation, action mask, seat to move, final rewards (at the end).
+Row = tuple[np.ndarray, np.ndarray, int, np.ndarray | None]
 
-def backends() -> list[str]:
-    names = ["python"]
+
+def backends() -> list[BackendName]:
+    names: list[BackendName] = ["python"]
     try:
         import marrakech.fast  # noqa: F401
     except ImportError:
@@ -29,13 +35,15 @@ def backends() -> list[str]:
     return names
 
 
-def record_vector_games(backend: str, players: int, rules, n: int, seed: int):
+def record_vector_games(
+    backend: BackendName, players: int, rules: RuleSet | str, n: int, seed: int
+) -> tuple[VectorEnv, list[list[int]], list[list[int]], list[list[Row]]]:
     """Play n whole games in a VectorEnv (no autoreset) with random legal actions; keep
     per game its decisions, its chance outcomes and every transition row."""
     env = VectorEnv(n, players, rules, seed, autoreset=False, backend=backend)
     out = env.reset_transition()
     chance = [[int(c) for c in row if c >= 0] for row in env.last_chance()]
-    rows = [
+    rows: list[list[Row]] = [
         [(out.observations[i], out.action_masks[i], int(out.to_move[i]), None)] for i in range(n)
     ]
     actions: list[list[int]] = [[] for _ in range(n)]
@@ -58,14 +66,16 @@ def record_vector_games(backend: str, players: int, rules, n: int, seed: int):
     return env, actions, chance, rows
 
 
-def replay_in_aec(players: int, rules, actions: list[int], chance: list[int]):
+def replay_in_aec(
+    players: int, rules: RuleSet | str, actions: list[int], chance: list[int]
+) -> tuple[MarrakechAEC, list[tuple[np.ndarray, np.ndarray, int]], dict[str, float]]:
     """The same game in the AEC env, its chance function fed the recorded outcomes."""
     outcomes = iter(chance)
     env = marrakech_v0.raw_env(
         players, rules, chance=lambda state, rng: action_from_id(next(outcomes))
     )
     env.reset(seed=0)
-    seen = []
+    seen: list[tuple[np.ndarray, np.ndarray, int]] = []
     totals = {agent: 0.0 for agent in env.possible_agents}
     decisions = iter(actions)
     while env.agents:
@@ -84,7 +94,9 @@ def replay_in_aec(players: int, rules, actions: list[int], chance: list[int]):
 @pytest.mark.parametrize(
     ("players", "rules"), [(2, "standard"), (3, "bga"), (4, "standard"), (4, LOW_MONEY)]
 )
-def test_trajectories_match_the_aec_environment(backend: str, players: int, rules) -> None:
+def test_trajectories_match_the_aec_environment(
+    backend: BackendName, players: int, rules: RuleSet | str
+) -> None:
     vector, actions, chance, rows = record_vector_games(backend, players, rules, n=3, seed=11)
     for i in range(vector.n):
         aec, seen, totals = replay_in_aec(players, rules, actions[i], chance[i])
@@ -101,7 +113,7 @@ def test_trajectories_match_the_aec_environment(backend: str, players: int, rule
 
 
 @pytest.mark.parametrize("backend", backends())
-def test_autoreset_starts_a_new_game_in_the_same_step(backend: str) -> None:
+def test_autoreset_starts_a_new_game_in_the_same_step(backend: BackendName) -> None:
     env = VectorEnv(4, players=2, seed=3, backend=backend)
     out = env.reset_transition()
     ended = 0
@@ -120,7 +132,7 @@ def test_autoreset_starts_a_new_game_in_the_same_step(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", backends())
-def test_bots_move_inside_and_the_learner_always_decides(backend: str) -> None:
+def test_bots_move_inside_and_the_learner_always_decides(backend: BackendName) -> None:
     env = VectorEnv(
         6, players=3, seed=5, opponents=("random", "greedy"), seat="rotate", backend=backend
     )
@@ -160,7 +172,8 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="3 players need 2 opponents"):
         VectorEnv(2, players=3, opponents=("random",), backend="python")
     with pytest.raises(ValueError, match="backend must be"):
-        VectorEnv(2, backend="cuda")  # type: ignore[arg-type]
+        unknown: Any = "cuda"  # no backend of the type: the check at run time
+        VectorEnv(2, backend=unknown)
     with pytest.raises(ValueError, match="seat must be"):
         VectorEnv(2, players=2, opponents=("random",), seat=2, backend="python")
     env = VectorEnv(2, backend="python")

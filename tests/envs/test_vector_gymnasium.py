@@ -3,6 +3,8 @@ and Gymnasium's own vector tools (wrappers, the step benchmark) run on it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 import pytest
@@ -11,25 +13,28 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers import vector as vector_wrappers
 
 import marrakech.envs
-from marrakech.envs import VectorEnv
 from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.spec import observation
+from marrakech.envs.vector import BackendName, VectorEnv
 from marrakech.observation import PHASE_OFFSET
 from marrakech.position import Phase
 
 from .test_vector import backends
 
 MODES = list(AutoresetMode)
+#: What VectorEnv.step returns: observations, rewards, terminations, truncations, infos.
+Step = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
 
 
 def masked_sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A random legal id per game (0 where a game has none)."""
     scores = np.where(masks, rng.random(masks.shape), -1.0)
-    return scores.argmax(axis=1)
+    best: np.ndarray = scores.argmax(axis=1)
+    return best
 
 
 @pytest.mark.parametrize("backend", backends())
-def test_spaces_reset_and_step_follow_gymnasium(backend: str) -> None:
+def test_spaces_reset_and_step_follow_gymnasium(backend: BackendName) -> None:
     env = VectorEnv(6, players=3, seed=1, opponents=("random", "random"), backend=backend)
     assert isinstance(env, gymnasium.vector.VectorEnv) and env.num_envs == 6
     assert env.single_observation_space.shape == (474,)
@@ -50,12 +55,12 @@ def test_spaces_reset_and_step_follow_gymnasium(backend: str) -> None:
         assert np.array_equal(infos["to_move"], env.seats)
 
 
-def play_until_an_end(env: VectorEnv, seed: int) -> tuple[int, tuple, list[np.ndarray]]:
+def play_until_an_end(env: VectorEnv, seed: int) -> tuple[int, Step, list[np.ndarray]]:
     """Step with random legal actions (from a generator of the env's own) until a game
     ends; the step number, what it returned, and the actions sent."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    sent = []
+    sent: list[np.ndarray] = []
     for step in range(400):
         actions = masked_sample(env.action_masks(), rng)
         sent.append(actions)
@@ -66,7 +71,7 @@ def play_until_an_end(env: VectorEnv, seed: int) -> tuple[int, tuple, list[np.nd
 
 
 @pytest.mark.parametrize("opponents", [None, ("random",)])
-def test_the_three_autoreset_modes_agree(opponents) -> None:
+def test_the_three_autoreset_modes_agree(opponents: tuple[str, ...] | None) -> None:
     """The same seed and actions: DISABLED and NEXT_STEP return the final observation,
     SAME_STEP puts it in infos["final_obs"] and returns the new game's first, which
     NEXT_STEP returns one step later (reward 0, not terminated)."""
@@ -81,8 +86,9 @@ def test_the_three_autoreset_modes_agree(opponents) -> None:
     assert step == step2 == step3
     done = same[2]
     assert np.array_equal(done, nxt[2]) and np.array_equal(done, off[2])
-    for k in (1, 2):  # rewards, terminations
-        assert np.array_equal(same[k], nxt[k]) and np.array_equal(same[k], off[k])
+    # rewards, terminations
+    for ours, next_step, stopped in zip(same[1:3], nxt[1:3], off[1:3], strict=True):
+        assert np.array_equal(ours, next_step) and np.array_equal(ours, stopped)
     games = np.flatnonzero(done)
     assert same[4]["_final_obs"].tolist() == done.tolist()
     for i in games:
@@ -137,17 +143,20 @@ def test_make_vec_gives_the_batch_with_the_single_envs_parameters() -> None:
 def test_gymnasium_benchmark_and_episode_statistics_run() -> None:
     """benchmark_vector_step samples unmasked actions: illegal ones are forfeits."""
     env = gymnasium.make_vec("Marrakech-v0", num_envs=16, players=2)
-    assert benchmark_vector_step(env, target_duration=0.3, seed=0) > 0
+    # Gymnasium types the duration in seconds as an int; it takes any number.
+    assert benchmark_vector_step(env, target_duration=0.3, seed=0) > 0  # type: ignore[arg-type]
     for mode in MODES:
         stats = vector_wrappers.RecordEpisodeStatistics(
             VectorEnv(8, players=2, seed=1, opponents=("random",), autoreset_mode=mode)
         )
         stats.reset(seed=1)
+        batch = stats.unwrapped
+        assert isinstance(batch, VectorEnv)
         rng = np.random.default_rng(0)
         episodes = 0
         for _ in range(120):
             _, rewards, terminations, _, infos = stats.step(
-                masked_sample(stats.unwrapped.action_masks(), rng)
+                masked_sample(batch.action_masks(), rng)
             )
             if "episode" in infos:
                 done = infos["_episode"]
@@ -175,7 +184,7 @@ def test_observation_wrappers_need_next_step_and_planes_are_an_option() -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_illegal_actions_are_forfeits_when_asked(mode) -> None:
+def test_illegal_actions_are_forfeits_when_asked(mode: AutoresetMode) -> None:
     env = VectorEnv(4, players=3, seed=0, illegal_action="lose", autoreset_mode=mode)
     env.reset(seed=0)
     actions = np.array([1, 50, 1, 99])  # games 1 and 3 send ids not legal at ORIENT
@@ -192,6 +201,7 @@ def test_code_written_for_the_transitions_is_told_how_to_migrate() -> None:
     env = VectorEnv(2, players=2, seed=0)
     out = env.step(env.sample_actions())
     assert isinstance(out, tuple) and len(out) == 5 and out[0].shape == (2, 474)
+    old_code: Any = out  # reads it as the transitions were read
     with pytest.raises(AttributeError, match=r"no \.terminated: .*step_transition\(\)"):
-        out.terminated  # noqa: B018
+        old_code.terminated  # noqa: B018
     assert env.step_transition(env.sample_actions()).terminated.shape == (2,)

@@ -47,7 +47,7 @@ class Conn:
         #: The ``game`` messages that said a seat came or left (``receive`` passes
         #: over them: they come whenever another page opens or closes).
         self.presence: list[dict[str, Any]] = []
-        self.version = -1
+        self.version: int = -1
         ws.send_text(json.dumps({"type": "hello", "tokens": tokens or [], "lang": lang}))
         message = self.receive()
         while message["type"] == "error":
@@ -60,7 +60,7 @@ class Conn:
         self.welcome = message
         self.game = message["game"]
         self.you: list[int] = message["you"]
-        self.version: int = message["version"]
+        self.version = message["version"]
         self.state: dict[str, Any] = message["state"]
         self.legal: dict[str, list[str]] = message["legal"]
         self.log: list[str] = list(message["log"])
@@ -135,7 +135,8 @@ class Conn:
 
     @property
     def over(self) -> bool:
-        return self.state["phase"] == "over"
+        phase: str = self.state["phase"]
+        return phase == "over"
 
 
 def apply_changes(target: Any, changes: Any) -> Any:
@@ -152,11 +153,22 @@ def apply_changes(target: Any, changes: Any) -> Any:
     return changes
 
 
+def newer_than(version: int) -> Callable[[Conn], bool]:
+    """A condition for :meth:`Conn.until`: a version after ``version`` has come."""
+    return lambda conn: conn.version > version
+
+
+def at_least(version: int) -> Callable[[Conn], bool]:
+    """A condition for :meth:`Conn.until`: ``version`` or a later one has come."""
+    return lambda conn: conn.version >= version
+
+
 def mover(state: dict[str, Any]) -> int | None:
     """The seat the server waits for, read off a state view (roll: the seat's turn)."""
     if state["phase"] == "over":
         return None
-    return state["turn"] if state["phase"] == "roll" else state["to_move"]
+    seat: int = state["turn"] if state["phase"] == "roll" else state["to_move"]
+    return seat
 
 
 @pytest.fixture(scope="session")
@@ -254,6 +266,13 @@ def finished_game(client: TestClient) -> dict[str, Any]:
 
 def tokens(game: dict[str, Any]) -> list[str | None]:
     return [seat.get("token") for seat in game["seats"]]
+
+
+def seat_token(game: dict[str, Any], seat: int) -> str:
+    """The secret of ``seat`` of a created game: a seat of a person has one."""
+    secret = game["seats"][seat].get("token")
+    assert isinstance(secret, str), game["seats"][seat]
+    return secret
 
 
 def stored_actions(client: TestClient, game_id: str) -> list[str]:

@@ -134,10 +134,11 @@ class ThrowawayPostgres:
     def new_database(self) -> str:
         """A new empty database; its URL."""
         import psycopg
+        from psycopg import sql
 
         name = "t_" + uuid.uuid4().hex[:12]
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")  # type: ignore[arg-type]
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         return self.url(name)
 
     def stop(self) -> None:

@@ -10,15 +10,17 @@ import random
 import time
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
-from marrakech import State, random_game
+from marrakech import Action, State, random_game
 from marrakech.record import GameRecord
 from marrakech.web.bot_workers import BotScheduler, shortened
+from marrakech.web.context import WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.static_files import IMMUTABLE
-from tests.web.conftest import JSON, Apps, Conn, create_game, tokens
+from tests.web.conftest import JSON, Apps, Conn, create_game, seat_token
 from tests.web.test_rooms import in_fresh_loop
 
 TWO_HUMANS = {"players": 2, "seats": [{"kind": "human"}] * 2}
@@ -84,7 +86,7 @@ def test_other_sites_cannot_act(apps: Apps) -> None:
     with client.websocket_connect(
         f"/ws/{game['game_id']}", headers={"Origin": f"http://{HOST}"}
     ) as ws:
-        assert Conn(ws, [tokens(game)[0]]).you == [0]
+        assert Conn(ws, [seat_token(game, 0)]).you == [0]
 
 
 def test_creating_and_joining_are_rate_limited_per_client(apps: Apps) -> None:
@@ -132,7 +134,7 @@ def test_deep_json_is_a_clean_refusal(client: TestClient, caplog: pytest.LogCapt
     assert client.get("/api/config").status_code == 200  # the same connection goes on
     game = create_game(client)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         red.send("[" * 4000)
         assert "nested" in red.expect_error("bad_message")["message"]
         red.send('{"type": "hello", "tokens": ' + "[" * 900 + "]" * 900 + "}")
@@ -143,8 +145,9 @@ def test_deep_json_is_a_clean_refusal(client: TestClient, caplog: pytest.LogCapt
 def test_every_error_is_json_with_the_headers(apps: Apps) -> None:
     client = apps.start()
     broken = client.app
+    assert isinstance(broken, FastAPI)
 
-    @broken.get("/api/broken")  # type: ignore[misc]
+    @broken.get("/api/broken")
     async def fail() -> None:
         raise RuntimeError("a bug")
 
@@ -225,7 +228,7 @@ async def test_the_bot_scheduler_is_fair_and_says_when_it_is_busy() -> None:
         def __init__(self, number: int) -> None:
             self.number = number
 
-        def choose(self, state: State, rng: random.Random) -> object:
+        def choose(self, state: State, rng: random.Random) -> Action:
             order.append(self.number)
             time.sleep(0.05)
             return state.legal_actions()[0]
@@ -233,7 +236,7 @@ async def test_the_bot_scheduler_is_fair_and_says_when_it_is_busy() -> None:
     scheduler = BotScheduler(threads=1, factory=lambda level: Slow(0))
     scheduler.on_busy = heard.append
     state = State.new(players=3)
-    decisions = [scheduler.choose(Slow(n), "expert", state, n) for n in range(3)]  # type: ignore[arg-type]
+    decisions = [scheduler.choose(Slow(n), "expert", state, n) for n in range(3)]
     done = await asyncio.gather(*decisions)
     assert order == [0, 1, 2] and all(action == state.legal_actions()[0] for action in done)
     assert heard == [True] and scheduler.busy
@@ -263,13 +266,16 @@ async def test_a_dead_bot_worker_is_replaced() -> None:
 
 def test_pages_hear_when_the_bots_are_busy(client: TestClient) -> None:
     game = create_game(client, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
-    manager = client.app.state.web.manager  # type: ignore[attr-defined]
+    app, portal = client.app, client.portal
+    assert isinstance(app, FastAPI) and portal is not None  # a started app's client
+    context: WebContext = app.state.web
+    manager = context.manager
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
-        client.portal.call(manager.bots._set_busy, True)  # type: ignore[union-attr]
+        red = Conn(ws, [seat_token(game, 0)])
+        portal.call(manager.bots._set_busy, True)
         assert red.receive() == {"type": "bots", "busy": True}
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        again = Conn(ws, [tokens(game)[0]])  # told right after its welcome
+        again = Conn(ws, [seat_token(game, 0)])  # told right after its welcome
         assert again.receive() == {"type": "bots", "busy": True}
-        client.portal.call(manager.bots._set_busy, False)  # type: ignore[union-attr]
+        portal.call(manager.bots._set_busy, False)
         assert again.receive() == {"type": "bots", "busy": False}

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
@@ -24,7 +25,7 @@ from marrakech.web.protocol import (
     PageConfig,
     Replay,
 )
-from tests.web.conftest import JSON, Apps, Conn, create_game, tokens
+from tests.web.conftest import JSON, Apps, Conn, create_game, seat_token
 
 
 def test_create_answers_links_for_each_human_seat(client: TestClient) -> None:
@@ -121,7 +122,7 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
     assert [g["game_id"] for g in listed] == [game_id]
     assert listed[0]["open_seats"] == [1, 2]
     with client.websocket_connect(f"/ws/{game_id}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         reply = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bea"})
         assert reply.status_code == 200, reply.text
         joined = reply.json()
@@ -218,7 +219,7 @@ def test_every_answer_validates_against_its_type(client: TestClient) -> None:
     )
     game_id = game["game_id"]
     summaries = TypeAdapter(list[GameSummary])
-    answers = [
+    answers: list[tuple[httpx.Response, TypeAdapter[Any]]] = [
         (client.get(f"/api/games?ids={game_id}"), summaries),
         (client.get("/api/games/open"), summaries),
         (client.get(f"/api/games/{game_id}"), TypeAdapter(GameSummary)),
@@ -253,7 +254,7 @@ def test_record_download_and_replay(client: TestClient) -> None:
     game = create_game(client, players=2)
     game_id = game["game_id"]
     with client.websocket_connect(f"/ws/{game_id}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         red.act(0, "L")
         red.until(lambda c: c.version == 3)
     reply = client.get(f"/api/games/{game_id}/record")
@@ -351,7 +352,7 @@ def test_tokens_never_reach_the_logs_or_the_database(
     joined = client.post(
         f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": "Bea"}
     ).json()
-    secrets = [tokens(game)[0], joined["token"]]
+    secrets = [seat_token(game, 0), joined["token"]]
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
         red = Conn(ws, secrets)
         red.act(0, "L")

@@ -212,9 +212,9 @@ async def hello(uri: str, token: str | None) -> Any:
 
 async def next_reason(ws: Any, reason: str, seat: int) -> dict[str, Any]:
     while True:
-        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
         if message["type"] == "game" and message["reason"] == reason and message["seat"] == seat:
-            return message  # type: ignore[no-any-return]
+            return message
 
 
 def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:

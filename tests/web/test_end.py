@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -18,14 +19,19 @@ from marrakech.record import GameRecord
 from marrakech.web.analysis_jobs import chances_series
 from marrakech.web.room import rematch_token
 from marrakech.web.store import hash_token
-from tests.web.conftest import Apps, Conn, create_game, finished_game, tokens
+from tests.web.conftest import Apps, Conn, create_game, finished_game, newer_than, tokens
+
+
+def is_out(seat: int) -> Callable[[Conn], bool]:
+    """A condition for :meth:`Conn.until`: ``seat`` is out of the game."""
+    return lambda conn: seat in conn.state["eliminated"]
 
 
 def resign(conn: Conn, *seats: int) -> None:
     """Seats of ``conn`` resign one after another (R22)."""
     for seat in seats:
         conn.send({"type": "resign", "seat": seat})
-        conn.until(lambda c, s=seat: s in c.state["eliminated"])  # type: ignore[misc]
+        conn.until(is_out(seat))
 
 
 def until_type(conn: Conn, kind: str) -> dict[str, Any]:
@@ -119,7 +125,7 @@ def test_the_analysis_comes_after_the_end_and_stays_with_the_game(apps: Apps) ->
             seat = next(int(s) for s, moves in hotseat.legal.items() if moves)
             version = hotseat.version
             hotseat.act(seat, hotseat.legal[str(seat)][0])
-            hotseat.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
+            hotseat.until(newer_than(version))
         resign(hotseat, 0, 2)
         hotseat.until(lambda c: c.over)
         analysis = until_type(hotseat, "analysis")["analysis"]

@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 
 from marrakech import State
 from marrakech.bots.analysis import hint
+from marrakech.web import analysis_jobs
 from marrakech.web.room import hints as room_module
-from tests.web.conftest import Apps, Conn, create_game, tokens
+from tests.web.conftest import Apps, Conn, create_game, seat_token
 
 TWO_PEOPLE = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]
 
@@ -40,7 +41,7 @@ def nothing_more(conn: Conn) -> None:
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The positions the server searched for a hint (its workers' calls)."""
     calls: list[str] = []
-    advise = room_module.advise
+    advise = analysis_jobs.advise  # what the room's hints module calls
 
     def counting(notation: str) -> list[tuple[str, float, float]]:
         calls.append(notation)
@@ -60,7 +61,11 @@ def test_a_hint_goes_to_the_asker_only_and_is_the_cores_hint(
         client.websocket_connect(f"/ws/{game['game_id']}") as ws1,
         client.websocket_connect(f"/ws/{game['game_id']}") as ws2,
     ):
-        red, blue, watcher = Conn(ws0, [tokens(game)[0]]), Conn(ws1, [tokens(game)[1]]), Conn(ws2)
+        red, blue, watcher = (
+            Conn(ws0, [seat_token(game, 0)]),
+            Conn(ws1, [seat_token(game, 1)]),
+            Conn(ws2),
+        )
         assert red.game["hints"] is True and red.legal == {"0": ["L", "S", "R"]}
         red.send({"type": "hint"})
         advice = advice_of(red)
@@ -96,7 +101,7 @@ def test_a_hint_goes_to_the_asker_only_and_is_the_cores_hint(
 def test_a_placement_hint_lists_every_legal_placement(client: TestClient) -> None:
     game = create_game(client, players=2, seats=TWO_PEOPLE)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         red.act(0, "S")
         red.until(lambda c: c.legal["0"] == ["roll"])
         red.act(0, "roll")
@@ -116,20 +121,20 @@ def test_every_refusal_says_why(apps: Apps) -> None:
     off = create_game(client, players=2, seats=TWO_PEOPLE, hints=False)
     waiting = create_game(client, players=2, seats=[TWO_PEOPLE[0], {"kind": "open"}])
     with client.websocket_connect(f"/ws/{off['game_id']}") as ws:
-        red = Conn(ws, [tokens(off)[0]])
+        red = Conn(ws, [seat_token(off, 0)])
         assert red.game["hints"] is False
         red.send({"type": "hint"})
         error = red.expect_error("hints_off")
         assert error["message"] == "this game does not allow hints (its creator turned them off)"
     with client.websocket_connect(f"/ws/{waiting['game_id']}") as ws:
-        red = Conn(ws, [tokens(waiting)[0]])
+        red = Conn(ws, [seat_token(waiting, 0)])
         red.send({"type": "hint"})
         assert "waits for its open seats" in red.expect_error("not_started")["message"]
     with (
         client.websocket_connect(f"/ws/{game_id}") as ws0,
         client.websocket_connect(f"/ws/{game_id}") as ws2,
     ):
-        red, watcher = Conn(ws0, [tokens(game)[0]]), Conn(ws2)
+        red, watcher = Conn(ws0, [seat_token(game, 0)]), Conn(ws2)
         watcher.send({"type": "hint"})
         assert watcher.expect_error("not_your_seat")["message"] == "spectators cannot ask for hints"
         red.send({"type": "hint", "seat": 1})
@@ -162,7 +167,7 @@ def test_every_refusal_says_why(apps: Apps) -> None:
         red.send({"type": "replace", "seat": 1})
         red.until(lambda c: c.game["seats"][1]["stand_in"] is not None)
         with client.websocket_connect(f"/ws/{game_id}") as ws1:
-            blue = Conn(ws1, [tokens(game)[1]])
+            blue = Conn(ws1, [seat_token(game, 1)])
             blue.send({"type": "hint"})
             message = blue.expect_error("not_your_turn")["message"]
             assert message == (
@@ -182,13 +187,13 @@ def test_the_setting_and_the_counts_survive_a_restart_and_the_rematch(apps: Apps
     on = create_game(client, players=2, seats=TWO_PEOPLE)
     off = create_game(client, players=2, seats=TWO_PEOPLE, hints=False)
     with client.websocket_connect(f"/ws/{on['game_id']}") as ws:
-        red = Conn(ws, [tokens(on)[0]])
+        red = Conn(ws, [seat_token(on, 0)])
         red.send({"type": "hint"})
         advice_of(red)
     apps.stop(client)
     client = apps.start()
     with client.websocket_connect(f"/ws/{on['game_id']}") as ws:
-        red = Conn(ws, [tokens(on)[0]])
+        red = Conn(ws, [seat_token(on, 0)])
         assert red.game["hints"] is True
         assert [seat["hints"] for seat in red.game["seats"]] == [1, 0]
         # The position is the same: the advice is the same and, though this room was
@@ -199,7 +204,7 @@ def test_the_setting_and_the_counts_survive_a_restart_and_the_rematch(apps: Apps
     stored = client.get(f"/api/games/{on['game_id']}").json()
     assert [seat["hints"] for seat in stored["seats"]] == [1, 0]
     with client.websocket_connect(f"/ws/{off['game_id']}") as ws:
-        red = Conn(ws, [tokens(off)[0]])
+        red = Conn(ws, [seat_token(off, 0)])
         assert red.game["hints"] is False
         red.send({"type": "hint"})
         red.expect_error("hints_off")
@@ -218,7 +223,7 @@ def test_advice_the_game_moved_past_is_never_sent(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked, release, returned = threading.Event(), threading.Event(), threading.Event()
-    advise = room_module.advise
+    advise = analysis_jobs.advise  # what the room's hints module calls
 
     def slow(notation: str) -> list[tuple[str, float, float]]:
         asked.set()
@@ -231,7 +236,7 @@ def test_advice_the_game_moved_past_is_never_sent(
     monkeypatch.setattr(room_module, "advise", slow)
     game = create_game(client, players=2, seats=TWO_PEOPLE)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         red.send({"type": "hint"})
         assert asked.wait(10)
         red.act(0, "R")  # the player decides before the advice comes

@@ -16,7 +16,15 @@ from fastapi.testclient import TestClient
 
 from marrakech import State
 from marrakech.views import preview_view
-from tests.web.conftest import Apps, Conn, create_game, finished_game, tokens
+from tests.web.conftest import (
+    Apps,
+    Conn,
+    create_game,
+    finished_game,
+    newer_than,
+    seat_token,
+    tokens,
+)
 
 
 def test_summaries_tell_what_you_join(client: TestClient) -> None:
@@ -63,7 +71,7 @@ def test_the_turn_number_counts_player_turns_not_actions(client: TestClient) -> 
                 seat = next(int(s) for s, moves in hotseat.legal.items() if moves)
                 version = hotseat.version
                 hotseat.act(seat, hotseat.legal[str(seat)][0])
-                hotseat.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
+                hotseat.until(newer_than(version))
             summary = client.get(f"/api/games/{game_id}").json()
             assert summary["turn"] == turn, (summary["version"], turn)
     summary = client.get(f"/api/games/{game_id}").json()
@@ -159,7 +167,7 @@ def test_orient_last_is_a_creation_option(client: TestClient, players: int) -> N
     seats = [{"kind": "human"}] * players
     game = create_game(client, players=players, seats=seats, orient_last=True)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         assert red.game["rules"] == "standard+orient-last"
         assert red.legal == {"0": ["roll"]}  # the first player rolls without orienting (R32)
         assert red.welcome["preview"] is None
@@ -190,7 +198,7 @@ def test_preview_last_move_and_what_happened_since_your_last_turn(client: TestCl
             seat = next(int(s) for s, moves in hotseat.legal.items() if moves)
             version = hotseat.version
             hotseat.act(seat, token or hotseat.legal[str(seat)][0])
-            hotseat.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
+            hotseat.until(newer_than(version))
         update = hotseat.updates[-1]  # seat 2 turned Assam: the preview is gone
         assert update["preview"] is None
         assert update["last_move"] is None  # no turn ended: the page keeps the last one
@@ -219,7 +227,7 @@ def test_preview_last_move_and_what_happened_since_your_last_turn(client: TestCl
 def test_the_core_preview_is_what_the_page_gets(client: TestClient) -> None:
     game = create_game(client, players=2, seats=[{"kind": "human"}] * 2)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         position = State.from_notation(red.state["notation"])
         assert red.welcome["preview"] == preview_view(position)
         options = red.welcome["preview"]

@@ -19,7 +19,17 @@ from marrakech.record import GameRecord
 from marrakech.web.protocol import MAX_MESSAGE_BYTES, JoinedSeat
 from marrakech.web.routes.socket import MAX_REFUSED
 from marrakech.web.sqlite_store import SQLiteStore
-from tests.web.conftest import Apps, Conn, create_game, mover, stored_actions, tokens
+from tests.web.conftest import (
+    Apps,
+    Conn,
+    at_least,
+    create_game,
+    mover,
+    newer_than,
+    seat_token,
+    stored_actions,
+    tokens,
+)
 
 
 def play_to_end(conns: dict[int, Conn], watcher: Conn, bots: set[int], rng: random.Random) -> int:
@@ -34,10 +44,10 @@ def play_to_end(conns: dict[int, Conn], watcher: Conn, bots: set[int], rng: rand
         assert seat is not None
         if seat in bots:
             version = latest.version
-            latest.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
+            latest.until(newer_than(version))
             continue
         conn = conns[seat]
-        conn.until(lambda c, v=latest.version: c.version >= v)  # type: ignore[misc]
+        conn.until(at_least(latest.version))
         legal = conn.legal[str(seat)]
         assert legal, (seat, conn.state["phase"])
         # Only this seat may act now: every other seat of every connection has nothing.
@@ -48,7 +58,7 @@ def play_to_end(conns: dict[int, Conn], watcher: Conn, bots: set[int], rng: rand
         version = conn.version
         conn.act(seat, rng.choice(legal))
         sent += 1
-        conn.until(lambda c, v=version: c.version > v)  # type: ignore[misc]
+        conn.until(newer_than(version))
         latest = conn
     return sent
 
@@ -65,7 +75,7 @@ def test_complete_game_two_humans_and_a_bot(client: TestClient) -> None:
         ],
     )
     game_id = game["game_id"]
-    first, second, _ = tokens(game)
+    first, second = seat_token(game, 0), seat_token(game, 1)
     assert game["seats"][2] == {"seat": 2, "kind": "bot", "level": "easy"}
     with (
         client.websocket_connect(f"/ws/{game_id}") as ws0,
@@ -131,7 +141,7 @@ def test_every_message_of_a_played_game_validates_against_its_type(client: TestC
         client.websocket_connect(f"/ws/{game_id}") as ws0,
         client.websocket_connect(f"/ws/{game_id}") as ws1,
     ):
-        red = Conn(ws0, [tokens(game)[0]])
+        red = Conn(ws0, [seat_token(game, 0)])
         seen = {red.welcome["type"]}
         red.send({"type": "ping"})
         seen.add(red.receive()["type"])
@@ -161,7 +171,7 @@ def unchanged(client: TestClient, game: dict[str, Any], conn: Conn, version: int
 
 def test_stale_version_is_refused(client: TestClient, duel: dict[str, Any]) -> None:
     with client.websocket_connect(f"/ws/{duel['game_id']}") as ws:
-        red = Conn(ws, [tokens(duel)[0]])
+        red = Conn(ws, [seat_token(duel, 0)])
         red.act(0, "L")
         red.until(lambda c: c.version == 1)
         for version in (0, 2, 99):
@@ -185,7 +195,7 @@ def test_wrong_token_is_refused(client: TestClient, duel: dict[str, Any]) -> Non
         unchanged(client, duel, intruder, 0)
     # A real token of another seat does not open seat 0 either.
     with client.websocket_connect(f"/ws/{duel['game_id']}") as ws:
-        blue = Conn(ws, [tokens(duel)[1]])
+        blue = Conn(ws, [seat_token(duel, 1)])
         blue.act(0, "L")
         assert (
             "holds a token for seat 1, not for seat 0"
@@ -196,7 +206,7 @@ def test_wrong_token_is_refused(client: TestClient, duel: dict[str, Any]) -> Non
 
 def test_illegal_actions_are_refused(client: TestClient, duel: dict[str, Any]) -> None:
     with client.websocket_connect(f"/ws/{duel['game_id']}") as ws:
-        red = Conn(ws, [tokens(duel)[0]])
+        red = Conn(ws, [seat_token(duel, 0)])
         for token in ("roll", "a1-a2", "r3", "+R", "x", "left"):
             red.act(0, token)
             error = red.expect_error("illegal_action")
@@ -224,7 +234,7 @@ def test_illegal_actions_are_refused(client: TestClient, duel: dict[str, Any]) -
 
 def test_not_your_turn(client: TestClient, duel: dict[str, Any]) -> None:
     with client.websocket_connect(f"/ws/{duel['game_id']}") as ws:
-        blue = Conn(ws, [tokens(duel)[1]])
+        blue = Conn(ws, [seat_token(duel, 1)])
         blue.act(1, "L")
         assert "it is seat 0's turn (Red)" in blue.expect_error("not_your_turn")["message"]
         unchanged(client, duel, blue, 0)
@@ -232,7 +242,7 @@ def test_not_your_turn(client: TestClient, duel: dict[str, Any]) -> None:
 
 def test_malformed_and_oversized_messages(client: TestClient, duel: dict[str, Any]) -> None:
     with client.websocket_connect(f"/ws/{duel['game_id']}") as ws:
-        red = Conn(ws, [tokens(duel)[0]])
+        red = Conn(ws, [seat_token(duel, 0)])
         cases = {
             "{not json": "expected a JSON object",
             "[1, 2]": "expected a JSON object, found a JSON list",
@@ -259,7 +269,7 @@ def test_spectator_cannot_act_but_sees_everything(client: TestClient, duel: dict
         client.websocket_connect(f"/ws/{duel['game_id']}") as ws,
         client.websocket_connect(f"/ws/{duel['game_id']}") as ws_watch,
     ):
-        red = Conn(ws, [tokens(duel)[0]])
+        red = Conn(ws, [seat_token(duel, 0)])
         watcher = Conn(ws_watch)
         for seat in range(3):
             watcher.act(seat, "L")
@@ -276,7 +286,7 @@ def test_spectator_cannot_act_but_sees_everything(client: TestClient, duel: dict
 def test_game_over_is_refused(client: TestClient) -> None:
     game = create_game(client, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         play_to_end({0: red}, red, {1}, random.Random(11))
         while red.receive()["type"] != "analysis":  # the end's analysis follows the end
             pass
@@ -289,7 +299,7 @@ def test_rate_limit_per_connection(apps: Apps) -> None:
     client = apps.start(rate=0.001, burst=3)
     game = create_game(client)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])  # the hello used one message of the burst
+        red = Conn(ws, [seat_token(game, 0)])  # the hello used one message of the burst
         for _ in range(2):
             red.send({"type": "ping"})
             assert red.receive() == {"type": "pong"}
@@ -324,12 +334,12 @@ def test_restart_resumes_mid_turn_with_nothing_lost(apps: Apps) -> None:
         first, players=3, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}]
     )
     game_id = game["game_id"]
-    red_token = tokens(game)[0]
+    red_token = seat_token(game, 0)
     with first.websocket_connect(f"/ws/{game_id}") as ws:
         red = Conn(ws, [red_token])
         for token in ("L", "roll"):
             red.act(0, token)
-            red.until(lambda c, v=red.version: c.version > v)  # type: ignore[misc]
+            red.until(newer_than(red.version))
         red.act(0, red.legal["0"][0])
         red.until(lambda c: c.version == 3)
         assert mover(red.state) == 1  # the bot's turn: it is pausing when the server stops
@@ -355,14 +365,14 @@ def test_restart_resumes_mid_turn_with_nothing_lost(apps: Apps) -> None:
 
     # Mid-turn for a human: orient, restart, and the same seat rolls on the same version.
     with second.websocket_connect(f"/ws/{game_id}") as ws:
-        yellow = Conn(ws, [tokens(game)[2]])
+        yellow = Conn(ws, [seat_token(game, 2)])
         yellow.act(2, "R")
         yellow.until(lambda c: c.state["phase"] == "roll")
         mid = (yellow.version, yellow.state, yellow.log)
     apps.stop(second)
     third = apps.start()
     with third.websocket_connect(f"/ws/{game_id}") as ws:
-        yellow = Conn(ws, [tokens(game)[2]])
+        yellow = Conn(ws, [seat_token(game, 2)])
         assert (yellow.version, yellow.state, yellow.log) == mid
         assert yellow.legal == {"2": ["roll"]}
         yellow.act(2, "roll")
@@ -374,7 +384,7 @@ def test_two_apps_share_the_store_without_losing_actions(apps: Apps) -> None:
     one = apps.start()
     two = apps.start()
     game = create_game(one, players=3, seats=[{"kind": "human"}] * 3)
-    red_token = tokens(game)[0]
+    red_token = seat_token(game, 0)
     with (
         one.websocket_connect(f"/ws/{game['game_id']}") as ws_one,
         two.websocket_connect(f"/ws/{game['game_id']}") as ws_two,
@@ -407,7 +417,7 @@ def test_a_store_failure_refuses_the_action_and_changes_nothing(apps: Apps, tmp_
     client = apps.start(store=store)
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 3)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         store.failing = True
         red.act(0, "L")
         error = red.expect_error("server_error")

@@ -21,7 +21,7 @@ from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
-from tests.web.conftest import Apps, Conn, create_game, tokens
+from tests.web.conftest import Apps, Conn, create_game, newer_than, seat_token
 
 
 def test_every_level_of_the_registry_is_offered_and_has_its_bot() -> None:
@@ -71,6 +71,7 @@ async def test_bots_play_a_whole_game_alone_and_it_is_stored(tmp_path: Path) -> 
     final = await wait_until_over(manager, room.game_id)
     record = await manager.record(room.game_id)
     assert record is not None and record.final_state() == final
+    assert manager.store_worker is not None  # SQLite's calls go through its thread
     stored = await manager.store_worker.run(store.load_game, room.game_id)
     assert stored is not None and stored.status == "over" and not stored.bot_to_move
     await manager.stop()
@@ -133,6 +134,7 @@ async def test_store_calls_keep_their_order_under_load(tmp_path: Path) -> None:
         for _ in range(20)
     ]
     # Many concurrent calls, batched into few trips to the store thread, in order.
+    assert manager.store_worker is not None
     results = await asyncio.gather(
         *(manager.store_worker.run(store.load_game, room.game_id) for room in rooms)
     )
@@ -148,12 +150,12 @@ def test_bots_can_think_in_worker_processes(apps: Apps) -> None:
         client, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "medium"}]
     )
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         while red.version < 12:
             seat = str(red.you[0])
             if red.legal[seat]:
                 red.act(0, red.legal[seat][0])
-            red.until(lambda c, v=red.version: c.version > v)  # type: ignore[misc]
+            red.until(newer_than(red.version))
     kinds = {event["seat"] for update in red.updates for event in update["events"]}
     assert 1 in kinds  # the bot (seat 1) moved, from its worker process
 

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from marrakech.web.room import RESUME_SECONDS, resumed_deadline
 from marrakech.web.store import StoredGame
-from tests.web.conftest import Apps, Conn, create_game, mover, stored_actions, tokens
+from tests.web.conftest import Apps, Conn, create_game, mover, seat_token, stored_actions
 from tests.web.servers import Served
 from tests.web.test_cluster import post_json
 
@@ -53,18 +53,18 @@ def test_presence_follows_each_seats_pages(client: TestClient) -> None:
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}])
     game_id = game["game_id"]
     with client.websocket_connect(f"/ws/{game_id}") as ws0:
-        red = Conn(ws0, [tokens(game)[0]])
+        red = Conn(ws0, [seat_token(game, 0)])
         presences = [seat["presence"] for seat in red.game["seats"]]
         assert presences == ["connected", "away", "connected"]  # a bot is always here
         assert seat_of(red.game, 0)["host"] and not seat_of(red.game, 1)["host"]
         with client.websocket_connect(f"/ws/{game_id}") as ws1:
-            blue = Conn(ws1, [tokens(game)[1]])
+            blue = Conn(ws1, [seat_token(game, 1)])
             assert seat_of(blue.game, 1)["presence"] == "connected"
             came = until_reason(red, "connected", 1)
             assert seat_of(came["game"], 1)["presence"] == "connected"
             assert seat_of(summary(client, game_id), 1)["presence"] == "connected"
             with client.websocket_connect(f"/ws/{game_id}") as ws2:  # a second page of seat 1
-                Conn(ws2, [tokens(game)[1]])
+                Conn(ws2, [seat_token(game, 1)])
             red.send({"type": "ping"})  # closing one of two pages changes nothing
             assert red.receive(presence=True) == {"type": "pong"}
         left = until_reason(red, "away", 1)
@@ -85,7 +85,7 @@ def test_a_game_waits_for_its_open_seats_until_the_host_starts_it(client: TestCl
         client.websocket_connect(f"/ws/{game_id}") as ws0,
         client.websocket_connect(f"/ws/{game_id}") as ws1,
     ):
-        red = Conn(ws0, [tokens(game)[0]])
+        red = Conn(ws0, [seat_token(game, 0)])
         blue = Conn(ws1, [joined["token"]])
         assert red.game["status"] == "waiting" and red.legal == {"0": []}
         red.act(0, "L")  # nobody plays before the start
@@ -126,7 +126,7 @@ def test_the_host_opens_again_a_seat_whose_player_left_before_the_start(
     game_id = game["game_id"]
     bea = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bea"}).json()
     with client.websocket_connect(f"/ws/{game_id}") as ws0:
-        red = Conn(ws0, [tokens(game)[0]])
+        red = Conn(ws0, [seat_token(game, 0)])
         with client.websocket_connect(f"/ws/{game_id}") as ws1:
             blue = Conn(ws1, [bea["token"]])
             blue.send({"type": "kick", "seat": 0})
@@ -154,7 +154,7 @@ def test_the_host_opens_again_a_seat_whose_player_left_before_the_start(
 def test_resign_is_an_action_of_the_record_and_ends_a_game(client: TestClient) -> None:
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 3)
     game_id = game["game_id"]
-    red_t, blue_t, yellow_t = tokens(game)
+    red_t, blue_t, yellow_t = (seat_token(game, 0), seat_token(game, 1), seat_token(game, 2))
     with (
         client.websocket_connect(f"/ws/{game_id}") as ws0,
         client.websocket_connect(f"/ws/{game_id}") as ws1,
@@ -196,7 +196,7 @@ def test_a_resignation_waiting_for_the_next_decision_survives_a_restart(apps: Ap
     client = apps.start()
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 3)
     game_id = game["game_id"]
-    red_t, _, yellow_t = tokens(game)
+    red_t, yellow_t = seat_token(game, 0), seat_token(game, 2)
     with (
         client.websocket_connect(f"/ws/{game_id}") as ws0,
         client.websocket_connect(f"/ws/{game_id}") as ws2,
@@ -224,7 +224,7 @@ def test_a_resignation_waiting_for_the_next_decision_survives_a_restart(apps: Ap
 def test_resigning_at_ones_own_roll_rolls_first(client: TestClient) -> None:
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 3)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         red.act(0, "S")
         red.until(lambda c: c.version == 1)
         red.send({"type": "resign", "seat": 0})
@@ -246,7 +246,7 @@ def test_a_player_out_of_time_gets_a_stand_in_bot_until_taking_the_seat_back(
     )
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
         started = time.monotonic()
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         clock = red.game["clock"]
         assert clock["mode"] == "blitz" and clock["seconds"] == 1 and clock["seat"] == 0
         assert 0 < clock["remaining"] <= 1 and clock["deadline"].endswith("Z")
@@ -283,14 +283,14 @@ def test_a_restart_keeps_the_running_turns_deadline(apps: Apps) -> None:
     client = apps.start(relaxed_seconds=120)
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 3, clock="relaxed")
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         first = red.game["clock"]
         assert first["seat"] == 0 and first["remaining"] > 100
     apps.stop(client)
     time.sleep(0.3)
     client = apps.start(relaxed_seconds=120)
     with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
-        red = Conn(ws, [tokens(game)[0]])
+        red = Conn(ws, [seat_token(game, 0)])
         again = red.game["clock"]
         assert again["seat"] == 0 and again["deadline"] == first["deadline"]
         assert again["remaining"] <= first["remaining"] - 0.3
@@ -305,11 +305,14 @@ def test_a_turn_whose_time_ran_out_while_no_server_ran_gets_time_to_reconnect() 
         "g", 3, "standard", 0, "en", (), clock="relaxed", clock_seconds=180,
         turn_clock=(1, 4, now - 500),
     )  # fmt: skip
-    seat, turn, deadline = resumed_deadline(stored)  # type: ignore[misc]
+    resumed = resumed_deadline(stored)
+    assert resumed is not None
+    seat, turn, deadline = resumed
     assert (seat, turn) == (1, 4)
     assert now + RESUME_SECONDS <= deadline <= time.time() + RESUME_SECONDS
     blitz = replace(stored, clock="blitz", clock_seconds=10)  # at most its whole time
-    assert resumed_deadline(blitz)[2] <= time.time() + 10  # type: ignore[index]
+    blitz_resumed = resumed_deadline(blitz)
+    assert blitz_resumed is not None and blitz_resumed[2] <= time.time() + 10
     running = replace(stored, turn_clock=(1, 4, now + 100))  # time left: kept as it is
     assert resumed_deadline(running) == (1, 4, now + 100)
     assert resumed_deadline(replace(stored, turn_clock=None)) is None
@@ -319,9 +322,9 @@ def test_the_host_replaces_an_absent_player_by_a_bot(client: TestClient) -> None
     game = create_game(client, players=3, seats=[{"kind": "human"}] * 2 + [{"kind": "bot"}])
     game_id = game["game_id"]
     with client.websocket_connect(f"/ws/{game_id}") as ws0:
-        red = Conn(ws0, [tokens(game)[0]])
+        red = Conn(ws0, [seat_token(game, 0)])
         with client.websocket_connect(f"/ws/{game_id}") as ws1:
-            blue = Conn(ws1, [tokens(game)[1]])
+            blue = Conn(ws1, [seat_token(game, 1)])
             blue.send({"type": "replace", "seat": 0, "level": "easy"})
             blue.expect_error("not_host")
             red.send({"type": "replace", "seat": 1, "level": "easy"})
@@ -339,7 +342,7 @@ def test_the_host_replaces_an_absent_player_by_a_bot(client: TestClient) -> None
         red.act(0, red.legal["0"][0])
         red.until(lambda c: mover(c.state) == 0 and c.version > 6)  # seats 1 and 2 played
     with client.websocket_connect(f"/ws/{game_id}") as ws1:
-        blue = Conn(ws1, [tokens(game)[1]])  # back: the seat is still the bot's...
+        blue = Conn(ws1, [seat_token(game, 1)])  # back: the seat is still the bot's...
         assert seat_of(blue.game, 1)["stand_in"] == "easy"
         blue.send({"type": "take_back", "seat": 1})  # ...until its player takes it back
         assert seat_of(until_reason(blue, "took_back", 1)["game"], 1)["stand_in"] is None
@@ -351,7 +354,7 @@ def test_commands_during_the_wrong_phase_change_nothing(client: TestClient) -> N
     )
     game_id = game["game_id"]
     with client.websocket_connect(f"/ws/{game_id}") as ws0:
-        red = Conn(ws0, [tokens(game)[0]])
+        red = Conn(ws0, [seat_token(game, 0)])
         for message, code in (
             ({"type": "resign", "seat": 0}, "not_started"),
             ({"type": "replace", "seat": 2}, "not_started"),
@@ -388,9 +391,9 @@ def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
 
         async def until(ws: Any, kind: str, reason: str | None = None) -> dict[str, Any]:
             while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 if message["type"] == kind and message.get("reason", reason) == reason:
-                    return message  # type: ignore[no-any-return]
+                    return message
 
         async def scenario() -> tuple[dict[str, Any], float, dict[str, Any]]:
             async with websockets.connect(uri, ping_interval=None) as ws:
