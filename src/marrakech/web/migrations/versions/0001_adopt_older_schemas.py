@@ -41,8 +41,10 @@ seats = sa.table(
 actions = sa.table("actions", sa.column("game_id", sa.Text), sa.column("token", sa.Text))
 
 
-def _default(value: str) -> sa.TextClause:
-    return sa.text(value)
+def _default(value: str) -> str:
+    """A server default as a plain string: a constant SQLite adds in place (with an SQL
+    expression as default, a batch step would rebuild the table instead)."""
+    return value
 
 
 def upgrade() -> None:
@@ -65,7 +67,7 @@ def upgrade() -> None:
         # SQLite 2: who created each game and how many bots it seats (the caps).
         if "creator" not in game_columns:
             batch.add_column(
-                sa.Column("creator", sa.Text, nullable=False, server_default=_default("''"))
+                sa.Column("creator", sa.Text, nullable=False, server_default=_default(""))
             )
             batch.add_column(
                 sa.Column("bots", sa.SmallInteger, nullable=False, server_default=_default("0"))
@@ -77,12 +79,12 @@ def upgrade() -> None:
         # analyses.
         if "clock" not in game_columns:
             for column in (
-                sa.Column("clock", sa.Text, nullable=False, server_default=_default("'none'")),
+                sa.Column("clock", sa.Text, nullable=False, server_default=_default("none")),
                 sa.Column(
                     "clock_seconds", sa.Integer, nullable=False, server_default=_default("0")
                 ),
                 sa.Column(
-                    "stand_in_level", sa.Text, nullable=False, server_default=_default("'medium'")
+                    "stand_in_level", sa.Text, nullable=False, server_default=_default("medium")
                 ),
                 sa.Column("turns", sa.Integer, nullable=False, server_default=_default("0")),
                 sa.Column("rematch", sa.Text),
@@ -92,7 +94,7 @@ def upgrade() -> None:
         # SQLite 4, PostgreSQL 3: hints (not for the games created before).
         if "hints" not in game_columns:
             batch.add_column(
-                sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false())
+                sa.Column("hints", sa.Boolean, nullable=False, server_default=_default("0"))
             )
         # SQLite 6, PostgreSQL 5: the running turn's clock and pending resignations.
         if "clock_seat" not in game_columns:
@@ -114,7 +116,7 @@ def upgrade() -> None:
             batch.add_column(sa.Column("stand_in", sa.Text))
             for name in ("host", "joined"):
                 batch.add_column(
-                    sa.Column(name, sa.Boolean, nullable=False, server_default=sa.false())
+                    sa.Column(name, sa.Boolean, nullable=False, server_default=_default("0"))
                 )
         if "hints" not in seat_columns:
             batch.add_column(
