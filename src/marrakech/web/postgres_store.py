@@ -1,9 +1,10 @@
 """The game store on PostgreSQL: one database for any number of server instances.
 
 ``marrakech serve --db postgresql://USER@HOST/DB`` (or ``MARRAKECH_DB``) uses it; it
-needs the ``postgres`` extra (psycopg 3 and its pool). It holds the same three tables as
-the SQLite file, plus who owns each game's room (``games.owner``) and the instances'
-heartbeats (``instances``, :mod:`marrakech.web.postgres_cluster`).
+needs the ``postgres`` extra (psycopg 3 and its pool). It holds the tables of the SQLite
+file (one declaration, :mod:`marrakech.web.schema`), and alone uses two of them: who owns
+each game's room (``games.owner``) and the instances' heartbeats (``instances``,
+:mod:`marrakech.web.postgres_cluster`).
 
 - **Asynchronous and pooled**: psycopg's ``AsyncConnectionPool``; no call blocks the
   event loop.
