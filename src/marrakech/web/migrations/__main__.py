@@ -1,8 +1,14 @@
-"""Alembic's commands on the shipped migrations, for developers: no alembic.ini.
+"""Alembic's commands on the shipped migrations, for developers (no alembic.ini)::
 
-python -m marrakech.web.migrations revision --rev-id 0002 -m "games.title"
-python -m marrakech.web.migrations history
-python -m marrakech.web.migrations -x url=sqlite:///games.sqlite3 check
+    python -m marrakech.web.migrations revision --rev-id 0002 -m "games title"
+    python -m marrakech.web.migrations history
+    python -m marrakech.web.migrations -x url=sqlite:///games.sqlite3 current
+
+``revision`` writes ``versions/<id>_<message>.py`` from ``script.py.mako``; fill in its
+``upgrade()``, one step for both databases (``op.batch_alter_table``, which SQLite needs).
+The server runs the steps itself (:func:`marrakech.web.schema.upgrade`) and creates a new
+database from the declaration, not from the steps: point ``upgrade`` here only at an
+existing database.
 """
 
 from __future__ import annotations
