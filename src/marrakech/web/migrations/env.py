@@ -12,14 +12,24 @@ from sqlalchemy import create_engine
 
 from marrakech.web.schema import metadata
 
-url = context.get_x_argument(as_dictionary=True).get("url", "sqlite://")
-if context.is_offline_mode():
-    context.configure(url=url, target_metadata=metadata, literal_binds=True)
-    with context.begin_transaction():
-        context.run_migrations()
-else:
+
+def run() -> None:
+    url = context.get_x_argument(as_dictionary=True).get("url", "sqlite://")
+    if context.is_offline_mode():
+        context.configure(url=url, target_metadata=metadata, literal_binds=True)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
     engine = create_engine(url)
     with engine.begin() as connection:
         context.configure(connection=connection, target_metadata=metadata)
         context.run_migrations()
     engine.dispose()
+
+
+try:
+    context.config  # noqa: B018 (set only while Alembic runs this file)
+except (NameError, AttributeError):  # imported otherwise (pytest's doctests): no run
+    pass
+else:
+    run()
