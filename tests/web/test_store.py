@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from marrakech.web.sqlite_store import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
+from marrakech.web import schema
+from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import (
     ActionRow,
     SeatRow,
@@ -40,12 +42,16 @@ def a_game(game_id: str = "g1", **changes: object) -> StoredGame:
 def test_new_file_gets_the_schema_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "games.sqlite3"
     store = SQLiteStore(path)
-    assert store.journal_mode == "wal" and store.schema_version == SCHEMA_VERSION
+    assert store.journal_mode == "wal" and store.schema_revision == schema.head()
     store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (schema.head(),)
+        ]
+        # Older versions' own mark: they refuse the file rather than misread it.
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(100,)]
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"games", "seats", "actions", "schema_version"} <= tables
+    assert {"games", "seats", "actions", "instances", "alembic_version"} <= tables
 
 
 def test_games_round_trip(tmp_path: Path) -> None:
@@ -107,19 +113,43 @@ def test_lobby_queries(tmp_path: Path) -> None:
     assert store.summaries([]) == []
 
 
-def test_older_schema_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
+def with_a_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *statements: str) -> None:
+    """The shipped migrations and one more step of ``statements`` (a newer marrakech)."""
+    from alembic.script import ScriptDirectory
+
+    folder = tmp_path / "migrations"
+    shutil.copytree(Path(schema.__file__).parent / "migrations", folder)
+    step = f"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "9999"
+down_revision = {schema.head()!r}
+
+
+def upgrade():
+    for statement in {list(statements)!r}:
+        op.execute(sa.text(statement))
+"""
+    (folder / "versions" / "9999_newer.py").write_text(step)
+    monkeypatch.setattr(schema, "script_directory", lambda: ScriptDirectory(str(folder)))
+
+
+def test_a_new_migration_step_keeps_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "games.sqlite3"
     store = SQLiteStore(path)
     store.create_game(a_game())
     store.close()
-    newer = {
-        **MIGRATIONS,
-        SCHEMA_VERSION + 1: ["ALTER TABLE games ADD COLUMN title TEXT NOT NULL DEFAULT ''"],
-    }
-    store = SQLiteStore(path, migrations=newer)
-    assert store.schema_version == SCHEMA_VERSION + 1
-    assert store.load_game("g1") is not None
-    store.close()
+    with monkeypatch.context() as patched:
+        with_a_step(
+            tmp_path, patched, "ALTER TABLE games ADD COLUMN title TEXT NOT NULL DEFAULT ''"
+        )
+        store = SQLiteStore(path)
+        assert store.schema_revision == "9999"
+        assert store.load_game("g1") is not None
+        store.close()
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT title FROM games").fetchall() == [("",)]
     # The migrated file is newer than this code: refuse rather than guess.
@@ -127,14 +157,17 @@ def test_older_schema_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
         SQLiteStore(path)
 
 
-def test_a_failed_migration_changes_nothing(tmp_path: Path) -> None:
+def test_a_failed_migration_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "games.sqlite3"
     SQLiteStore(path).close()
-    broken = {**MIGRATIONS, SCHEMA_VERSION + 1: ["CREATE TABLE extra (x)", "NOT SQL"]}
-    with pytest.raises(sqlite3.Error):
-        SQLiteStore(path, migrations=broken)
+    with monkeypatch.context() as patched:
+        with_a_step(tmp_path, patched, "CREATE TABLE extra (x)", "NOT SQL")
+        with pytest.raises(Exception, match="syntax error"):
+            SQLiteStore(path)
     store = SQLiteStore(path)
-    assert store.schema_version == SCHEMA_VERSION
+    assert store.schema_revision == schema.head()
     store.close()
     with sqlite3.connect(path) as db:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
@@ -156,54 +189,3 @@ def test_tokens_are_stored_hashed() -> None:
 def test_default_path_is_in_the_user_data_directory() -> None:
     path = default_db_path()
     assert path.name == "marrakech.sqlite3" and "marrakech" in path.parent.parts[-1]
-
-
-def test_a_version_2_file_gets_clocks_hosts_and_player_turns(tmp_path: Path) -> None:
-    """Games stored before issue #13 (schema 2) keep playing after the upgrade: no
-    clock, their first human seat hosts, their turn number counts their rolls."""
-    path = tmp_path / "games.sqlite3"
-    older = {version: MIGRATIONS[version] for version in (1, 2)}
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        db.execute("INSERT INTO schema_version (version) VALUES (0)")
-        for version in (1, 2):
-            for statement in older[version]:
-                db.execute(statement)
-        db.execute("UPDATE schema_version SET version = 2")
-        db.execute(
-            "INSERT INTO games (id, created, updated, players, rules, first_seat, lang, status,"
-            " version) VALUES ('old', 1, 1, 3, 'standard', 0, 'en', 'running', 7)"
-        )
-        db.executemany(
-            "INSERT INTO seats (game_id, seat, kind, level, name) VALUES ('old', ?, ?, ?, ?)",
-            [(0, "bot", "easy", ""), (1, "human", None, "Bea"), (2, "human", None, "Cid")],
-        )
-        db.executemany(
-            "INSERT INTO actions (game_id, number, token, seat, at) VALUES ('old', ?, ?, ?, 1)",
-            [
-                (number, token, seat)
-                for number, (token, seat) in enumerate(
-                    zip(
-                        ["S", "r2", "c3-c4", "L", "r1", "d5-d6", "R"],
-                        [0, 0, 0, 1, 1, 1, 2],
-                        strict=True,
-                    )
-                )
-            ],
-        )
-    store = SQLiteStore(path)
-    assert store.schema_version == SCHEMA_VERSION == 6
-    game = store.load_game("old")
-    assert game is not None and game.version == 7 and game.turns == 2
-    # Version 4: games from before hints do not allow them (nobody agreed to them).
-    assert game.hints is False and [seat.hints for seat in game.seats] == [0, 0, 0]
-    # Version 5: no seat has a hint counted at any position yet; version 6: no clock.
-    assert game.turn_clock is None and game.pending_resigns == frozenset()
-    assert store.count_hint("old", 2, 7) == 1 and store.count_hint("old", 2, 7) == 1
-    assert (game.clock, game.clock_seconds, game.rematch, game.analysis) == ("none", 0, None, None)
-    assert [(seat.host, seat.joined, seat.stand_in) for seat in game.seats] == [
-        (False, False, None),
-        (True, False, None),
-        (False, False, None),
-    ]
-    store.close()

@@ -232,43 +232,6 @@ async def test_hints_setting_and_counts(open_store: Callable[..., Any]) -> None:
 
 
 @in_fresh_loop
-async def test_a_version_1_postgres_database_is_migrated(pg_url: str) -> None:
-    """A database of before issue #13 (schema 1): its games get no clock, their first
-    human seat as host, and a turn number from their rolls."""
-    from marrakech.web.postgres_store import MIGRATIONS, SCHEMA_VERSION, PostgresStore
-
-    store = await PostgresStore.open(pg_url, migrations={1: MIGRATIONS[1]})
-    async with store.pool.connection() as conn:
-        await conn.execute(
-            "INSERT INTO games (id, created, updated, players, rules, first_seat, lang, status,"
-            " version) VALUES ('old', 1, 1, 2, 'standard', 0, 'en', 'running', 3)"
-        )
-        for seat, kind in ((0, "human"), (1, "human")):
-            await conn.execute(
-                "INSERT INTO seats (game_id, seat, kind, name) VALUES ('old', %s, %s, '')",
-                (seat, kind),
-            )
-        for number, token in enumerate(["S", "r3", "a1-a2"]):
-            await conn.execute(
-                "INSERT INTO actions (game_id, number, token, seat, at)"
-                " VALUES ('old', %s, %s, 0, 1)",
-                (number, token),
-            )
-    await store.close()
-    store = await PostgresStore.open(pg_url)
-    assert store.schema_version == SCHEMA_VERSION == 5
-    game = await store.load_game("old")
-    assert game is not None and game.turns == 1 and game.clock == "none"
-    assert game.hints is False and [seat.hints for seat in game.seats] == [0, 0]
-    # Version 4: no seat has a hint counted at any position yet; version 5: no clock.
-    assert game.turn_clock is None and game.pending_resigns == frozenset()
-    assert await store.count_hint("old", 0, 3) == 1
-    assert await store.count_hint("old", 0, 3) == 1
-    assert [seat.host for seat in game.seats] == [True, False]
-    await store.close()
-
-
-@in_fresh_loop
 async def test_a_game_loads_whole_while_another_instance_appends(pg_url: str) -> None:
     # PostgreSQL: the game row and its actions come from one snapshot, so an append made
     # between the two reads (by another instance) is not half seen ("damaged").

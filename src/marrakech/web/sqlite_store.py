@@ -1,5 +1,5 @@
 """The default game store: one SQLite file in WAL mode, its schema created and migrated
-automatically (:data:`MIGRATIONS`)::
+automatically (:func:`marrakech.web.schema.upgrade`)::
 
     >>> from marrakech.web.store import hash_token
     >>> store = SQLiteStore(":memory:")
@@ -16,6 +16,9 @@ automatically (:data:`MIGRATIONS`)::
     ...
     marrakech.web.store.StoreConflict: game g1 is at version 2, not 0: another writer was first
     >>> store.close()
+
+The statements come compiled from :mod:`marrakech.web.queries`; the rows are read by
+column name (:class:`sqlite3.Row`).
 """
 
 from __future__ import annotations
@@ -26,11 +29,18 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+from marrakech.web.queries import Queries
+from marrakech.web.schema import (
+    game_fields,
+    game_values,
+    seat_row,
+    seat_values,
+    turn_values,
+    upgrade,
+)
 from marrakech.web.store import (
-    GAME_COLUMNS,
-    SEAT_COLUMNS,
     ActionRow,
     Append,
     GameStatus,
@@ -39,105 +49,10 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
-    extra_values,
-    seat_row,
-    seat_settings,
-    seat_values,
-    turn_values,
-    with_extras,
 )
 
-#: The schema version this code writes; older files are migrated on open.
-SCHEMA_VERSION = 6
-
-#: Migration steps: MIGRATIONS[v] turns a version ``v - 1`` database into version ``v``.
-#: Each step is a list of SQL statements run in one transaction with the version bump.
-MIGRATIONS: dict[int, list[str]] = {
-    1: [
-        """
-        CREATE TABLE games (
-            id TEXT PRIMARY KEY,
-            created REAL NOT NULL,
-            updated REAL NOT NULL,
-            players INTEGER NOT NULL CHECK (players BETWEEN 2 AND 4),
-            rules TEXT NOT NULL,
-            first_seat INTEGER NOT NULL,
-            lang TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('waiting', 'running', 'over')),
-            version INTEGER NOT NULL DEFAULT 0,
-            bot_to_move INTEGER NOT NULL DEFAULT 0
-        )
-        """,
-        "CREATE INDEX games_by_status ON games (status, created)",
-        "CREATE INDEX games_with_bot_to_move ON games (bot_to_move) WHERE bot_to_move = 1",
-        """
-        CREATE TABLE seats (
-            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
-            kind TEXT NOT NULL CHECK (kind IN ('human', 'open', 'bot')),
-            level TEXT,
-            name TEXT NOT NULL DEFAULT '',
-            token_hash TEXT,
-            PRIMARY KEY (game_id, seat)
-        ) WITHOUT ROWID
-        """,
-        """
-        CREATE TABLE actions (
-            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-            number INTEGER NOT NULL,
-            token TEXT NOT NULL,
-            seat INTEGER NOT NULL,
-            at REAL NOT NULL,
-            PRIMARY KEY (game_id, number)
-        ) WITHOUT ROWID
-        """,
-    ],
-    2: [
-        # Who created each game and how many bots it seats: the server's caps.
-        "ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
-        "ALTER TABLE games ADD COLUMN bots INTEGER NOT NULL DEFAULT 0",
-        "UPDATE games SET bots = (SELECT count(*) FROM seats"
-        " WHERE seats.game_id = games.id AND seats.kind = 'bot')",
-        "CREATE INDEX games_unfinished ON games (updated) WHERE status != 'over'",
-    ],
-    3: [
-        # Issue #13: clocks, stand-ins, hosts, player turns, rematches, analyses.
-        "ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT 'none'",
-        "ALTER TABLE games ADD COLUMN clock_seconds INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE games ADD COLUMN stand_in_level TEXT NOT NULL DEFAULT 'medium'",
-        "ALTER TABLE games ADD COLUMN turns INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE games ADD COLUMN rematch TEXT",
-        "ALTER TABLE games ADD COLUMN analysis TEXT",
-        "ALTER TABLE seats ADD COLUMN stand_in TEXT",
-        "ALTER TABLE seats ADD COLUMN host INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE seats ADD COLUMN joined INTEGER NOT NULL DEFAULT 0",
-        # Older games: a turn per roll (each player turn rolls once).
-        "UPDATE games SET turns = (SELECT count(*) FROM actions WHERE actions.game_id ="
-        " games.id AND actions.token IN ('r1', 'r2', 'r3', 'r4'))",
-        # Their host: the first human seat.
-        "UPDATE seats SET host = 1 WHERE kind = 'human' AND seat = (SELECT min(s.seat)"
-        " FROM seats s WHERE s.game_id = seats.game_id AND s.kind = 'human')",
-    ],
-    4: [
-        # Hints: whether a game allows them (not the games created before: their players
-        # did not agree to them), and how many each seat used.
-        "ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
-    ],
-    5: [
-        # The position (game version) of each seat's last counted hint, so a hint is
-        # counted once per position even after a reload or on another instance.
-        "ALTER TABLE seats ADD COLUMN hinted_at INTEGER NOT NULL DEFAULT -1",
-    ],
-    6: [
-        # The running turn's clock (seat, turn number, deadline), so a restart keeps it.
-        "ALTER TABLE games ADD COLUMN clock_seat INTEGER NOT NULL DEFAULT -1",
-        "ALTER TABLE games ADD COLUMN clock_turn INTEGER NOT NULL DEFAULT -1",
-        "ALTER TABLE games ADD COLUMN clock_deadline REAL NOT NULL DEFAULT 0",
-        # Resignations waiting for the next decision (R22), a bit per seat.
-        "ALTER TABLE games ADD COLUMN pending_resigns INTEGER NOT NULL DEFAULT 0",
-    ],
-}
+#: The statements, compiled for SQLite (named parameters).
+Q = Queries("sqlite")
 
 
 class SQLiteStore:
@@ -149,7 +64,8 @@ class SQLiteStore:
 
     ``synchronous`` is SQLite's durability setting: ``"NORMAL"`` (the default in WAL
     mode) never loses a committed action when the server process dies; ``"FULL"`` also
-    survives a power cut, at the cost of one disk flush per action.
+    survives a power cut, at the cost of one disk flush per action. ``revision`` is the
+    schema revision to migrate to (tests; the newest by default).
     """
 
     def __init__(
@@ -157,7 +73,7 @@ class SQLiteStore:
         path: str | Path,
         *,
         synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
-        migrations: dict[int, list[str]] | None = None,
+        revision: str = "head",
     ) -> None:
         self.path = str(path)
         if synchronous not in ("NORMAL", "FULL"):
@@ -173,34 +89,41 @@ class SQLiteStore:
             mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             self.journal_mode = str(mode).lower()
             self._db.execute(f"PRAGMA synchronous = {synchronous}")
-            self._db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the game store {self.path}: {error}") from None
         # One connection shared by the server's store thread and by tests; the lock keeps
         # each method's transaction whole even if two threads call in.
         self._lock = threading.Lock()
-        self.schema_version = self._migrate(MIGRATIONS if migrations is None else migrations)
+        with self._lock:
+            self.schema_revision = self._migrate(revision)
+            # After the migrations: with foreign keys on, a table rebuilt by a migration
+            # (SQLite's ALTER) would take its rows' seats and actions with it.
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.row_factory = sqlite3.Row
 
     # -- schema ---------------------------------------------------------------------
 
-    def _migrate(self, migrations: dict[int, list[str]]) -> int:
-        target = max(migrations)
-        with self._lock, self._transaction():
-            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = self._db.execute("SELECT version FROM schema_version").fetchone()
-            current = 0 if row is None else int(row[0])
-            if row is None:
-                self._db.execute("INSERT INTO schema_version (version) VALUES (0)")
-            if current > target:
-                raise StoreError(
-                    f"the game store {self.path} has schema version {current}, newer than "
-                    f"this marrakech understands ({target}): upgrade marrakech"
-                )
-            for version in range(current + 1, target + 1):
-                for statement in migrations[version]:
-                    self._db.execute(statement)
-                self._db.execute("UPDATE schema_version SET version = ?", (version,))
-        return target
+    def _migrate(self, revision: str) -> str:
+        """Run the migrations on this connection in one ``BEGIN IMMEDIATE`` transaction
+        (another process opening the file waits; a failed step changes nothing)."""
+        from sqlalchemy import create_engine, event
+        from sqlalchemy.pool import StaticPool
+
+        engine = create_engine("sqlite://", creator=lambda: self._db, poolclass=StaticPool)
+
+        @event.listens_for(engine, "begin")
+        def begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        try:
+            with engine.connect() as connection, connection.begin():
+                return upgrade(connection, revision)
+        except StoreError:
+            raise
+        except Exception as error:
+            if "file is not a database" in str(error):
+                raise StoreError(f"cannot open the game store {self.path}: {error}") from None
+            raise
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -209,33 +132,13 @@ class SQLiteStore:
 
     def create_game(self, game: StoredGame) -> None:
         now = time.time()
+        values = game_values(game)
+        values.update(version=len(game.actions), updated=game.updated or now, owner=None)
         with self._lock, self._transaction():
-            self._db.execute(
-                "INSERT INTO games (id, created, updated, players, rules, first_seat, lang,"
-                " status, version, bot_to_move, creator, bots, clock, clock_seconds,"
-                " stand_in_level, turns, rematch, analysis, hints, clock_seat, clock_turn,"
-                " clock_deadline, pending_resigns)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game.id,
-                    game.created,
-                    game.updated or now,
-                    game.players,
-                    game.rules,
-                    game.first_seat,
-                    game.lang,
-                    game.status,
-                    len(game.actions),
-                    int(game.bot_to_move),
-                    game.creator,
-                    game.bots,
-                    *extra_values(game),
-                ),
-            )
+            self._db.execute(Q.insert_game.sql, values)
             self._db.executemany(
-                f"INSERT INTO seats (game_id, {SEAT_COLUMNS})"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game.id, *seat_values(seat)) for seat in game.seats],
+                Q.insert_seat.sql,
+                [{"game_id": game.id, **seat_values(seat)} for seat in game.seats],
             )
             self._insert_actions(game.id, 0, game.actions, now)
 
@@ -243,40 +146,40 @@ class SQLiteStore:
         self, game_id: str, start: int, actions: Iterable[ActionRow], now: float
     ) -> None:
         self._db.executemany(
-            "INSERT INTO actions (game_id, number, token, seat, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, start + i, a.token, a.seat, a.at or now) for i, a in enumerate(actions)],
+            Q.insert_action.sql,
+            [
+                {
+                    "game_id": game_id,
+                    "number": start + i,
+                    "token": a.token,
+                    "seat": a.seat,
+                    "at": a.at or now,
+                }
+                for i, a in enumerate(actions)
+            ],
         )
 
     def load_game(self, game_id: str) -> StoredGame | None:
         with self._lock:
-            row = self._db.execute(_GAME_COLUMNS + " WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(Q.game.sql, {"game_id": game_id}).fetchone()
             if row is None:
                 return None
             seats = self._seats([game_id])[game_id]
-            actions = tuple(
-                ActionRow(token, seat, at)
-                for token, seat, at in self._db.execute(
-                    "SELECT token, seat, at FROM actions WHERE game_id = ? ORDER BY number",
-                    (game_id,),
-                )
-            )
+            actions = self._actions(game_id, 0)
         game = _game(row, seats)
         if len(actions) != game.version:
             raise StoreError(
                 f"game {game_id} is damaged: {len(actions)} actions stored, version {game.version}"
             )
-        return replace(game, actions=actions)
+        return replace(game, actions=tuple(actions))
 
     def load_actions(self, game_id: str, start: int) -> list[ActionRow]:
         with self._lock:
-            return [
-                ActionRow(token, seat, at)
-                for token, seat, at in self._db.execute(
-                    "SELECT token, seat, at FROM actions WHERE game_id = ? AND number >= ?"
-                    " ORDER BY number",
-                    (game_id, start),
-                )
-            ]
+            return self._actions(game_id, start)
+
+    def _actions(self, game_id: str, start: int) -> list[ActionRow]:
+        rows = self._db.execute(Q.actions.sql, {"game_id": game_id, "start": start})
+        return [ActionRow(row["token"], row["seat"], row["at"]) for row in rows]
 
     def append_actions(
         self,
@@ -316,41 +219,43 @@ class SQLiteStore:
         game_id, version, actions = append.game_id, append.version, append.actions
         now = time.time()
         changed = self._db.execute(
-            "UPDATE games SET version = ?, status = ?, bot_to_move = ?, updated = ?, turns = ?"
-            " WHERE id = ? AND version = ?",
-            (
-                version + len(actions),
-                append.status,
-                int(append.bot_to_move),
-                now,
-                append.turns,
-                game_id,
-                version,
-            ),
+            Q.move_game.sql,
+            {
+                "game_id": game_id,
+                "at_version": version,
+                "next": version + len(actions),
+                "new_status": append.status,
+                "bot": append.bot_to_move,
+                "now": now,
+                "new_turns": append.turns,
+            },
         ).rowcount
         if changed != 1:
-            row = self._db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(Q.version.sql, {"game_id": game_id}).fetchone()
             if row is None:
                 raise StoreError(f"no game {game_id} in the store")
             raise StoreConflict(
-                f"game {game_id} is at version {row[0]}, not {version}: another writer was first"
+                f"game {game_id} is at version {row['version']}, not {version}: "
+                "another writer was first"
             )
         self._insert_actions(game_id, version, actions, now)
 
     def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         with self._lock, self._transaction():
             changed = self._db.execute(
-                "UPDATE seats SET kind = 'human', token_hash = ?, name = ?, joined = 1,"
-                " host = NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = seats.game_id"
-                " AND s.host) WHERE game_id = ? AND seat = ? AND kind = 'open'",
-                (token_hash, name, game_id, seat),
+                Q.claim_seat.sql,
+                Q.claim_seat.params(
+                    {
+                        "game_id": game_id,
+                        "at_seat": seat,
+                        "new_token_hash": token_hash,
+                        "new_name": name,
+                    }
+                ),
             ).rowcount
             if changed:
                 self._db.execute(
-                    "UPDATE games SET updated = ?, status = CASE WHEN status = 'waiting'"
-                    " AND NOT EXISTS (SELECT 1 FROM seats WHERE game_id = ? AND kind = 'open')"
-                    " THEN 'running' ELSE status END WHERE id = ?",
-                    (time.time(), game_id, game_id),
+                    Q.claimed.sql, Q.claimed.params({"game_id": game_id, "now": time.time()})
                 )
         return changed == 1
 
@@ -359,42 +264,38 @@ class SQLiteStore:
     ) -> None:
         with self._lock, self._transaction():
             self._db.executemany(
-                "UPDATE seats SET kind = ?, level = ?, name = ?, token_hash = ?, stand_in = ?,"
-                " host = ?, joined = ? WHERE game_id = ? AND seat = ?",
-                [(*seat_settings(seat), game_id, seat.seat) for seat in seats],
+                Q.update_seat.sql, [Q.seat_settings(game_id, seat) for seat in seats]
             )
             self._db.execute(
-                "UPDATE games SET status = ?, bot_to_move = ?, updated = ?,"
-                " bots = (SELECT count(*) FROM seats WHERE game_id = ? AND kind = 'bot')"
-                " WHERE id = ?",
-                (status, int(bot_to_move), time.time(), game_id, game_id),
+                Q.seats_changed.sql,
+                Q.seats_changed.params(
+                    {
+                        "game_id": game_id,
+                        "new_status": status,
+                        "bot": bot_to_move,
+                        "now": time.time(),
+                    }
+                ),
             )
 
     def activate_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        params = {"game_id": game_id, "at_seat": seat, "new_token_hash": token_hash}
         with self._lock, self._transaction():
-            return (
-                self._db.execute(
-                    "UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ?"
-                    " AND kind = 'human' AND token_hash IS NULL",
-                    (token_hash, game_id, seat),
-                ).rowcount
-                == 1
-            )
+            cursor = self._db.execute(Q.activate_seat.sql, Q.activate_seat.params(params))
+            return cursor.rowcount == 1
 
     def set_rematch(self, game_id: str, rematch_id: str) -> str:
         with self._lock, self._transaction():
-            self._db.execute(
-                "UPDATE games SET rematch = ? WHERE id = ? AND rematch IS NULL",
-                (rematch_id, game_id),
-            )
-            row = self._db.execute("SELECT rematch FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(
+                Q.set_rematch.sql, {"game_id": game_id, "new_rematch": rematch_id}
+            ).fetchone()
         if row is None:
             raise StoreError(f"no game {game_id} in the store")
-        return str(row[0])
+        return str(row["rematch"])
 
     def save_analysis(self, game_id: str, analysis: str) -> None:
         with self._lock, self._transaction():
-            self._db.execute("UPDATE games SET analysis = ? WHERE id = ?", (analysis, game_id))
+            self._db.execute(Q.save_analysis.sql, {"game_id": game_id, "new_analysis": analysis})
 
     def save_turn_state(
         self,
@@ -402,83 +303,62 @@ class SQLiteStore:
         turn_clock: tuple[int, int, float] | None,
         pending_resigns: frozenset[int],
     ) -> None:
+        values = turn_values(turn_clock, pending_resigns)
+        params = {"game_id": game_id, **{"new_" + k: v for k, v in values.items()}}
         with self._lock, self._transaction():
-            self._db.execute(
-                "UPDATE games SET clock_seat = ?, clock_turn = ?, clock_deadline = ?,"
-                " pending_resigns = ? WHERE id = ?",
-                (*turn_values(turn_clock, pending_resigns), game_id),
-            )
+            self._db.execute(Q.save_turn_state.sql, params)
 
     def count_hint(self, game_id: str, seat: int, version: int) -> int:
+        params = {"game_id": game_id, "at_seat": seat, "at_version": version}
         with self._lock, self._transaction():
-            row = self._db.execute(
-                "UPDATE seats SET hints = hints + 1, hinted_at = ? WHERE game_id = ?"
-                " AND seat = ? AND hinted_at <> ? RETURNING hints",
-                (version, game_id, seat, version),
-            ).fetchone()
+            row = self._db.execute(Q.count_hint.sql, Q.count_hint.params(params)).fetchone()
             if row is None:  # counted for this position already, or no such seat
-                row = self._db.execute(
-                    "SELECT hints FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
-                ).fetchone()
+                row = self._db.execute(Q.hints.sql, params).fetchone()
         if row is None:
             raise StoreError(f"no seat {seat} of game {game_id} in the store")
-        return int(row[0])
+        return int(row["hints"])
 
     def set_status(self, game_id: str, status: GameStatus) -> None:
         with self._lock, self._transaction():
-            self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            self._db.execute(Q.set_status.sql, {"game_id": game_id, "new_status": status})
 
     def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
         ids = list(dict.fromkeys(game_ids))
         if not ids:
             return []
-        marks = ", ".join("?" * len(ids))
         with self._lock:
-            rows = self._db.execute(_GAME_COLUMNS + f" WHERE id IN ({marks})", ids).fetchall()
-            seats = self._seats([row[0] for row in rows])
+            rows = self._db.execute(Q.games.sql, {"ids": Q.ids(ids)}).fetchall()
+            seats = self._seats([row["id"] for row in rows])
         order = {game_id: i for i, game_id in enumerate(ids)}
-        games = [_game(row, seats[row[0]]) for row in rows]
+        games = [_game(row, seats[row["id"]]) for row in rows]
         return sorted(games, key=lambda g: order[g.id])
 
     def open_games(self, limit: int, since: float = 0.0) -> list[StoredGame]:
         with self._lock:
             rows = self._db.execute(
-                _GAME_COLUMNS + " WHERE status = 'waiting' AND updated >= ?"
-                " ORDER BY created DESC LIMIT ?",
-                (since, limit),
+                Q.open_games.sql, Q.open_games.params({"since": since, "limit": limit})
             ).fetchall()
-            seats = self._seats([row[0] for row in rows])
-        return [_game(row, seats[row[0]]) for row in rows]
+            seats = self._seats([row["id"] for row in rows])
+        return [_game(row, seats[row["id"]]) for row in rows]
 
     def games_with_bot_to_move(self) -> list[str]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id FROM games WHERE bot_to_move = 1 AND status != 'over'"
+                Q.games_with_bot_to_move.sql, Q.games_with_bot_to_move.params({})
             ).fetchall()
-        return [row[0] for row in rows]
+        return [row["id"] for row in rows]
 
     def usage(self, creator: str, since: float) -> Usage:
         with self._lock:
             row = self._db.execute(
-                "SELECT coalesce(sum(creator = ?), 0),"
-                " coalesce(sum(CASE WHEN creator = ? THEN bots END), 0),"
-                " count(*), coalesce(sum(bots), 0)"
-                " FROM games WHERE status != 'over' AND updated >= ?",
-                (creator, creator, since),
+                Q.usage.sql, Q.usage.params({"creator": creator, "since": since})
             ).fetchone()
-        return Usage(*(int(value) for value in row))
+        return Q.usage_of(row)
 
     def _seats(self, game_ids: Sequence[str]) -> dict[str, tuple[SeatRow, ...]]:
         found: dict[str, list[SeatRow]] = {game_id: [] for game_id in game_ids}
-        for start in range(0, len(game_ids), 500):  # SQLite's bound-parameter limit
-            chunk = list(game_ids[start : start + 500])
-            marks = ", ".join("?" * len(chunk))
-            for game_id, *row in self._db.execute(
-                f"SELECT game_id, {SEAT_COLUMNS} FROM seats"
-                f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
-                chunk,
-            ):
-                found[game_id].append(seat_row(row))
+        for row in self._db.execute(Q.seats.sql, {"ids": Q.ids(game_ids)}):
+            found[row["game_id"]].append(seat_row(row))
         return {game_id: tuple(rows) for game_id, rows in found.items()}
 
     def close(self) -> None:
@@ -486,26 +366,9 @@ class SQLiteStore:
             self._db.close()
 
 
-_GAME_COLUMNS = f"SELECT {GAME_COLUMNS} FROM games"
-
-
-def _game(row: tuple[object, ...], seats: tuple[SeatRow, ...]) -> StoredGame:
-    """A games row without its actions (a summary)."""
-    game_id, created, updated, players, rules, first_seat, lang, status, version, bot = row[:10]
-    game = StoredGame(
-        id=str(game_id),
-        players=int(players),  # type: ignore[call-overload]
-        rules=str(rules),
-        first_seat=int(first_seat),  # type: ignore[call-overload]
-        lang=str(lang),
-        seats=seats,
-        status=status,  # type: ignore[arg-type]
-        created=float(created),  # type: ignore[arg-type]
-        updated=float(updated),  # type: ignore[arg-type]
-        bot_to_move=bool(bot),
-        version=int(version),  # type: ignore[call-overload]
-    )
-    return with_extras(game, row[10:])
+def _game(row: Any, seats: tuple[SeatRow, ...]) -> StoredGame:
+    """A games row (read by name) without its actions: a summary."""
+    return StoredGame(seats=seats, **game_fields(row))
 
 
 class _Transaction:

@@ -5,7 +5,8 @@ truth. The server talks to a :class:`GameStore` (a small asynchronous protocol):
 :class:`~marrakech.web.sqlite_store.SQLiteStore` (one file, the default, run in its own
 thread by :class:`~marrakech.web.store_worker.StoreWorker`) or
 :class:`~marrakech.web.postgres_store.PostgresStore` (one database shared by several
-server instances). The rows are plain frozen dataclasses::
+server instances), both on the one schema of :mod:`~marrakech.web.schema`, whose
+columns are read into these plain frozen dataclasses by name::
 
     >>> game = StoredGame("g1", players=3, rules="standard", first_seat=0, lang="en",
     ...                   seats=(SeatRow(0, "human"), SeatRow(1, "bot", level="easy")),
@@ -22,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -128,99 +129,6 @@ class StoredGame:
     def bots(self) -> int:
         """How many seats bots play."""
         return sum(seat.kind == "bot" for seat in self.seats)
-
-
-#: The columns of a seat row, in :class:`SeatRow`'s order (both stores).
-SEAT_COLUMNS = "seat, kind, level, name, token_hash, stand_in, host, joined, hints"
-#: The columns of a game row that a summary reads (both stores; ``owner`` follows on
-#: PostgreSQL).
-GAME_COLUMNS = (
-    "id, created, updated, players, rules, first_seat, lang, status, version, bot_to_move,"
-    " clock, clock_seconds, stand_in_level, turns, rematch, analysis, hints,"
-    " clock_seat, clock_turn, clock_deadline, pending_resigns"
-)
-
-
-def seat_row(row: Sequence[object]) -> SeatRow:
-    """A :class:`SeatRow` from the :data:`SEAT_COLUMNS` of a row."""
-    seat, kind, level, name, token_hash, stand_in, host, joined, hints = row
-    return SeatRow(
-        int(seat),  # type: ignore[call-overload]
-        kind,  # type: ignore[arg-type]
-        None if level is None else str(level),
-        str(name),
-        None if token_hash is None else str(token_hash),
-        None if stand_in is None else str(stand_in),
-        bool(host),
-        bool(joined),
-        int(hints),  # type: ignore[call-overload]
-    )
-
-
-def seat_values(seat: SeatRow) -> tuple[object, ...]:
-    """A seat's values in the order of :data:`SEAT_COLUMNS` (both stores)."""
-    return (
-        seat.seat,
-        seat.kind,
-        seat.level,
-        seat.name,
-        seat.token_hash,
-        seat.stand_in,
-        seat.host,
-        seat.joined,
-        seat.hints,
-    )
-
-
-def seat_settings(seat: SeatRow) -> tuple[object, ...]:
-    """What :meth:`GameStore.update_seats` writes of a seat: :func:`seat_values` but the
-    seat number and the hint count (which only :meth:`GameStore.count_hint` writes, so
-    a seat change never undoes a hint counted meanwhile)."""
-    return seat_values(seat)[1:-1]
-
-
-def extra_values(game: StoredGame) -> tuple[object, ...]:
-    """A game's values for the columns that :func:`with_extras` reads (both stores)."""
-    return (
-        game.clock,
-        game.clock_seconds,
-        game.stand_in_level,
-        game.turns,
-        game.rematch,
-        game.analysis,
-        game.hints,
-        *turn_values(game.turn_clock, game.pending_resigns),
-    )
-
-
-def turn_values(
-    turn_clock: tuple[int, int, float] | None, pending_resigns: frozenset[int]
-) -> tuple[int, int, float, int]:
-    """The columns ``clock_seat, clock_turn, clock_deadline, pending_resigns`` (both
-    stores): -1, -1, 0 for no clock; the pending resignations as a bit per seat."""
-    seat, turn, deadline = turn_clock or (-1, -1, 0.0)
-    return seat, turn, deadline, sum(1 << s for s in pending_resigns)
-
-
-def with_extras(game: StoredGame, row: Sequence[object]) -> StoredGame:
-    """``game`` with the fields read from the columns of :data:`GAME_COLUMNS` after
-    ``bot_to_move``."""
-    clock, seconds, level, turns, rematch, analysis, hints, seat, turn, deadline, mask = row[:11]
-    turn_clock = None
-    if int(seat) >= 0:  # type: ignore[call-overload]
-        turn_clock = (int(seat), int(turn), float(deadline))  # type: ignore[call-overload, arg-type]
-    return replace(
-        game,
-        clock=str(clock),
-        clock_seconds=int(seconds),  # type: ignore[call-overload]
-        stand_in_level=str(level),
-        turns=int(turns),  # type: ignore[call-overload]
-        rematch=None if rematch is None else str(rematch),
-        analysis=None if analysis is None else str(analysis),
-        hints=bool(hints),
-        turn_clock=turn_clock,
-        pending_resigns=frozenset(s for s in range(4) if int(mask) >> s & 1),  # type: ignore[call-overload]
-    )
 
 
 @dataclass(frozen=True)

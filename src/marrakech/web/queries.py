@@ -1,0 +1,307 @@
+"""The stores' statements, built once with SQLAlchemy Core on :mod:`~marrakech.web.schema`
+and compiled for each store's own driver (sqlite3 in the store's thread, psycopg's
+pipelines): no SQL spelled twice, no column read by position, nothing but a dictionary
+merge added to a call.
+
+A :class:`Statement` is the SQL and the values of its literals; :meth:`Statement.params`
+adds the call's own (every placeholder is named)::
+
+    >>> append = Queries("sqlite").move_game
+    >>> print(append.sql)  # doctest: +NORMALIZE_WHITESPACE
+    UPDATE games SET updated=:now, status=:new_status, version=:next, bot_to_move=:bot,
+    turns=:new_turns WHERE games.id = :game_id AND games.version = :at_version
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    ARRAY,
+    SmallInteger,
+    Text,
+    and_,
+    any_,
+    bindparam,
+    case,
+    cast,
+    column,
+    exists,
+    func,
+    insert,
+    select,
+    true,
+    update,
+)
+from sqlalchemy.engine.interfaces import BindTyping
+from sqlalchemy.sql import ClauseElement, ColumnElement, Select
+
+from marrakech.web.schema import (
+    DIALECTS,
+    GAME_FIELDS,
+    SEAT_FIELDS,
+    Dialects,
+    actions,
+    games,
+    seat_values,
+    seats,
+)
+from marrakech.web.store import SeatRow, Usage
+
+P = bindparam
+
+# psycopg types the values itself, as the stores always let it: no ``::VARCHAR`` casts.
+DIALECTS["postgresql"].bind_typing = BindTyping.NONE
+
+#: The games columns a new game writes (:func:`~marrakech.web.schema.game_values`, plus
+#: the owner).
+GAME_WRITTEN = (
+    *GAME_FIELDS,
+    "bots",
+    "owner",
+    "clock_seat",
+    "clock_turn",
+    "clock_deadline",
+    "pending_resigns",
+)
+#: The seat columns :meth:`GameStore.update_seats` writes: all of :class:`SeatRow`'s but
+#: the seat number and the hint count (only :meth:`GameStore.count_hint` writes it, so a
+#: seat change never undoes a hint counted meanwhile).
+SEAT_SETTINGS = tuple(name for name in SEAT_FIELDS if name not in ("seat", "hints"))
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Compiled SQL and the values of its literals (placeholders too, by name)."""
+
+    sql: str
+    literals: Mapping[str, Any]
+
+    def params(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters of a call: the literals and ``values``."""
+        return {**self.literals, **values} if self.literals else dict(values)
+
+
+class Queries:
+    """Every statement of a store, compiled for ``dialect`` (once a store class)."""
+
+    def __init__(self, dialect: Dialects) -> None:
+        self.dialect = dialect
+        g, s, a = games, seats, actions
+        postgres = dialect == "postgresql"
+
+        self.insert_game = self._compile(insert(g), columns=GAME_WRITTEN)
+        self.insert_seat = self._compile(insert(s), columns=("game_id", *SEAT_FIELDS))
+        self.insert_action = self._compile(insert(a), columns=[c.name for c in a.c])
+
+        self.game = self._compile(select(g).where(g.c.id == P("game_id")))
+        self.games = self._compile(select(g).where(self._in(g.c.id)))
+        self.open_games = self._compile(
+            select(g)
+            .where(g.c.status == "waiting", g.c.updated >= P("since"))
+            .order_by(g.c.created.desc())
+            .limit(P("limit"))
+        )
+        self.seats = self._compile(
+            select(s).where(self._in(s.c.game_id)).order_by(s.c.game_id, s.c.seat)
+        )
+        self.actions = self._compile(
+            select(a.c.token, a.c.seat, a.c.at)
+            .where(a.c.game_id == P("game_id"), a.c.number >= P("start"))
+            .order_by(a.c.number)
+        )
+        self.version = self._compile(select(g.c.version, g.c.owner).where(g.c.id == P("game_id")))
+
+        # An append: the game moves on only from the expected version (and, on PostgreSQL,
+        # when this instance owns it); then its actions are inserted.
+        moved = [g.c.id == P("game_id"), g.c.version == P("at_version")]
+        if postgres:
+            moved.append(g.c.owner == P("instance"))
+        move = update(g).where(*moved)
+        move = move.values(
+            version=P("next"),
+            status=P("new_status"),
+            bot_to_move=P("bot"),
+            updated=P("now"),
+            turns=P("new_turns"),
+        )
+        self.move_game = self._compile(move)
+        if postgres:
+            self.append = self._compile(_append_and_notify(move))
+
+        other = s.alias("s")
+        self.claim_seat = self._compile(
+            update(s)
+            .where(s.c.game_id == P("game_id"), s.c.seat == P("at_seat"), s.c.kind == "open")
+            .values(
+                kind="human",
+                token_hash=P("new_token_hash"),
+                name=P("new_name"),
+                joined=True,
+                host=~exists().where(other.c.game_id == s.c.game_id, other.c.host == true()),
+            )
+        )
+        no_open_seat = ~exists().where(s.c.game_id == P("game_id"), s.c.kind == "open")
+        self.claimed = self._compile(
+            update(g)
+            .where(g.c.id == P("game_id"))
+            .values(
+                updated=P("now"),
+                status=case(
+                    (and_(g.c.status == "waiting", no_open_seat), "running"), else_=g.c.status
+                ),
+            )
+        )
+        self.update_seat = self._compile(
+            update(s)
+            .where(s.c.game_id == P("game_id"), s.c.seat == P("at_seat"))
+            .values({name: P("new_" + name) for name in SEAT_SETTINGS})
+        )
+        bots = select(func.count()).where(s.c.game_id == P("game_id"), s.c.kind == "bot")
+        self.seats_changed = self._compile(
+            update(g)
+            .where(g.c.id == P("game_id"))
+            .values(
+                status=P("new_status"),
+                bot_to_move=P("bot"),
+                updated=P("now"),
+                bots=bots.scalar_subquery(),
+            )
+        )
+        self.activate_seat = self._compile(
+            update(s)
+            .where(
+                s.c.game_id == P("game_id"),
+                s.c.seat == P("at_seat"),
+                s.c.kind == "human",
+                s.c.token_hash.is_(None),
+            )
+            .values(token_hash=P("new_token_hash"))
+        )
+        self.set_rematch = self._compile(
+            update(g)
+            .where(g.c.id == P("game_id"))
+            .values(rematch=func.coalesce(g.c.rematch, P("new_rematch")))
+            .returning(g.c.rematch)
+        )
+        self.save_analysis = self._compile(
+            update(g).where(g.c.id == P("game_id")).values(analysis=P("new_analysis"))
+        )
+        self.save_turn_state = self._compile(
+            update(g)
+            .where(g.c.id == P("game_id"))
+            .values(
+                {
+                    name: P("new_" + name)
+                    for name in ("clock_seat", "clock_turn", "clock_deadline", "pending_resigns")
+                }
+            )
+        )
+        self.set_status = self._compile(
+            update(g).where(g.c.id == P("game_id")).values(status=P("new_status"))
+        )
+        self.count_hint = self._compile(
+            update(s)
+            .where(
+                s.c.game_id == P("game_id"),
+                s.c.seat == P("at_seat"),
+                s.c.hinted_at != P("at_version"),
+            )
+            .values(hints=s.c.hints + 1, hinted_at=P("at_version"))
+            .returning(s.c.hints)
+        )
+        self.hints = self._compile(
+            select(s.c.hints).where(s.c.game_id == P("game_id"), s.c.seat == P("at_seat"))
+        )
+
+        waiting = [g.c.bot_to_move == true(), g.c.status != "over"]
+        if postgres:  # and no living instance owns it
+            alive = owner_alive()
+            waiting.append(g.c.owner.is_(None) | ~alive)
+        query = select(g.c.id).where(*waiting)
+        if postgres:
+            query = query.order_by(g.c.updated).limit(200)
+        self.games_with_bot_to_move = self._compile(query)
+
+        mine = g.c.creator == P("creator")
+        self.usage = self._compile(
+            select(
+                func.count().filter(mine).label("games"),
+                func.coalesce(func.sum(g.c.bots).filter(mine), 0).label("bots"),
+                func.count().label("all_games"),
+                func.coalesce(func.sum(g.c.bots), 0).label("all_bots"),
+            ).where(g.c.status != "over", g.c.updated >= P("since"))
+        )
+
+    @staticmethod
+    def seat_settings(game_id: str, seat: SeatRow) -> dict[str, Any]:
+        """The parameters of :attr:`update_seat` for ``seat``."""
+        values = seat_values(seat)
+        params = {"new_" + name: values[name] for name in SEAT_SETTINGS}
+        params.update(game_id=game_id, at_seat=seat.seat)
+        return params
+
+    @staticmethod
+    def usage_of(row: Mapping[str, Any]) -> Usage:
+        """The :class:`Usage` of a row of :attr:`usage`."""
+        return Usage(
+            games=int(row["games"]),
+            bots=int(row["bots"]),
+            all_games=int(row["all_games"]),
+            all_bots=int(row["all_bots"]),
+        )
+
+    def ids(self, game_ids: Sequence[str]) -> Any:
+        """The value of the ``ids`` parameter: a list on PostgreSQL, JSON on SQLite."""
+        return list(game_ids) if self.dialect == "postgresql" else json.dumps(list(game_ids))
+
+    def _in(self, expression: ColumnElement[Any]) -> ColumnElement[bool]:
+        """``expression`` is one of the ``ids`` parameter's (any number of them)."""
+        if self.dialect == "postgresql":
+            return expression == any_(P("ids"))
+        listed: Select[Any] = select(column("value")).select_from(func.json_each(P("ids")))
+        return expression.in_(listed)
+
+    def _compile(self, statement: ClauseElement, columns: Sequence[str] = ()) -> Statement:
+        compiled = statement.compile(
+            dialect=DIALECTS[self.dialect], column_keys=list(columns) or None
+        )
+        literals = {
+            name: bind.value
+            for bind, name in compiled.bind_names.items()  # type: ignore[attr-defined]
+            if not bind.required and bind.value is not None
+        }
+        return Statement(str(compiled), literals)
+
+
+def owner_alive() -> ColumnElement[bool]:
+    """A game's owner is an instance whose heartbeat is alive (PostgreSQL)."""
+    from marrakech.web.schema import instances
+
+    return exists().where(instances.c.id == games.c.owner, instances.c.alive_until > func.now())
+
+
+def _append_and_notify(move: Any) -> ClauseElement:
+    """PostgreSQL's append in one statement: move the game on (``move``), insert its
+    actions (``tokens``, ``seats``) and ``NOTIFY`` them; a row comes back only if it
+    happened."""
+    moved = move.returning(games.c.id).cte("moved")
+    rows = (
+        func.unnest(cast(P("tokens"), ARRAY(Text)), cast(P("seats"), ARRAY(SmallInteger)))
+        .table_valued("token", "seat", with_ordinality="i")
+        .render_derived(name="a")
+    )
+    added = insert(actions).from_select(
+        ["game_id", "number", "token", "seat", "at"],
+        select(moved.c.id, P("at_version") + rows.c.i - 1, rows.c.token, rows.c.seat, P("now"))
+        .select_from(moved)
+        .join(rows, true()),
+    )
+    return (
+        select(func.pg_notify(P("channel"), P("notice")))
+        .select_from(moved)
+        .add_cte(added.cte("added"))
+    )

@@ -1,0 +1,315 @@
+"""The stored schema, declared once for SQLite and PostgreSQL (SQLAlchemy Core).
+
+Both stores create, migrate and query the same four tables from this declaration:
+:data:`games`, :data:`seats`, :data:`actions` and :data:`instances` (the PostgreSQL
+instances' heartbeats; unused on SQLite). Alembic migrations shipped in
+:mod:`marrakech.web.migrations` bring any database to the declared schema when a store
+opens (:func:`upgrade`), under a lock, in one transaction.
+
+A column whose name is a field of :class:`~marrakech.web.store.StoredGame` (games) or
+:class:`~marrakech.web.store.SeatRow` (seats) is written from that field and read back
+into it by name (:func:`game_values`, :func:`game_fields`, :func:`seat_values`,
+:func:`seat_row`); a few columns are encoded (:data:`GAME_CODECS`). So a new stored field
+is its dataclass field, one :class:`~sqlalchemy.Column` here and one migration step::
+
+    >>> sorted(set(games.c.keys()) - set(GAME_FIELDS))
+    ['bots', 'clock_deadline', 'clock_seat', 'clock_turn', 'owner', 'pending_resigns']
+    >>> from sqlalchemy import select
+    >>> query = select(seats.c.kind).where(seats.c.host)
+    >>> " ".join(compile_sql(query, "sqlite").split())
+    'SELECT seats.kind FROM seats WHERE seats.host = 1'
+    >>> " ".join(compile_sql(query, "postgresql").split())
+    'SELECT seats.kind FROM seats WHERE seats.host'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from importlib import resources
+from typing import Any, Literal
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Column,
+    Connection,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    Table,
+    Text,
+    false,
+    inspect,
+    text,
+    true,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.types import TIMESTAMP
+
+from marrakech.web.store import SeatRow, StoredGame, StoreError
+
+Dialects = Literal["sqlite", "postgresql"]
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("created", Double, nullable=False),
+    Column("updated", Double, nullable=False),
+    Column("players", SmallInteger, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("first_seat", SmallInteger, nullable=False),
+    Column("lang", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("version", Integer, nullable=False, server_default=text("0")),
+    Column("bot_to_move", Boolean, nullable=False, server_default=false()),
+    # Who created the game (the caps' client key) and how many bots it seats.
+    Column("creator", Text, nullable=False, server_default=text("''")),
+    Column("bots", SmallInteger, nullable=False, server_default=text("0")),
+    # The instance that owns the game's room (PostgreSQL; NULL on SQLite).
+    Column("owner", Text),
+    # Issue #13: the turn clock, its stand-in, player turns, rematch and analysis.
+    Column("clock", Text, nullable=False, server_default=text("'none'")),
+    Column("clock_seconds", Integer, nullable=False, server_default=text("0")),
+    Column("stand_in_level", Text, nullable=False, server_default=text("'medium'")),
+    Column("turns", Integer, nullable=False, server_default=text("0")),
+    Column("rematch", Text),
+    Column("analysis", Text),
+    # Whether players may ask for hints (games from before hints: no).
+    Column("hints", Boolean, nullable=False, server_default=false()),
+    # The running turn's clock (-1, -1, 0: none) and the pending resignations (R22),
+    # a bit per seat.
+    Column("clock_seat", Integer, nullable=False, server_default=text("-1")),
+    Column("clock_turn", Integer, nullable=False, server_default=text("-1")),
+    Column("clock_deadline", Double, nullable=False, server_default=text("0")),
+    Column("pending_resigns", Integer, nullable=False, server_default=text("0")),
+    CheckConstraint("players BETWEEN 2 AND 4", name="games_players_check"),
+    CheckConstraint("status IN ('waiting', 'running', 'over')", name="games_status_check"),
+)
+Index("games_by_status", games.c.status, games.c.created)
+Index(
+    "games_with_bot_to_move",
+    games.c.id,
+    sqlite_where=games.c.bot_to_move == true(),
+    postgresql_where=games.c.bot_to_move == true(),
+)
+Index(
+    "games_unfinished",
+    games.c.updated,
+    sqlite_where=games.c.status != "over",
+    postgresql_where=games.c.status != "over",
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", SmallInteger, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("level", Text),
+    Column("name", Text, nullable=False, server_default=text("''")),
+    Column("token_hash", Text),
+    Column("stand_in", Text),
+    Column("host", Boolean, nullable=False, server_default=false()),
+    Column("joined", Boolean, nullable=False, server_default=false()),
+    Column("hints", Integer, nullable=False, server_default=text("0")),
+    # The game version of the seat's last counted hint (one a position).
+    Column("hinted_at", Integer, nullable=False, server_default=text("-1")),
+    CheckConstraint("seat BETWEEN 0 AND 3", name="seats_seat_check"),
+    CheckConstraint("kind IN ('human', 'open', 'bot')", name="seats_kind_check"),
+    sqlite_with_rowid=False,
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("token", Text, nullable=False),
+    Column("seat", SmallInteger, nullable=False),
+    Column("at", Double, nullable=False),
+    sqlite_with_rowid=False,
+)
+
+instances = Table(
+    "instances",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("started", Double, nullable=False),
+    Column("alive_until", TIMESTAMP(timezone=True), nullable=False),
+)
+
+# -- rows by name -------------------------------------------------------------------------
+
+
+def _turn_clock(row: Mapping[str, Any]) -> tuple[int, int, float] | None:
+    if row["clock_seat"] < 0:
+        return None
+    return (int(row["clock_seat"]), int(row["clock_turn"]), float(row["clock_deadline"]))
+
+
+def _pending(row: Mapping[str, Any]) -> frozenset[int]:
+    return frozenset(s for s in range(4) if int(row["pending_resigns"]) >> s & 1)
+
+
+def turn_values(
+    turn_clock: tuple[int, int, float] | None, pending_resigns: frozenset[int]
+) -> dict[str, Any]:
+    """The columns of a game's turn state: ``clock_seat, clock_turn, clock_deadline``
+    (-1, -1, 0 without a clock) and ``pending_resigns`` (a bit per seat).
+
+    >>> turn_values((2, 7, 1.5), frozenset({0, 3}))
+    {'clock_seat': 2, 'clock_turn': 7, 'clock_deadline': 1.5, 'pending_resigns': 9}
+    """
+    seat, turn, deadline = turn_clock or (-1, -1, 0.0)
+    return {
+        "clock_seat": seat,
+        "clock_turn": turn,
+        "clock_deadline": deadline,
+        "pending_resigns": sum(1 << s for s in pending_resigns),
+    }
+
+
+#: StoredGame fields kept in other columns than their name: how each is read from a row
+#: (its columns are written by :func:`game_values`).
+GAME_CODECS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "turn_clock": _turn_clock,
+    "pending_resigns": _pending,
+}
+
+#: Fields of :class:`StoredGame` stored in a games column of the same name.
+GAME_FIELDS = tuple(
+    f.name
+    for f in dataclasses.fields(StoredGame)
+    if f.name in games.c and f.name not in GAME_CODECS
+)
+#: Fields of :class:`SeatRow` stored in a seats column of the same name.
+SEAT_FIELDS = tuple(f.name for f in dataclasses.fields(SeatRow) if f.name in seats.c)
+
+_GAME_BOOLS = frozenset(c.name for c in games.c if isinstance(c.type, Boolean))
+_SEAT_BOOLS = frozenset(c.name for c in seats.c if isinstance(c.type, Boolean))
+
+
+def game_values(game: StoredGame) -> dict[str, Any]:
+    """The games columns of a new game (but ``owner``), by name."""
+    values: dict[str, Any] = {name: getattr(game, name) for name in GAME_FIELDS}
+    values["bots"] = game.bots
+    values.update(turn_values(game.turn_clock, game.pending_resigns))
+    return values
+
+
+def game_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The :class:`StoredGame` fields (but seats and actions) of a games row read by
+    name (SQLite keeps booleans as integers)."""
+    fields = {name: bool(row[name]) if name in _GAME_BOOLS else row[name] for name in GAME_FIELDS}
+    for name, read in GAME_CODECS.items():
+        fields[name] = read(row)
+    return fields
+
+
+def seat_values(seat: SeatRow) -> dict[str, Any]:
+    """A seat's columns by name (but ``game_id``)."""
+    return {name: getattr(seat, name) for name in SEAT_FIELDS}
+
+
+def seat_row(row: Mapping[str, Any]) -> SeatRow:
+    """A :class:`SeatRow` from a seats row read by name."""
+    fields: dict[str, Any] = {
+        name: bool(row[name]) if name in _SEAT_BOOLS else row[name] for name in SEAT_FIELDS
+    }
+    return SeatRow(**fields)
+
+
+# -- SQL for the stores' own drivers ---------------------------------------------------------
+
+#: The dialects, compiling for the stores' drivers: sqlite3 with named parameters
+#: (``:name``), psycopg with ``%(name)s``; both take a dict of parameters.
+DIALECTS: dict[str, Dialect] = {
+    "sqlite": sqlite.dialect(paramstyle="named"),
+    "postgresql": postgresql.psycopg.dialect(),  # type: ignore[no-untyped-call]
+}
+
+
+def compile_sql(statement: ClauseElement, dialect: Dialects) -> str:
+    """``statement`` as SQL for a store's driver (the stores compile each of theirs once)."""
+    return str(statement.compile(dialect=DIALECTS[dialect]))
+
+
+# -- migrations ---------------------------------------------------------------------------
+
+#: A table older versions kept their schema number in (SQLite 1-6, PostgreSQL 1-5). The
+#: first migration reads it to adopt such a database, then sets it to this number so
+#: that those versions refuse the database ("newer than this marrakech understands").
+LEGACY_VERSION_MARK = 100
+#: Any number, the same for every instance: the lock of the schema's migrations.
+MIGRATION_LOCK = 0x6D61726B
+
+
+def script_directory() -> Any:
+    """The Alembic scripts of :mod:`marrakech.web.migrations`."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory(str(resources.files("marrakech.web") / "migrations"))
+
+
+def head() -> str:
+    """The newest migration's revision."""
+    revision: str = script_directory().get_current_head()
+    return revision
+
+
+def upgrade(connection: Connection, target: str = "head") -> str:
+    """Bring the database of ``connection`` (in a transaction the caller commits) to
+    ``target``, its revision: an empty database gets the declared tables (stamped with
+    the newest revision), any other the migrations it has not had. :class:`StoreError`
+    if the database is newer than these migrations know."""
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+    from alembic.util import CommandError
+
+    script = script_directory()
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": MIGRATION_LOCK})
+
+    def steps(revision: Any, context: Any) -> Any:
+        return script._upgrade_revs(target, revision)
+
+    context = MigrationContext.configure(
+        connection, opts={"script": script, "fn": steps, "target_metadata": metadata}
+    )
+    current = context.get_current_revision()
+    if current is None and target == "head" and not inspect(connection).has_table("games"):
+        metadata.create_all(connection)
+        mark_legacy_version(connection)
+        context.stamp(script, "head")
+    else:
+        if current is not None:
+            try:
+                script.get_revision(current)
+            except CommandError:
+                raise StoreError(
+                    f"the database has schema revision {current}, newer than this "
+                    f"marrakech understands ({script.get_current_head()}): upgrade marrakech"
+                ) from None
+        with Operations.context(context):
+            context.run_migrations()
+    reached = context.get_current_revision()
+    assert reached is not None
+    return reached
+
+
+def mark_legacy_version(connection: Connection) -> None:
+    """Set the table of older versions' schema number to :data:`LEGACY_VERSION_MARK`."""
+    connection.execute(text("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
+    connection.execute(text("DELETE FROM schema_version"))
+    connection.execute(
+        text("INSERT INTO schema_version (version) VALUES (:mark)"), {"mark": LEGACY_VERSION_MARK}
+    )
