@@ -90,3 +90,8 @@ export function download(filename, text, type = "application/json") {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** A button with an optional key shown after its label: button("Roll", {onclick}, "Enter"). */
+export function button(label, attrs, key = null) {
+  return h("button", { type: "button", class: "btn", ...attrs }, label, key ? [" ", h("kbd", { "aria-hidden": "true" }, key)] : null);
+}
