@@ -1,12 +1,12 @@
 // The lobby (/): create a game, invitation links, your games, open games, upload a record.
 
 import { h, clear, copyText } from "./dom.js";
-import { t, plural, lang, onLangChange, LANGS, seatColoursName, levelName, rulesLabel, clockLabel } from "./i18n.js";
+import { t, plural, lang, onLangChange, LANGS, seatColoursName, levelName, clockLabel } from "./i18n.js";
 import { swatch } from "./board.js";
 import { api } from "./api.js";
 import { myGames, remember, forget, gameLink } from "./store.js";
 import { UPLOAD_KEY } from "./replay.js";
-import { config } from "./config.js";
+import { config, localized, rulesLabel } from "./config.js";
 
 const KINDS = ["here", "human", "open", "bot"];
 const CLOCKS = ["none", "relaxed", "blitz"];
@@ -81,12 +81,13 @@ function seatColours(players, seat) {
 
 export function mountLobby(root) {
   const form = {
-    players: 4,
-    rules: "standard",
+    players: config.players.includes(4) ? 4 : config.players[config.players.length - 1],
+    rules: config.ruleSets.length ? config.ruleSets[0].name : "standard",
     first: "random",
     lang: lang(),
     clock: "none",
-    orientLast: false,
+    // Each yes/no rule option the server offers (config.ruleOptions), by name.
+    options: Object.fromEntries(config.ruleOptions.map((option) => [option.name, Boolean(option.default)])),
     hints: true,
     name: savedName(),
     seats: ["here", "bot", "bot", "bot"].map((kind) => ({ kind, level: config.defaultLevel, name: "" })),
@@ -140,11 +141,12 @@ export function mountLobby(root) {
     return seatColoursName(seatColours(form.players, seat));
   }
 
-  function createCard() {
-    const players = h(
+  /** The player counts the server allows (config.players), as radio buttons. */
+  function playerCounts() {
+    return h(
       "div",
       { class: "radio-row", role: "radiogroup", "aria-label": t("lobby.players") },
-      [2, 3, 4].map((n) =>
+      config.players.map((n) =>
         h(
           "label",
           {},
@@ -165,6 +167,36 @@ export function mountLobby(root) {
         ),
       ),
     );
+  }
+
+  /** The named rule sets (config.ruleSets): a choice, and each one's help below it. */
+  function ruleSetField() {
+    const rules = h(
+      "select",
+      { id: "rules", "data-testid": "rules" },
+      config.ruleSets.map((r) => h("option", { value: r.name, selected: form.rules === r.name }, localized(r.label))),
+    );
+    rules.addEventListener("change", () => (form.rules = rules.value));
+    const help = config.ruleSets.map((r) => t("lobby.rules.help", { name: r.name, help: localized(r.help) })).join(" ");
+    return h("div", {}, h("label", { for: "rules" }, t("lobby.rules")), rules, h("p", { class: "hint" }, help));
+  }
+
+  /** A checkbox of the form with its help line, kept in step with `target[key]`. */
+  function checkField(id, target, key, label, help) {
+    const box = h("input", { type: "checkbox", id, "data-testid": id, checked: target[key] });
+    box.addEventListener("change", () => (target[key] = box.checked));
+    return h("div", { class: "check-field" }, h("label", { class: "check-row", for: id }, box, label), h("p", { class: "hint" }, help));
+  }
+
+  /** One checkbox per yes/no rule option of the server's (config.ruleOptions). */
+  function ruleOptionFields() {
+    return config.ruleOptions.map((option) =>
+      checkField(option.word, form.options, option.name, localized(option.label), localized(option.help)),
+    );
+  }
+
+  /** A row per seat: who plays it, the bot's level, the player's name. */
+  function seatRows() {
     const rows = h("div", { class: "seat-rows" });
     for (let seat = 0; seat < form.players; seat++) {
       const spec = form.seats[seat];
@@ -214,12 +246,10 @@ export function mountLobby(root) {
       );
       rows.append(row);
     }
-    const rules = h(
-      "select",
-      { id: "rules", "data-testid": "rules" },
-      ["standard", "bga"].map((r) => h("option", { value: r, selected: form.rules === r }, t(`lobby.rules.${r}`))),
-    );
-    rules.addEventListener("change", () => (form.rules = rules.value));
+    return rows;
+  }
+
+  function createCard() {
     const first = h(
       "select",
       { id: "first", "data-testid": "first-seat" },
@@ -247,14 +277,6 @@ export function mountLobby(root) {
       ),
     );
     clock.addEventListener("change", () => (form.clock = clock.value));
-    // A checkbox of the form, kept in step with form[key].
-    const checkbox = (id, key) => {
-      const box = h("input", { type: "checkbox", id, "data-testid": id, checked: form[key] });
-      box.addEventListener("change", () => (form[key] = box.checked));
-      return box;
-    };
-    const orientLast = checkbox("orient-last", "orientLast");
-    const hints = checkbox("allow-hints", "hints");
     const yourName = h("input", {
       type: "text",
       id: "your-name",
@@ -278,28 +300,18 @@ export function mountLobby(root) {
         { class: "form-grid name-grid" },
         h("div", {}, h("label", { for: "your-name" }, t("lobby.your_name")), yourName, h("p", { class: "hint" }, t("lobby.your_name.help"))),
       ),
-      h("fieldset", {}, h("legend", {}, t("lobby.players")), players),
-      h("fieldset", {}, h("legend", {}, t("lobby.kind")), rows),
+      h("fieldset", {}, h("legend", {}, t("lobby.players")), playerCounts()),
+      h("fieldset", {}, h("legend", {}, t("lobby.kind")), seatRows()),
       h(
         "div",
         { class: "form-grid" },
         h("div", {}, h("label", { for: "first" }, t("lobby.first")), first, h("p", { class: "hint" }, t("lobby.first.help"))),
-        h("div", {}, h("label", { for: "rules" }, t("lobby.rules")), rules, h("p", { class: "hint" }, t("lobby.rules.help"))),
+        ruleSetField(),
         h("div", {}, h("label", { for: "clock" }, t("lobby.clock")), clock, h("p", { class: "hint" }, t("lobby.clock.help"))),
         h("div", {}, h("label", { for: "game-lang" }, t("lobby.lang")), gameLang),
       ),
-      h(
-        "div",
-        { class: "check-field" },
-        h("label", { class: "check-row", for: "orient-last" }, orientLast, t("lobby.orient_last")),
-        h("p", { class: "hint" }, t("lobby.orient_last.help")),
-      ),
-      h(
-        "div",
-        { class: "check-field" },
-        h("label", { class: "check-row", for: "allow-hints" }, hints, t("lobby.hints")),
-        h("p", { class: "hint" }, t("lobby.hints.help")),
-      ),
+      ruleOptionFields(),
+      checkField("allow-hints", form, "hints", t("lobby.hints"), t("lobby.hints.help")),
       h("div", { class: "dialog-actions" }, submit),
       createError ? h("p", { class: "notice error", role: "alert" }, createError) : null,
     );
@@ -331,9 +343,10 @@ export function mountLobby(root) {
       first_seat: form.first === "random" ? "random" : Number(form.first),
       lang: form.lang,
     };
-    // Defaults are left out (docs/web-protocol.md: no clock, Assam oriented first,
+    // Defaults are left out (docs/web-protocol.md: no clock, every rule option off,
     // hints allowed).
-    if (form.orientLast) body.orient_last = true;
+    const options = Object.fromEntries(Object.entries(form.options).filter(([, on]) => on));
+    if (Object.keys(options).length) body.options = options;
     if (!form.hints) body.hints = false;
     if (form.clock !== "none") body.clock = form.clock;
     const host = seats.find((spec) => spec.kind === "human");
@@ -450,7 +463,7 @@ export function mountLobby(root) {
           h(
             "div",
             { class: "meta" },
-            h("strong", {}, colours.length ? h("span", { class: "swatches" }, colours.map((c) => swatch(c, 18))) : null, " ", t("lobby.players.n", { n: players }), " · ", rulesLabel(summary.rules)),
+            h("strong", {}, colours.length ? h("span", { class: "swatches" }, colours.map((c) => swatch(c, 18))) : null, " ", t("lobby.players.n", { n: players }), " · ", rulesLabel(summary)),
             h("small", {}, whoLine(summary)),
             h("small", { "data-testid": `progress-${entry.id}` }, progressLine(summary)),
           ),
@@ -489,7 +502,7 @@ export function mountLobby(root) {
           h(
             "div",
             { class: "meta" },
-            h("strong", {}, t("lobby.players.n", { n: game.players }), " · ", rulesLabel(game.rules)),
+            h("strong", {}, t("lobby.players.n", { n: game.players }), " · ", rulesLabel(game)),
             h("small", { "data-testid": `who-${game.game_id}` }, whoLine(game)),
             h("small", { "data-testid": `progress-${game.game_id}` }, progressLine(game)),
           ),
