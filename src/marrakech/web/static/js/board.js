@@ -511,6 +511,7 @@ export class Board {
   coverSide(square, board) {
     const f = fileOf(square);
     const r = rankOf(square);
+    /** @type {[string, number, number][]} */
     const around = [
       ["N", f, r + 1],
       ["E", f + 1, r],
@@ -556,7 +557,7 @@ export class Board {
   /** Turn Assam from one facing to another, the short way round. */
   async animateTurn(facing, ms) {
     const target = FACING_ANGLE[facing];
-    let from = this.angle % 360;
+    const from = this.angle % 360;
     let delta = target - from;
     if (delta > 180) delta -= 360;
     if (delta < -180) delta += 360;

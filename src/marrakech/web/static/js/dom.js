@@ -59,7 +59,7 @@ export async function copyText(text) {
     const area = h("textarea", { style: { position: "fixed", opacity: "0" } }, text);
     document.body.append(area);
     area.select();
-    let ok = false;
+    let ok;
     try {
       ok = document.execCommand("copy");
     } catch (_) {

@@ -720,7 +720,7 @@ function initialLang() {
   } catch (_) {
     // localStorage may be unavailable (private mode); fall back to the browser.
   }
-  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  const nav = typeof navigator === "undefined" ? "en" : (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   return nav.toLowerCase().startsWith("fr") ? "fr" : "en";
 }
 
@@ -750,7 +750,7 @@ export function setLang(next, { remember = true } = {}) {
       // Not remembered, still switched for this page.
     }
   }
-  document.documentElement.lang = next;
+  if (typeof document !== "undefined") document.documentElement.lang = next;
   for (const fn of listeners) fn(next);
 }
 
@@ -799,7 +799,7 @@ export function missingKeys() {
   return missing;
 }
 
-document.documentElement.lang = current;
+if (typeof document !== "undefined") document.documentElement.lang = current;
 
 /** "Blitz: 0:30 per turn" for a clock mode and its seconds per turn. */
 export function clockLabel(mode, seconds) {

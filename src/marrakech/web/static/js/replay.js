@@ -56,7 +56,9 @@ export function mountReplay(root, gameId) {
     error: null,
     analysis: null,
   };
-  let board, panels, die, log, posLabel, slider, playBtn, endBtnHost, swingsHost;
+  let board, panels, die, log, slider, playBtn, endBtnHost, swingsHost;
+  /** @type {HTMLElement} */
+  let posLabel;
 
   function build() {
     clear(root);
