@@ -79,6 +79,43 @@ function seatColours(players, seat) {
   return players === 2 ? [letters[seat], letters[seat + 2]] : [letters[seat]];
 }
 
+/**
+ * The body of POST /api/games for the new-game form (docs/web-protocol.md). Defaults are
+ * left out: no clock, every rule option off, hints allowed.
+ * @param {{players: number, rules: string, first: string, lang: string, clock: string,
+ *   options: Record<string, boolean>, hints: boolean, name: string,
+ *   seats: {kind: string, level: string|null, name: string}[]}} form
+ */
+export function createRequest(form) {
+  const chosen = form.seats.slice(0, form.players);
+  const yourName = form.name.trim();
+  // The server makes the first human seat the host. The name given above is the name
+  // of the first seat played here (the host's, unless a friend's seat comes first).
+  const firstHere = chosen.findIndex((s) => s.kind === "here");
+  const seats = chosen.map((s, seat) => {
+    const kind = s.kind === "here" ? "human" : s.kind;
+    /** @type {{kind: string, level?: string, name?: string}} */
+    const spec = { kind };
+    if (kind === "bot") spec.level = s.level;
+    else if (s.name.trim()) spec.name = s.name.trim();
+    else if (seat === firstHere && yourName) spec.name = yourName;
+    return spec;
+  });
+  /** @type {Record<string, any>} */
+  const body = {
+    players: form.players,
+    rules: form.rules,
+    seats,
+    first_seat: form.first === "random" ? "random" : Number(form.first),
+    lang: form.lang,
+  };
+  const options = Object.fromEntries(Object.entries(form.options).filter(([, on]) => on));
+  if (Object.keys(options).length) body.options = options;
+  if (!form.hints) body.hints = false;
+  if (form.clock !== "none") body.clock = form.clock;
+  return body;
+}
+
 export function mountLobby(root) {
   const form = {
     players: config.players.includes(4) ? 4 : config.players[config.players.length - 1],
@@ -323,32 +360,9 @@ export function mountLobby(root) {
     busy = true;
     createError = null;
     render();
-    const chosen = form.seats.slice(0, form.players);
     const yourName = form.name.trim();
-    // The server makes the first human seat the host. The name given above is the name
-    // of the first seat played here (the host's, unless a friend's seat comes first).
-    const firstHere = chosen.findIndex((s) => s.kind === "here");
-    const seats = chosen.map((s, seat) => {
-      const kind = s.kind === "here" ? "human" : s.kind;
-      const spec = { kind };
-      if (kind === "bot") spec.level = s.level;
-      else if (s.name.trim()) spec.name = s.name.trim();
-      else if (seat === firstHere && yourName) spec.name = yourName;
-      return spec;
-    });
-    const body = {
-      players: form.players,
-      rules: form.rules,
-      seats,
-      first_seat: form.first === "random" ? "random" : Number(form.first),
-      lang: form.lang,
-    };
-    // Defaults are left out (docs/web-protocol.md: no clock, every rule option off,
-    // hints allowed).
-    const options = Object.fromEntries(Object.entries(form.options).filter(([, on]) => on));
-    if (Object.keys(options).length) body.options = options;
-    if (!form.hints) body.hints = false;
-    if (form.clock !== "none") body.clock = form.clock;
+    const body = createRequest(form);
+    const seats = body.seats;
     const host = seats.find((spec) => spec.kind === "human");
     if (seats.some((spec) => spec.kind === "open") && !(host && host.name)) {
       createError = t("lobby.name.needed");
