@@ -22,8 +22,8 @@ export default [
     },
   },
   {
-    // Still one closure each (mountLobby, mountReplay): to split by concern as game.js was.
-    files: ["src/marrakech/web/static/js/lobby.js", "src/marrakech/web/static/js/replay.js"],
+    // Still one closure (mountReplay): to split by concern as game.js and lobby.js were.
+    files: ["src/marrakech/web/static/js/replay.js"],
     rules: { "max-lines-per-function": "off" },
   },
 ];
