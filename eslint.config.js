@@ -21,9 +21,4 @@ export default [
       "prefer-const": "error",
     },
   },
-  {
-    // Still one closure (mountReplay): to split by concern as game.js and lobby.js were.
-    files: ["src/marrakech/web/static/js/replay.js"],
-    rules: { "max-lines-per-function": "off" },
-  },
 ];
