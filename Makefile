@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-slow lint typecheck wheel-check bench clean
+NODE_STAMP := node_modules/.installed
+
+.PHONY: run test test-fast test-slow lint typecheck js-check wheel-check bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +17,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/marrakech serve
 
-test: $(STAMP) lint typecheck
+test: $(STAMP) lint typecheck js-check
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 test-fast: $(STAMP)
@@ -32,6 +34,18 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The page's JavaScript (served as written, no build step): the pinned dev tools from
+# package-lock.json (npm ci, again when the lock changes), then types (tsc --checkJs over
+# JSDoc), eslint and the unit tests of the pure modules (node --test tests/js/).
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+js-check: $(NODE_STAMP)
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/eslint src/marrakech/web/static/js tests/js eslint.config.js
+	node --test tests/js/
+
 # Build the wheel, install it in clean virtual environments (no extras; then [web]) and
 # check it there: imports from site-packages, perft, tests/core, and the web app's page.
 wheel-check:
@@ -41,4 +55,4 @@ bench: $(STAMP)
 	$(BIN)/marrakech bench --players 4 --games 5000
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache node_modules

@@ -20,7 +20,7 @@ async function request(method, path, body) {
   } catch (error) {
     throw new ApiError(0, "network", String(error.message || error));
   }
-  let data = null;
+  let data;
   const text = await response.text();
   try {
     data = text ? JSON.parse(text) : null;

@@ -24,7 +24,7 @@ function renderChrome(where) {
   const help = document.getElementById("help-button");
   help.textContent = t("nav.help");
   help.setAttribute("aria-keyshortcuts", "?");
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
   document.querySelector(".brand").setAttribute("aria-label", t("nav.home"));
   const group = document.getElementById("lang-switch");
   group.setAttribute("aria-label", t("nav.lang"));
@@ -35,8 +35,13 @@ function renderChrome(where) {
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
 
+/** The help dialog of index.html. */
+function helpDialog() {
+  return /** @type {HTMLDialogElement} */ (document.getElementById("help"));
+}
+
 function renderHelp() {
-  const dialog = document.getElementById("help");
+  const dialog = helpDialog();
   clear(dialog);
   const close = h("button", { type: "button", class: "btn", "data-testid": "help-close" }, t("help.close"));
   close.addEventListener("click", () => dialog.close());
@@ -57,7 +62,7 @@ function renderHelp() {
 }
 
 function openHelp() {
-  const dialog = document.getElementById("help");
+  const dialog = helpDialog();
   if (!dialog.open) dialog.showModal();
 }
 
@@ -68,7 +73,7 @@ async function start() {
   renderChrome(where);
   renderHelp();
   document.getElementById("help-button").addEventListener("click", openHelp);
-  for (const b of document.querySelectorAll("#lang-switch button")) {
+  for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#lang-switch button"))) {
     b.addEventListener("click", () => setLang(b.dataset.lang));
   }
   document.addEventListener("keydown", (e) => {

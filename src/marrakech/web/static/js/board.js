@@ -4,7 +4,8 @@
 //
 // This module draws; it knows no rules. Where Assam goes comes from the server's event
 // `path` (each step says where he stands, which way he faces and whether it followed an
-// arc); the rim's arcs come from the server too (config.rim, the core's rim_view).
+// arc); the rim's arcs come from the server too (config.rim, the core's rim_view), and
+// the carpets' colours (config.palette, the core's marrakech.palette.WEB_CARPETS).
 
 import { s, clear } from "./dom.js";
 import { t, colourName } from "./i18n.js";
@@ -14,12 +15,10 @@ const CELL = 100;
 const SIZE = 7;
 const FILES = "abcdefg";
 const PAD = 110;
-export const COLOURS = {
-  R: { base: "#D55E00", dark: "#8F3F00", light: "#F08A4B", ink: "#ffffff" },
-  B: { base: "#0072B2", dark: "#004C77", light: "#56A7D8", ink: "#ffffff" },
-  Y: { base: "#F0E442", dark: "#A89A12", light: "#FFF6A0", ink: "#2b2100" },
-  P: { base: "#CC79A7", dark: "#7E3F64", light: "#EBC0D9", ink: "#2a0b1d" },
-};
+/** The shades of a carpet colour (base, dark, light, ink): the server's palette. */
+export function shades(colour) {
+  return config.palette[colour];
+}
 const FACING_ANGLE = { N: 0, E: 90, S: 180, W: 270 };
 const OPPOSITE = { N: "S", S: "N", E: "W", W: "E" };
 const OUTWARD = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
@@ -112,10 +111,10 @@ function defs() {
       s("rect", { width: size, height: size, fill: bg }),
       ...children,
     );
-  const R = COLOURS.R;
-  const B = COLOURS.B;
-  const Y = COLOURS.Y;
-  const P = COLOURS.P;
+  const R = shades("R");
+  const B = shades("B");
+  const Y = shades("Y");
+  const P = shades("P");
   return s(
     "defs",
     {},
@@ -225,7 +224,7 @@ export function ensurePatterns() {
 /** A small square of a colour's carpet (pattern and letter) for panels and lists. */
 export function swatch(colour, size = 22) {
   ensurePatterns();
-  const c = COLOURS[colour];
+  const c = shades(colour);
   return s(
     "svg",
     {
@@ -323,7 +322,7 @@ function carpetShape(squares, colour, opts = {}) {
     w: x1 - x0 - ins.W - ins.E,
     h: y1 - y0 - ins.N - ins.S,
   };
-  const c = COLOURS[colour];
+  const c = shades(colour);
   const g = s("g", {
     class: `carpet carpet-${colour}${opts.extraClass ? ` ${opts.extraClass}` : ""}`,
     "data-colour": colour,
@@ -512,6 +511,7 @@ export class Board {
   coverSide(square, board) {
     const f = fileOf(square);
     const r = rankOf(square);
+    /** @type {[string, number, number][]} */
     const around = [
       ["N", f, r + 1],
       ["E", f + 1, r],
@@ -557,7 +557,7 @@ export class Board {
   /** Turn Assam from one facing to another, the short way round. */
   async animateTurn(facing, ms) {
     const target = FACING_ANGLE[facing];
-    let from = this.angle % 360;
+    const from = this.angle % 360;
     let delta = target - from;
     if (delta > 180) delta -= 360;
     if (delta < -180) delta += 360;

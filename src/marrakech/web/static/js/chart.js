@@ -3,7 +3,7 @@
 // Each seat's line has its carpet colour and its own dash, so it reads without colour.
 
 import { s, h } from "./dom.js";
-import { COLOURS } from "./board.js";
+import { shades } from "./board.js";
 
 const W = 320;
 const H = 150;
@@ -57,7 +57,7 @@ export function seriesChart(analysis, firstColours, series, text) {
       s("path", {
         d,
         class: "chart-line",
-        stroke: COLOURS[colour].dark,
+        stroke: shades(colour).dark,
         "stroke-dasharray": DASHES[seat % DASHES.length],
         "data-seat": seat,
       }),
@@ -79,7 +79,7 @@ export function seriesChart(analysis, firstColours, series, text) {
             y1: 5,
             y2: 5,
             class: "chart-line",
-            stroke: COLOURS[colour].dark,
+            stroke: shades(colour).dark,
             "stroke-dasharray": DASHES[seat % DASHES.length],
           }),
         ),

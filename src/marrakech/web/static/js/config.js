@@ -1,16 +1,71 @@
 // What the server says once per page load (GET /api/config, docs/web-protocol.md): the
 // bot levels, weakest first, the level a new bot seat starts at, the board's rim (R2)
-// for board.js, and each clock's seconds per turn. The page types none of it; app.js
-// loads it before any page shows.
+// for board.js, each clock's seconds per turn, the player counts, the named rule sets
+// and the yes/no rule options with their words in every language, and the carpets'
+// colours. The page types none of it; app.js loads it before any page shows.
 
 import { api } from "./api.js";
+import { lang } from "./i18n.js";
 
-export const config = { levels: [], defaultLevel: null, rim: [], clocks: {} };
+/** @typedef {{en: string} & Record<string, string>} Words  A text by language. */
+/** @typedef {{label: Words, help: Words, short: Words}} RuleWords */
+/** @typedef {RuleWords & {name: string}} RuleSetInfo */
+/** @typedef {RuleWords & {name: string, word: string, rule: string, default: boolean}} RuleOptionInfo */
+/** @typedef {{base: string, dark: string, light: string, ink: string}} Shades */
 
-export async function loadConfig() {
-  const answer = await api.config();
+/**
+ * @type {{levels: string[], defaultLevel: string|null, rim: object[], clocks: Record<string, number>,
+ *   players: number[], ruleSets: RuleSetInfo[], ruleOptions: RuleOptionInfo[], palette: Record<string, Shades>}}
+ */
+export const config = {
+  levels: [],
+  defaultLevel: null,
+  rim: [],
+  clocks: {},
+  players: [],
+  ruleSets: [],
+  ruleOptions: [],
+  palette: {},
+};
+
+/** Keep what GET /api/config answered (also what the unit tests give). */
+export function setConfig(answer) {
   config.levels = answer.levels;
   config.defaultLevel = answer.default_level;
   config.rim = answer.rim;
   config.clocks = answer.clocks || {};
+  config.players = answer.players || [];
+  config.ruleSets = answer.rule_sets || [];
+  config.ruleOptions = answer.rule_options || [];
+  config.palette = answer.palette || {};
+}
+
+export async function loadConfig() {
+  setConfig(await api.config());
+}
+
+/**
+ * A text of the server's in the page's language, else in English.
+ * @param {Words|undefined} words
+ * @param {string} [language]
+ */
+export function localized(words, language = lang()) {
+  if (!words) return "";
+  return words[language] ?? words.en ?? "";
+}
+
+/**
+ * A game's rules as people read them, from its `rule_set` and `options` (GameMeta,
+ * GameSummary): the rule set's short words, then each option that is on. A rule set the
+ * server did not name (`custom`) shows its token as stored.
+ * @param {{rules?: string, rule_set?: string, options?: Record<string, boolean>}} game
+ * @param {string} [language]
+ */
+export function rulesLabel(game, language = lang()) {
+  const named = config.ruleSets.find((r) => r.name === game.rule_set);
+  if (!named) return String(game.rules || game.rule_set || "");
+  const options = game.options || {};
+  const parts = [localized(named.short, language)];
+  for (const option of config.ruleOptions) if (options[option.name]) parts.push(localized(option.short, language));
+  return parts.join(", ");
 }

@@ -59,7 +59,7 @@ export async function copyText(text) {
     const area = h("textarea", { style: { position: "fixed", opacity: "0" } }, text);
     document.body.append(area);
     area.select();
-    let ok = false;
+    let ok;
     try {
       ok = document.execCommand("copy");
     } catch (_) {
@@ -89,4 +89,9 @@ export function download(filename, text, type = "application/json") {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A button with an optional key shown after its label: button("Roll", {onclick}, "Enter"). */
+export function button(label, attrs, key = null) {
+  return h("button", { type: "button", class: "btn", ...attrs }, label, key ? [" ", h("kbd", { "aria-hidden": "true" }, key)] : null);
 }

@@ -47,10 +47,7 @@ const STRINGS = {
     "lobby.name": "Name",
     "lobby.name.placeholder": "optional",
     "lobby.rules": "Rule set",
-    "lobby.rules.standard": "standard (rulebook)",
-    "lobby.rules.bga": "bga (as on Board Game Arena)",
-    "lobby.rules.help":
-      "standard: 10 carpets each at 3 players, never cover your own carpet fully. bga: 15 carpets each at 3 players, you may cover your own carpet.",
+    "lobby.rules.help": "{name}: {help}",
     "lobby.first": "Who last holidayed in Morocco?",
     "lobby.first.help": "That merchant starts, as the rulebook says.",
     "lobby.first.random": "Nobody remembers: draw lots",
@@ -218,9 +215,6 @@ const STRINGS = {
     "lobby.clock.relaxed": "Relaxed (minutes per turn)",
     "lobby.clock.blitz": "Blitz (seconds per turn)",
     "lobby.clock.help": "When a player’s time runs out, a bot plays for them until they take their seat back.",
-    "lobby.orient_last": "Rotate Assam at the end of the turn",
-    "lobby.orient_last.help":
-      "As on Board Game Arena: you roll at once, and after placing your carpet you turn Assam for the next player.",
     "lobby.your_name": "Your name",
     "lobby.your_name.help": "Shown to the other players; needed when a seat is open to the lobby.",
     "lobby.name.needed": "Please give your name: the lobby shows who hosts a game with open seats.",
@@ -238,7 +232,6 @@ const STRINGS = {
     "lobby.upload.too_big": "This file is {size} MB; a game record is at most 5 MB.",
     "lobby.upload.storage": "This browser could not keep the file for the replay ({message}).",
     "lobby.upload.none": "Choose a file first.",
-    "rules.orient_last": "Assam turned at the end of the turn",
     "clock.mode.none": "No clock",
     "clock.mode.relaxed": "Relaxed clock: {time} per turn",
     "clock.mode.blitz": "Blitz: {time} per turn",
@@ -403,10 +396,7 @@ const STRINGS = {
     "lobby.name": "Nom",
     "lobby.name.placeholder": "facultatif",
     "lobby.rules": "Règles",
-    "lobby.rules.standard": "standard (livret de règles)",
-    "lobby.rules.bga": "bga (comme sur Board Game Arena)",
-    "lobby.rules.help":
-      "standard : 10 tapis chacun à 3 joueurs, jamais recouvrir entièrement son propre tapis. bga : 15 tapis chacun à 3 joueurs, on peut recouvrir son propre tapis.",
+    "lobby.rules.help": "{name} : {help}",
     "lobby.first": "Qui est allé au Maroc le plus récemment ?",
     "lobby.first.help": "Ce marchand commence, comme le dit la règle.",
     "lobby.first.random": "Personne ne s’en souvient : tirer au sort",
@@ -576,9 +566,6 @@ const STRINGS = {
     "lobby.clock.relaxed": "Tranquille (minutes par tour)",
     "lobby.clock.blitz": "Blitz (secondes par tour)",
     "lobby.clock.help": "Quand le temps d’un joueur est écoulé, un robot joue pour lui jusqu’à ce qu’il reprenne sa place.",
-    "lobby.orient_last": "Tourner Assam à la fin du tour",
-    "lobby.orient_last.help":
-      "Comme sur Board Game Arena : vous lancez le dé tout de suite et, après avoir posé votre tapis, vous tournez Assam pour le joueur suivant.",
     "lobby.your_name": "Votre nom",
     "lobby.your_name.help": "Montré aux autres joueurs ; nécessaire quand un siège est ouvert dans l’accueil.",
     "lobby.name.needed": "Donnez votre nom : l’accueil montre qui organise une partie aux sièges ouverts.",
@@ -596,7 +583,6 @@ const STRINGS = {
     "lobby.upload.too_big": "Ce fichier fait {size} Mo ; un enregistrement de partie fait au plus 5 Mo.",
     "lobby.upload.storage": "Ce navigateur n’a pas pu garder le fichier pour le revoir ({message}).",
     "lobby.upload.none": "Choisissez d’abord un fichier.",
-    "rules.orient_last": "Assam tourné en fin de tour",
     "clock.mode.none": "Sans pendule",
     "clock.mode.relaxed": "Pendule tranquille : {time} par tour",
     "clock.mode.blitz": "Blitz : {time} par tour",
@@ -734,7 +720,7 @@ function initialLang() {
   } catch (_) {
     // localStorage may be unavailable (private mode); fall back to the browser.
   }
-  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  const nav = typeof navigator === "undefined" ? "en" : (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   return nav.toLowerCase().startsWith("fr") ? "fr" : "en";
 }
 
@@ -764,7 +750,7 @@ export function setLang(next, { remember = true } = {}) {
       // Not remembered, still switched for this page.
     }
   }
-  document.documentElement.lang = next;
+  if (typeof document !== "undefined") document.documentElement.lang = next;
   for (const fn of listeners) fn(next);
 }
 
@@ -813,17 +799,7 @@ export function missingKeys() {
   return missing;
 }
 
-document.documentElement.lang = current;
-
-/** A rule set's token for people: "standard+orient-last" → "standard (rulebook), Assam
- * turned at the end of the turn". */
-export function rulesLabel(token) {
-  const [base, ...options] = String(token || "").split("+");
-  const key = `lobby.rules.${base}`;
-  const parts = [t(key) === key ? base : t(key)];
-  if (options.includes("orient-last")) parts.push(t("rules.orient_last"));
-  return parts.join(", ");
-}
+if (typeof document !== "undefined") document.documentElement.lang = current;
 
 /** "Blitz: 0:30 per turn" for a clock mode and its seconds per turn. */
 export function clockLabel(mode, seconds) {

@@ -36,7 +36,7 @@ export function setSound(on) {
 }
 
 function audioContext() {
-  const Context = window.AudioContext || window.webkitAudioContext;
+  const Context = window.AudioContext || window["webkitAudioContext"];
   if (!Context) return null;
   if (!audio) audio = new Context();
   // Browsers start audio suspended until the page had a click or a tap.
@@ -107,7 +107,7 @@ export function notify(title, body) {
 /** The tab's title and icon say whether it is this player's turn. */
 export function markTab(yourTurn, title) {
   document.title = title;
-  const link = document.querySelector("link[rel=icon]");
+  const link = /** @type {HTMLLinkElement|null} */ (document.querySelector("link[rel=icon]"));
   if (!link) return;
   const base = link.getAttribute("href").replace(/favicon(-turn)?\.svg$/, "");
   const wanted = yourTurn ? TURN_ICON : ICON;

@@ -1,0 +1,37 @@
+// The game's connection as the page shows it: the socket's status changes (connecting,
+// open, down, fatal) and its messages handed to the dispatch table.
+
+import { t, lang } from "../i18n.js";
+import { GameSocket } from "../net.js";
+import { receive, afterSettle } from "./dispatch.js";
+import { renderStatus } from "./view.js";
+import { renderControls } from "./controls.js";
+
+/** @typedef {import("./layout.js").Ctx} Ctx */
+
+/**
+ * The game's socket for this page's seat tokens (not connected yet).
+ * @param {Ctx} ctx
+ * @returns {GameSocket}
+ */
+export function openSocket(ctx) {
+  return new GameSocket(ctx.gameId, {
+    tokens: ctx.tokens,
+    lang: lang(),
+    onMessage: (msg) => receive(ctx, msg),
+    onStatus: (status, detail) => statusChanged(ctx, status, detail),
+  });
+}
+
+/** @param {Ctx} ctx @param {string} status @param {any} [detail] */
+function statusChanged(ctx, status, detail) {
+  const { g } = ctx;
+  g.conn = status;
+  if (status === "fatal") {
+    g.fatal = detail && detail.code === "not_found" ? t("game.not_found") : t("game.error.generic", { message: detail ? detail.message : "" });
+    if (!g.busy) afterSettle(ctx);
+  } else if (g.view) {
+    renderStatus(ctx);
+    if (!g.busy) renderControls(ctx);
+  } else ctx.ui.conn.textContent = status === "down" ? t("game.reconnecting") : "";
+}

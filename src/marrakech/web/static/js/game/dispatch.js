@@ -1,0 +1,171 @@
+// The server's messages, one handler per type (HANDLERS), applied in order: an update
+// animates its events, and what arrives meanwhile waits in the queue (docs/web-protocol.md).
+
+import { announce } from "../dom.js";
+import { t, lang, setLang, langChosen } from "../i18n.js";
+import { playEvents, timings, addToTurn } from "../animate.js";
+import { seatName } from "../panels.js";
+import { remember } from "../store.js";
+import * as state from "./state.js";
+import { renderAll, renderStatus, renderClock, showNotice } from "./view.js";
+import { renderControls } from "./controls.js";
+import { showHint } from "./input.js";
+import { showEnd, refreshEnd, showFatal } from "./dialogs.js";
+import { signalTurn } from "./meta.js";
+
+/** @typedef {import("./layout.js").Ctx} Ctx */
+
+/** A message arrived: queue it (a welcome replaces whatever waits) and apply the queue. @param {Ctx} ctx */
+export function receive(ctx, msg) {
+  if (msg.type === "welcome") ctx.g.queue.length = 0;
+  ctx.g.queue.push(msg);
+  pump(ctx);
+}
+
+/** @type {Record<string, (ctx: Ctx, msg: any) => void|Promise<void>>} */
+export const HANDLERS = {
+  welcome,
+  update,
+  game: changed,
+  bots: (ctx, msg) => {
+    ctx.g.botsBusy = msg.busy;
+    if (ctx.g.view) renderStatus(ctx);
+  },
+  rematch: rematchReady,
+  hint: (ctx, msg) => {
+    if (state.applyHint(ctx.g, msg)) showHint(ctx);
+  },
+  analysis: (ctx, msg) => {
+    ctx.g.analysis = msg.analysis;
+    refreshEnd(ctx);
+  },
+  error: refused,
+};
+
+/** Apply the queued messages in order, one at a time; then settle. @param {Ctx} ctx */
+async function pump(ctx) {
+  const { g } = ctx;
+  if (g.busy) return;
+  g.busy = true;
+  try {
+    while (g.queue.length) {
+      const msg = g.queue.shift();
+      const handler = Object.hasOwn(HANDLERS, msg.type) ? HANDLERS[msg.type] : null;
+      try {
+        if (handler) await handler(ctx, msg);
+      } catch (error) {
+        console.error("could not show a message", msg, error);
+      }
+    }
+  } finally {
+    g.busy = false;
+  }
+  afterSettle(ctx);
+}
+
+/** @param {Ctx} ctx */
+function welcome(ctx, msg) {
+  const { g, root, ui } = ctx;
+  state.applyWelcome(g, msg, performance.now());
+  root.dataset.welcomes = String(g.welcomes);
+  renderClock(ctx);
+  if (ctx.tokens.length) remember(ctx.gameId, { tokens: ctx.tokens, seats: g.you, players: g.meta.players });
+  ui.log.set(g.log);
+  ui.die.show(null);
+  // A player who never picked a language sees the game in the one it was created in.
+  if (!langChosen() && g.meta.lang && g.meta.lang !== lang()) setLang(g.meta.lang, { remember: false });
+}
+
+/** @param {Ctx} ctx */
+async function update(ctx, msg) {
+  const { g } = ctx;
+  if (msg.version <= g.version) return;
+  if (state.updateGap(g, msg)) {
+    ctx.socket.reconnectNow(); // a gap: the welcome brings the whole view again
+    return;
+  }
+  const events = msg.events || [];
+  const next = state.updatedView(g, msg);
+  const backlog = g.queue.length;
+  const before = g.lastTurn;
+  g.lastTurn = addToTurn(g.lastTurn, events);
+  // A new turn begins: the previous one's marks make way for its walk.
+  if (g.lastTurn.length && g.lastTurn[0] !== before[0]) ctx.ui.board.showLastMove(null);
+  g.preview = null;
+  renderStatus(ctx);
+  renderControls(ctx);
+  const { board, panels, die } = ctx.ui;
+  await playEvents({
+    board,
+    panels,
+    die,
+    events,
+    next,
+    ms: timings(g.speed, backlog),
+    render: (shown) => {
+      g.view = shown;
+      ctx.ui.board.render(shown);
+      ctx.ui.panels.render(shown, g.meta, g.you);
+      // The status follows the panels at once (never "Your turn" beside another's).
+      renderStatus(ctx);
+    },
+  });
+  state.applyUpdate(g, msg, next, performance.now());
+  ctx.ui.log.add(msg.log || []);
+  announce((msg.log || []).join(" "));
+}
+
+/** A `game` message: the game's meta changed (seats, status, clock), maybe with a reason to tell. @param {Ctx} ctx */
+function changed(ctx, msg) {
+  const { g } = ctx;
+  g.meta = msg.game;
+  state.setClock(g, msg.game.clock, performance.now());
+  renderClock(ctx);
+  const seat = msg.seat === null || msg.seat === undefined ? null : msg.seat;
+  const key = `reason.${msg.reason}`;
+  if (g.view && msg.reason && t(key) !== key) {
+    const name = seat === null ? "" : seatName(g.view, g.meta, seat);
+    const text = g.you.includes(seat) && t(`${key}.you`) !== `${key}.you` ? t(`${key}.you`) : t(key, { seat: name });
+    showNotice(ctx, text, "info");
+    announce(text);
+  }
+  if (g.view) renderAll(ctx);
+  refreshEnd(ctx); // the end screen names who resigned, and the rematch once it exists
+}
+
+/** @param {Ctx} ctx */
+function rematchReady(ctx, msg) {
+  const { g } = ctx;
+  g.rematch = msg;
+  const seats = msg.seats.map((x) => x.seat);
+  remember(msg.game_id, { tokens: msg.seats.map((x) => x.token), seats, players: g.meta ? g.meta.players : null });
+  if (g.view) renderControls(ctx);
+  refreshEnd(ctx);
+}
+
+/** @param {Ctx} ctx */
+function refused(ctx, msg) {
+  state.applyRefusal(ctx.g, msg, t("game.not_found"));
+  const key = `game.error.${msg.code}`;
+  const text = t(key) === key ? t("game.error.generic", { message: msg.message }) : t(key);
+  showNotice(ctx, msg.code === "illegal_action" ? `${text} (${msg.message})` : text);
+  if (msg.code === "stale_version") ctx.socket.reconnectNow();
+}
+
+/** The queue is empty: hand a hotseat over, draw, signal a new turn, show the end. @param {Ctx} ctx */
+export function afterSettle(ctx) {
+  const { g } = ctx;
+  if (!g.view) {
+    if (g.fatal) showFatal(ctx);
+    return;
+  }
+  const seat = state.settleSeat(g);
+  renderAll(ctx);
+  const mine = seat !== null;
+  if (mine && !g.wasMine) signalTurn(ctx);
+  g.wasMine = mine;
+  if (g.view.phase === "over" && !g.endShown) {
+    g.endShown = true;
+    showEnd(ctx);
+  }
+}

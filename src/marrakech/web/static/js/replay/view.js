@@ -1,0 +1,165 @@
+// The replay page's layout and drawing: the board at the position shown, the controls,
+// the position, the end and download buttons, the turning points.
+
+import { h, s, clear, download } from "../dom.js";
+import { t, lang } from "../i18n.js";
+import { Board } from "../board.js";
+import { Panels, Die, Log, endScreen, swatches, moverSeat, seatName } from "../panels.js";
+import { lastMove } from "../animate.js";
+import { go, cur, togglePlay, turnBefore } from "./player.js";
+
+/** @typedef {import("../replay.js").Replay} Replay */
+
+// Media-control icons drawn in SVG (fonts often lack the ⏮ ⏭ ⏸ glyphs).
+const ICONS = {
+  first: "M3 2h2v12H3z M14 2v12L6 8z",
+  prev: "M12 2v12L4 8z",
+  play: "M4 2v12l10-6z",
+  pause: "M3 2h4v12H3z M9 2h4v12H9z",
+  next: "M4 2v12l8-6z",
+  last: "M11 2h2v12h-2z M2 2v12l8-6z",
+};
+
+export function icon(name) {
+  return s("svg", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", class: "icon" }, s("path", { d: ICONS[name], fill: "currentColor" }));
+}
+
+/** The replay's controls: first, previous, play, next, last, and the slider. @param {Replay} R */
+function controlsRow(R) {
+  const { r, ui } = R;
+  ui.slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": t("replay.position", { i: 0, n: 0 }), "data-testid": "replay-slider" });
+  ui.slider.addEventListener("input", () => go(R, Number(ui.slider.value), false));
+  const btn = (label, testid, fn, name) =>
+    h("button", { type: "button", class: "btn secondary", "aria-label": label, title: label, "data-testid": testid, onclick: fn }, icon(name));
+  ui.playBtn = btn(t("replay.play"), "replay-play", () => togglePlay(R), "play");
+  return h(
+    "div",
+    { class: "replay-controls", role: "group", "aria-label": t("replay.title") },
+    btn(t("replay.first"), "replay-first", () => go(R, 0, false), "first"),
+    btn(t("replay.prev"), "replay-prev", () => go(R, cur(R) - 1, false), "prev"),
+    ui.playBtn,
+    btn(t("replay.next"), "replay-next", () => go(R, cur(R) + 1, true), "next"),
+    btn(t("replay.last"), "replay-last", () => go(R, r.data ? r.data.states.length - 1 : 0, false), "last"),
+    ui.slider,
+  );
+}
+
+/** Empty the page and lay the replay out (again when the language changes). @param {Replay} R */
+export function build(R) {
+  const { root, r, ui } = R;
+  clear(root);
+  const boardWrap = h("div", { class: "board-wrap" });
+  ui.board = new Board(boardWrap);
+  const side = h("div", { class: "side" });
+  const dieHost = h("div", {});
+  ui.die = new Die(dieHost);
+  ui.posLabel = h("span", { "data-testid": "replay-position", "aria-live": "polite" });
+  const controls = controlsRow(R);
+  ui.endBtnHost = h("div", { class: "control-row" });
+  ui.swingsHost = h("div", { "data-testid": "swings-host" });
+  const card = h(
+    "section",
+    { class: "controls" },
+    h("h1", {}, t("replay.title")),
+    h("div", { class: "turn-row" }, dieHost, h("div", { style: { flex: "1" } }, ui.posLabel)),
+    controls,
+    ui.endBtnHost,
+    ui.swingsHost,
+  );
+  side.append(card);
+  if (r.error) card.append(h("p", { class: "notice error", "data-testid": "replay-error" }, r.error));
+  ui.panels = new Panels(side);
+  ui.log = new Log(side);
+  ui.log.list.addEventListener("click", (e) => {
+    const li = e.target instanceof Element ? e.target.closest("li") : null;
+    if (li) go(R, [...ui.log.list.children].indexOf(li) + 1, false);
+  });
+  root.append(h("div", { class: "game replay", "data-testid": "replay" }, boardWrap, side));
+}
+
+/** The position shown: board, die, panels, log, position, buttons. @param {Replay} R */
+export function render(R) {
+  const { r, ui, root } = R;
+  if (!r.data) return;
+  const n = r.data.states.length - 1;
+  const view = r.data.states[r.pos];
+  ui.board.render(view);
+  const ev = r.pos > 0 ? r.data.events[r.pos - 1] : null;
+  ui.board.mark({});
+  ui.board.showLastMove(lastMove(turnBefore(R, r.pos)));
+  if (ev && ev.phase === "roll") ui.die.show(Number(String(ev.action).slice(1)));
+  else if (!ev) ui.die.show(null);
+  ui.panels.render(view, r.meta, []);
+  ui.log.set(r.data.log.slice(0, r.pos), r.pos > 0 ? r.pos - 1 : null);
+  ui.posLabel.textContent = r.pos === 0 ? t("replay.start") : t("replay.position", { i: r.pos, n });
+  ui.slider.max = String(n);
+  ui.slider.value = String(r.pos);
+  ui.slider.setAttribute("aria-valuetext", ui.posLabel.textContent);
+  root.dataset.position = String(r.pos);
+  renderButtons(R, view, n);
+  renderSwings(R);
+}
+
+/** Whose turn it is, the result at the end, download, and the live game if it goes on. @param {Replay} R */
+function renderButtons(R, view, n) {
+  const { r, ui } = R;
+  clear(ui.endBtnHost);
+  const mover = moverSeat(view);
+  if (mover !== null) {
+    ui.endBtnHost.append(swatches(view.seats[mover].colours, 20), " ", t("game.turn.other", { seat: seatName(view, r.meta, mover) }));
+  }
+  if (view.phase === "over") {
+    ui.endBtnHost.append(h("button", { type: "button", class: "btn", "data-testid": "replay-result", onclick: () => showEnd(R) }, t("game.show_result")));
+  }
+  ui.endBtnHost.append(
+    h("button", { type: "button", class: "btn ghost", "data-testid": "replay-download", onclick: () => downloadRecord(R) }, t("replay.download")),
+  );
+  if (!R.upload && r.data.states[n].phase !== "over") {
+    ui.endBtnHost.append(h("a", { class: "btn ghost", href: `/g/${R.gameId}` }, t("replay.live")));
+  }
+}
+
+/** The turns where a seat's winning chances moved most: one tap jumps there. @param {Replay} R */
+function renderSwings(R) {
+  const { r, ui } = R;
+  clear(ui.swingsHost);
+  const swings = r.analysis ? r.analysis.swings : [];
+  if (!swings.length) return;
+  const last = r.data.states[r.data.states.length - 1];
+  const percent = (p) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+  const item = (swing) =>
+    h(
+      "li",
+      {},
+      h(
+        "button",
+        {
+          type: "button",
+          class: `btn secondary${swing.version === r.pos ? " current" : ""}`,
+          "data-testid": `swing-${swing.version}`,
+          "aria-pressed": swing.version === r.pos ? "true" : "false",
+          onclick: () => go(R, swing.version, false),
+        },
+        swatches(last.seats[swing.seat].colours, 16),
+        " ",
+        t("replay.swing", { turn: swing.turn, seat: seatName(last, r.meta, swing.seat), before: percent(swing.before), after: percent(swing.after) }),
+      ),
+    );
+  ui.swingsHost.append(h("h2", {}, t("replay.swings")), h("ul", { class: "swings", "data-testid": "swings" }, swings.map(item)));
+}
+
+/** The end screen of the game replayed. @param {Replay} R */
+function showEnd(R) {
+  const { r } = R;
+  const view = r.data.states[r.data.states.length - 1];
+  const dialog = endScreen(view, r.meta, { onClose: () => dialog.close(), analysis: r.analysis });
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+/** @param {Replay} R */
+function downloadRecord(R) {
+  const name = R.upload ? "marrakech-record.json" : `marrakech-${R.gameId}.json`;
+  download(name, JSON.stringify(R.r.data.record, null, 1));
+}

@@ -1,0 +1,49 @@
+// The page's words (static/js/i18n.js): placeholders, fallbacks, plural rules.
+import { test, afterEach } from "node:test";
+import assert from "node:assert/strict";
+
+import { t, plural, setLang, lang, missingKeys, clockLabel, levelName, seatColoursName, onLangChange } from "../../src/marrakech/web/static/js/i18n.js";
+
+afterEach(() => setLang("en", { remember: false }));
+
+test("every key exists in both languages", () => {
+  assert.deepEqual(missingKeys(), []);
+});
+
+test("t fills placeholders and says the key it does not know", () => {
+  assert.equal(t("lobby.players.n", { n: 3 }), "3 players");
+  assert.equal(t("lobby.players.n"), "{n} players", "a missing value stays visible");
+  assert.equal(t("no.such.key"), "no.such.key");
+});
+
+test("plural rules: English says one for 1 only, French for 0 and 1", () => {
+  assert.equal(plural("game.waiting", 1), "Waiting for players: 1 open seat.");
+  assert.equal(plural("game.waiting", 0), "Waiting for players: 0 open seats.");
+  assert.equal(plural("game.waiting", 2), "Waiting for players: 2 open seats.");
+  setLang("fr", { remember: false });
+  assert.equal(lang(), "fr");
+  assert.equal(plural("game.waiting", 0), t("game.waiting.one", { n: 0 }));
+  assert.equal(plural("game.waiting", 1), t("game.waiting.one", { n: 1 }));
+  assert.equal(plural("game.waiting", 2), t("game.waiting.other", { n: 2 }));
+  assert.notEqual(t("game.waiting.one", { n: 1 }), t("game.waiting.other", { n: 1 }));
+});
+
+test("switching the language tells the listeners, once", () => {
+  const heard = [];
+  const off = onLangChange((next) => heard.push(next));
+  setLang("fr", { remember: false });
+  setLang("fr", { remember: false });
+  setLang("de", { remember: false });
+  off();
+  setLang("en", { remember: false });
+  assert.deepEqual(heard, ["fr"]);
+});
+
+test("clock modes, bot levels and seat colours in words", () => {
+  assert.equal(clockLabel("blitz", 30), "Blitz: 30 s per turn");
+  assert.equal(clockLabel("relaxed", 180), "Relaxed clock: 3 min per turn");
+  assert.equal(clockLabel("relaxed", 90), "Relaxed clock: 1:30 per turn");
+  assert.equal(levelName("hard"), "hard");
+  assert.equal(levelName("grandmaster"), "grandmaster", "a level new to the page keeps its name");
+  assert.equal(seatColoursName(["R", "Y"]), "Red-Yellow");
+});
