@@ -20,7 +20,7 @@ RIM_HEX = "#a0783c"
 
 #: The web page's carpets, by colour letter: the Okabe-Ito colour itself (``base``), a
 #: darker edge and pattern (``dark``), a lighter highlight (``light``) and the letter's
-#: ink on it (``ink``). The page reads them from ``GET /api/config`` and ``/palette.css``;
+#: ink on it (``ink``). The page reads them from ``GET /api/config``;
 #: the terminal keeps :data:`CARPET_HEX`, the nearest colours a 256-colour terminal has.
 WEB_CARPETS: dict[str, dict[str, str]] = {
     "R": {"base": "#D55E00", "dark": "#8F3F00", "light": "#F08A4B", "ink": "#ffffff"},
@@ -28,22 +28,6 @@ WEB_CARPETS: dict[str, dict[str, str]] = {
     "Y": {"base": "#F0E442", "dark": "#A89A12", "light": "#FFF6A0", "ink": "#2b2100"},
     "P": {"base": "#CC79A7", "dark": "#7E3F64", "light": "#EBC0D9", "ink": "#2a0b1d"},
 }
-
-
-def web_palette_css() -> str:
-    """The page's carpet colours as CSS custom properties (``--carpet-R``,
-    ``--carpet-R-dark``...), so style sheets use the same declaration as the board.
-
-    >>> web_palette_css().splitlines()[1]
-    '  --carpet-R: #D55E00;'
-    """
-    lines = [":root {"]
-    for letter, shades in WEB_CARPETS.items():
-        for shade, hex_colour in shades.items():
-            suffix = "" if shade == "base" else f"-{shade}"
-            lines.append(f"  --carpet-{letter}{suffix}: {hex_colour};")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:

@@ -93,7 +93,7 @@ class Conn:
             self.version = data["version"]
             if data["changes"] is None:
                 self.state = data["state"]
-            else:  # what changed, merged into the view as the page does (game.js)
+            else:  # what changed, merged into the view as the page does (game/state.js)
                 self.state = apply_changes(self.state, data["changes"])
                 # ...which gives exactly the core's view of the new position.
                 position = State.from_notation(self.state["notation"])
@@ -141,7 +141,7 @@ class Conn:
 
 def apply_changes(target: Any, changes: Any) -> Any:
     """``changes`` of an update merged into a view, as the page does (``applyChanges`` in
-    static/js/game.js): objects, and lists by index, get what changed; anything else is
+    static/js/game/state.js): objects, and lists by index, get what changed; anything else is
     replaced."""
     if isinstance(changes, dict) and isinstance(target, dict | list):
         merged: Any = dict(target) if isinstance(target, dict) else list(target)
