@@ -33,9 +33,10 @@ def post(url: str) -> int:
     request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=5) as reply:
-            return reply.status
+            status: int = reply.status
     except urllib.error.HTTPError as error:
-        return error.code
+        status = error.code
+    return status
 
 
 def test_haproxy_caps_each_clients_connections_and_posts_as_json(pg_url: str) -> None:

@@ -248,7 +248,7 @@ async def test_a_game_loads_whole_while_another_instance_appends(pg_url: str) ->
         await other.append_actions("race", 0, [ActionRow("L", 1)], "running", False)
         return seats
 
-    store._seats = seats_then_an_append  # type: ignore[method-assign]
+    store._seats = seats_then_an_append  # type: ignore[method-assign,assignment]
     game = await store.load_game("race")
     assert game is not None and game.version == 0 and game.actions == ()
     store._seats = read_seats  # type: ignore[method-assign]

@@ -186,7 +186,7 @@ async def _load_dump(url: str, name: str) -> None:
     import psycopg
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-        await conn.execute((LEGACY / f"{name}.sql").read_text().encode())  # type: ignore[call-overload]
+        await conn.execute((LEGACY / f"{name}.sql").read_text().encode())
 
 
 @pytest.mark.parametrize("name", POSTGRES)

@@ -29,8 +29,8 @@ def versions(server: Served, ids: list[str]) -> dict[str, tuple[str, int]]:
 
 
 def test_bot_games_go_on_after_a_database_restart(postgres: ThrowawayPostgres, pg_url: str) -> None:
-    limits = ("--max-bots-per-client", "100", "--max-games-per-client", "100")
-    limits += ("--games-per-minute", "100")
+    limits = ["--max-bots-per-client", "100", "--max-games-per-client", "100"]
+    limits += ["--games-per-minute", "100"]
     server = Served(pg_url, "--bot-delay", "0.02", "--bot-processes", "0", *limits)
     try:
         ids = [call(server.url + "api/games", ALL_BOTS)["game_id"] for _ in range(GAMES)]

@@ -4,6 +4,7 @@ spectator, an open seat joined from the lobby, and same-screen play with a hando
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 import pytest
@@ -18,6 +19,11 @@ from tests.web.browser.helpers import (
 )
 
 pytestmark = pytest.mark.browser
+
+
+def at_version(final: int, page: Any) -> bool:
+    """Whether ``page`` shows the game at version ``final``."""
+    return version(page) == final
 
 
 def log_lines(page: Any) -> list[str]:
@@ -57,7 +63,7 @@ def test_two_browsers_play_through_invite_links(server: LiveServer, new_page: An
                 mouse_turn(page, rng)
     final = version(host)
     for page in (guest, watcher):
-        wait_until(page, lambda p=page: version(p) == final, "the same version everywhere")
+        wait_until(page, partial(at_version, final), "the same version everywhere")
     assert log_lines(host) == log_lines(guest) == log_lines(watcher)
     assert any(
         line.startswith("Red-Yellow turned") or line.startswith("Red-Yellow kept")
@@ -115,7 +121,7 @@ def test_same_screen_hands_the_turn_over(server: LiveServer, new_page: Any) -> N
     panels = page.inner_text("[data-testid=panels]").lower()
     assert panels.count("you") == 2
     rng = random.Random(6)
-    seen = []
+    seen: list[str] = []
     while len(seen) < 2:
         kind = wait_input(page)
         if kind == "handover":
