@@ -39,3 +39,21 @@ def test_an_ipv6_client_is_its_64_network_for_the_limits(apps: Apps) -> None:
     refused = same_64.post("/api/games", json=TWO_HUMANS)
     assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
     assert next_64.post("/api/games", json=TWO_HUMANS).status_code == 201
+
+
+def test_a_name_with_nothing_visible_is_refused(apps: Apps) -> None:
+    client = apps.start()
+    invisible = "\u200d\u200c\u200d"
+    spec = {**TWO_HUMANS, "seats": [{"kind": "human", "name": invisible}, {"kind": "human"}]}
+    reply = client.post("/api/games", json=spec)
+    assert reply.status_code == 400
+    assert "found only invisible ones" in reply.json()["message"]
+
+
+def test_names_in_an_uploaded_record_follow_the_seat_names_rules(apps: Apps) -> None:
+    client = apps.start()
+    record = {"format": "marrakech-record", "version": 1, "players": 2, "rules": "standard"}
+    for bad, said in (("Ana\u202eevil", "control characters"), ("Ana\x00", "control")):
+        reply = client.post("/api/replay", json={**record, "seats": [bad, "Bea"], "actions": []})
+        assert reply.status_code == 400 and reply.json()["error"] == "bad_record"
+        assert reply.json()["message"].startswith("seats[0]: ") and said in reply.json()["message"]

@@ -311,13 +311,17 @@ JOINERS = frozenset("\u200c\u200d")
 MAX_MARKS = 3
 
 
-def _name(value: str) -> str:
+def display_name(value: str) -> str:
     """A display name: spaces collapsed, no control characters (but the joiners), no
-    runs of combining marks, at most :data:`MAX_NAME` characters.
+    runs of combining marks, something visible, at most :data:`MAX_NAME` characters.
 
-    >>> _name("  Ana   Lía ") + "|" + _name("👩\u200d💻")
+    >>> display_name("  Ana   Lía ") + "|" + display_name("👩\u200d💻")
     'Ana Lía|👩\u200d💻'
-    >>> _name("a" + "\u0301" * 39)
+    >>> display_name("\u200d\u200c")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a name with a visible character, found only invisible ones
+    >>> display_name("a" + "\u0301" * 39)
     Traceback (most recent call last):
     ...
     ValueError: names cannot stack more than 3 combining marks on a character, found 39 on 'a'
@@ -342,18 +346,21 @@ def _name(value: str) -> str:
         )
     if len(value) > MAX_NAME:
         raise ValueError(f"expected a name of at most {MAX_NAME} characters, found {len(value)}")
+    if value and all(unicodedata.category(char)[0] in "MCZ" for char in value):
+        # Joiners and marks alone: a player nobody could see or tell apart.
+        raise ValueError("expected a name with a visible character, found only invisible ones")
     return value
 
 
 def _required_name(value: str) -> str:
-    value = _name(value)
+    value = display_name(value)
     if not value:
         raise ValueError(f"expected a name of 1 to {MAX_NAME} characters, found none")
     return value
 
 
-#: A display name (:func:`_name`), perhaps empty.
-Name = Annotated[str, AfterValidator(_name)]
+#: A display name (:func:`display_name`), perhaps empty.
+Name = Annotated[str, AfterValidator(display_name)]
 #: A display name that must not be empty.
 RequiredName = Annotated[str, AfterValidator(_required_name)]
 

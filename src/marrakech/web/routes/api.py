@@ -51,6 +51,7 @@ from marrakech.web.protocol import (
     Replay,
     RuleOptionInfo,
     RuleSetInfo,
+    display_name,
     iso_time,
     parse_body,
     parse_json,
@@ -273,6 +274,14 @@ def uploaded_record(body: bytes) -> dict[str, object]:
             f"unexpected field {', '.join(map(repr, unknown[:5]))}: a record has only "
             f"{', '.join(sorted(RECORD_KEYS))}",
         )
+    seats = data.get("seats")
+    if isinstance(seats, list):  # the core checks the shape; names are the web's rule
+        for number, label in enumerate(seats):
+            if isinstance(label, str):
+                try:
+                    display_name(label)
+                except ValueError as error:
+                    raise ApiError(400, "bad_record", f"seats[{number}]: {error}") from None
     meta = data.get("meta")
     if meta is not None:
         size = len(json.dumps(meta, ensure_ascii=False).encode())
