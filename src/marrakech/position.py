@@ -118,15 +118,68 @@ def regions(board: Sequence[int]) -> list[list[int]]:
     return found
 
 
+class RegionSummary(NamedTuple):
+    """The regions of one packed board (R11), read once: per square, the size of its
+    region and its colour (0 and -1 when empty); per colour, its visible squares and the
+    sum of ``size * size`` over its regions."""
+
+    size_at: tuple[int, ...]
+    colour_at: tuple[int, ...]
+    counts: tuple[int, int, int, int]
+    squares_squared: tuple[float, ...]
+
+
+_summaries: dict[tuple[int, ...], RegionSummary] = {}
+
+
+def region_summary(board: tuple[int, ...]) -> RegionSummary:
+    """The :class:`RegionSummary` of a packed board.
+
+    Boards repeat often inside a search (the same board with Assam or the money
+    elsewhere), so summaries are cached (at most 100,000, then the cache starts again).
+
+    >>> summary = region_summary((7, 15, 0, 0, 0, 0, 0, 1) + (0,) * 41)
+    >>> summary.size_at[:3], summary.counts, summary.squares_squared
+    ((2, 2, 0), (1, 0, 2, 0), (1.0, 0.0, 4.0, 0.0))
+    """
+    found = _summaries.get(board)
+    if found is not None:
+        return found
+    size_at = [0] * SQUARES
+    colour_at = [-1] * SQUARES
+    counts = [0, 0, 0, 0]
+    squares_sq = [0.0, 0.0, 0.0, 0.0]
+    for members in regions(board):
+        colour = (board[members[0]] - 1) & 3
+        n = len(members)
+        for square in members:
+            size_at[square] = n
+            colour_at[square] = colour
+        counts[colour] += n
+        squares_sq[colour] += n * n
+    result = RegionSummary(
+        tuple(size_at),
+        tuple(colour_at),
+        (counts[0], counts[1], counts[2], counts[3]),
+        tuple(squares_sq),
+    )
+    if len(_summaries) > 100_000:
+        _summaries.clear()  # bounded memory over long arena runs
+    _summaries[board] = result
+    return result
+
+
 __all__ = [
     "CHANCE",
     "NO_LINK",
     "TERMINAL",
     "Fields",
     "Phase",
+    "RegionSummary",
     "cell_colour",
     "cell_link",
     "pack_cell",
     "region",
+    "region_summary",
     "regions",
 ]

@@ -14,7 +14,6 @@ from marrakech.actions import action_from_id
 from marrakech.bots.value import features, load_value
 from marrakech.fast.layout import WIDTH, to_arrays
 from marrakech.fast.search import (
-    FEATURES,
     INFORMED,
     Tree,
     grow,
@@ -22,6 +21,7 @@ from marrakech.fast.search import (
     self_play,
     win_chances,
 )
+from marrakech.value_features import FEATURES
 
 CONFIGS = [(p, r) for p in (2, 3, 4) for r in ("standard", "bga", "standard+orient-last")]
 IDS = [f"{p}p-{r}" for p, r in CONFIGS]
