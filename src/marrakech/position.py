@@ -89,6 +89,23 @@ class Fields(NamedTuple):
     pile: int
 
 
+# Each field's index in a packed position, read from :class:`Fields` so that the two
+# cannot disagree: code that reads one field of a state says ``state[FIELD_BOARD]``,
+# never ``state[2]``. (Plain ints rather than an enum: a state's getters read them in
+# the engine's hottest paths.)
+FIELD_PLAYERS = Fields._fields.index("players")
+FIELD_RULES = Fields._fields.index("rules")
+FIELD_BOARD = Fields._fields.index("board")
+FIELD_ASSAM = Fields._fields.index("assam")
+FIELD_MONEY = Fields._fields.index("money")
+FIELD_HAND = Fields._fields.index("hand")
+FIELD_TOPS = Fields._fields.index("tops")
+FIELD_OUT = Fields._fields.index("out")
+FIELD_PHASE = Fields._fields.index("phase")
+FIELD_TURN = Fields._fields.index("turn")
+FIELD_PILE = Fields._fields.index("pile")
+
+
 def region(board: Sequence[int], square: int) -> list[int]:
     """The squares joined to ``square`` through shared sides showing its colour (R11)."""
     colour = (board[square] - 1) & 3
@@ -171,6 +188,17 @@ def region_summary(board: tuple[int, ...]) -> RegionSummary:
 
 __all__ = [
     "CHANCE",
+    "FIELD_ASSAM",
+    "FIELD_BOARD",
+    "FIELD_HAND",
+    "FIELD_MONEY",
+    "FIELD_OUT",
+    "FIELD_PHASE",
+    "FIELD_PILE",
+    "FIELD_PLAYERS",
+    "FIELD_RULES",
+    "FIELD_TOPS",
+    "FIELD_TURN",
     "NO_LINK",
     "TERMINAL",
     "Fields",
