@@ -4,7 +4,7 @@ phases, and how one board square packs the carpet it shows.
 A state is a flat tuple of eleven :class:`Fields` (one C call builds it, which keeps
 :meth:`State.apply <marrakech.state.State.apply>` fast). This module names those fields
 so that the modules that read or write them without the rules (the position string,
-:mod:`marrakech.notation`; the kernel row, :mod:`marrakech.fast.layout`) share one
+:mod:`marrakech.notation`; the kernel row, :mod:`marrakech.fast.rows`) share one
 description. The rules that move a position on live in :mod:`marrakech.state`.
 
 A board cell is ``0`` when the square is empty, else ``1 + colour + 4 * link``, where

@@ -1,7 +1,7 @@
 """The learned value's features: their names, order and scales.
 
 The learned value (:mod:`marrakech.bots.value`) and its compiled mirror in the search
-(:mod:`marrakech.fast.search`) both read this module, so the two cannot drift;
+(:mod:`marrakech.fast.search_kernels`) both read this module, so the two cannot drift;
 it lives in the core because the compiled layer sits below the bots and may import the
 core only (``docs/architecture.md``).
 

@@ -12,7 +12,7 @@ import pytest
 
 from marrakech import State, action_from_id, parse_rules
 from marrakech.envs import VectorEnv, marrakech_v0
-from marrakech.envs.batch import PythonBatch
+from marrakech.envs.python_batch import PythonBatch
 from marrakech.envs.spec import observation
 
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")

@@ -15,8 +15,8 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
 from marrakech.fast import kernels, random_playouts  # noqa: E402
-from marrakech.fast.layout import to_arrays  # noqa: E402
 from marrakech.fast.playouts import INFORMED_DEFAULT  # noqa: E402
+from marrakech.fast.rows import to_arrays  # noqa: E402
 
 RUIN = 30.0
 

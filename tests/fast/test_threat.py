@@ -16,7 +16,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
 from marrakech.fast import kernels  # noqa: E402
-from marrakech.fast.layout import to_arrays  # noqa: E402
+from marrakech.fast.rows import to_arrays  # noqa: E402
 
 POOR = RuleSet(carpets=(6, 5, 6), money=3, own_cover=True)  # eliminations galore (R13)
 RULES = (STANDARD, BGA, STANDARD.with_options(orient_last=True), POOR)

@@ -13,7 +13,7 @@ exact win shares.
 
 The weights, one set per player count, are small JSON files in ``bots/data/``
 (``value-2p.json``...), read once; the compiled search evaluates the same model in Numba
-(:func:`marrakech.fast.search.win_chances`), whose features mirror :func:`features`.
+(:func:`marrakech.fast.search_kernels.win_chances`), whose features mirror :func:`features`.
 The features' names and scales have their home in :mod:`marrakech.value_features`,
 which both read.
 

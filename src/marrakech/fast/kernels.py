@@ -1,4 +1,4 @@
-"""Numba kernels: the rules of the core, on kernel rows (see :mod:`marrakech.fast.layout`).
+"""Numba kernels: the rules of the core, on kernel rows (see :mod:`marrakech.fast.rows`).
 
 Every function here mirrors one part of :class:`marrakech.state.State` line for line
 (``_roll``, ``_place``, ``_draw``, ``_next_seat``, ``_game_over``, ``scores``, ``ranks``)

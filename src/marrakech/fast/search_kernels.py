@@ -12,7 +12,7 @@ iterations per call, so the caller can watch a clock between calls::
 
     >>> from marrakech import State
     >>> from marrakech.bots.value import load_value
-    >>> from marrakech.fast.layout import to_arrays
+    >>> from marrakech.fast.rows import to_arrays
     >>> state = State.new(players=3)
     >>> tree = Tree(capacity=4096)
     >>> root = to_arrays(state)
@@ -25,7 +25,7 @@ iterations per call, so the caller can watch a clock between calls::
     True
 
 The per-seat features (:func:`seat_features`) mirror :func:`marrakech.bots.value.features`
-(the home of their definition; ``tests/fast/test_search.py`` compares the two).
+(the home of their definition; ``tests/fast/test_search_kernels.py`` compares the two).
 """
 
 from __future__ import annotations
