@@ -28,8 +28,8 @@ BUDGETS: dict[str, dict[str, Any]] = {
     "hard": {"iterations": 300, "seconds": None},
     "expert": {"iterations": 300, "playout": 0.5, "seconds": None},
     "expectimax": {"depth": 2, "seconds": None},
-    "hard-v1": {"depth": 1, "seconds": None},
     "mcts": {"iterations": 150, "seconds": None},
+    "hard-v1": {"depth": 1, "seconds": None},
     "expert-v1": {"iterations": 150, "informed": False, "seconds": None},
 }
 
@@ -39,10 +39,11 @@ def positions(count: int, seed: int) -> list[State]:
     rng = random.Random(seed)
     found: list[State] = []
     while len(found) < count:
+        players = rng.choice((2, 3, 4))
         rules = rng.choice(list(NAMED_RULE_SETS.values()))
         if rng.random() < 0.4:
             rules = rules.with_options(orient_last=True)
-        state = State.new(players=rng.choice((2, 3, 4)), rules=rules)
+        state = State.new(players=players, rules=rules)
         for _ in range(rng.randrange(120)):
             if state.is_terminal:
                 break
