@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from marrakech.bots.evaluation import evaluate
 from marrakech.bots.value import FEATURES, ValueModel, static_value, value_file
-from marrakech.fast.layout import from_arrays
+from marrakech.fast.rows import from_arrays
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "marrakech" / "bots" / "data"
@@ -56,7 +56,7 @@ def design(features: Array, progress: Array) -> Array:
 
 
 def live_seats(features: Array, players: int) -> npt.NDArray[np.bool_]:
-    # A seat out of the game has all-zero features (fast.search.seat_features); a seat
+    # A seat out of the game has all-zero features (fast.search_kernels.seat_features); a seat
     # still in has some carpets in hand or on the board, or dirhams, in practice always.
     live = np.abs(features).sum(axis=2) > 0
     live[:, players:] = False

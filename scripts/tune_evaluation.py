@@ -23,8 +23,9 @@ import numpy as np
 
 from marrakech import Phase, State
 from marrakech.bots import make_bot
-from marrakech.bots.evaluation import analyse, evaluate, resolve_weights
+from marrakech.bots.evaluation import evaluate, resolve_weights
 from marrakech.playout import sample_outcome
+from marrakech.position import region_summary
 
 TERMS = ("money", "area", "sum n^2", "threat", "to move")
 Sample = tuple[float, int, list[list[float]], tuple[int, ...]]
@@ -33,7 +34,7 @@ Sample = tuple[float, int, list[list[float]], tuple[int, ...]]
 def terms(state: State) -> list[list[float]]:
     """Per seat: dirhams, visible squares, sum of size^2, expected threat, carpets."""
     players = state.players
-    _, _, counts, squares_sq = analyse(state.board)
+    _, _, counts, squares_sq = region_summary(state.board)
     area_weight, region_weight, _ = resolve_weights(None, players)
     values = evaluate(state)
     rows = []

@@ -26,8 +26,9 @@ import numpy as np
 
 from marrakech import State
 from marrakech.bots.value import load_value, static_value
-from marrakech.fast.layout import WIDTH, to_arrays
-from marrakech.fast.search import FEATURES, Tree, self_play
+from marrakech.fast.rows import WIDTH, to_arrays
+from marrakech.fast.search_kernels import Tree, self_play
+from marrakech.value_features import FEATURES
 
 
 def generate(

@@ -1,7 +1,7 @@
 """The argument checks of a batch of games: one message per mistake, for every engine.
 
 A batch engine (the compiled :class:`marrakech.fast.Batch`, the pure-Python
-:class:`~marrakech.envs.batch.PythonBatch`, and through :class:`~marrakech.envs.VectorEnv`
+:class:`~marrakech.envs.python_batch.PythonBatch`, and through :class:`~marrakech.envs.VectorEnv`
 their callers) takes a number of games, a rule set, boolean masks, arrays of decision
 ids, seats and game indices. Each is checked here and nowhere else::
 

@@ -4,7 +4,7 @@ phases, and how one board square packs the carpet it shows.
 A state is a flat tuple of eleven :class:`Fields` (one C call builds it, which keeps
 :meth:`State.apply <marrakech.state.State.apply>` fast). This module names those fields
 so that the modules that read or write them without the rules (the position string,
-:mod:`marrakech.notation`; the kernel row, :mod:`marrakech.fast.layout`) share one
+:mod:`marrakech.notation`; the kernel row, :mod:`marrakech.fast.rows`) share one
 description. The rules that move a position on live in :mod:`marrakech.state`.
 
 A board cell is ``0`` when the square is empty, else ``1 + colour + 4 * link``, where
@@ -89,6 +89,23 @@ class Fields(NamedTuple):
     pile: int
 
 
+# Each field's index in a packed position, read from :class:`Fields` so that the two
+# cannot disagree: code that reads one field of a state says ``state[FIELD_BOARD]``,
+# never ``state[2]``. (Plain ints rather than an enum: a state's getters read them in
+# the engine's hottest paths.)
+FIELD_PLAYERS = Fields._fields.index("players")
+FIELD_RULES = Fields._fields.index("rules")
+FIELD_BOARD = Fields._fields.index("board")
+FIELD_ASSAM = Fields._fields.index("assam")
+FIELD_MONEY = Fields._fields.index("money")
+FIELD_HAND = Fields._fields.index("hand")
+FIELD_TOPS = Fields._fields.index("tops")
+FIELD_OUT = Fields._fields.index("out")
+FIELD_PHASE = Fields._fields.index("phase")
+FIELD_TURN = Fields._fields.index("turn")
+FIELD_PILE = Fields._fields.index("pile")
+
+
 def region(board: Sequence[int], square: int) -> list[int]:
     """The squares joined to ``square`` through shared sides showing its colour (R11)."""
     colour = (board[square] - 1) & 3
@@ -118,15 +135,79 @@ def regions(board: Sequence[int]) -> list[list[int]]:
     return found
 
 
+class RegionSummary(NamedTuple):
+    """The regions of one packed board (R11), read once: per square, the size of its
+    region and its colour (0 and -1 when empty); per colour, its visible squares and the
+    sum of ``size * size`` over its regions."""
+
+    size_at: tuple[int, ...]
+    colour_at: tuple[int, ...]
+    counts: tuple[int, int, int, int]
+    squares_squared: tuple[float, ...]
+
+
+_summaries: dict[tuple[int, ...], RegionSummary] = {}
+
+
+def region_summary(board: tuple[int, ...]) -> RegionSummary:
+    """The :class:`RegionSummary` of a packed board.
+
+    Boards repeat often inside a search (the same board with Assam or the money
+    elsewhere), so summaries are cached (at most 100,000, then the cache starts again).
+
+    >>> summary = region_summary((7, 15, 0, 0, 0, 0, 0, 1) + (0,) * 41)
+    >>> summary.size_at[:3], summary.counts, summary.squares_squared
+    ((2, 2, 0), (1, 0, 2, 0), (1.0, 0.0, 4.0, 0.0))
+    """
+    found = _summaries.get(board)
+    if found is not None:
+        return found
+    size_at = [0] * SQUARES
+    colour_at = [-1] * SQUARES
+    counts = [0, 0, 0, 0]
+    squares_sq = [0.0, 0.0, 0.0, 0.0]
+    for members in regions(board):
+        colour = (board[members[0]] - 1) & 3
+        n = len(members)
+        for square in members:
+            size_at[square] = n
+            colour_at[square] = colour
+        counts[colour] += n
+        squares_sq[colour] += n * n
+    result = RegionSummary(
+        tuple(size_at),
+        tuple(colour_at),
+        (counts[0], counts[1], counts[2], counts[3]),
+        tuple(squares_sq),
+    )
+    if len(_summaries) > 100_000:
+        _summaries.clear()  # bounded memory over long arena runs
+    _summaries[board] = result
+    return result
+
+
 __all__ = [
     "CHANCE",
+    "FIELD_ASSAM",
+    "FIELD_BOARD",
+    "FIELD_HAND",
+    "FIELD_MONEY",
+    "FIELD_OUT",
+    "FIELD_PHASE",
+    "FIELD_PILE",
+    "FIELD_PLAYERS",
+    "FIELD_RULES",
+    "FIELD_TOPS",
+    "FIELD_TURN",
     "NO_LINK",
     "TERMINAL",
     "Fields",
     "Phase",
+    "RegionSummary",
     "cell_colour",
     "cell_link",
     "pack_cell",
     "region",
+    "region_summary",
     "regions",
 ]

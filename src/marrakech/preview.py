@@ -1,5 +1,6 @@
 """What each roll of the die would do, before it is cast: for the interfaces' previews,
-the bots' and the players' sense of risk, and the measure of dice luck.
+the players' sense of risk, and the measure of dice luck. The bots read the same
+expected tithe in floats, fast, from :mod:`marrakech.threat` (tested against this module).
 
 Every figure comes from applying the roll to the position (:meth:`State.describe`), so
 a preview is the rules themselves, never a second reading of them (R9-R13)::

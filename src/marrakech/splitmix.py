@@ -4,7 +4,7 @@ The compiled kernels (:mod:`marrakech.fast.kernels`) draw every die roll, pile d
 and sampled action of a batch from SplitMix64 streams, one ``uint64`` of state per
 stream: fast, good enough for simulation and simple to keep per game. This module is
 the same generator in plain Python, so that the pure-Python batch
-(:class:`marrakech.envs.batch.PythonBatch`) plays exactly the games the compiled batch
+(:class:`marrakech.envs.python_batch.PythonBatch`) plays exactly the games the compiled batch
 plays for the same seed. The kernels mirror these functions line for line, and a test
 compares the two.
 

@@ -56,6 +56,17 @@ from marrakech.notation import format_position, parse_position
 from marrakech.outcome import Outcome, rank_seats
 from marrakech.position import (
     CHANCE,
+    FIELD_ASSAM,
+    FIELD_BOARD,
+    FIELD_HAND,
+    FIELD_MONEY,
+    FIELD_OUT,
+    FIELD_PHASE,
+    FIELD_PILE,
+    FIELD_PLAYERS,
+    FIELD_RULES,
+    FIELD_TOPS,
+    FIELD_TURN,
     NO_LINK,
     TERMINAL,
     Fields,
@@ -101,7 +112,9 @@ class State(tuple[Any, ...]):
 
     Build one with :meth:`new` or :meth:`from_notation`; move on with :meth:`apply`.
     A state is stored as a flat tuple of its fields for speed (one C call builds it);
-    treat it as opaque and use the named properties.
+    treat it as opaque and use the named properties. Inside, a method reads one field by
+    its name's index (``self[FIELD_BOARD]``, :mod:`marrakech.position`) or unpacks them
+    all in :class:`~marrakech.position.Fields` order.
     """
 
     __slots__ = ()
@@ -166,98 +179,98 @@ class State(tuple[Any, ...]):
 
     @property
     def players(self) -> int:
-        return self[0]
+        return self[FIELD_PLAYERS]
 
     @property
     def rules(self) -> RuleSet:
-        return self[1]
+        return self[FIELD_RULES]
 
     @property
     def phase(self) -> Phase:
-        return _PHASES[self[8]]
+        return _PHASES[self[FIELD_PHASE]]
 
     @property
     def turn(self) -> int:
         """The seat whose turn it is (or comes next, during a DRAW)."""
-        return self[9]
+        return self[FIELD_TURN]
 
     @property
     def to_move(self) -> int:
         """The seat to decide, or :data:`CHANCE` (ROLL, DRAW) or :data:`TERMINAL`."""
-        phase = self[8]
+        phase = self[FIELD_PHASE]
         if phase == _ORIENT or phase == _PLACE:
-            return self[9]
+            return self[FIELD_TURN]
         return TERMINAL if phase == _OVER else CHANCE
 
     @property
     def is_chance(self) -> bool:
-        return self[8] == _ROLL or self[8] == _DRAW
+        return self[FIELD_PHASE] == _ROLL or self[FIELD_PHASE] == _DRAW
 
     @property
     def is_terminal(self) -> bool:
-        return self[8] == _OVER
+        return self[FIELD_PHASE] == _OVER
 
     @property
     def draw_pile(self) -> int | None:
         """During a DRAW, the seat whose pile reveals its top carpet."""
-        return self[10] if self[8] == _DRAW else None
+        return self[FIELD_PILE] if self[FIELD_PHASE] == _DRAW else None
 
     @property
     def assam_square(self) -> int:
-        return self[3] >> 2
+        return self[FIELD_ASSAM] >> 2
 
     @property
     def assam_facing(self) -> int:
-        return self[3] & 3
+        return self[FIELD_ASSAM] & 3
 
     @property
     def money(self) -> tuple[int, ...]:
         """Dirhams per seat."""
-        return self[4]
+        return self[FIELD_MONEY]
 
     @property
     def hand(self) -> tuple[int, ...]:
         """Carpets not yet placed, per colour in play (a 2-player pile counts its top)."""
-        return self[5]
+        return self[FIELD_HAND]
 
     def carpets_in_hand(self, seat: int) -> int:
-        return sum(self[5][c] for c in colours_of(seat, self[0]))
+        return sum(self[FIELD_HAND][c] for c in colours_of(seat, self[FIELD_PLAYERS]))
 
     def pile_top(self, seat: int) -> int | None:
         """2 players: the colour on top of ``seat``'s pile, None if not revealed or empty."""
-        if self[0] != 2:
+        if self[FIELD_PLAYERS] != 2:
             return None
-        top = self[6][seat]
+        top = self[FIELD_TOPS][seat]
         return None if top < 0 else top
 
     def next_carpet(self, seat: int) -> int | None:
         """The colour ``seat`` places next, if known and if the seat still has one."""
-        if seat in self[7]:
+        if seat in self[FIELD_OUT]:
             return None
-        if self[0] == 2:
+        if self[FIELD_PLAYERS] == 2:
             return self.pile_top(seat)
-        return seat if self[5][seat] else None
+        return seat if self[FIELD_HAND][seat] else None
 
     @property
     def eliminated(self) -> tuple[int, ...]:
         """Eliminated seats, in the order they went out (R13)."""
-        return self[7]
+        return self[FIELD_OUT]
 
     def is_in(self, seat: int) -> bool:
-        return seat not in self[7]
+        return seat not in self[FIELD_OUT]
 
     @property
     def seats_in(self) -> tuple[int, ...]:
-        return tuple(s for s in range(self[0]) if s not in self[7])
+        return tuple(s for s in range(self[FIELD_PLAYERS]) if s not in self[FIELD_OUT])
 
     def colour_at(self, square: int) -> int | None:
         """The colour visible on ``square``, None if empty."""
-        cell = self[2][square]
+        cell = self[FIELD_BOARD][square]
         return (cell - 1) & 3 if cell else None
 
     def other_half(self, square: int) -> int | None:
         """The square showing the other half of the carpet on ``square``, if visible."""
-        cell = self[2][square]
+        cell = self[FIELD_BOARD][square]
         if not cell or (cell - 1) >> 2 == NO_LINK:
             return None
         return square + DELTA[(cell - 1) >> 2]
@@ -265,29 +278,29 @@ class State(tuple[Any, ...]):
     @property
     def board(self) -> tuple[int, ...]:
         """The packed cells (0 empty, else ``1 + colour + 4 * link``), for fast code."""
-        return self[2]
+        return self[FIELD_BOARD]
 
     def visible_squares(self, colour: int) -> int:
         cell_values = {pack_cell(colour, link) for link in range(5)}
-        return sum(1 for cell in self[2] if cell in cell_values)
+        return sum(1 for cell in self[FIELD_BOARD] if cell in cell_values)
 
     def region_at(self, square: int) -> tuple[int, ...]:
         """The tithe region of ``square`` (R11): empty if the square is empty."""
-        if not self[2][square]:
+        if not self[FIELD_BOARD][square]:
             return ()
-        return tuple(sorted(region(self[2], square)))
+        return tuple(sorted(region(self[FIELD_BOARD], square)))
 
     # -- scores (R20, R21) --------------------------------------------------------
 
     def scores(self) -> tuple[int, ...]:
         """Dirhams plus visible squares of the seat's colours (R20)."""
-        players = self[0]
+        players = self[FIELD_PLAYERS]
         counts = [0] * 4
-        for cell in self[2]:
+        for cell in self[FIELD_BOARD]:
             if cell:
                 counts[(cell - 1) & 3] += 1
         return tuple(
-            (0 if seat in self[7] else self[4][seat])
+            (0 if seat in self[FIELD_OUT] else self[FIELD_MONEY][seat])
             + sum(counts[c] for c in colours_of(seat, players))
             for seat in range(players)
         )
@@ -298,7 +311,7 @@ class State(tuple[Any, ...]):
         >>> State.new(players=3).ranks()
         (1, 1, 1)
         """
-        return rank_seats(self.scores(), self[4], self[7])
+        return rank_seats(self.scores(), self[FIELD_MONEY], self[FIELD_OUT])
 
     def outcome(self) -> Outcome:
         """How the game ended, or stands: ranks, winners, rank values, win shares.
@@ -306,7 +319,7 @@ class State(tuple[Any, ...]):
         >>> State.new(players=2).outcome().over
         False
         """
-        return Outcome(self.ranks(), over=self[8] == _OVER)
+        return Outcome(self.ranks(), over=self[FIELD_PHASE] == _OVER)
 
     def winners(self) -> tuple[int, ...]:
         """The seats ranked first (several on a shared win); empty before the end."""
@@ -316,7 +329,7 @@ class State(tuple[Any, ...]):
 
     def legal_actions(self) -> Sequence[Action]:
         """The legal actions in canonical (id) order; chance outcomes at chance nodes."""
-        phase = self[8]
+        phase = self[FIELD_PHASE]
         if phase == _ORIENT:
             return ORIENTS
         if phase == _PLACE:
@@ -333,7 +346,7 @@ class State(tuple[Any, ...]):
     def legal_mask(self) -> list[bool]:
         """87 flags, one per decision id; all False at chance nodes and at the end."""
         mask = [False] * DECISION_IDS
-        if self[8] == _ORIENT or self[8] == _PLACE:
+        if self[FIELD_PHASE] == _ORIENT or self[FIELD_PHASE] == _PLACE:
             for action in self.legal_actions():
                 mask[action.id] = True
         return mask
@@ -353,12 +366,12 @@ class State(tuple[Any, ...]):
 
     def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
         """``(action, probability)`` pairs with exact probabilities summing to 1."""
-        phase = self[8]
+        phase = self[FIELD_PHASE]
         if phase == _ROLL:
             return _ROLL_OUTCOMES
         if phase == _DRAW:
-            pile = self[10]
-            return _draw_outcomes(pile, self[5][pile], self[5][pile + 2])
+            pile = self[FIELD_PILE]
+            return _draw_outcomes(pile, self[FIELD_HAND][pile], self[FIELD_HAND][pile + 2])
         return ()
 
     def apply(self, action: Action) -> State:
@@ -421,7 +434,7 @@ class State(tuple[Any, ...]):
         """
         prefix = f"{who}: " if who else ""
         if isinstance(action, Resign):
-            if self[8] not in (_ORIENT, _PLACE):
+            if self[FIELD_PHASE] not in (_ORIENT, _PLACE):
                 why = f"a seat resigns while a seat decides, found the {self.phase.name} phase"
             else:
                 why = f"expected one of the seats still in: {', '.join(map(str, self.seats_in))}"
@@ -433,11 +446,11 @@ class State(tuple[Any, ...]):
             known = 0 <= action < len(ACTIONS)
             found = f"id {action} ({ACTIONS[action]})" if known else f"id {action}"
             legal = ", ".join(f"{a.id} ({a})" for a in self.legal_actions())
-        if self[8] == _OVER:
+        if self[FIELD_PHASE] == _OVER:
             return IllegalActionError(f"{prefix}illegal action {found}: the game is over")
-        where = f"the {self.phase.name} phase of seat {self[9]}"
-        if self[8] == _DRAW:
-            where = f"the DRAW phase of seat {self[10]}'s pile"
+        where = f"the {self.phase.name} phase of seat {self[FIELD_TURN]}"
+        if self[FIELD_PHASE] == _DRAW:
+            where = f"the DRAW phase of seat {self[FIELD_PILE]}'s pile"
         return IllegalActionError(
             f"{prefix}illegal action {found} in {where}: expected one of {legal}"
         )
@@ -564,8 +577,8 @@ class State(tuple[Any, ...]):
     def summary(self) -> str:
         """One line: phase, seat, Assam, money; handy in logs."""
         where = square_name(self.assam_square) + FACING_LETTERS[self.assam_facing]
-        money = "/".join(str(m) for m in self[4])
-        return f"{self.phase.name} seat {self[9]}, Assam {where}, dirhams {money}"
+        money = "/".join(str(m) for m in self[FIELD_MONEY])
+        return f"{self.phase.name} seat {self[FIELD_TURN]}, Assam {where}, dirhams {money}"
 
 
 _new = tuple.__new__

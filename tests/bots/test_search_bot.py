@@ -12,9 +12,9 @@ import pytest
 
 from marrakech import Orient, State
 from marrakech.bots import SearchBot, make_bot
-from marrakech.bots.evaluation import roll_threat
 from marrakech.bots.search import fast_available
 from marrakech.state import Phase
+from marrakech.threat import roll_threat
 
 from .conftest import decision_positions
 

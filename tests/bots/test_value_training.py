@@ -45,7 +45,7 @@ def test_the_data_holds_each_position_s_final_ranks_and_scores(data_file: Path) 
 def test_all_rows_keeps_every_position_whole(tmp_path: Path) -> None:
     # --all-rows stores each recorded position as a kernel row (for fitting values on
     # features the packaged value does not compute); the features are those of the row.
-    from marrakech.fast.search import seat_features
+    from marrakech.fast.search_kernels import seat_features
 
     path = tmp_path / "rows.npz"
     generator = load_script("value_data")

@@ -12,8 +12,8 @@ import pytest
 
 from marrakech import BGA, STANDARD, State, parse_action, parse_rules
 from marrakech.envs import VectorEnv
-from marrakech.envs.batch import PythonBatch
 from marrakech.envs.engine import BatchEngine
+from marrakech.envs.python_batch import PythonBatch
 from marrakech.rules import RuleSet
 
 pytest.importorskip("numba")

@@ -13,8 +13,8 @@ import pytest
 
 from marrakech import RuleSet, State, action_from_id, parse_rules
 from marrakech.envs import VectorEnv, marrakech_v0
-from marrakech.envs.batch import PythonBatch
 from marrakech.envs.pettingzoo_env import MarrakechAEC
+from marrakech.envs.python_batch import PythonBatch
 from marrakech.envs.spec import observation
 from marrakech.envs.vector import BackendName
 

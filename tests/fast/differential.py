@@ -21,7 +21,7 @@ import numpy as np
 
 from marrakech import ACTION_IDS, State
 from marrakech.actions import ACTIONS
-from marrakech.fast import Batch, from_arrays, kernels, layout, to_arrays
+from marrakech.fast import Batch, from_arrays, kernels, rows, to_arrays
 from marrakech.observation import encode_observation
 from marrakech.playout import sample_outcome
 from marrakech.rules import RuleSet
@@ -79,14 +79,14 @@ def drive_rows(players: int, rules: RuleSet, games: int, seed: int) -> Tally:
                 tithe = event.tithe
                 tithes_paid += tithe.paid
                 tally.tithes += 1
-                assert tuple(row[layout.LAST_PAYER : layout.LAST_PAID + 1].tolist()) == (
+                assert tuple(row[rows.LAST_PAYER : rows.LAST_PAID + 1].tolist()) == (
                     tithe.payer,
                     tithe.payee,
                     tithe.due,
                     tithe.paid,
                 )
             else:
-                assert row[layout.LAST_PAYER] == -1
+                assert row[rows.LAST_PAYER] == -1
             if event.eliminated is not None:
                 tally.eliminations += 1
             if (
@@ -95,7 +95,7 @@ def drive_rows(players: int, rules: RuleSet, games: int, seed: int) -> Tally:
                 and len(event.covered) == 2
             ):
                 tally.own_covers += 1
-        assert int(row[layout.TITHE_DIRHAMS]) == tithes_paid
+        assert int(row[rows.TITHE_DIRHAMS]) == tithes_paid
         _check_results(row, state)
         tally.games += 1
         if list(state.ranks()).count(1) > 1:

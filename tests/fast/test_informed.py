@@ -9,15 +9,14 @@ import random
 import pytest
 
 from marrakech import BGA, STANDARD, Phase, State, random_action
-from marrakech.bots.evaluation import roll_threat
 from marrakech.geometry import NEIGHBOURS
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 
 from marrakech.fast import kernels, random_playouts  # noqa: E402
-from marrakech.fast.layout import to_arrays  # noqa: E402
 from marrakech.fast.playouts import INFORMED_DEFAULT  # noqa: E402
+from marrakech.fast.rows import to_arrays  # noqa: E402
 
 RUIN = 30.0
 
@@ -37,20 +36,6 @@ def positions(phase: Phase, per_config: int = 40) -> list[State]:
                     state = state.apply(random_action(state, rng))
             found.extend(rng.sample(seen, per_config))
     return found
-
-
-def test_roll_cost_is_the_cores_expected_tithe() -> None:
-    """R9-R13: the expected tithe of each orientation, a roll that cannot be paid costing
-    the seat's dirhams plus the ruin penalty, as the bots' evaluation computes it."""
-    for state in positions(Phase.ORIENT):
-        row = to_arrays(state)
-        for turn_by in range(3):
-            paid, eliminated, _ = roll_threat(state, turn_by)
-            expected = paid + RUIN * eliminated
-            assert kernels.roll_cost(row, turn_by, RUIN) == pytest.approx(expected), (
-                state.notation(),
-                turn_by,
-            )
 
 
 def core_place_value(state: State, squares: tuple[int, int], params: tuple[float, ...]) -> float:

@@ -10,7 +10,8 @@ A position is scored per seat (a *value vector*), in dirhams:
 * the coming roll: the seat about to orient Assam is assumed to choose the orientation
   with the smallest expected tithe (R9-R13), and a seat about to roll keeps the facing
   it chose; that expected tithe (times ``threat``) moves from it to the owners, and
-  its chance of elimination costs it ``ELIMINATION_PENALTY``;
+  its chance of elimination costs it ``ELIMINATION_PENALTY`` (both figures come from
+  :mod:`marrakech.threat`, their home);
 * eliminated seats (R13) are worth ``ELIMINATED`` whatever they hold; at the end the
   value is the exact score with dirhams as tie-break (R21).
 
@@ -31,13 +32,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marrakech.geometry import PATHS, SQUARES
-from marrakech.position import Phase, regions
-from marrakech.rules import ROLL_PROBABILITIES
+from marrakech.position import Phase, region_summary
 from marrakech.state import State
+from marrakech.threat import RUIN_COST, cheapest_orient, roll_threat
 
 REGION_WEIGHT = 0.06
-ELIMINATION_PENALTY = 60.0
+#: What the chance of being eliminated by the coming roll costs, per unit: the core's
+#: price of a ruinous roll (``threat.RUIN_COST``), which also picks the facing.
+ELIMINATION_PENALTY = RUIN_COST
 THREAT_WEIGHT = 0.9
 ELIMINATED = -1000.0
 
@@ -97,106 +99,6 @@ def _either(mine: float | None, tuned: float | None) -> float:
     return value
 
 
-_ROLL_P = tuple(float(ROLL_PROBABILITIES[k]) for k in range(1, 5))
-#: _ENDS[position * 3 + orient] -> the squares Assam stops on for rolls 1..4, where
-#: position = square * 4 + facing and orient 0, 1, 2 = left, straight, right (R9, R10).
-_ENDS: tuple[tuple[int, int, int, int], ...] = tuple(
-    (
-        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 1][-1].square,
-        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 2][-1].square,
-        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 3][-1].square,
-        PATHS[(p & ~3 | ((p & 3) + o - 1) & 3) * 5 + 4][-1].square,
-    )
-    for p in range(SQUARES * 4)
-    for o in range(3)
-)
-
-_Analysis = tuple[tuple[int, ...], tuple[int, ...], tuple[int, int, int, int], tuple[float, ...]]
-_analysis_cache: dict[tuple[int, ...], _Analysis] = {}
-
-
-def analyse(board: tuple[int, ...]) -> _Analysis:
-    """Regions of a packed board (R11): per-square region size, per-square colour (-1
-    when empty), visible squares per colour, and ``sum(size * size)`` per colour.
-
-    Boards repeat often inside a search (same board, other Assam or money), so results
-    are cached.
-    """
-    found = _analysis_cache.get(board)
-    if found is not None:
-        return found
-    size_at = [0] * SQUARES
-    colour_at = [-1] * SQUARES
-    counts = [0, 0, 0, 0]
-    squares_sq = [0.0, 0.0, 0.0, 0.0]
-    for members in regions(board):
-        colour = (board[members[0]] - 1) & 3
-        n = len(members)
-        for square in members:
-            size_at[square] = n
-            colour_at[square] = colour
-        counts[colour] += n
-        squares_sq[colour] += n * n
-    result: _Analysis = (
-        tuple(size_at),
-        tuple(colour_at),
-        (counts[0], counts[1], counts[2], counts[3]),
-        tuple(squares_sq),
-    )
-    if len(_analysis_cache) > 100_000:
-        _analysis_cache.clear()  # bounded memory over long arena runs
-    _analysis_cache[board] = result
-    return result
-
-
-def roll_threat(state: State, orient: int) -> tuple[float, float, list[float]]:
-    """For the seat to orient: expected tithe paid, elimination chance, and expected
-    dirhams received per seat, if it turns Assam by ``orient`` (0 left, 1 straight,
-    2 right) and rolls (R10-R13)."""
-    players = state.players
-    mover = state.turn
-    out = state.eliminated
-    size_at, colour_at, _, _ = analyse(state.board)
-    have = state.money[mover]
-    ends = _ENDS[(state.assam_square * 4 + state.assam_facing) * 3 + orient]
-    paid = 0.0
-    eliminated = 0.0
-    received = [0.0] * players
-    for k, end in enumerate(ends):
-        colour = colour_at[end]
-        if colour >= 0:
-            owner = colour % players
-            if owner != mover and owner not in out:
-                due = size_at[end]
-                p = _ROLL_P[k]
-                if due > have:
-                    eliminated += p
-                    due = have
-                paid += p * due
-                received[owner] += p * due
-    return paid, eliminated, received
-
-
-def best_orient(state: State) -> int:
-    """The orientation (0 left, 1 straight, 2 right) with the least expected loss."""
-    return _cheapest(state)[0]
-
-
-def _cheapest(state: State) -> tuple[int, float, float, list[float]]:
-    """:func:`roll_threat` of the cheapest orientation, straight first on ties."""
-    best: tuple[int, float, float, list[float]] | None = None
-    best_cost = float("inf")
-    for orient in (1, 0, 2):  # straight first: ties keep Assam's facing
-        paid, eliminated, received = roll_threat(state, orient)
-        cost = paid + ELIMINATION_PENALTY * eliminated
-        if cost < best_cost:
-            best, best_cost = (orient, paid, eliminated, received), cost
-            if cost == 0.0:
-                break  # nothing cheaper than a free roll
-    assert best is not None
-    return best
-
-
 def evaluate(state: State, weights: Weights | None = None) -> list[float]:
     """The value vector of ``state``, one number (in dirhams) per seat, with the given
     ``weights`` or the :data:`TUNED_WEIGHTS` of its player count."""
@@ -204,7 +106,7 @@ def evaluate(state: State, weights: Weights | None = None) -> list[float]:
     area_weight, region_weight, threat = resolve_weights(weights, players)
     out = state.eliminated
     money = state.money
-    _, _, counts, squares_sq = analyse(state.board)
+    _, _, counts, squares_sq = region_summary(state.board)
     two = players == 2
     values: list[float] = []
     over = state.is_terminal
@@ -232,7 +134,7 @@ def evaluate(state: State, weights: Weights | None = None) -> list[float]:
         if phase is Phase.ROLL:
             paid, eliminated, received = roll_threat(state, 1)
         else:
-            _, paid, eliminated, received = _cheapest(state)
+            _, paid, eliminated, received = cheapest_orient(state)
         values[mover] -= threat * (paid + ELIMINATION_PENALTY * eliminated)
         for seat in range(players):
             values[seat] += threat * received[seat]

@@ -48,11 +48,11 @@ from marrakech.bots.evaluation import (
     ELIMINATION_PENALTY,
     Weights,
     evaluate,
-    roll_threat,
     utility,
 )
 from marrakech.bots.greedy import pick_best
 from marrakech.state import Phase, State
+from marrakech.threat import roll_threat
 
 _ORIENT, _ROLL, _PLACE, _DRAW = Phase.ORIENT, Phase.ROLL, Phase.PLACE, Phase.DRAW
 _MAX_DEPTH = 60  # whole turns; a game has at most 48 placements

@@ -15,7 +15,7 @@ One iteration walks down from the position to decide:
   The value vector is added to every node of the path.
 
 The move played is the most visited child of the root. With Numba (the ``fast`` extra)
-the whole tree lives in flat arrays inside compiled code (:mod:`marrakech.fast.search`);
+the whole tree lives in flat arrays inside compiled code (:mod:`marrakech.fast.search_kernels`);
 without it the same search runs in Python on core states (much slower, same decisions
 in kind; ``use_fast=False`` forces it).
 
@@ -56,8 +56,8 @@ def _warm_up() -> None:
     global _warm
     if _warm:
         return
-    from marrakech.fast.layout import to_arrays
-    from marrakech.fast.search import INFORMED, Tree, grow
+    from marrakech.fast.rows import to_arrays
+    from marrakech.fast.search_kernels import INFORMED, Tree, grow
 
     tree = Tree(capacity=64)
     tree.reset()
@@ -69,7 +69,7 @@ def _warm_up() -> None:
 def fast_available() -> bool:
     """True when the compiled search can run (Numba and NumPy importable)."""
     try:
-        import marrakech.fast.search  # noqa: F401
+        import marrakech.fast.search_kernels  # noqa: F401
     except ImportError:
         return False
     return True
@@ -187,8 +187,8 @@ class SearchBot:
     def _compiled(
         self, state: State, model: ValueModel, rng: random.Random, deadline: float, limit: int
     ) -> list[tuple[int, float, float]]:
-        from marrakech.fast.layout import to_arrays
-        from marrakech.fast.search import INFORMED, Tree, grow
+        from marrakech.fast.rows import to_arrays
+        from marrakech.fast.search_kernels import INFORMED, Tree, grow
 
         tree = Tree()  # zeroed memory: only what the search fills is taken
         tree.reset()

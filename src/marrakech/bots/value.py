@@ -13,7 +13,9 @@ exact win shares.
 
 The weights, one set per player count, are small JSON files in ``bots/data/``
 (``value-2p.json``...), read once; the compiled search evaluates the same model in Numba
-(:func:`marrakech.fast.search.win_chances`), whose features mirror :func:`features`.
+(:func:`marrakech.fast.search_kernels.win_chances`), whose features mirror :func:`features`.
+The features' names and scales have their home in :mod:`marrakech.value_features`,
+which both read.
 
 >>> from marrakech import State
 >>> chances = load_value(3).chances(State.new(players=3))
@@ -30,24 +32,31 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from marrakech.bots.evaluation import TUNED_WEIGHTS, _cheapest, analyse, roll_threat
+from marrakech.bots.evaluation import TUNED_WEIGHTS
 from marrakech.errors import MarrakechError
+from marrakech.position import region_summary
 from marrakech.rules import PLAYER_COUNTS
 from marrakech.state import Phase, State
+from marrakech.threat import RUIN_COST, cheapest_orient, roll_threat
+from marrakech.value_features import (
+    DIRHAMS_UNIT,
+    F_DIRHAMS,
+    F_HAND,
+    F_MOVER,
+    F_REGIONS,
+    F_RUIN,
+    F_TITHE,
+    F_VISIBLE,
+    FEATURE_NAMES,
+    FEATURES,
+    REGIONS_UNIT,
+    TITHE_UNIT,
+    VISIBLE_UNIT,
+)
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-#: The features of a seat, in order (``fast.search.FEATURE_NAMES`` mirrors them).
-FEATURE_NAMES = ("dirhams", "visible", "regions", "hand", "tithe", "ruin", "mover")
-FEATURES = len(FEATURE_NAMES)
-# Scales that keep every feature near [0, 1] (mirrored in ``fast/search.py``).
-DIRHAMS_UNIT = 10.0
-VISIBLE_UNIT = 10.0
-REGIONS_UNIT = 100.0
-TITHE_UNIT = 10.0
-RUIN_COST = 60.0
 
 
 def features(state: State) -> list[list[float]]:
@@ -58,7 +67,7 @@ def features(state: State) -> list[list[float]]:
     """
     players = state.players
     out = state.eliminated
-    _, _, counts, squared = analyse(state.board)
+    _, _, counts, squared = region_summary(state.board)
     start = state.rules.starting_carpets(players)
     hand = state.hand
     money = state.money
@@ -68,25 +77,25 @@ def features(state: State) -> list[list[float]]:
             continue
         colours = (seat, seat + 2) if players == 2 else (seat,)
         row = rows[seat]
-        row[0] = money[seat] / DIRHAMS_UNIT
-        row[1] = sum(counts[c] for c in colours) / VISIBLE_UNIT
-        row[2] = sum(squared[c] for c in colours) / REGIONS_UNIT
-        row[3] = sum(hand[c] for c in colours) / start if start > 0 else 0.0
+        row[F_DIRHAMS] = money[seat] / DIRHAMS_UNIT
+        row[F_VISIBLE] = sum(counts[c] for c in colours) / VISIBLE_UNIT
+        row[F_REGIONS] = sum(squared[c] for c in colours) / REGIONS_UNIT
+        row[F_HAND] = sum(hand[c] for c in colours) / start if start > 0 else 0.0
     phase = state.phase
     if phase is Phase.OVER:
         return rows
     mover = state.turn
-    rows[mover][6] = 1.0
+    rows[mover][F_MOVER] = 1.0
     if phase is Phase.ROLL:  # the facing is chosen: straight on
         paid, ruin, received = roll_threat(state, 1)
     elif phase is Phase.ORIENT:  # the mover takes the cheapest facing
-        _, paid, ruin, received = _cheapest(state)
+        _, paid, ruin, received = cheapest_orient(state)
     else:
         return rows
-    rows[mover][4] -= paid / TITHE_UNIT
-    rows[mover][5] = ruin
+    rows[mover][F_TITHE] -= paid / TITHE_UNIT
+    rows[mover][F_RUIN] = ruin
     for seat in range(players):
-        rows[seat][4] += received[seat] / TITHE_UNIT
+        rows[seat][F_TITHE] += received[seat] / TITHE_UNIT
     return rows
 
 

@@ -1,7 +1,7 @@
 """The batch engine protocol: what :class:`~marrakech.envs.VectorEnv` asks of a batch.
 
 Two engines follow it: :class:`marrakech.fast.Batch` (the Numba kernels) and
-:class:`marrakech.envs.batch.PythonBatch` (the core, one game at a time: slow but exact,
+:class:`marrakech.envs.python_batch.PythonBatch` (the core, one game at a time: slow but exact,
 no Numba). This module imports neither, so it loads without Numba.
 
 Both draw every roll, pile draw and :meth:`BatchEngine.sample_actions` from SplitMix64
@@ -9,7 +9,7 @@ streams (:mod:`marrakech.splitmix`) seeded alike, in the same order: for the sam
 and the same actions they play **the same games**, move for move::
 
     >>> import numpy as np
-    >>> from marrakech.envs.batch import PythonBatch
+    >>> from marrakech.envs.python_batch import PythonBatch
     >>> engine: BatchEngine = PythonBatch(4, players=3, seed=5)
     >>> engine.step(engine.sample_actions())
     >>> engine.last_chance().tolist()

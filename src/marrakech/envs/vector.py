@@ -1,7 +1,7 @@
 """The batched environment: ``n`` games stepped at once, a ``gymnasium.vector.VectorEnv``.
 
 :class:`VectorEnv` runs on the compiled kernels (:class:`marrakech.fast.Batch`) when
-Numba is available, else on :class:`~marrakech.envs.batch.PythonBatch` (the core, one
+Numba is available, else on :class:`~marrakech.envs.python_batch.PythonBatch` (the core, one
 game at a time: slow but exact); both engines play the same games for the same seed
 (:mod:`marrakech.envs.engine`). Same spec as every adapter (``marrakech_v0``), with
 Gymnasium's vector API::
@@ -59,7 +59,6 @@ from gymnasium.vector.utils import batch_space
 from marrakech.actions import DECISION_IDS
 from marrakech.batch_checks import check_flags, check_ids
 from marrakech.bots import Bot, RandomBot
-from marrakech.envs.batch import PythonBatch
 from marrakech.envs.common import (
     IllegalPolicy,
     Opponent,
@@ -70,6 +69,7 @@ from marrakech.envs.common import (
 )
 from marrakech.envs.engine import BatchEngine
 from marrakech.envs.planes import planes, planes_space
+from marrakech.envs.python_batch import PythonBatch
 from marrakech.envs.spec import (
     RewardName,
     action_space,
@@ -139,7 +139,7 @@ def make_batch(
 ) -> tuple[BatchEngine, str]:
     """The batch engine for ``backend`` and its name (``numba`` or ``python``): the
     compiled :class:`marrakech.fast.Batch` when Numba is there (``auto``, ``numba``),
-    else :class:`~marrakech.envs.batch.PythonBatch`. Both play the same games for the
+    else :class:`~marrakech.envs.python_batch.PythonBatch`. Both play the same games for the
     same seed."""
     if backend not in ("auto", "numba", "python"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'python', found {backend!r}")

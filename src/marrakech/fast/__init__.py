@@ -34,8 +34,8 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
     ) from _error
 
 from marrakech.fast.batch import Batch  # noqa: E402
-from marrakech.fast.layout import WIDTH, from_arrays, to_arrays  # noqa: E402
 from marrakech.fast.playouts import PlayoutResult, random_playouts  # noqa: E402
+from marrakech.fast.rows import WIDTH, from_arrays, to_arrays  # noqa: E402
 
 __all__ = [
     "WIDTH",

@@ -31,7 +31,8 @@ from marrakech.batch_checks import (
     check_state,
 )
 from marrakech.fast import kernels
-from marrakech.fast.layout import (
+from marrakech.fast.playouts import outcome_arrays
+from marrakech.fast.rows import (
     CHANCE_LOG,
     LAST_DUE,
     LAST_PAID,
@@ -47,7 +48,6 @@ from marrakech.fast.layout import (
     from_arrays,
     to_arrays,
 )
-from marrakech.fast.playouts import outcome_arrays
 from marrakech.observation import OBSERVATION_SIZE
 from marrakech.position import TERMINAL, Phase
 from marrakech.rules import STANDARD, RuleSet, check_players
@@ -64,7 +64,7 @@ class Batch:
     ``seed`` seeds one generator per game for the chance nodes and another per game for
     :meth:`sample_actions` (SplitMix64 streams, :mod:`marrakech.splitmix`); the same seed
     and the same actions replay the same games, here and in
-    :class:`~marrakech.envs.batch.PythonBatch`.
+    :class:`~marrakech.envs.python_batch.PythonBatch`.
     Resetting a game does not reseed it: its generator carries on, so a reset game is a
     new game. All games start from :meth:`State.new` with ``first_seat``.
 

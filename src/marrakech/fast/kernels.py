@@ -1,4 +1,4 @@
-"""Numba kernels: the rules of the core, on kernel rows (see :mod:`marrakech.fast.layout`).
+"""Numba kernels: the rules of the core, on kernel rows (see :mod:`marrakech.fast.rows`).
 
 Every function here mirrors one part of :class:`marrakech.state.State` line for line
 (``_roll``, ``_place``, ``_draw``, ``_next_seat``, ``_game_over``, ``scores``, ``ranks``)
@@ -57,6 +57,7 @@ from marrakech.observation import (
     SEATS_OFFSET,
 )
 from marrakech.position import NO_LINK, Phase
+from marrakech.threat import RUIN_COST
 
 # The fields of a kernel row. They are defined here, in the file whose compiled code is
 # cached, because Numba's cache only notices changes to the file that defines a kernel.
@@ -617,25 +618,59 @@ P_EPSILON, P_COVER, P_GROW, P_OWN, P_RUIN = range(INFORMED_PARAMS)
 
 
 @njit(cache=True)
-def roll_cost(s: np.ndarray, turn_by: int, ruin: float) -> float:
-    """Expected tithe (in dirhams) the seat to orient pays if it turns Assam by
-    ``turn_by`` and rolls (R9-R13); a roll it cannot pay costs its money plus ``ruin``."""
+def roll_threat(s: np.ndarray, turn_by: int, received: np.ndarray) -> tuple[float, float]:
+    """The expected tithe the seat whose turn it is pays and its chance of elimination
+    if Assam is turned by ``turn_by`` (0 left, 1 straight, 2 right) and the die is cast
+    (R9-R13); ``received[seat]`` gets each seat's expected income (4 entries).
+
+    Mirrors :func:`marrakech.threat.roll_threat`, its home, summing in the same order so
+    the floats are the same (``tests/fast/test_threat.py``)."""
+    players = s[PLAYERS]
+    mover = s[TURN]
     assam = s[ASSAM]
     position = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
-    turn = s[TURN]
-    players = s[PLAYERS]
-    have = s[MONEY + turn]
-    cost = 0.0
+    have = s[MONEY + mover]
+    paid = 0.0
+    ruin = 0.0
+    for seat in range(4):
+        received[seat] = 0.0
     for steps in range(1, 5):
         square = PATH_END[position * 5 + steps] >> 2
         cell = s[BOARD + square]
         if cell != 0:
             owner = owner_of((cell - 1) & 3, players)
-            if owner != turn and not _is_out(s, owner):
-                due = region_size(s, square)
-                lost = have + ruin if due > have else due
-                cost += _ROLL_SIXTHS[steps] * lost / 6.0
-    return cost
+            if owner != mover and not _is_out(s, owner):  # R12
+                due = region_size(s, square)  # R11
+                p = _ROLL_SIXTHS[steps] / 6.0
+                if due > have:  # R13: all it has, and it is out
+                    ruin += p
+                    due = have
+                paid += p * due
+                received[owner] += p * due
+    return paid, ruin
+
+
+@njit(cache=True)
+def cheapest_threat(
+    s: np.ndarray, received: np.ndarray, spare: np.ndarray
+) -> tuple[int, float, float]:
+    """The orientation with the least expected loss (tithe plus ``RUIN_COST`` times the
+    elimination chance), straight first on ties, with its :func:`roll_threat`;
+    ``received`` gets its expected incomes, ``spare`` (4 entries) is scratch space.
+
+    Mirrors :func:`marrakech.threat.cheapest_orient`."""
+    paid, ruin = roll_threat(s, 1, received)
+    best = 1
+    cost = paid + RUIN_COST * ruin
+    for turn_by in (0, 2):
+        if cost == 0.0:
+            break  # nothing cheaper than a free roll
+        p, r = roll_threat(s, turn_by, spare)
+        c = p + RUIN_COST * r
+        if c < cost:
+            best, paid, ruin, cost = turn_by, p, r, c
+            received[:] = spare
+    return best, paid, ruin
 
 
 @njit(cache=True)
@@ -686,13 +721,15 @@ def _best_of(scores: np.ndarray, count: int, state: np.uint64) -> tuple[np.uint6
 
 @njit(cache=True)
 def _informed_orient(
-    s: np.ndarray, scores: np.ndarray, state: np.uint64, params: np.ndarray
+    s: np.ndarray, scores: np.ndarray, received: np.ndarray, state: np.uint64, params: np.ndarray
 ) -> tuple[np.uint64, int]:
     state, x = unit(state)
     if x < params[P_EPSILON]:
         return below(state, 3)
     for k in range(3):
-        scores[k] = -roll_cost(s, k, params[P_RUIN])
+        # A roll it cannot pay costs the policy its money plus ``ruin``.
+        paid, ruin = roll_threat(s, k, received)
+        scores[k] = -(paid + params[P_RUIN] * ruin)
     return _best_of(scores, 3, state)
 
 
@@ -725,7 +762,7 @@ def playouts(
     the :func:`results` (``3 * players`` columns) then the :data:`STATS` counters.
 
     The decision policy: with ``informed`` holding :data:`INFORMED_PARAMS` numbers, each
-    seat orients towards the least expected tithe (:func:`roll_cost`) and places where
+    seat orients towards the least expected tithe (:func:`roll_threat`) and places where
     :func:`place_value` is highest, ties at random, and with probability ``epsilon``
     decides uniformly instead. Otherwise, ``weights`` empty: decisions uniform over the
     legal ones; 6 weights: orient left, straight, right, then per half of a placement on
@@ -738,6 +775,7 @@ def playouts(
     s = np.empty(WIDTH, dtype=np.int32)
     slots = np.empty(12, dtype=np.int32)
     slot_weights = np.empty(12, dtype=np.float64)
+    received = np.empty(4, dtype=np.float64)  # roll_threat's incomes, unused here
     state = mix64(seed ^ _SALT_PLAYOUTS)
     players = start[PLAYERS]
     for game in range(n):
@@ -751,7 +789,7 @@ def playouts(
             phase = s[PHASE]
             if phase == ORIENT:
                 if smart:
-                    state, k = _informed_orient(s, slot_weights, state, informed)
+                    state, k = _informed_orient(s, slot_weights, received, state, informed)
                 elif weighted:
                     state, k = _choose_weighted(state, weights, 3)
                 else:
@@ -1067,6 +1105,16 @@ def _frozen_constants() -> np.ndarray:
     )
 
 
+@njit(cache=True)
+def _frozen_floats() -> np.ndarray:
+    # The floating-point constants imported from the core, as the compiled code saw them.
+    return np.array([RUIN_COST], dtype=np.float64)
+
+
+def _floats() -> list[float]:
+    return [RUIN_COST]
+
+
 def _constants() -> list[int]:
     words = (splitmix.GOLDEN, splitmix.MIX1, splitmix.MIX2, splitmix.SALT_PLAYOUTS)
     return [
@@ -1079,21 +1127,32 @@ def _constants() -> list[int]:
     ]
 
 
+def flush_caches(namespace: dict[str, object]) -> None:
+    """Drop the cached builds of every compiled function of a module's ``namespace``
+    (its ``globals()``): what a module's cache guard does when its frozen values drift."""
+    for value in list(namespace.values()):
+        cache = getattr(value, "_cache", None)
+        if cache is not None and hasattr(cache, "flush"):
+            cache.flush()
+
+
 def _guard_cache() -> None:
     """Numba's cache notices changes to this file only, not to the core modules the
     tables and constants come from: if the cached code holds other values, drop the
     cache. This also makes any drift between the kernels and their homes impossible."""
-    frozen = (_frozen_checksum(), _frozen_constants().tolist())
-    if frozen == (_checksum(), _constants()):
+    frozen = (_frozen_checksum(), _frozen_constants().tolist(), _frozen_floats().tolist())
+    if frozen == (_checksum(), _constants(), _floats()):
         return
-    for value in list(globals().values()):
-        cache = getattr(value, "_cache", None)
-        if cache is not None and hasattr(cache, "flush"):
-            cache.flush()
+    flush_caches(globals())
     # Cache the new values too, so the next process compares against them.
     _frozen_checksum.recompile()
     _frozen_constants.recompile()
-    assert (_frozen_checksum(), _frozen_constants().tolist()) == (_checksum(), _constants())
+    _frozen_floats.recompile()
+    assert (_frozen_checksum(), _frozen_constants().tolist(), _frozen_floats().tolist()) == (
+        _checksum(),
+        _constants(),
+        _floats(),
+    )
 
 
 _guard_cache()

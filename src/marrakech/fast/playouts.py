@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.fast import kernels
-from marrakech.fast.layout import to_arrays
+from marrakech.fast.rows import to_arrays
 from marrakech.state import State
 
 #: Number of weights of the weighted policy (see :func:`random_playouts`).

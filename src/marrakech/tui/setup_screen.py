@@ -1,5 +1,10 @@
-"""The setup screen: seats (human, or a bot level), rule set, who starts, language,
-animation speed and whether hints are allowed."""
+"""The setup screen: seats (human, or a bot level), rule set and rule options, who
+starts, language, animation speed and whether hints are allowed.
+
+The player counts, the rule sets and the yes/no rule options are the core's declaration
+(:data:`~marrakech.rules.PLAYER_COUNTS`, :data:`~marrakech.rules.NAMED_RULE_SETS`,
+:data:`~marrakech.rules.RULE_OPTIONS`) and their words are :mod:`marrakech.i18n`'s, so a
+new rule set or option appears here with no code in this file."""
 
 from __future__ import annotations
 
@@ -11,11 +16,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Select
+from textual.widgets import Button, Checkbox, Label, Select
 
 from marrakech.bots import LEVELS
-from marrakech.i18n import seat_name
-from marrakech.rules import BGA, PLAYER_COUNTS, STANDARD
+from marrakech.i18n import rule_option_words, rule_set_words, seat_name
+from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, STANDARD, RuleSet
 from marrakech.tui.base import AppScreen, Host
 from marrakech.tui.session import GameSetup, SeatSpec, default_seats
 from marrakech.tui.strings import LANGUAGE_NAMES, t
@@ -24,8 +29,8 @@ from marrakech.tui.widgets import seat_chips
 
 
 class SetupScreen(AppScreen):
-    """Seats, human or bot (level) per seat, rule set, who starts, language, speed,
-    hints."""
+    """Seats, human or bot (level) per seat, rule set and options, who starts,
+    language, speed, hints."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", show=False),
@@ -36,6 +41,10 @@ class SetupScreen(AppScreen):
         super().__init__(host)
         self.initial = setup or GameSetup(4, STANDARD, default_seats(4), None)
         self.initial_rules = self.initial.rules
+        # A rule set is chosen by the name of its base (every option off), or "custom"
+        # for house rules given on the command line; the options are switches of their own.
+        base = self.initial_rules.base
+        self.initial_base = base.name if base.name in NAMED_RULE_SETS else _CUSTOM
         # Every seat's first choice: the setup's, then the defaults; and the bot specs
         # that are not levels (from the command line) among the choices.
         given = self.initial.seats
@@ -70,11 +79,20 @@ class SetupScreen(AppScreen):
                 yield Label(id="rules-label", classes="setup-label")
                 yield Select(
                     self._rules_options(),
-                    value=self.initial_rules.token(),
+                    value=self.initial_base,
                     allow_blank=False,
                     id="rules",
                     compact=True,
                 )
+            yield Label(id="rules-help", classes="setup-help")
+            chosen = self.initial_rules.options()
+            for option in RULE_OPTIONS:
+                with Horizontal(classes="setup-row"):
+                    yield Label("", classes="setup-label")
+                    yield Checkbox(
+                        value=chosen[option.field], id=_option_id(option.field), compact=True
+                    )
+                yield Label(id=f"{_option_id(option.field)}-help", classes="setup-help")
             yield Label(id="first-label")
             with Horizontal(classes="setup-row"):
                 yield Label("", classes="setup-label")
@@ -135,14 +153,16 @@ class SetupScreen(AppScreen):
         return options
 
     def _rules_options(self) -> list[tuple[str, str]]:
-        options = [
-            (t("setup.rules.standard", self.lang), STANDARD.token()),
-            (t("setup.rules.bga", self.lang), BGA.token()),
-        ]
-        if self.initial_rules not in (STANDARD, BGA):
-            token = self.initial_rules.token()
-            options.append((t("setup.rules.custom", self.lang, token=token), token))
+        options = [(rule_set_words(name, self.lang).label, name) for name in NAMED_RULE_SETS]
+        if self.initial_base == _CUSTOM:
+            token = self.initial_rules.base.token()
+            options.append((t("setup.rules.custom", self.lang, token=token), _CUSTOM))
         return options
+
+    def _show_rules_help(self) -> None:
+        name = self.query_one("#rules", Select).value
+        help_text = rule_set_words(name, self.lang).help if name in NAMED_RULE_SETS else ""
+        self.query_one("#rules-help", Label).update(help_text)
 
     def _speed_options(self) -> list[tuple[str, str]]:
         return [(t(f"speed.{speed}", self.lang), speed) for speed in SPEEDS]
@@ -175,6 +195,11 @@ class SetupScreen(AppScreen):
         for seat in range(max(PLAYER_COUNTS)):
             _reset_options(self.query_one(f"#seat-{seat}", Select), self._seat_options())
         _reset_options(self.query_one("#rules", Select), self._rules_options())
+        self._show_rules_help()
+        for option in RULE_OPTIONS:
+            words = rule_option_words(option.field, lang)
+            self.query_one(f"#{_option_id(option.field)}", Checkbox).label = words.label
+            self.query_one(f"#{_option_id(option.field)}-help", Label).update(words.help)
         lang_select = self.query_one("#lang", Select)
         if lang_select.value != lang:
             lang_select.value = lang
@@ -195,6 +220,10 @@ class SetupScreen(AppScreen):
     def _players_changed(self, event: Select.Changed) -> None:
         self._show_seats(cast(int, event.value))
 
+    @on(Select.Changed, "#rules")
+    def _rules_changed(self) -> None:
+        self._show_rules_help()
+
     @on(Select.Changed, "#speed")
     def _speed_changed(self, event: Select.Changed) -> None:
         if event.value != self.host.speed and isinstance(event.value, str):
@@ -212,11 +241,20 @@ class SetupScreen(AppScreen):
             SeatSpec.parse(cast(str, self.query_one(f"#seat-{s}", Select).value))
             for s in range(players)
         )
-        token = cast(str, self.query_one("#rules", Select).value)
-        rules = next(r for r in (STANDARD, BGA, self.initial_rules) if r.token() == token)
+        rules = self.rules()
         first = cast(int, self.query_one("#first", Select).value)
         hints = self.query_one("#hints", Select).value == "on"
         return GameSetup(players, rules, seats, None if first < 0 else first, hints)
+
+    def rules(self) -> RuleSet:
+        """The rule set on screen: the chosen set with each option switched on or off."""
+        name = cast(str, self.query_one("#rules", Select).value)
+        base = NAMED_RULE_SETS.get(name, self.initial_rules.base)
+        flags = {
+            option.field: self.query_one(f"#{_option_id(option.field)}", Checkbox).value
+            for option in RULE_OPTIONS
+        }
+        return base.with_options(**flags)
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:
@@ -233,6 +271,15 @@ class SetupScreen(AppScreen):
     @on(Button.Pressed, "#quit")
     def _quit(self) -> None:
         self.app.exit()
+
+
+#: The rule-set choice standing for house rules given on the command line.
+_CUSTOM = "custom"
+
+
+def _option_id(field: str) -> str:
+    """The id of a rule option's checkbox (``option-orient_last``)."""
+    return f"option-{field}"
 
 
 def _reset_options(select: Select[Any], options: Sequence[tuple[str, object]]) -> None:

@@ -18,7 +18,7 @@ pytest.importorskip("numba")
 from marrakech.fast import (  # noqa: E402
     WIDTH,
     from_arrays,
-    layout,
+    rows,
     to_arrays,
 )
 
@@ -58,7 +58,7 @@ def test_bad_rows_are_refused_with_a_clear_message() -> None:
     with pytest.raises(InvalidStateError, match="expected a kernel row"):
         from_arrays(np.zeros(5, dtype=np.int32))
     row = to_arrays(State.new(4))
-    row[layout.PLAYERS] = 7
+    row[rows.PLAYERS] = 7
     with pytest.raises(InvalidStateError, match="2, 3 or 4 players, found 7"):
         from_arrays(row)
     with pytest.raises(TypeError, match="expected a marrakech State"):

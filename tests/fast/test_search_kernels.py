@@ -1,4 +1,4 @@
-"""The compiled search (``fast/search.py``) against the core: the features and chances
+"""The compiled search (``fast/search_kernels.py``) against the core: the features and chances
 mirror ``bots/value.py``, and every node of a grown tree holds exactly the legal
 decisions (R9, R14-R16, R32) or chance outcomes (R3, R7) of its position."""
 
@@ -12,9 +12,8 @@ import pytest
 from marrakech import State, parse_rules, random_action
 from marrakech.actions import action_from_id
 from marrakech.bots.value import features, load_value
-from marrakech.fast.layout import WIDTH, to_arrays
-from marrakech.fast.search import (
-    FEATURES,
+from marrakech.fast.rows import WIDTH, to_arrays
+from marrakech.fast.search_kernels import (
     INFORMED,
     Tree,
     grow,
@@ -22,6 +21,7 @@ from marrakech.fast.search import (
     self_play,
     win_chances,
 )
+from marrakech.value_features import FEATURES
 
 CONFIGS = [(p, r) for p in (2, 3, 4) for r in ("standard", "bga", "standard+orient-last")]
 IDS = [f"{p}p-{r}" for p, r in CONFIGS]

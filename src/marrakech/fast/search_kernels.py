@@ -12,7 +12,7 @@ iterations per call, so the caller can watch a clock between calls::
 
     >>> from marrakech import State
     >>> from marrakech.bots.value import load_value
-    >>> from marrakech.fast.layout import to_arrays
+    >>> from marrakech.fast.rows import to_arrays
     >>> state = State.new(players=3)
     >>> tree = Tree(capacity=4096)
     >>> root = to_arrays(state)
@@ -25,7 +25,7 @@ iterations per call, so the caller can watch a clock between calls::
     True
 
 The per-seat features (:func:`seat_features`) mirror :func:`marrakech.bots.value.features`
-(the home of their definition; ``tests/fast/test_search.py`` compares the two).
+(the home of their definition; ``tests/fast/test_search_kernels.py`` compares the two).
 """
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ from numba import njit
 from marrakech.actions import DRAW_BASE, PLACE_BASE, ROLL_BASE
 from marrakech.fast import kernels
 from marrakech.fast.kernels import (
-    ASSAM,
-    BOARD,
     DRAW,
     HAND,
     MONEY,
@@ -56,40 +54,37 @@ from marrakech.fast.kernels import (
     _is_out,
     apply_unchecked,
     below,
+    cheapest_threat,
     colour_bits,
     mix64,
-    owner_of,
     placements,
-    region_size,
     results,
+    roll_threat,
     spread,
 )
-from marrakech.fast.tables import DIE, PATH_END
+from marrakech.fast.playouts import INFORMED_DEFAULT
+from marrakech.fast.tables import DIE
+from marrakech.value_features import (
+    DIRHAMS_UNIT,
+    F_DIRHAMS,
+    F_HAND,
+    F_MOVER,
+    F_REGIONS,
+    F_RUIN,
+    F_TITHE,
+    F_VISIBLE,
+    FEATURES,
+    REGIONS_UNIT,
+    TITHE_UNIT,
+    VISIBLE_UNIT,
+)
 
-#: Per-seat features, in this order (see :func:`marrakech.bots.value.features`).
-FEATURE_NAMES = ("dirhams", "visible", "regions", "hand", "tithe", "ruin", "mover")
-FEATURES = len(FEATURE_NAMES)
-#: Weights of the value: one per feature, then one per feature times the game's progress.
-VALUE_WEIGHTS = 2 * FEATURES
-F_DIRHAMS, F_VISIBLE, F_REGIONS, F_HAND, F_TITHE, F_RUIN, F_MOVER = range(FEATURES)
-
-#: Scales that keep every feature near [0, 1] (mirrored in ``bots/value.py``).
-DIRHAMS_UNIT = 10.0
-VISIBLE_UNIT = 10.0
-REGIONS_UNIT = 100.0
-TITHE_UNIT = 10.0
-#: A roll the mover cannot pay costs this much more in choosing the facing (as in
-#: ``bots.evaluation.ELIMINATION_PENALTY``).
-RUIN_COST = 60.0
-
-#: The informed playout policy's parameters (``fast.playouts.INFORMED_DEFAULT``).
-INFORMED = np.array((0.1, 1.0, 1.0, 2.0, 30.0), dtype=np.float64)
+#: The informed playout policy's parameters (the playouts' default).
+INFORMED = np.array(INFORMED_DEFAULT, dtype=np.float64)
 _NO_WEIGHTS = np.zeros(0, dtype=np.float64)
 _SALT_SEARCH = np.uint64(0x5EA4C4)
 _MAX_CHILDREN = 12  # R18: at most 12 placements; 4 rolls, 3 orientations, 2 draws
 
-#: Faces of the die showing each roll 1..4 (R3), so P(roll) = _SIXTHS[roll] / 6.
-_SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
 
 #: The default capacity of a tree: about 100 MB once full (a 1 s search at two
 #: players fills it; later iterations refine the statistics without growing it).
@@ -118,36 +113,6 @@ def _regions_squared(bits: np.int64) -> int:
         total += n * n
         bits &= ~region
     return total
-
-
-@njit(cache=True)
-def _threat(s: np.ndarray, turn_by: int, received: np.ndarray) -> tuple[float, float]:
-    """Expected tithe paid and elimination chance of the seat to roll if Assam is turned
-    by ``turn_by`` and rolled (R9-R13); ``received[seat]`` gets each owner's expected
-    income (mirrors ``bots.evaluation.roll_threat``)."""
-    players = s[PLAYERS]
-    mover = s[TURN]
-    assam = s[ASSAM]
-    position = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
-    have = s[MONEY + mover]
-    paid = 0.0
-    ruin = 0.0
-    for seat in range(4):
-        received[seat] = 0.0
-    for steps in range(1, 5):
-        square = PATH_END[position * 5 + steps] >> 2
-        cell = s[BOARD + square]
-        if cell != 0:
-            owner = owner_of((cell - 1) & 3, players)
-            if owner != mover and not _is_out(s, owner):
-                due = region_size(s, square)
-                p = _SIXTHS[steps] / 6.0
-                if due > have:
-                    ruin += p
-                    due = have
-                paid += p * due
-                received[owner] += p * due
-    return paid, ruin
 
 
 @njit(cache=True)
@@ -185,20 +150,9 @@ def seat_features(s: np.ndarray, out: np.ndarray) -> None:
         return
     received = np.zeros(4, dtype=np.float64)
     if phase == ROLL:  # the facing is chosen: straight on
-        paid, ruin = _threat(s, 1, received)
-    else:  # the mover turns Assam to the cheapest facing, straight first on ties
-        best = np.zeros(4, dtype=np.float64)
-        paid, ruin = _threat(s, 1, best)
-        cost = paid + RUIN_COST * ruin
-        for turn_by in (0, 2):
-            if cost == 0.0:
-                break
-            p, r = _threat(s, turn_by, received)
-            c = p + RUIN_COST * r
-            if c < cost:
-                paid, ruin, cost = p, r, c
-                best[:] = received
-        received[:] = best
+        paid, ruin = roll_threat(s, 1, received)
+    else:  # the mover turns Assam to the cheapest facing
+        _, paid, ruin = cheapest_threat(s, received, np.zeros(4, dtype=np.float64))
     out[mover, F_TITHE] -= paid / TITHE_UNIT
     out[mover, F_RUIN] = ruin
     for seat in range(players):
@@ -643,11 +597,50 @@ class Tree:
         return [int(self.nodes[c, T_ACTION]) for c in self.root_children()]
 
 
+@njit(cache=True)
+def _frozen_values() -> np.ndarray:
+    # The learned value's layout and scales (marrakech.value_features, their home) as
+    # the (possibly cached) compiled code saw them.
+    return np.array(
+        [
+            FEATURES,
+            F_DIRHAMS,
+            F_VISIBLE,
+            F_REGIONS,
+            F_HAND,
+            F_TITHE,
+            F_RUIN,
+            F_MOVER,
+            DIRHAMS_UNIT,
+            VISIBLE_UNIT,
+            REGIONS_UNIT,
+            TITHE_UNIT,
+        ],
+        dtype=np.float64,
+    )
+
+
+def _values() -> list[float]:
+    return [
+        *(FEATURES, F_DIRHAMS, F_VISIBLE, F_REGIONS, F_HAND, F_TITHE, F_RUIN, F_MOVER),
+        *(DIRHAMS_UNIT, VISIBLE_UNIT, REGIONS_UNIT, TITHE_UNIT),
+    ]
+
+
+def _guard_cache() -> None:
+    """Numba's cache notices changes to this file only: if the cached code holds other
+    values of the core's feature constants, drop it (as ``kernels._guard_cache`` does)."""
+    if _frozen_values().tolist() == _values():
+        return
+    kernels.flush_caches(globals())
+    _frozen_values.recompile()
+    assert _frozen_values().tolist() == _values()
+
+
+_guard_cache()
+
 __all__ = [
-    "FEATURES",
-    "FEATURE_NAMES",
     "INFORMED",
-    "VALUE_WEIGHTS",
     "Tree",
     "best_child",
     "grow",
