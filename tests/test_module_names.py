@@ -11,6 +11,7 @@ from tests.layers import PACKAGE
 #: Names that several layers share because each holds its part of one idea.
 SHARED = {
     "__init__": "a package",
+    "__main__": "a package run with `python -m` (the web app, its migrations)",
     "cli": "a layer's subcommand, gathered by marrakech.cli",
     "app": "a layer's application: the terminal's (Textual), the web's (FastAPI)",
     "bench": "timing an engine for `marrakech bench`: the core's, the compiled one",
@@ -20,7 +21,7 @@ SHARED = {
 }
 #: Repeats whose meanings differ, still to be renamed (issue 22), with why.
 TO_RENAME = {
-    "base": "bots/base.py is the bot protocol, tui/base.py what the screens share",
+    "base": "bots/base.py is the bot protocol, tui/screen_base.py what the screens share",
     "client": "web/client.py and web/protocol/client.py (the web layer's renames)",
 }
 

@@ -74,7 +74,7 @@ def test_a_whole_game_between_every_bot() -> None:
     from marrakech.playout import sample_outcome
 
     rng = random.Random(2)
-    bots = [
+    bots: list[Bot] = [
         GreedyBot(),
         ExpectimaxBot(seconds=None, depth=1),
         MctsBot(seconds=None, iterations=16),

@@ -116,7 +116,7 @@ def test_r4_players_and_first_seat(players: int) -> None:
 
 def test_r4_play_passes_clockwise() -> None:
     state = State.new(4, first_seat=2)
-    order = []
+    order: list[int] = []
     while len(order) < 6:
         if state.phase == Phase.ORIENT:
             order.append(state.turn)

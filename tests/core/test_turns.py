@@ -12,7 +12,7 @@ from marrakech import RuleSet, State, random_action
 from marrakech.actions import Place, Resign, Roll
 from marrakech.events import Event
 from marrakech.position import Phase
-from marrakech.turns import extend_turns, finished, turn_number
+from marrakech.turns import TurnSpan, extend_turns, finished, turn_number
 
 
 def random_events(players: int, rules: RuleSet, seed: int) -> list[Event]:
@@ -55,7 +55,7 @@ def test_r10_each_player_turn_holds_one_roll_and_the_turns_cover_the_game(
 def test_turns_grow_as_events_come_and_count_the_turn_being_played() -> None:
     events = random_events(3, RuleSet(), seed=7)
     whole = extend_turns([], events)
-    growing: list = []
+    growing: list[TurnSpan] = []
     for index in range(len(events)):
         extend_turns(growing, events[: index + 1])
         state = events[index].after

@@ -71,7 +71,10 @@ def drive_rows(players: int, rules: RuleSet, games: int, seed: int) -> Tally:
                 options = state.legal_actions()
                 action = options[rng.randrange(len(options))]
             event = state.describe(action)
-            assert kernels.apply_action(row, np.int64(action.id)), (state.notation(), action)
+            assert kernels.apply_action(row, np.int64(action.id)), (  # type: ignore[arg-type]
+                state.notation(),  # a Numba dispatcher takes numpy integers as its int
+                action,
+            )
             state = event.after
             tally.actions += 1
             assert from_arrays(row).notation() == state.notation()

@@ -82,7 +82,8 @@ def test_same_seed_same_games_different_seed_different_games() -> None:
     def final_scores(seed: int) -> list[list[int]]:
         batch = Batch(32, 2, BGA, seed=seed)
         play_out(batch)
-        return batch.scores().tolist()
+        scores: list[list[int]] = batch.scores().tolist()
+        return scores
 
     assert final_scores(4) == final_scores(4)
     assert final_scores(4) != final_scores(5)

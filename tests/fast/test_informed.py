@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from marrakech import BGA, STANDARD, Phase, State, random_action
+from marrakech import BGA, STANDARD, Phase, Place, State, random_action
 from marrakech.geometry import NEIGHBOURS
 
 np = pytest.importorskip("numpy")
@@ -63,6 +63,7 @@ def test_place_value_counts_covered_regions_and_touched_squares() -> None:
     for state in positions(Phase.PLACE):
         row = to_arrays(state)
         for action in state.legal_actions():
+            assert isinstance(action, Place)
             slot = action.id - 3
             got = kernels.place_value(row, slot, weights)
             assert got == pytest.approx(core_place_value(state, action.squares, params)), (

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from marrakech.tui.app import MarrakechApp, PlayOptions
-from marrakech.tui.base import Timing
 from marrakech.tui.dialogs import EndScreen
 from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.screen_base import Timing
 from marrakech.tui.session import SeatSpec
 
 SIZE = (96, 30)

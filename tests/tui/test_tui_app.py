@@ -22,12 +22,12 @@ from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
 from marrakech.tui.app import MarrakechApp, PlayOptions
-from marrakech.tui.base import Timing
 from marrakech.tui.board import BoardWidget
 from marrakech.tui.dialogs import ConfirmDialog, EndScreen, HelpScreen, PathDialog
 from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.layout import layout
 from marrakech.tui.replay_screen import ReplayScreen
+from marrakech.tui.screen_base import Timing
 from marrakech.tui.session import SeatSpec
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.timing import SPEEDS
@@ -241,9 +241,9 @@ async def test_save_then_load(tmp_path: Path) -> None:
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.click("#confirm-yes")
         await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, PathDialog)
-        dialog.query_one(Input).value = str(path)
+        path_dialog = app.screen
+        assert isinstance(path_dialog, PathDialog)
+        path_dialog.query_one(Input).value = str(path)
         await pilot.press("enter")
         await settle(pilot)
         loaded = app.screen

@@ -165,6 +165,8 @@ async def played(command: str, decisions: int | None) -> list[str]:
                 break
             await pilot.press("enter")
         await settle(pilot)
+        game = app.screen_stack[1]
+        assert isinstance(game, GameScreen)
         return [str(action) for action in game.session.actions]
 
 

@@ -16,10 +16,10 @@ from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
 from marrakech.tui.app import MarrakechApp, PlayOptions
-from marrakech.tui.base import Timing
 from marrakech.tui.cli import options_from_args
 from marrakech.tui.dialogs import EndScreen
 from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.screen_base import Timing
 from marrakech.tui.session import SeatSpec, Session
 from marrakech.tui.setup_screen import SetupScreen
 from marrakech.tui.widgets import hint_text

@@ -11,7 +11,7 @@ from marrakech.i18n import RuleWords, rule_option_words, rule_set_words
 from marrakech.rules import BGA, NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, RuleOption, RuleSet
 from marrakech.tui import setup_screen
 from marrakech.tui.app import MarrakechApp, PlayOptions
-from marrakech.tui.base import Timing
+from marrakech.tui.screen_base import Timing
 from marrakech.tui.setup_screen import SetupScreen
 
 from .conftest import SIZE, game_screen

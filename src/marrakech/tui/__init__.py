@@ -11,7 +11,7 @@ pieces:
 - :mod:`marrakech.tui.board`: the board widget (rim arcs and loops, carpets, Assam);
 - :mod:`marrakech.tui.app`: the app, which moves between the main screens
   (:mod:`~marrakech.tui.setup_screen`, :mod:`~marrakech.tui.game_screen`,
-  :mod:`~marrakech.tui.replay_screen`, sharing :mod:`~marrakech.tui.base`; they never
+  :mod:`~marrakech.tui.replay_screen`, sharing :mod:`~marrakech.tui.screen_base`; they never
   import the app) and opens the dialogs (:mod:`~marrakech.tui.dialogs`: help, end, the
   question before leaving a game, files with their picker);
   :mod:`marrakech.tui.widgets`: seat panels, log, status line, prompt, outlook;

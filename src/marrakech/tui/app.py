@@ -42,7 +42,7 @@ class PlayOptions:
     With ``seats`` the setup screen is skipped and the game starts at once; with
     ``replay`` the app opens that record in the replay screen; with ``load`` it resumes
     that record. ``seed`` makes the die, the piles and the bots reproducible. ``speed``
-    names the animation speed (:data:`~marrakech.tui.base.SPEEDS`); ``timing``, if given,
+    names the animation speed (:data:`~marrakech.tui.screen_base.SPEEDS`); ``timing``, if given,
     sets the pauses exactly instead (tests use :meth:`Timing.instant`). ``hints``: whether
     the humans may ask for a hint (H); a loaded record played without hints stays so.
     """

@@ -33,10 +33,10 @@ from marrakech.events import Event
 from marrakech.geometry import NEIGHBOURS, direction, square_name
 from marrakech.i18n import seat_name
 from marrakech.state import State
-from marrakech.tui.base import Host, Overlay, TableScreen, Timing, walk_frames
 from marrakech.tui.board import BoardView, BoardWidget
 from marrakech.tui.choice import Choice
 from marrakech.tui.dialogs import ConfirmDialog, EndScreen
+from marrakech.tui.screen_base import Host, Overlay, TableScreen, Timing, walk_frames
 from marrakech.tui.session import Session
 from marrakech.tui.strings import t
 from marrakech.tui.timing import SPEEDS

@@ -14,8 +14,8 @@ from textual.widgets import Static
 
 from marrakech.actions import Roll
 from marrakech.record import GameRecord
-from marrakech.tui.base import Host, TableScreen, Timing, walk_frames
 from marrakech.tui.board import BoardView
+from marrakech.tui.screen_base import Host, TableScreen, Timing, walk_frames
 from marrakech.tui.session import SeatSpec, record_seats
 from marrakech.tui.strings import t
 from marrakech.tui.widgets import GameLog, event_text

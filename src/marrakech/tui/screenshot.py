@@ -15,8 +15,8 @@ import asyncio
 from pathlib import Path
 
 from marrakech.tui.app import MarrakechApp, PlayOptions
-from marrakech.tui.base import Timing
 from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.screen_base import Timing
 from marrakech.tui.session import SeatSpec
 
 

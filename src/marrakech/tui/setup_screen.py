@@ -21,7 +21,7 @@ from textual.widgets import Button, Checkbox, Label, Select
 from marrakech.bots import LEVELS
 from marrakech.i18n import rule_option_words, rule_set_words, seat_name
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, STANDARD, RuleSet
-from marrakech.tui.base import AppScreen, Host
+from marrakech.tui.screen_base import AppScreen, Host
 from marrakech.tui.session import GameSetup, SeatSpec, default_seats
 from marrakech.tui.strings import LANGUAGE_NAMES, t
 from marrakech.tui.timing import SPEEDS
