@@ -161,4 +161,8 @@ def test_a_game_without_hints_has_no_hint_button(server: LiveServer, new_page: A
     # The lobby says so for games that list it.
     page.goto(server.base + "/")
     page.wait_for_selector("[data-testid=lobby]")
-    assert "no hints" in page.inner_text("[data-testid=lobby]")
+
+    def listed() -> bool:  # the lists come from the server after the lobby is drawn
+        return "no hints" in page.inner_text("[data-testid=lobby]")
+
+    wait_until(page, listed, "the game listed with no hints")

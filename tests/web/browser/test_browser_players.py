@@ -63,7 +63,7 @@ def test_two_browsers_play_through_invite_links(server: LiveServer, new_page: An
                 mouse_turn(page, rng)
     final = version(host)
     for page in (guest, watcher):
-        wait_until(page, partial(at_version, final), "the same version everywhere")
+        wait_until(page, partial(at_version, final, page), "the same version everywhere")
     assert log_lines(host) == log_lines(guest) == log_lines(watcher)
     assert any(
         line.startswith("Red-Yellow turned") or line.startswith("Red-Yellow kept")
