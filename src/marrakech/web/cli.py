@@ -34,6 +34,7 @@ LIMIT_OPTIONS = (
     ("--max-games-per-client", "games_per_client", "unfinished games of one client address"),
     ("--max-bots-per-client", "bots_per_client", "bot seats in one client address's games"),
     ("--max-sockets-per-client", "sockets_per_client", "open WebSockets of one client address"),
+    ("--replays-per-minute", "replays_per_minute", "replays and analyses computed per client"),
 )
 
 #: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the
