@@ -16,8 +16,10 @@ import importlib.util
 import os
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 # Without the 'web' extra the command line offers to install it (see marrakech.cli).
 for _module in ("fastapi", "uvicorn", "platformdirs"):
@@ -40,6 +42,22 @@ LIMIT_OPTIONS = (
 #: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the
 #: app, which answers ``too_large``; anything past this is cut off by the server.
 WS_MAX_SIZE = 64 * 1024
+
+
+def loopback_hosts(host: str, allow_origins: Sequence[str]) -> list[str] | None:
+    """The names a server listening on ``host`` answers to by default: on a loopback
+    address, only the machine's own names (and the other sites it allows); elsewhere any
+    name (None), as a proxy in front passes the public one.
+
+    >>> loopback_hosts("127.0.0.1", ["https://games.example.org"])
+    ['localhost', '127.0.0.1', '::1', 'games.example.org']
+    >>> loopback_hosts("0.0.0.0", []) is None
+    True
+    """
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        return None
+    others = [urlsplit(origin).hostname or "" for origin in allow_origins]
+    return ["localhost", "127.0.0.1", "::1", *filter(None, others)]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -115,6 +133,17 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="ORIGIN",
         help="another site whose pages may create and play games here "
         "(https://games.example.org; repeatable; default: this site only)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[name for name in os.environ.get("MARRAKECH_ALLOWED_HOSTS", "").split(",") if name]
+        or None,
+        metavar="NAME",
+        help="a name browsers reach this server by (games.example.org; repeatable; also "
+        "read from MARRAKECH_ALLOWED_HOSTS, comma-separated); others are refused, so no "
+        "other site's name can be pointed here (DNS rebinding). Default: on 127.0.0.1 "
+        "or ::1, localhost and those addresses; elsewhere, any name",
     )
     parser.add_argument(
         "--forwarded-allow-ips",
@@ -208,6 +237,7 @@ def run(args: argparse.Namespace) -> int:
             Limits(), **{name: getattr(args, name) for _, name, _ in LIMIT_OPTIONS}
         ),
         allow_origins=args.allow_origin,
+        allowed_hosts=args.allowed_host or loopback_hosts(args.host, args.allow_origin),
         relaxed_seconds=args.relaxed_seconds,
         blitz_seconds=args.blitz_seconds,
         open_game_ttl=args.open_game_ttl,
