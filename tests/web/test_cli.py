@@ -14,6 +14,7 @@ import pytest
 
 from marrakech.cli import build_parser
 from marrakech.web.cli import url
+from tests.web.servers import Served
 
 
 def test_serve_options() -> None:
@@ -82,7 +83,7 @@ def test_serve_prints_the_real_address_and_serves(tmp_path: Path) -> None:
         assert line.startswith("Marrakech is ready at http://127.0.0.1:"), line
         address = line.split()[4]
         assert not address.endswith(":0/")
-        assert process.stdout.readline().strip() == f"Games are stored in {db}"
+        assert process.stdout.readline().strip() == f"Games are stored in {db.resolve()}"
         with urllib.request.urlopen(address + "api/games/open", timeout=10) as reply:
             assert json.loads(reply.read()) == []
         assert db.exists()
@@ -116,3 +117,28 @@ def test_serve_reports_a_bad_database(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert "Marrakech is ready" not in done.stdout  # it never listened
     assert db.read_bytes() == garbage
+
+
+def test_serve_refuses_a_database_url_it_cannot_use(tmp_path: Path) -> None:
+    """A mistyped URL must not become a SQLite file by that name (issue 23)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "marrakech.web", "--port", "0", "--db", "postgresq://m@/m"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "expected a SQLite file or a postgresql:// URL, found a postgresq:// URL" in (
+        done.stderr
+    )
+    assert list(tmp_path.iterdir()) == []  # nothing was created
+
+
+def test_serve_names_the_postgresql_database_it_really_uses(pg_url: str) -> None:
+    server = Served(pg_url)
+    try:
+        name = pg_url.rsplit("/", 1)[1]
+        assert f"PostgreSQL database {name!r} as 'marrakech' on 127.0.0.1:" in server.stored_in
+    finally:
+        server.stop()

@@ -208,12 +208,20 @@ def run(args: argparse.Namespace) -> int:
     from marrakech.web.context import is_postgres
     from marrakech.web.store import StoreError, default_db_path
 
+    if args.db is not None and "://" in args.db and not is_postgres(args.db):
+        scheme = args.db.split("://", 1)[0][:20]
+        print(
+            "marrakech serve: --db: expected a SQLite file or a postgresql:// URL, found a"
+            f" {scheme}:// URL",
+            file=sys.stderr,
+        )
+        return 2
     db: str | Path = args.db if is_postgres(args.db) else _sqlite_path(args.db, default_db_path)
     if args.rate <= 0:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
     try:
-        check_store(db)  # create or migrate the schema now, to fail clearly
+        where = check_store(db)  # create or migrate the schema now, to fail clearly
     except (StoreError, ImportError) as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 1
@@ -261,8 +269,7 @@ def run(args: argparse.Namespace) -> int:
             await super().startup(sockets)
             if self.started:
                 print(f"Marrakech is ready at {address}  (Ctrl+C to stop)", flush=True)
-                shown = str(db).split("@")[-1] if is_postgres(db) else db
-                print(f"Games are stored in {shown}", flush=True)
+                print(f"Games are stored in {where}", flush=True)
 
     server = Server(config)
     try:
@@ -279,15 +286,17 @@ def _sqlite_path(db: str | None, default: Any) -> Path:
     return path
 
 
-def check_store(db: str | Path) -> None:
+def check_store(db: str | Path) -> str:
     """Open and close the store once: creates or migrates its schema, or raises
-    :class:`~marrakech.web.store.StoreError` saying why it cannot be used."""
+    :class:`~marrakech.web.store.StoreError` saying why it cannot be used. Returns
+    where the games really are (a file, or a database as the server reached it; never
+    a password)."""
     from marrakech.web.context import is_postgres
     from marrakech.web.sqlite_store import SQLiteStore
 
     if not is_postgres(db):
         SQLiteStore(db).close()
-        return
+        return str(Path(db).resolve())
     try:
         from marrakech.web.postgres_store import PostgresStore
     except ImportError:
@@ -295,11 +304,19 @@ def check_store(db: str | Path) -> None:
             "a PostgreSQL database needs psycopg: pip install 'marrakech[postgres]'"
         ) from None
 
-    async def check() -> None:
+    async def check() -> str:
         store = await PostgresStore.open(str(db), min_size=1, max_size=1)
-        await store.close()
+        try:
+            async with store.pool.connection() as conn:
+                info = conn.info
+                place = f"{info.host}:{info.port}"
+                if info.host.startswith("/"):  # a Unix socket's folder
+                    place = f"the socket in {info.host} (port {info.port})"
+                return f"PostgreSQL database {info.dbname!r} as {info.user!r} on {place}"
+        finally:
+            await store.close()
 
-    asyncio.run(check())
+    return asyncio.run(check())
 
 
 def bind(host: str, port: int) -> socket.socket:
