@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+import websockets.asyncio.client as websockets
 
 from marrakech.cli import build_parser
 from marrakech.web.cli import url
@@ -140,5 +145,32 @@ def test_serve_names_the_postgresql_database_it_really_uses(pg_url: str) -> None
     try:
         name = pg_url.rsplit("/", 1)[1]
         assert f"PostgreSQL database {name!r} as 'marrakech' on 127.0.0.1:" in server.stored_in
+    finally:
+        server.stop()
+
+
+def test_a_half_sent_request_is_closed_by_the_server(tmp_path: Path) -> None:
+    """Slowloris (issue 23): headers sent a line at a time are cut off after
+    ``--header-timeout``; a WebSocket, once open, stays open past it."""
+    server = Served(tmp_path / "games.sqlite3", "--header-timeout", "1")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as slow:
+            slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            started = time.monotonic()
+            with contextlib.suppress(ConnectionResetError):
+                while slow.recv(1024):  # the server sends nothing and closes
+                    pass
+            assert time.monotonic() - started < 5
+        with urllib.request.urlopen(server.url + "api/health", timeout=10) as reply:
+            assert reply.status == 200  # whole requests are served as before
+
+        async def socket_outlives_the_deadline() -> None:
+            uri = server.url.replace("http", "ws") + "ws/nogame12345"
+            async with websockets.connect(uri, ping_interval=None) as ws:
+                await asyncio.sleep(2.0)  # twice the headers' deadline
+                await ws.send(json.dumps({"type": "ping"}))
+                assert json.loads(await ws.recv())["type"] == "pong"
+
+        asyncio.run(socket_outlives_the_deadline())
     finally:
         server.stop()

@@ -135,6 +135,13 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         "(https://games.example.org; repeatable; default: this site only)",
     )
     parser.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a connection whose request headers take longer (slowloris; 10)",
+    )
+    parser.add_argument(
         "--allowed-host",
         action="append",
         default=[name for name in os.environ.get("MARRAKECH_ALLOWED_HOSTS", "").split(",") if name]
@@ -206,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
     from marrakech.web.app import create_app
     from marrakech.web.context import is_postgres
+    from marrakech.web.header_deadline import protocol_with_header_deadline
     from marrakech.web.store import StoreError, default_db_path
 
     if args.db is not None and "://" in args.db and not is_postgres(args.db):
@@ -252,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
     )
     config = uvicorn.Config(
         app,
+        http=protocol_with_header_deadline(max(0.5, args.header_timeout)),
         log_level=args.log_level,
         ws_max_size=WS_MAX_SIZE,
         # Compressing every small message cost a quarter of the server's time per action.
