@@ -47,6 +47,8 @@ class Served:
             self.process.wait(timeout=10)
             raise RuntimeError(f"the server did not start: {line!r} {self.log()}")
         self.url = line.split()[4]
+        #: Where the server says its games are stored (its second line).
+        self.stored_in = self.process.stdout.readline().strip()
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
         self.pid = self.process.pid
 

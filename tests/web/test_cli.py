@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+import websockets.asyncio.client as websockets
 
 from marrakech.cli import build_parser
 from marrakech.web.cli import url
+from tests.web.servers import Served
 
 
 def test_serve_options() -> None:
@@ -82,7 +88,7 @@ def test_serve_prints_the_real_address_and_serves(tmp_path: Path) -> None:
         assert line.startswith("Marrakech is ready at http://127.0.0.1:"), line
         address = line.split()[4]
         assert not address.endswith(":0/")
-        assert process.stdout.readline().strip() == f"Games are stored in {db}"
+        assert process.stdout.readline().strip() == f"Games are stored in {db.resolve()}"
         with urllib.request.urlopen(address + "api/games/open", timeout=10) as reply:
             assert json.loads(reply.read()) == []
         assert db.exists()
@@ -116,3 +122,55 @@ def test_serve_reports_a_bad_database(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert "Marrakech is ready" not in done.stdout  # it never listened
     assert db.read_bytes() == garbage
+
+
+def test_serve_refuses_a_database_url_it_cannot_use(tmp_path: Path) -> None:
+    """A mistyped URL must not become a SQLite file by that name (issue 23)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "marrakech.web", "--port", "0", "--db", "postgresq://m@/m"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "expected a SQLite file or a postgresql:// URL, found a postgresq:// URL" in (
+        done.stderr
+    )
+    assert list(tmp_path.iterdir()) == []  # nothing was created
+
+
+def test_serve_names_the_postgresql_database_it_really_uses(pg_url: str) -> None:
+    server = Served(pg_url)
+    try:
+        name = pg_url.rsplit("/", 1)[1]
+        assert f"PostgreSQL database {name!r} as 'marrakech' on 127.0.0.1:" in server.stored_in
+    finally:
+        server.stop()
+
+
+def test_a_half_sent_request_is_closed_by_the_server(tmp_path: Path) -> None:
+    """Slowloris (issue 23): headers sent a line at a time are cut off after
+    ``--header-timeout``; a WebSocket, once open, stays open past it."""
+    server = Served(tmp_path / "games.sqlite3", "--header-timeout", "1")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as slow:
+            slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            started = time.monotonic()
+            with contextlib.suppress(ConnectionResetError):
+                while slow.recv(1024):  # the server sends nothing and closes
+                    pass
+            assert time.monotonic() - started < 5
+        with urllib.request.urlopen(server.url + "api/health", timeout=10) as reply:
+            assert reply.status == 200  # whole requests are served as before
+
+        async def socket_outlives_the_deadline() -> None:
+            uri = server.url.replace("http", "ws") + "ws/nogame12345"
+            async with websockets.connect(uri, ping_interval=None) as ws:
+                await asyncio.sleep(2.0)  # twice the headers' deadline
+                await ws.send(json.dumps({"type": "ping"}))
+                assert json.loads(await ws.recv())["type"] == "pong"
+
+        asyncio.run(socket_outlives_the_deadline())
+    finally:
+        server.stop()

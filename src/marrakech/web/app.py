@@ -55,6 +55,7 @@ def create_app(
     static_dir: str | Path | None = None,
     limits: Limits | None = None,
     allow_origins: Sequence[str] = (),
+    allowed_hosts: Sequence[str] | None = None,
     relaxed_seconds: int = 180,
     blitz_seconds: int = 30,
     open_game_ttl: float = 3600.0,
@@ -69,7 +70,8 @@ def create_app(
     that many worker processes (strong bots then never slow the event loop down); 0 (the
     default) uses ``bot_workers`` threads. ``limits``: rates and caps per client and for
     the server (:class:`~marrakech.web.limits.Limits`). ``allow_origins``: sites other
-    than this one whose pages may act (``https://games.example.org``).
+    than this one whose pages may act (``https://games.example.org``). ``allowed_hosts``:
+    the names browsers may reach it by (its ``Host``; None: any).
     ``relaxed_seconds``/``blitz_seconds``: the seconds per player turn of those turn
     clocks. ``open_game_ttl``: seconds an open game nobody joins stays in the lobby.
     """
@@ -100,7 +102,8 @@ def create_app(
     )
     app.state.web = context
     # The last added is the outermost: the headers go on every answer, errors included.
-    app.add_middleware(Guard, allowed_origins=frozenset(allow_origins))
+    hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
+    app.add_middleware(Guard, allowed_origins=frozenset(allow_origins), allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
     app.exception_handler(ApiError)(api_error)
     app.exception_handler(StarletteHTTPException)(http_error)

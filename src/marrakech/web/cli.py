@@ -16,8 +16,10 @@ import importlib.util
 import os
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 # Without the 'web' extra the command line offers to install it (see marrakech.cli).
 for _module in ("fastapi", "uvicorn", "platformdirs"):
@@ -34,11 +36,28 @@ LIMIT_OPTIONS = (
     ("--max-games-per-client", "games_per_client", "unfinished games of one client address"),
     ("--max-bots-per-client", "bots_per_client", "bot seats in one client address's games"),
     ("--max-sockets-per-client", "sockets_per_client", "open WebSockets of one client address"),
+    ("--replays-per-minute", "replays_per_minute", "replays and analyses computed per client"),
 )
 
 #: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the
 #: app, which answers ``too_large``; anything past this is cut off by the server.
 WS_MAX_SIZE = 64 * 1024
+
+
+def loopback_hosts(host: str, allow_origins: Sequence[str]) -> list[str] | None:
+    """The names a server listening on ``host`` answers to by default: on a loopback
+    address, only the machine's own names (and the other sites it allows); elsewhere any
+    name (None), as a proxy in front passes the public one.
+
+    >>> loopback_hosts("127.0.0.1", ["https://games.example.org"])
+    ['localhost', '127.0.0.1', '::1', 'games.example.org']
+    >>> loopback_hosts("0.0.0.0", []) is None
+    True
+    """
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        return None
+    others = [urlsplit(origin).hostname or "" for origin in allow_origins]
+    return ["localhost", "127.0.0.1", "::1", *filter(None, others)]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -116,6 +135,24 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         "(https://games.example.org; repeatable; default: this site only)",
     )
     parser.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a connection whose request headers take longer (slowloris; 10)",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[name for name in os.environ.get("MARRAKECH_ALLOWED_HOSTS", "").split(",") if name]
+        or None,
+        metavar="NAME",
+        help="a name browsers reach this server by (games.example.org; repeatable; also "
+        "read from MARRAKECH_ALLOWED_HOSTS, comma-separated); others are refused, so no "
+        "other site's name can be pointed here (DNS rebinding). Default: on 127.0.0.1 "
+        "or ::1, localhost and those addresses; elsewhere, any name",
+    )
+    parser.add_argument(
         "--forwarded-allow-ips",
         default=None,
         metavar="IPS",
@@ -176,14 +213,23 @@ def run(args: argparse.Namespace) -> int:
 
     from marrakech.web.app import create_app
     from marrakech.web.context import is_postgres
+    from marrakech.web.header_deadline import protocol_with_header_deadline
     from marrakech.web.store import StoreError, default_db_path
 
+    if args.db is not None and "://" in args.db and not is_postgres(args.db):
+        scheme = args.db.split("://", 1)[0][:20]
+        print(
+            "marrakech serve: --db: expected a SQLite file or a postgresql:// URL, found a"
+            f" {scheme}:// URL",
+            file=sys.stderr,
+        )
+        return 2
     db: str | Path = args.db if is_postgres(args.db) else _sqlite_path(args.db, default_db_path)
     if args.rate <= 0:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
     try:
-        check_store(db)  # create or migrate the schema now, to fail clearly
+        where = check_store(db)  # create or migrate the schema now, to fail clearly
     except (StoreError, ImportError) as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 1
@@ -207,12 +253,14 @@ def run(args: argparse.Namespace) -> int:
             Limits(), **{name: getattr(args, name) for _, name, _ in LIMIT_OPTIONS}
         ),
         allow_origins=args.allow_origin,
+        allowed_hosts=args.allowed_host or loopback_hosts(args.host, args.allow_origin),
         relaxed_seconds=args.relaxed_seconds,
         blitz_seconds=args.blitz_seconds,
         open_game_ttl=args.open_game_ttl,
     )
     config = uvicorn.Config(
         app,
+        http=protocol_with_header_deadline(max(0.5, args.header_timeout)),
         log_level=args.log_level,
         ws_max_size=WS_MAX_SIZE,
         # Compressing every small message cost a quarter of the server's time per action.
@@ -230,8 +278,7 @@ def run(args: argparse.Namespace) -> int:
             await super().startup(sockets)
             if self.started:
                 print(f"Marrakech is ready at {address}  (Ctrl+C to stop)", flush=True)
-                shown = str(db).split("@")[-1] if is_postgres(db) else db
-                print(f"Games are stored in {shown}", flush=True)
+                print(f"Games are stored in {where}", flush=True)
 
     server = Server(config)
     try:
@@ -248,15 +295,17 @@ def _sqlite_path(db: str | None, default: Any) -> Path:
     return path
 
 
-def check_store(db: str | Path) -> None:
+def check_store(db: str | Path) -> str:
     """Open and close the store once: creates or migrates its schema, or raises
-    :class:`~marrakech.web.store.StoreError` saying why it cannot be used."""
+    :class:`~marrakech.web.store.StoreError` saying why it cannot be used. Returns
+    where the games really are (a file, or a database as the server reached it; never
+    a password)."""
     from marrakech.web.context import is_postgres
     from marrakech.web.sqlite_store import SQLiteStore
 
     if not is_postgres(db):
         SQLiteStore(db).close()
-        return
+        return str(Path(db).resolve())
     try:
         from marrakech.web.postgres_store import PostgresStore
     except ImportError:
@@ -264,11 +313,19 @@ def check_store(db: str | Path) -> None:
             "a PostgreSQL database needs psycopg: pip install 'marrakech[postgres]'"
         ) from None
 
-    async def check() -> None:
+    async def check() -> str:
         store = await PostgresStore.open(str(db), min_size=1, max_size=1)
-        await store.close()
+        try:
+            async with store.pool.connection() as conn:
+                info = conn.info
+                place = f"{info.host}:{info.port}"
+                if info.host.startswith("/"):  # a Unix socket's folder
+                    place = f"the socket in {info.host} (port {info.port})"
+                return f"PostgreSQL database {info.dbname!r} as {info.user!r} on {place}"
+        finally:
+            await store.close()
 
-    asyncio.run(check())
+    return asyncio.run(check())
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -18,7 +18,7 @@ from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
 from marrakech.web.cluster import Cluster
-from marrakech.web.limits import ClientRates, Limits, SocketCounts
+from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion
@@ -59,6 +59,9 @@ class WebContext:
         limits = self.limits
         self.join_rates = ClientRates(limits.joins_per_minute, limits.join_burst)
         self.sockets = SocketCounts(limits.sockets_per_client)
+        self.replay_rates = ClientRates(limits.replays_per_minute, limits.replay_burst)
+        #: Finished games' replays and analyses, computed once.
+        self.finished = FinishedCache()
 
     @property
     def static_dir(self) -> Path:

@@ -42,9 +42,51 @@ class Limits:
     bots: int = 600
     #: Seconds after its last move that an unfinished game stops counting.
     active: float = 3600.0
+    #: Replays and analyses computed for one client (a finished game's are computed once
+    #: and then served from a cache, free): 40-50 ms of CPU each.
+    replays_per_minute: float = 30.0
+    replay_burst: int = 15
     #: Open WebSockets (players' and spectators' pages) of one client address on one
     #: instance: a family behind one router has a few, a flood thousands.
     sockets_per_client: int = 20
+
+
+class FinishedCache:
+    """Answers that never change once a game is over (its replay in each language, its
+    analysis), as bytes, the least recently used dropped past ``max_bytes``.
+
+    >>> cache = FinishedCache(max_bytes=10)
+    >>> cache.put(("g1", "en"), b"123456"); cache.put(("g2", "en"), b"7890")
+    >>> cache.get(("g1", "en")), cache.get(("g3", "en"))
+    (b'123456', None)
+    >>> cache.put(("g3", "en"), b"abc")  # past 10 bytes: g2, the least recently used, goes
+    >>> cache.get(("g2", "en")), len(cache)
+    (None, 2)
+    """
+
+    def __init__(self, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self._size = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: tuple[str, str]) -> bytes | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[str, str], value: bytes) -> None:
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._size -= len(old)
+        self._entries[key] = value
+        self._size += len(value)
+        while self._size > self.max_bytes and len(self._entries) > 1:
+            _, dropped = self._entries.popitem(last=False)
+            self._size -= len(dropped)
 
 
 class SocketCounts:

@@ -79,6 +79,18 @@ def normal_origin(origin: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+def host_name(host: str) -> str:
+    """A ``Host`` header's name, without its port (an IPv6 address without brackets).
+
+    >>> host_name("Games.Example.org:8000"), host_name("[::1]:8000"), host_name("localhost")
+    ('games.example.org', '::1', 'localhost')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
 def cross_site(headers: Mapping[str, str], allowed: frozenset[str]) -> str | None:
     """The origin of a request from another site, or None if it may go on.
 
@@ -122,16 +134,33 @@ class Guard:
     """Around the app: ``OPTIONS`` and ``HEAD`` for every path, the same-origin rule for
     state-changing requests and WebSockets, and a JSON ``500`` for any failure."""
 
-    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        allowed_origins: frozenset[str] = frozenset(),
+        allowed_hosts: frozenset[str] | None = None,
+    ) -> None:
         self.app = app
         self.allowed_origins = frozenset(normal_origin(origin) for origin in allowed_origins)
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
+        if kind in ("http", "websocket") and self.allowed_hosts is not None:
+            host = host_name(header_map(scope).get("host", ""))
+            # No Host at all is no browser (a health check, a script): browsers always
+            # send one, and only a browser can be made to visit a rebound name.
+            if host and host not in self.allowed_hosts:
+                message = self._host_message(host)
+                if kind == "http":
+                    await send_error(send, 403, "forbidden", message)
+                else:
+                    await self._deny_websocket(scope, send, message)
+                return
         if kind == "websocket":
             refused = cross_site(header_map(scope), self.allowed_origins)
             if refused is not None:
-                await self._deny_websocket(scope, send, refused)
+                await self._deny_websocket(scope, send, self._origin_message(refused))
                 return
             await self.app(scope, receive, send)
             return
@@ -182,15 +211,22 @@ class Guard:
             if not started:
                 await send_error(send, 500, "server_error", "the server failed on this request")
 
+    def _host_message(self, host: str) -> str:
+        names = ", ".join(sorted(self.allowed_hosts or ()))
+        return (
+            f"this server answers to {names}, not to {host[:80]!r}: another site's name "
+            "cannot be pointed at it (its --allowed-host lists the names)"
+        )
+
     def _origin_message(self, origin: str) -> str:
         return (
             f"requests that change something must come from this site's own pages, found "
             f"{origin} (the server's --allow-origin lists other sites)"
         )
 
-    async def _deny_websocket(self, scope: Scope, send: Send, origin: str) -> None:
+    async def _deny_websocket(self, scope: Scope, send: Send, message: str) -> None:
         if "websocket.http.response" in scope.get("extensions", {}):
-            data, headers = error_body(403, "forbidden", self._origin_message(origin))
+            data, headers = error_body(403, "forbidden", message)
             start = {"type": "websocket.http.response.start", "status": 403, "headers": headers}
             await send(start)
             await send({"type": "websocket.http.response.body", "body": data})

@@ -168,14 +168,24 @@ async def one_game(context: Context, game_id: str) -> GameSummary:
     return game_summary(context.manager, games[0])
 
 
-@router.get("/games/{game_id}/analysis")
-async def game_analysis(context: Context, game_id: str) -> AnalysisStatus:
-    """A finished game's analysis, or ``pending`` while it is computed."""
+@router.get("/games/{game_id}/analysis", response_model=AnalysisStatus)
+async def game_analysis(request: Request, context: Context, game_id: str) -> Response:
+    """A finished game's analysis (computed once, then served from a cache), or
+    ``pending`` while it is computed."""
     check_id(game_id)
+    key = (game_id, "analysis")
+    cached = context.finished.get(key)
+    if cached is not None:
+        return finished_response(cached)
+    context.replay_rates.check(client_key(request.scope), "replays and analyses")
     answer = await context.manager.analysis(game_id)
     if answer is None:
         raise no_game(game_id)
-    return answer
+    text = answer.model_dump_json().encode()
+    if answer.status == "ready":
+        context.finished.put(key, text)
+        return finished_response(text)
+    return Response(text, media_type="application/json")
 
 
 def game_summary(manager: RoomManager, game: StoredGame) -> GameSummary:
@@ -229,20 +239,36 @@ async def game_record(context: Context, game_id: str) -> Response:
 
 
 @router.get("/games/{game_id}/replay", response_model=Replay)
-async def game_replay(context: Context, game_id: str, lang: str = "en") -> Response:
+async def game_replay(
+    request: Request, context: Context, game_id: str, lang: str = "en"
+) -> Response:
+    """A game's replay: a finished game's is computed once, then served from a cache."""
+    lang = check_lang(lang)
+    check_id(game_id)
+    key = (game_id, lang)
+    cached = context.finished.get(key)
+    if cached is not None:
+        return finished_response(cached)
+    context.replay_rates.check(client_key(request.scope), "replays and analyses")
     record = await stored_record(context, game_id)
-    return await replay_response(record, check_lang(lang))
+    text, over = await asyncio.to_thread(replay_json, record, lang)
+    if over:
+        context.finished.put(key, text)
+        return finished_response(text)
+    return Response(text, media_type="application/json")
 
 
 @router.post("/replay", response_model=Replay)
-async def uploaded_replay(request: Request, lang: str = "en") -> Response:
+async def uploaded_replay(request: Request, context: Context, lang: str = "en") -> Response:
     lang = check_lang(lang)
+    context.replay_rates.check(client_key(request.scope), "replays and analyses")
     data = uploaded_record(await read_json_body(request))
     try:
         record = await asyncio.to_thread(GameRecord.from_dict, data)
     except NotationError as error:
         raise ApiError(400, "bad_record", str(error)) from None
-    return await replay_response(record, lang)
+    text, _ = await asyncio.to_thread(replay_json, record, lang)
+    return Response(text, media_type="application/json")
 
 
 #: The keys a game record may have: those the core writes, ``start`` and ``meta``
@@ -323,10 +349,17 @@ def replay(record: GameRecord, lang: str) -> Replay:
     return Replay(record=record.to_dict(), states=states, events=events, log=lines)
 
 
-async def replay_response(record: GameRecord, lang: str) -> Response:
-    """A replay, built and written out of the event loop (a record has up to 2000 actions)."""
-    text = await asyncio.to_thread(lambda: replay(record, lang).model_dump_json())
-    return Response(text, media_type="application/json")
+def replay_json(record: GameRecord, lang: str) -> tuple[bytes, bool]:
+    """A replay as JSON, and whether its game is over (then it never changes). Run out
+    of the event loop: a record has up to 2000 actions, 40-50 ms of CPU."""
+    built = replay(record, lang)
+    return built.model_dump_json().encode(), built.states[-1]["phase"] == "over"
+
+
+def finished_response(text: bytes) -> Response:
+    """An answer about a finished game: the same forever, so browsers may keep it."""
+    headers = {"Cache-Control": "public, max-age=86400"}
+    return Response(text, media_type="application/json", headers=headers)
 
 
 def check_id(game_id: str) -> None:

@@ -1,0 +1,72 @@
+"""A request's headers must arrive within a few seconds (slowloris).
+
+uvicorn closes a kept-alive connection that stays idle, but it waits for ever for the
+rest of a request whose first bytes came: a client that sends a header line now and
+then holds a socket, a file and memory for as long as it likes, and a few thousand such
+clients exhaust the server. :func:`protocol_with_header_deadline` gives uvicorn's HTTP
+protocol a deadline: a connection whose request headers are not complete
+``seconds`` after its first byte (or after it opened) is closed. A WebSocket, once
+upgraded, is no longer the HTTP protocol's and keeps its connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from typing import Any
+
+#: Seconds a client has to send a request's headers (``marrakech serve --header-timeout``).
+HEADER_SECONDS = 10.0
+
+
+def protocol_with_header_deadline(seconds: float = HEADER_SECONDS) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol class (httptools' if installed, else h11's) closing a
+    connection whose request headers take longer than ``seconds``."""
+    base: Any
+    if importlib.util.find_spec("httptools") is not None:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as base
+    else:
+        from uvicorn.protocols.http.h11_impl import H11Protocol as base
+
+    class HeaderDeadline(base):  # type: ignore[misc, valid-type]
+        """The protocol, with a deadline for each request's headers."""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            super().connection_made(transport)
+            self._deadline: asyncio.TimerHandle | None = None
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._between_requests():
+                self._arm()  # the next request's first bytes: its headers are due
+            else:
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _between_requests(self) -> bool:
+            cycle = self.cycle
+            return cycle is None or bool(cycle.response_complete)
+
+        def _arm(self) -> None:
+            if self._deadline is None:
+                self._deadline = self.loop.call_later(seconds, self._too_slow, self.cycle)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self, cycle_then: Any) -> None:
+            self._deadline = None
+            transport = self.transport
+            if transport.is_closing() or transport.get_protocol() is not self:
+                return  # closed, or upgraded to a WebSocket
+            if self.cycle is cycle_then and self._between_requests():
+                transport.close()  # no request's headers came in time
+
+    HeaderDeadline.__name__ = f"HeaderDeadline{base.__name__}"
+    return HeaderDeadline
