@@ -127,14 +127,14 @@ def test_serve_reports_a_bad_database(tmp_path: Path) -> None:
 def test_serve_refuses_a_database_url_it_cannot_use(tmp_path: Path) -> None:
     """A mistyped URL must not become a SQLite file by that name (issue 23)."""
     done = subprocess.run(
-        [sys.executable, "-m", "marrakech.web", "--port", "0", "--db", "postgresq://m@/m"],
+        [sys.executable, "-m", "marrakech.web", "--port", "0", "--db", "mysql://m@/m"],
         capture_output=True,
         text=True,
         timeout=30,
         cwd=tmp_path,
     )
     assert done.returncode == 2, done.stderr
-    assert "expected a SQLite file or a postgresql:// URL, found a postgresq:// URL" in (
+    assert "expected a SQLite file or a postgresql:// URL, found a mysql:// URL" in (
         done.stderr
     )
     assert list(tmp_path.iterdir()) == []  # nothing was created
