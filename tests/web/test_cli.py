@@ -174,3 +174,25 @@ def test_a_half_sent_request_is_closed_by_the_server(tmp_path: Path) -> None:
         asyncio.run(socket_outlives_the_deadline())
     finally:
         server.stop()
+
+
+def test_a_request_the_server_cannot_read_gets_the_json_error_and_headers(
+    tmp_path: Path,
+) -> None:
+    """uvicorn's own 400 (a 100 KB URL) is the API's error shape, with the security
+    headers every answer carries (issue 23)."""
+    server = Served(tmp_path / "games.sqlite3")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            raw.sendall(b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = b""
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := raw.recv(65536):
+                    answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400"), head[:200]
+        assert b"content-security-policy:" in head.lower()
+        assert b"x-frame-options: deny" in head.lower()
+        assert json.loads(body)["error"] == "bad_request"
+    finally:
+        server.stop()

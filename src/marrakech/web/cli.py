@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
     from marrakech.web.app import create_app
     from marrakech.web.context import is_postgres
-    from marrakech.web.header_deadline import protocol_with_header_deadline
+    from marrakech.web.http_protocol import protocol_with_header_deadline
     from marrakech.web.store import StoreError, default_db_path
 
     if args.db is not None and "://" in args.db and not is_postgres(args.db):

@@ -1,4 +1,6 @@
-"""A request's headers must arrive within a few seconds (slowloris).
+"""uvicorn's HTTP protocol as this server runs it: a request's headers must arrive
+within a few seconds (slowloris), and the answer to a request it cannot read is the
+API's JSON error with the security headers of every answer.
 
 uvicorn closes a kept-alive connection that stays idle, but it waits for ever for the
 rest of a request whose first bytes came: a client that sends a header line now and
@@ -15,6 +17,8 @@ import asyncio
 import importlib.util
 from typing import Any
 
+from marrakech.web.security import error_body, security_headers
+
 #: Seconds a client has to send a request's headers (``marrakech serve --header-timeout``).
 HEADER_SECONDS = 10.0
 
@@ -28,8 +32,19 @@ def protocol_with_header_deadline(seconds: float = HEADER_SECONDS) -> type[async
     else:
         from uvicorn.protocols.http.h11_impl import H11Protocol as base
 
-    class HeaderDeadline(base):  # type: ignore[misc, valid-type]
+    class HeaderDeadline(base):  # type: ignore[misc]
         """The protocol, with a deadline for each request's headers."""
+
+        def send_400_response(self, msg: str) -> None:
+            """A request uvicorn cannot read (a 100 KB URL, a broken header): the API's
+            JSON ``400``, with the headers every answer carries."""
+            data, headers = error_body(400, "bad_request", f"unreadable request: {msg}")
+            lines = [b"HTTP/1.1 400 Bad Request"]
+            lines += [name + b": " + value for name, value in headers]
+            lines += [f"{name}: {value}".encode() for name, value in security_headers("")]
+            lines += [b"connection: close", b"", data]
+            self.transport.write(b"\r\n".join(lines))
+            self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
