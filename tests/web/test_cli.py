@@ -134,9 +134,7 @@ def test_serve_refuses_a_database_url_it_cannot_use(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 2, done.stderr
-    assert "expected a SQLite file or a postgresql:// URL, found a mysql:// URL" in (
-        done.stderr
-    )
+    assert "expected a SQLite file or a postgresql:// URL, found a mysql:// URL" in (done.stderr)
     assert list(tmp_path.iterdir()) == []  # nothing was created
 
 
