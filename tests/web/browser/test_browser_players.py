@@ -61,6 +61,8 @@ def test_two_browsers_play_through_invite_links(server: LiveServer, new_page: An
             for expected in ("orient", "roll", "place"):
                 assert wait_input(page) == expected
                 mouse_turn(page, rng)
+    # The host's page has the guest's last turn once it is the host's turn again.
+    assert wait_input(host) == "orient"
     final = version(host)
     for page in (guest, watcher):
         wait_until(page, partial(at_version, final, page), "the same version everywhere")
