@@ -109,18 +109,14 @@ class Balancer:
         program = shutil.which("haproxy") or "/usr/sbin/haproxy"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        env = {
+        self.command = [program, "-db", "-f", str(DEPLOY / "haproxy.cfg")]
+        self.env = {
             **os.environ,
             "MARRAKECH_LB_BIND": f"127.0.0.1:{self.port}",
             "MARRAKECH_ONE": f"127.0.0.1:{one.port}",
             "MARRAKECH_TWO": f"127.0.0.1:{two.port}",
         }
-        self.process = subprocess.Popen(
-            [program, "-db", "-f", str(DEPLOY / "haproxy.cfg")],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.process = self._run()
         # Ready once round robin has reached both instances: until HAProxy's first checks
         # pass, it may send everything to one, and the tests need both in play.
         seen: set[str] = set()
@@ -135,6 +131,17 @@ class Balancer:
                 self.stop()
                 raise RuntimeError(f"HAProxy did not reach both instances (reached {seen})")
             time.sleep(0.1)
+
+    def _run(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            self.command, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def restart(self) -> None:
+        """Stop HAProxy (every connection through it drops) and start it again on the
+        same port, as ``systemctl restart haproxy`` does."""
+        self.stop()
+        self.process = self._run()
 
     def stop(self) -> None:
         if self.process.poll() is None:

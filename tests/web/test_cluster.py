@@ -71,9 +71,12 @@ class Player:
         self.state: dict[str, Any] = {}
         self.version = -1
         self.over = False
+        #: The connections it opened after its first (a server or balancer gone).
+        self.reconnects = -1
 
     async def play(self, stop: asyncio.Event) -> None:
         while not self.over and not stop.is_set():
+            self.reconnects += 1
             try:
                 async with websockets.connect(self.uri, ping_interval=None) as ws:
                     await ws.send(json.dumps({"type": "hello", "tokens": [self.token]}))
@@ -187,6 +190,60 @@ async def play_through(balancer: Balancer, one: Served, two: Served, database: s
             for version, token in player.seen.items():
                 assert actions[version - 1] == token, (game_id, version)
             assert player.state["notation"] == record.final_state().notation()
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy")
+def test_games_go_on_through_a_balancer_restart(pg_url: str) -> None:
+    """HAProxy restarted mid-game (issue 23): every page reconnects, every game ends,
+    and every action a page saw accepted is stored."""
+    options = ("--bot-delay", "0", "--bot-processes", "0")
+    started: list[Served | Balancer] = []
+    try:
+        one = Served(pg_url, *options)
+        started.append(one)
+        two = Served(pg_url, *options)
+        started.append(two)
+        balancer = Balancer(one, two)
+        started.append(balancer)
+        asyncio.run(play_through_a_restart(balancer))
+    finally:
+        for process in reversed(started):
+            process.stop()
+
+
+async def play_through_a_restart(balancer: Balancer) -> None:
+    rng = random.Random(8)
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    games = [
+        post_json(balancer.url + "api/games", {"players": 3, "seats": seats}) for _ in range(4)
+    ]
+    players = [
+        Player(balancer.url, game["game_id"], seat["token"], random.Random(rng.random()))
+        for game in games
+        for seat in game["seats"]
+        if seat.get("token")
+    ]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(player.play(stop)) for player in players]
+    deadline = time.monotonic() + 60
+    while min(player.version for player in players) < 12:
+        assert time.monotonic() < deadline, "the games did not start"
+        await asyncio.sleep(0.05)
+    await asyncio.to_thread(balancer.restart)
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=90)
+    finally:
+        stop.set()
+    for game in games:
+        game_id = game["game_id"]
+        record_url = balancer.url + f"api/games/{game_id}/record"
+        with urllib.request.urlopen(record_url, timeout=10) as reply:
+            record = GameRecord.from_json(reply.read())
+        actions = [str(action) for action in record.actions]
+        for player in (player for player in players if player.uri.endswith(game_id)):
+            assert player.over and player.reconnects > 0
+            for version, token in player.seen.items():
+                assert actions[version - 1] == token, (game_id, version)
 
 
 async def owners_of(database: str, game_ids: list[str]) -> dict[str, str | None]:
