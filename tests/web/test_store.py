@@ -69,7 +69,7 @@ def test_games_round_trip(tmp_path: Path) -> None:
     assert game.seats == a_game().seats
     assert (game.players, game.rules, game.first_seat, game.lang) == (3, "standard", 1, "fr")
     assert store.load_game("nope") is None
-    assert store.games_with_bot_to_move() == ["g1"]
+    assert store.games_to_resume() == ["g1"]
     [summary] = store.summaries(["g1", "nope"])
     assert summary.version == 3 and summary.actions == ()
 

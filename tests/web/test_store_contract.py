@@ -82,7 +82,7 @@ async def test_games_round_trip(open_store: Callable[..., Any]) -> None:
     assert (game.players, game.rules, game.first_seat, game.lang) == (3, "standard", 1, "fr")
     assert [a.token for a in await store.load_actions("g1", 1)] == ["r2", "c3-c4"]
     assert await store.load_game("nope") is None
-    assert await store.games_with_bot_to_move() == ["g1"]
+    assert await store.games_to_resume() == ["g1"]
     [summary] = await store.summaries(["g1", "nope"])
     assert summary.version == 3 and summary.actions == ()
     await store.close()

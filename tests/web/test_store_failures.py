@@ -68,3 +68,23 @@ async def test_a_bot_game_goes_on_after_the_store_failed_for_a_while(tmp_path: P
         await asyncio.sleep(0.1)
     assert stored.version > stopped_at and stored.version == len(stored.actions)
     await manager.stop()
+
+
+@in_fresh_loop
+async def test_a_clocked_game_everyone_left_goes_on_with_stand_ins(tmp_path: Path) -> None:
+    """Nobody connected, a turn clock running: the room stays until the time runs out,
+    then a bot stands in for the seat (and later for the other), and the game ends."""
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    manager = RoomManager(store, bot_delay=0, seed=2, blitz_seconds=1)
+    await manager.start()
+    spec = {"players": 2, "seats": [{"kind": "human"}] * 2, "clock": "blitz", "first_seat": 0}
+    room, _ = await manager.create(CreateGame.model_validate(spec))
+    assert manager.rooms.get(room.game_id) is room  # its clock runs: it is not unloaded
+    deadline = time.monotonic() + 60
+    while not room.state.is_terminal:
+        assert time.monotonic() < deadline, f"frozen at version {room.version}"
+        await asyncio.sleep(0.1)
+    stored = await manager.store.load_game(room.game_id)
+    assert stored is not None and stored.status == "over"
+    assert all(seat.stand_in for seat in stored.seats)
+    await manager.stop()

@@ -296,11 +296,12 @@ class PostgresCluster:
 
     async def _take_over(self) -> None:
         manager = self.manager
-        await manager.resume(await self.store.games_with_bot_to_move())
-        # Games this instance owns with a bot to move but no room here: unloaded while
+        await manager.resume(await self.store.games_to_resume())
+        # Games this instance owns with a bot or a clock due but no room here: unloaded while
         # the database was down (the release of their lease failed with it).
         mine = await self._execute(
-            "SELECT id FROM games WHERE owner = %s AND bot_to_move AND status <> 'over'",
+            "SELECT id FROM games WHERE owner = %s AND (bot_to_move OR clock_seat >= 0)"
+            " AND status <> 'over'",
             (self.instance,),
         )
         await manager.resume([game_id for (game_id,) in mine if game_id not in manager.rooms])

@@ -352,12 +352,11 @@ class PostgresStore:
             seats = await self._seats(conn, [row["id"] for row in rows])
         return [_game(row, seats[row["id"]]) for row in rows]
 
-    async def games_with_bot_to_move(self) -> list[str]:
-        """Unfinished games waiting for a bot whose owner is not a living instance."""
+    async def games_to_resume(self) -> list[str]:
+        """Unfinished games waiting for a bot or a player's clock whose owner is not a
+        living instance."""
         async with self.pool.connection() as conn:
-            rows = await _all(
-                conn, Q.games_with_bot_to_move.sql, Q.games_with_bot_to_move.params({})
-            )
+            rows = await _all(conn, Q.games_to_resume.sql, Q.games_to_resume.params({}))
         return [row["id"] for row in rows]
 
     async def usage(self, creator: str, since: float) -> Usage:

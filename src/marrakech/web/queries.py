@@ -217,14 +217,15 @@ class Queries:
             select(s.c.hints).where(s.c.game_id == P("game_id"), s.c.seat == P("at_seat"))
         )
 
-        waiting = [g.c.bot_to_move == true(), g.c.status != "over"]
+        # A bot to move, or a player's turn clock running: what a server goes on with.
+        waiting = [(g.c.bot_to_move == true()) | (g.c.clock_seat >= 0), g.c.status != "over"]
         if postgres:  # and no living instance owns it
             alive = owner_alive()
             waiting.append(g.c.owner.is_(None) | ~alive)
         query = select(g.c.id).where(*waiting)
         if postgres:
             query = query.order_by(g.c.updated).limit(200)
-        self.games_with_bot_to_move = self._compile(query)
+        self.games_to_resume = self._compile(query)
 
         mine = g.c.creator == P("creator")
         self.usage = self._compile(

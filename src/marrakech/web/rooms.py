@@ -149,7 +149,7 @@ class RoomManager:
         shared database: those no living instance owns)."""
         self.bots.start()
         await self.cluster.start(self)
-        await self.resume(await self.store.games_with_bot_to_move())
+        await self.resume(await self.store.games_to_resume())
         task = asyncio.get_running_loop().create_task(self._sweep(), name="rooms' sweep")
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -161,7 +161,7 @@ class RoomManager:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                await self.resume(await self.store.games_with_bot_to_move())
+                await self.resume(await self.store.games_to_resume())
                 for room in list(self.rooms.values()):
                     if room.owner and not room.closed:
                         room.update_clock()
@@ -225,12 +225,13 @@ class RoomManager:
             del self._loading[game_id]
 
     def release(self, room: Room) -> None:
-        """Unload an idle room (no connection, no bot move pending); the store keeps it,
-        and any instance may own it next."""
+        """Unload an idle room (no connection, no bot move pending, no turn clock running
+        here); the store keeps it, and any instance may own it next."""
         if (
             not room.clients
             and not room.bot_busy
             and not room.lock.locked()
+            and not (room.owner and room.clock.deadline is not None)  # its timer lives here
             and self.rooms.get(room.game_id) is room
         ):
             del self.rooms[room.game_id]

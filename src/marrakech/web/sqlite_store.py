@@ -341,11 +341,9 @@ class SQLiteStore:
             seats = self._seats([row["id"] for row in rows])
         return [_game(row, seats[row["id"]]) for row in rows]
 
-    def games_with_bot_to_move(self) -> list[str]:
+    def games_to_resume(self) -> list[str]:
         with self._lock:
-            rows = self._db.execute(
-                Q.games_with_bot_to_move.sql, Q.games_with_bot_to_move.params({})
-            ).fetchall()
+            rows = self._db.execute(Q.games_to_resume.sql, Q.games_to_resume.params({})).fetchall()
         return [row["id"] for row in rows]
 
     def usage(self, creator: str, since: float) -> Usage:

@@ -245,8 +245,10 @@ class GameStore(Protocol):
         ``since`` (epoch seconds), newest first, without actions."""
         ...
 
-    async def games_with_bot_to_move(self) -> list[str]:
-        """Ids of unfinished games waiting for a bot: the server resumes them at start."""
+    async def games_to_resume(self) -> list[str]:
+        """Ids of unfinished games waiting for a bot or running a player's turn clock:
+        the server resumes them at start and in its sweep (on PostgreSQL, those no living
+        instance owns)."""
         ...
 
     async def usage(self, creator: str, since: float) -> Usage:

@@ -11,7 +11,7 @@ actions are committed::
     >>> from marrakech.web.sqlite_store import SQLiteStore
     >>> async def main() -> list[str]:
     ...     worker = StoreWorker(SQLiteStore(":memory:"))
-    ...     found = await worker.games_with_bot_to_move()
+    ...     found = await worker.games_to_resume()
     ...     await worker.close()
     ...     return found
     >>> found = []  # in a thread of its own: a test runner may already run a loop here
@@ -170,8 +170,8 @@ class StoreWorker:
     async def open_games(self, limit: int, since: float = 0.0) -> list[StoredGame]:
         return await self.run(self.store.open_games, limit, since)
 
-    async def games_with_bot_to_move(self) -> list[str]:
-        return await self.run(self.store.games_with_bot_to_move)
+    async def games_to_resume(self) -> list[str]:
+        return await self.run(self.store.games_to_resume)
 
     async def usage(self, creator: str, since: float) -> Usage:
         return await self.run(self.store.usage, creator, since)
