@@ -36,6 +36,8 @@ log = logging.getLogger("marrakech.web")
 
 #: Seconds between heartbeats, seconds a heartbeat lasts, seconds between sweeps.
 HEARTBEAT, LEASE, SWEEP = 1.0, 3.0, 1.0
+#: Tries to give a lease up while the database is away (about a minute in all).
+RELEASE_TRIES = 12
 #: Seconds a follower waits for the owner to answer a forwarded action before it checks
 #: whether the owner is still alive.
 ANSWER = 1.5
@@ -125,12 +127,23 @@ class PostgresCluster:
         return bool(rows)
 
     def release(self, game_id: str) -> None:
-        self._later(
-            self._execute(
-                "UPDATE games SET owner = NULL WHERE id = %s AND owner = %s",
-                (game_id, self.instance),
-            )
-        )
+        self._later(self._release(game_id))
+
+    async def _release(self, game_id: str) -> None:
+        """Give the lease up, trying again while the database is away: a lease kept by a
+        living instance that unloaded the room would leave the game to nobody."""
+        for attempt in range(RELEASE_TRIES):
+            if game_id in self.manager.rooms:
+                return  # loaded here again meanwhile: this instance owns it once more
+            try:
+                await self._execute(
+                    "UPDATE games SET owner = NULL WHERE id = %s AND owner = %s",
+                    (game_id, self.instance),
+                )
+                return
+            except Exception as error:
+                log.warning("could not give up game %s (%s): trying again", game_id, error)
+                await asyncio.sleep(min(8.0, 0.25 * 2**attempt))
 
     def seats_changed(self, game_id: str, reason: ChangeReason | None, seat: int | None) -> None:
         body = json.dumps({"seats": 1, "why": reason, "seat": seat, "o": self.instance})
@@ -297,14 +310,6 @@ class PostgresCluster:
     async def _take_over(self) -> None:
         manager = self.manager
         await manager.resume(await self.store.games_to_resume())
-        # Games this instance owns with a bot or a clock due but no room here: unloaded while
-        # the database was down (the release of their lease failed with it).
-        mine = await self._execute(
-            "SELECT id FROM games WHERE owner = %s AND (bot_to_move OR clock_seat >= 0)"
-            " AND status <> 'over'",
-            (self.instance,),
-        )
-        await manager.resume([game_id for (game_id,) in mine if game_id not in manager.rooms])
         if any(room.remote for room in manager.rooms.values()):
             rows = await self._execute("SELECT id FROM instances WHERE alive_until > now()")
             living = {row[0] for row in rows}
