@@ -239,6 +239,10 @@ def client(apps: Apps) -> TestClient:
     return apps.start()
 
 
+#: A game of two people (the plainest body of ``POST /api/games``).
+TWO_HUMANS = {"players": 2, "seats": [{"kind": "human"}] * 2}
+
+
 def create_game(client: TestClient, **spec: Any) -> dict[str, Any]:
     spec.setdefault("players", 2)
     spec.setdefault("seats", [{"kind": "human"}] * spec["players"])

@@ -20,10 +20,9 @@ from marrakech.web.bot_workers import BotScheduler, shortened
 from marrakech.web.context import WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.static_files import IMMUTABLE
-from tests.web.conftest import JSON, Apps, Conn, create_game, seat_token
+from tests.web.conftest import JSON, TWO_HUMANS, Apps, Conn, create_game, seat_token
 from tests.web.test_rooms import in_fresh_loop
 
-TWO_HUMANS = {"players": 2, "seats": [{"kind": "human"}] * 2}
 HOST = "testserver"
 
 

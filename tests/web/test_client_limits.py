@@ -8,9 +8,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from marrakech.web.limits import Limits
-from tests.web.conftest import Apps, Conn, create_game
-
-TWO_HUMANS = {"players": 2, "seats": [{"kind": "human"}] * 2}
+from tests.web.conftest import TWO_HUMANS, Apps, Conn, create_game
 
 
 def test_sockets_are_capped_per_client_address_with_a_reason(apps: Apps) -> None:

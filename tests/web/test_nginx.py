@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.web.conftest import TWO_HUMANS
 from tests.web.postgres import free_port
 from tests.web.servers import DEPLOY, Served
 
@@ -28,7 +29,6 @@ from websockets.exceptions import InvalidStatus  # noqa: E402
 
 #: The caps of deploy/nginx-marrakech.conf.
 CONNECTIONS, POST_BURST = 40, 20
-TWO_HUMANS = {"players": 2, "seats": [{"kind": "human"}] * 2}
 
 
 class Nginx:

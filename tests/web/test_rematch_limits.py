@@ -8,9 +8,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from marrakech.web.limits import Limits
-from tests.web.conftest import Apps, Conn, create_game, tokens
+from tests.web.conftest import TWO_HUMANS, Apps, Conn, create_game, tokens
 
-TWO_HUMANS = {"players": 2, "seats": [{"kind": "human"}] * 2}
 HUMAN_AND_BOT = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]}
 
 

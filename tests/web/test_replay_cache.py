@@ -9,9 +9,7 @@ import pytest
 
 from marrakech.web.limits import Limits
 from marrakech.web.routes import api
-from tests.web.conftest import Apps, create_game, finished_game
-
-TWO_HUMANS = {"players": 2, "seats": [{"kind": "human"}] * 2}
+from tests.web.conftest import TWO_HUMANS, Apps, create_game, finished_game
 
 
 @pytest.fixture
