@@ -137,8 +137,12 @@ def test_nginx_on_another_port_passes_the_origin_check_and_caps_clients(nginx: N
                 await ws.close()
 
     asyncio.run(sockets())
-    codes = [nginx.request("POST", "/api/nothing-here", {})[0] for _ in range(POST_BURST + 3)]
-    assert codes[0] != 429 and codes[-1] == 429
-    status, headers, refusal = nginx.request("POST", "/api/nothing-here", {})
-    assert status == 429 and refusal["error"] == "rate_limited" and headers["Retry-After"]
+    # Past the burst (2 a second refill it: a slow machine may need a few more).
+    answers = [nginx.request("POST", "/api/nothing-here", {}) for _ in range(POST_BURST)]
+    assert answers[0][0] != 429
+    while answers[-1][0] != 429:
+        assert len(answers) < 10 * POST_BURST, [status for status, _, _ in answers]
+        answers.append(nginx.request("POST", "/api/nothing-here", {}))
+    status, headers, refusal = answers[-1]
+    assert refusal["error"] == "rate_limited" and headers["Retry-After"]
     assert nginx.request("GET", "/api/health")[0] == 200  # reading goes on
