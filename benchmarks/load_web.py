@@ -4,20 +4,37 @@ Starts ``python -m marrakech.web`` on 127.0.0.1 (a free port, a temporary SQLite
 or ``--db postgresql://...``; with ``--instances 2``, two instances on that database
 behind HAProxy with deploy/haproxy.cfg), or plays against a running server or load
 balancer (``--url``, with ``--server-pid`` for each instance to measure). It creates N
-games (humans and bots as chosen) and plays them all at once with simulated clients,
-one WebSocket connection per human seat (plus an optional spectator per game). Each
-client merges what changed into its view as the page does, sends a random legal token
-when its seat is to move and measures the time from sending the action to receiving
-the update.
+games (humans and bots as chosen) and plays them all at once with simulated clients
+(benchmarks/web_clients.py), one WebSocket connection per human seat (plus an optional
+spectator per game). Each client merges what changed into its view as the page does,
+sends a random legal token when its seat is to move, measures the time from sending
+the action to receiving the update, and reconnects as the page does when its
+connection drops.
 
 It reports actions per second, the 50th/95th/99th percentile latency, the CPU time
-each server instance spent per action (its bot workers included), errors, and whether
-every game's stored record replays to the final state its clients saw::
+each server instance spent per action (its bot workers included), errors, and the
+actions the clients saw acknowledged against those the database stored::
 
     .venv/bin/python benchmarks/load_web.py --games 100
     .venv/bin/python benchmarks/load_web.py --games 1000 --think 1
     .venv/bin/python benchmarks/load_web.py --games 100 --server-src /tmp/old/src  # another version
     .venv/bin/python benchmarks/load_web.py --table --write-docs   # docs/web.md's table
+
+**A real deployment** (``--url``, a server or a balancer on this machine): its limits
+stay on. The tool reads the per-address limits from ``/api/config`` and spreads its
+games over as many loopback addresses (127.0.0.2, 127.0.0.3...) as keep each within
+them and within the shipped proxies' 40 connections per address; a server elsewhere is
+measured by running the tool on its machine against the local balancer::
+
+    .venv/bin/python benchmarks/load_web.py --url http://127.0.0.1:8080/ --games 200 --think 0.5
+
+**Kills**: with ``--instances 2 --kills N``, one instance is killed with ``kill -9``
+every so often (and started again after its games went on elsewhere), alternately; the
+report gives how long each killed instance's games took to move again (median and worst)
+and whether every acknowledged action is stored::
+
+    .venv/bin/python benchmarks/load_web.py --db postgresql://... --instances 2 \\
+        --games 60 --think 0.25 --kills 8
 
 This is a benchmark, not a test: it prints numbers.
 """
@@ -26,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -37,28 +55,24 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect
+from web_clients import (
+    Pacer,
+    Seat,
+    Totals,
+    acknowledged_vs_stored,
+    addresses_needed,
+    loopback_source,
+    request,
+)
 
 from marrakech.bots import LEVELS
-from marrakech.record import GameRecord
-
-
-@dataclass
-class Totals:
-    latencies: list[float] = field(default_factory=list)
-    sent: int = 0
-    errors: list[str] = field(default_factory=list)
-    finals: dict[str, str] = field(default_factory=dict)
-    versions: dict[str, int] = field(default_factory=dict)
-
 
 #: Options that let one address create thousands of games (every simulated client is on
-#: 127.0.0.1), if the server has them.
+#: 127.0.0.1), if the server has them: for the servers this tool starts.
 UNLIMITED = [
     "--games-per-minute",
     "1000000",
@@ -74,134 +88,72 @@ UNLIMITED = [
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def start_server(
-    db: str | Path, bot_delay: float, source: str | None = None
-) -> tuple[subprocess.Popen[str], str]:
-    command = [
-        sys.executable,
-        "-m",
-        "marrakech.web",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--db",
-        str(db),
-        "--bot-delay",
-        str(bot_delay),
-        "--rate",
-        "10000",  # simulated clients answer in microseconds, people do not
-        "--log-level",
-        "warning",
-    ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    if source:
-        env["PYTHONPATH"] = source
-    usage = subprocess.run(
-        [*command[:3], "--help"], capture_output=True, text=True, env=env, check=True
-    ).stdout
-    if "--max-games" in usage:
-        command += UNLIMITED
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
-    assert server.stdout is not None
-    line = server.stdout.readline()
-    if not line.startswith("Marrakech is ready at "):
-        server.kill()
-        raise SystemExit(f"the server did not start: {line!r}")
-    return server, line.split()[4]
+@dataclass
+class Instance:
+    """A server this tool started (and may kill and start again on the same port)."""
 
+    db: str
+    bot_delay: float
+    source: str | None
+    port: int = 0
+    process: subprocess.Popen[str] | None = None
+    address: str = ""
 
-def post(address: str, path: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(
-        address + path.lstrip("/"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as reply:
-        return json.loads(reply.read())
+    def start(self) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "marrakech.web",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--rate",
+            "10000",  # simulated clients answer in microseconds, people do not
+            "--log-level",
+            "warning",
+        ]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if self.source:
+            env["PYTHONPATH"] = self.source
+        usage = subprocess.run(
+            [*command[:3], "--help"], capture_output=True, text=True, env=env, check=True
+        ).stdout
+        if "--max-games" in usage:
+            command += UNLIMITED
+        if "--max-sockets-per-client" in usage:
+            command += ["--max-sockets-per-client", "1000000"]
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        if not line.startswith("Marrakech is ready at "):
+            server.kill()
+            raise SystemExit(f"the server did not start: {line!r}")
+        self.process, self.address = server, line.split()[4]
+        self.port = int(self.address.rstrip("/").rsplit(":", 1)[1])
 
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
 
-def get(address: str, path: str) -> bytes:
-    with urllib.request.urlopen(address + path.lstrip("/"), timeout=30) as reply:
-        data: bytes = reply.read()
-        return data
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
 
-
-def next_state(state: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
-    """The view after a welcome or an update, as far as the simulated clients read it:
-    its ``phase`` and ``notation``, plain values that ``changes`` holds whole when they
-    change (the page merges the rest too: game.js, applyChanges)."""
-    changes = message.get("changes")
-    return message["state"] if changes is None else {**state, **changes}
-
-
-async def play_seat(
-    address: str,
-    game_id: str,
-    tokens: list[str],
-    totals: Totals,
-    rng: random.Random,
-    think: float,
-) -> None:
-    """One connection: play its seats' turns with random legal tokens until the end."""
-    uri = address.replace("http://", "ws://") + f"ws/{game_id}"
-    async with connect(uri, max_size=2**22, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "tokens": tokens, "lang": "en"}))
-        waiting_since: float | None = None
-        waiting_for = -1
-        state: dict[str, Any] = {}
-        while True:
-            message = json.loads(await ws.recv())
-            kind = message["type"]
-            if kind == "error":
-                totals.errors.append(f"{game_id}: {message['code']}: {message['message']}")
-                return
-            if kind not in ("welcome", "update"):
-                continue
-            version = message["version"]
-            if waiting_since is not None and version > waiting_for:
-                totals.latencies.append(time.perf_counter() - waiting_since)
-                waiting_since = None
-            state = next_state(state, message)
-            if state["phase"] == "over":
-                totals.finals[game_id] = state["notation"]
-                totals.versions[game_id] = version
-                return
-            for seat, legal in message["legal"].items():
-                if legal:
-                    if think:
-                        await asyncio.sleep(rng.uniform(0, 2 * think))
-                    action = rng.choice(legal)
-                    waiting_since, waiting_for = time.perf_counter(), version
-                    totals.sent += 1
-                    await ws.send(
-                        json.dumps(
-                            {
-                                "type": "action",
-                                "seat": int(seat),
-                                "version": version,
-                                "action": action,
-                            }
-                        )
-                    )
-                    break
-
-
-async def watch(address: str, game_id: str, totals: Totals) -> None:
-    """A spectator: receives every update of the game."""
-    uri = address.replace("http://", "ws://") + f"ws/{game_id}"
-    async with connect(uri, max_size=2**22, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "tokens": []}))
-        state: dict[str, Any] = {}
-        while True:
-            message = json.loads(await ws.recv())
-            if message["type"] == "error":
-                totals.errors.append(f"{game_id} (spectator): {message['code']}")
-                return
-            if message["type"] in ("welcome", "update"):
-                state = next_state(state, message)
-                if state["phase"] == "over":
-                    return
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -255,60 +207,146 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(args: argparse.Namespace, address: str, server_pids: list[int]) -> dict[str, Any]:
+def plan_sources(
+    args: argparse.Namespace, address: str, behind_proxy: bool
+) -> tuple[list[str | None], Pacer | None]:
+    """The address each game's clients speak from, and their pace: enough loopback
+    addresses to keep each within the server's published limits (``/api/config``; the
+    servers this tool starts have theirs lifted) and the proxy's connections per address,
+    at the server's message rate. A server too old to publish its limits is taken as
+    having none (one address)."""
+    status, config = request(address, "GET", "api/config")
+    limits = config.get("limits") if status == 200 and isinstance(config, dict) else None
+    if limits is None:
+        return [None] * args.games, None
+    if args.games > limits["games"] or args.games * args.bots > limits["bots"]:
+        raise SystemExit(
+            f"the server allows {limits['games']:.0f} unfinished games and"
+            f" {limits['bots']:.0f} bot seats in all; this run needs {args.games} and"
+            f" {args.games * args.bots}: lower --games or --bots, or raise --max-games/--max-bots"
+        )
+    connections = (1 if args.hotseat else args.players - args.bots) + args.spectators
+    proxy = args.proxy_connections if behind_proxy else 10**9
+    per_address, needed = addresses_needed(limits, args.games, connections, args.bots, proxy)
+    count = args.addresses or needed
+    host = address.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    if count > 1 and host not in ("127.0.0.1", "localhost"):
+        raise SystemExit(
+            f"{args.games} games need {count} client addresses ({per_address} per address"
+            f" within the server's limits), which only a loopback URL offers: run this on"
+            f" the server's machine against its local balancer (http://127.0.0.1:PORT/)"
+        )
+    if count > 1:
+        print(
+            f"spreading {args.games} games over {count} loopback addresses"
+            f" ({per_address} per address within the limits)",
+            flush=True,
+        )
+    sources: list[str | None] = [
+        loopback_source(i * count // args.games) for i in range(args.games)
+    ]
+    return sources, Pacer(limits["messages_per_second"], limits["message_burst"])
+
+
+def create_games(
+    args: argparse.Namespace, address: str, sources: list[str | None]
+) -> list[dict[str, Any]]:
+    humans = args.players - args.bots
+    seats = [{"kind": "human"}] * humans + [{"kind": "bot", "level": args.level}] * args.bots
+    body = {"players": args.players, "seats": seats, "first_seat": "random", "rules": "standard"}
+    games = []
+    for number, source in enumerate(sources, 1):
+        status, game = request(address, "POST", "api/games", body, source=source)
+        if status != 201:
+            raise SystemExit(f"game {number}: the server refused it ({status}): {game}")
+        games.append(game)
+    return games
+
+
+async def kill_now_and_then(
+    args: argparse.Namespace, fleet: list[Instance], totals: Totals
+) -> None:
+    """``kill -9`` the instances in turn, each started again once its games went on."""
+    await asyncio.sleep(args.kill_every)
+    for number in range(args.kills):
+        if totals.games and all(track.over for track in totals.games.values()):
+            return
+        victim = fleet[number % len(fleet)]
+        kill = totals.kill()
+        victim.kill()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(
+            game not in kill.resumed and not totals.games[game].over for game in kill.versions
+        ):
+            await asyncio.sleep(0.05)
+        await asyncio.to_thread(victim.start)
+        await asyncio.sleep(args.kill_every)
+
+
+async def run(
+    args: argparse.Namespace, address: str, server_pids: list[int], fleet: list[Instance]
+) -> dict[str, Any]:
     settle(server_pids)
     rng = random.Random(args.seed)
-    humans = args.players - args.bots
-    games = []
-    for _ in range(args.games):
-        seats = [{"kind": "human"}] * humans + [{"kind": "bot", "level": args.level}] * args.bots
-        games.append(
-            post(
-                address,
-                "/api/games",
-                {
-                    "players": args.players,
-                    "seats": seats,
-                    "first_seat": "random",
-                    "rules": "standard",
-                },
-            )
-        )
+    sources, pacer = plan_sources(args, address, bool(args.url) or args.instances > 1)
+    games = create_games(args, address, sources)
     totals = Totals()
     tasks = []
-    for game in games:
+    for game, source in zip(games, sources, strict=True):
         held = [s["token"] for s in game["seats"] if s.get("token")]
         groups = [held] if args.hotseat else [[token] for token in held]
-        for group in groups:
-            client_rng = random.Random(rng.random())
-            tasks.append(play_seat(address, game["game_id"], group, totals, client_rng, args.think))
         if args.spectators:
-            tasks.append(watch(address, game["game_id"], totals))
+            groups.append([])
+        totals.track(game["game_id"])
+        for group in groups:
+            seat = Seat(
+                address,
+                game["game_id"],
+                group,
+                totals,
+                random.Random(rng.random()),
+                think=args.think,
+                source=source,
+                pacer=pacer,
+            )
+            tasks.append(seat.play())
     started = time.perf_counter()
     before = [cpu_seconds(pid) for pid in server_pids]
     client_cpu = time.process_time()
+    killer = asyncio.create_task(kill_now_and_then(args, fleet, totals)) if args.kills else None
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.timeout)
     except TimeoutError:
         totals.errors.append(f"timed out after {args.timeout} s")
+    if killer is not None:
+        killer.cancel()
     elapsed = time.perf_counter() - started
     after = [cpu_seconds(pid) for pid in server_pids]
     spent = [None if a is None or b is None else a - b for a, b in zip(after, before, strict=True)]
+    if args.kills:  # the killed processes' time is gone with them
+        spent = [None for _ in spent]
     client_cpu = time.process_time() - client_cpu
 
-    mismatched = []
-    for game in games:
-        record = GameRecord.from_json(get(address, f"/api/games/{game['game_id']}/record"))
-        if record.final_state().notation() != totals.finals.get(game["game_id"]):
-            mismatched.append(game["game_id"])
-    actions = sum(totals.versions.values())
+    records = {}
+    for game, source in zip(games, sources, strict=True):
+        status, record = request(
+            address, "GET", f"api/games/{game['game_id']}/record", source=source
+        )
+        if status == 200:
+            records[game["game_id"]] = record
+    stored = acknowledged_vs_stored(totals.games, records)
+    actions = sum(max(track.version, 0) for track in totals.games.values())
     lat = [x * 1000 for x in totals.latencies]
+    takeovers = [max(kill.resumed.values(), default=float("nan")) for kill in totals.kills]
+    per_game = sorted(t for kill in totals.kills for t in kill.resumed.values())
+    never = sum(len(kill.versions) - len(kill.resumed) for kill in totals.kills)
     return {
         "games": args.games,
         "players": args.players,
         "bots_per_game": args.bots,
         "connections": len(tasks),
-        "finished": len(totals.finals),
+        "addresses": len(set(sources)),
+        "finished": sum(track.over for track in totals.games.values()),
         "actions": actions,
         "client_actions": totals.sent,
         "seconds": round(elapsed, 2),
@@ -328,7 +366,23 @@ async def run(args: argparse.Namespace, address: str, server_pids: list[int]) ->
         "load_average": round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None,
         "errors": totals.errors[:10],
         "error_count": len(totals.errors),
-        "replays_matching": args.games - len(mismatched),
+        "refusals": totals.refusals,
+        "reconnections": totals.reconnections,
+        "acknowledged": stored.acknowledged,
+        "stored": stored.stored,
+        "lost": stored.lost,
+        "replays_matching": stored.matching,
+        "kills": len(totals.kills),
+        "takeover_s": {
+            "median": round(statistics.median(takeovers), 2) if takeovers else None,
+            "worst": round(max(takeovers), 2) if takeovers else None,
+            "each": [round(t, 2) for t in takeovers],
+        },
+        "game_resumed_s": {
+            "p50": round(percentile(per_game, 0.5), 2) if per_game else None,
+            "p95": round(percentile(per_game, 0.95), 2) if per_game else None,
+            "never": never,
+        },
     }
 
 
@@ -346,10 +400,11 @@ def start_balancer(addresses: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     url = f"http://127.0.0.1:{port}/"
     for _ in range(100):
         try:
-            get(url, "api/health")
-            return balancer, url
-        except OSError:
-            time.sleep(0.1)
+            if request(url, "GET", "api/health")[0] == 200:
+                return balancer, url
+        except (OSError, http.client.HTTPException):
+            pass
+        time.sleep(0.1)
     balancer.kill()
     raise SystemExit("HAProxy did not start")
 
@@ -358,30 +413,26 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     """One run: start what is asked (or use --url), play, stop."""
     if args.url:
         address = args.url if args.url.endswith("/") else args.url + "/"
-        return asyncio.run(run(args, address, args.server_pid))
-    servers: list[subprocess.Popen[str]] = []
+        return asyncio.run(run(args, address, args.server_pid, []))
+    fleet: list[Instance] = []
     balancer = None
     with tempfile.TemporaryDirectory(prefix="marrakech-load-") as folder:
-        db = args.db or Path(folder) / "load.sqlite3"
+        db = args.db or str(Path(folder) / "load.sqlite3")
         try:
-            addresses = []
             for _ in range(args.instances):
-                server, address = start_server(db, args.bot_delay, args.server_src)
-                servers.append(server)
-                addresses.append(address)
+                fleet.append(Instance(db, args.bot_delay, args.server_src))
+                fleet[-1].start()
+            address = fleet[0].address
             if args.instances > 1:
-                balancer, address = start_balancer(addresses)
-            return asyncio.run(run(args, address, [server.pid for server in servers]))
+                balancer, address = start_balancer([one.address for one in fleet])
+            pids = [one.pid for one in fleet]
+            return asyncio.run(run(args, address, pids, fleet))
         finally:
             if balancer is not None:
                 balancer.terminate()
                 balancer.wait(timeout=10)
-            for server in servers:
-                server.send_signal(signal.SIGINT)
-                try:
-                    server.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+            for one in fleet:
+                one.stop()
 
 
 def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
@@ -403,7 +454,9 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
         f"action -> new state: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
         f"p99 {lat['p99']} ms, max {lat['max']} ms"
     )
-    per_instance = ", ".join(f"{cpu} ms" for cpu in result["server_cpu_ms_per_action"])
+    per_instance = ", ".join(
+        f"{cpu} ms" for cpu in result["server_cpu_ms_per_action"] if cpu is not None
+    )
     print(
         f"CPU per action: server {per_instance or 'not measured'} (per instance, bot workers "
         f"included), simulated clients {result['client_cpu_ms_per_action']} ms "
@@ -414,8 +467,33 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
         *result["errors"],
         sep="\n  " if result["errors"] else "",
     )
+    if result["refusals"] or result["reconnections"]:
+        print(
+            f"reconnections: {result['reconnections']}, refusals carried on from: "
+            f"{result['refusals'] or 'none'}"
+        )
+    print(
+        f"acknowledged actions (the versions clients saw): {result['acknowledged']}, stored:"
+        f" {result['stored']}, acknowledged but lost or different: {result['lost']}"
+    )
     matching = f"{result['replays_matching']}/{result['games']}"
     print(f"stored records replaying to the final state: {matching}")
+    if result["kills"]:
+        takeover, resumed = result["takeover_s"], result["game_resumed_s"]
+        print(
+            f"kill -9: {result['kills']}; every game of the killed instance moving again"
+            f" within median {takeover['median']} s, worst {takeover['worst']} s"
+            f" (each: {takeover['each']}); per game p50 {resumed['p50']} s,"
+            f" p95 {resumed['p95']} s, never: {resumed['never']}"
+        )
+
+
+def succeeded(result: dict[str, Any]) -> bool:
+    return bool(
+        result["error_count"] == 0
+        and result["lost"] == 0
+        and result["replays_matching"] == result["games"]
+    )
 
 
 #: The runs of docs/web.md's table: what is measured, and the options.
@@ -430,6 +508,29 @@ TABLE = (
     ("1000 × (2 humans + 1 bot)", "1 s", {"games": 1000, "think": 1.0}),
 )
 MARK = "<!-- load_web.py --table -->"
+KILL_MARK = "<!-- load_web.py --kills --write-docs -->"
+
+
+def write_docs(mark: str, text: str) -> None:
+    """Put ``text`` between the two ``mark`` lines of docs/web.md."""
+    docs = ROOT / "docs" / "web.md"
+    before, _, rest = docs.read_text(encoding="utf-8").partition(mark + "\n")
+    _, _, after = rest.partition("\n" + mark)
+    docs.write_text(f"{before}{mark}\n{text}\n{mark}{after}", encoding="utf-8")
+
+
+def kills_paragraph(args: argparse.Namespace, result: dict[str, Any]) -> str:
+    """docs/web.md's takeover figures, from a run with ``--kills``."""
+    takeover = result["takeover_s"]
+    return (
+        f"Measured with `load_web.py --db postgresql://... --instances 2 --games {args.games}"
+        f" --think {args.think:g} --kills {args.kills}` (load average"
+        f" {result['load_average']}): after each `kill -9`, every game of the killed"
+        f" instance moved again within {takeover['median']} s (median of"
+        f" {result['kills']} kills), {takeover['worst']} s at worst, clients reconnecting"
+        f" through HAProxy as pages do; {result['acknowledged']:,} actions acknowledged to"
+        f" the clients, {result['stored']:,} stored, {result['lost']} lost."
+    )
 
 
 def table(args: argparse.Namespace) -> str:
@@ -443,7 +544,7 @@ def table(args: argparse.Namespace) -> str:
         result = measure(run_args)
         lat = result["latency_ms"]
         cpu = " + ".join(f"{value:.2f} ms" for value in result["server_cpu_ms_per_action"])
-        ok = result["error_count"] == 0 and result["replays_matching"] == result["games"]
+        ok = succeeded(result)
         lines.append(
             f"| {games} | {think} | {result['actions_per_second']:.0f} | {lat['p50']:.1f} ms "
             f"| {lat['p95']:.1f} ms | {lat['p99']:.1f} ms | {cpu} |" + ("" if ok else " (errors!)")
@@ -481,8 +582,34 @@ def main() -> int:
         help="2: two instances on --db postgresql://... behind HAProxy (deploy/haproxy.cfg)",
     )
     parser.add_argument("--server-src", help="run the server from this source folder")
+    parser.add_argument(
+        "--kills",
+        type=int,
+        default=0,
+        help="with --instances 2: kill -9 an instance this many times, alternately (0)",
+    )
+    parser.add_argument(
+        "--kill-every", type=float, default=5.0, help="seconds between kills, and before the first"
+    )
+    parser.add_argument(
+        "--addresses",
+        type=int,
+        default=0,
+        help="with --url: loopback client addresses to spread the games over"
+        " (default: as many as the server's published limits need)",
+    )
+    parser.add_argument(
+        "--proxy-connections",
+        type=int,
+        default=40,
+        help="connections a proxy in front allows per address (40, as deploy/ ships)",
+    )
     parser.add_argument("--table", action="store_true", help="run docs/web.md's table")
-    parser.add_argument("--write-docs", action="store_true", help="with --table: write it in")
+    parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="with --table or --kills: write the figures in docs/web.md",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     if not 0 <= args.bots < args.players:
@@ -491,22 +618,22 @@ def main() -> int:
         parser.error("--games: expected 1..2000")
     if args.instances > 1 and not (args.db or "").startswith("postgresql://"):
         parser.error("--instances 2 needs --db postgresql://...")
+    if args.kills and (args.instances < 2 or args.url):
+        parser.error("--kills needs --instances 2 (instances this tool starts and restarts)")
 
     if args.table:
         text = table(args)
         if args.write_docs:
-            docs = ROOT / "docs" / "web.md"
-            before, _, rest = docs.read_text(encoding="utf-8").partition(MARK + "\n")
-            _, _, after = rest.partition("\n" + MARK)
-            docs.write_text(f"{before}{MARK}\n{text}\n{MARK}{after}", encoding="utf-8")
+            write_docs(MARK, text)
         return 0
     result = measure(args)
     if args.json:
         print(json.dumps(result))
     else:
         report(args, result)
-    ok = result["error_count"] == 0 and result["replays_matching"] == result["games"]
-    return 0 if ok else 1
+    if args.write_docs and args.kills and succeeded(result):
+        write_docs(KILL_MARK, kills_paragraph(args, result))
+    return 0 if succeeded(result) else 1
 
 
 if __name__ == "__main__":

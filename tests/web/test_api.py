@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from marrakech import State, bots, random_game
 from marrakech.record import GameRecord
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
 from marrakech.views import rim_view
+from marrakech.web.limits import Limits
 from marrakech.web.protocol import (
     MAX_BODY_BYTES,
     GameSummary,
@@ -168,6 +170,14 @@ def test_the_page_config_has_the_registry_levels_and_the_rim(client: TestClient)
     assert config.levels == list(bots.LEVELS) and config.default_level in config.levels
     assert config.rim == rim_view()
     assert config.clocks == {"none": 0, "relaxed": 180, "blitz": 30}
+
+
+def test_the_page_config_publishes_the_per_client_limits(client: TestClient) -> None:
+    """A page or a load test can keep within what one address may ask (issue 23)."""
+    limits = client.get("/api/config").json()["limits"]
+    assert {field.name for field in fields(Limits)} <= set(limits)
+    assert limits["sockets_per_client"] == Limits().sockets_per_client
+    assert limits["messages_per_second"] > 0 and limits["message_burst"] >= 1
 
 
 def test_the_page_config_declares_rule_sets_options_players_and_colours(

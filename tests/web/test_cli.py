@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import websockets.asyncio.client as websockets
+from websockets.exceptions import ConnectionClosed
 
 from marrakech.cli import build_parser
 from marrakech.web.cli import url
@@ -170,6 +171,41 @@ def test_a_half_sent_request_is_closed_by_the_server(tmp_path: Path) -> None:
                 assert json.loads(await ws.recv())["type"] == "pong"
 
         asyncio.run(socket_outlives_the_deadline())
+    finally:
+        server.stop()
+
+
+def test_a_flooding_socket_is_dropped_at_once(tmp_path: Path) -> None:
+    """A script flooding a WebSocket and reading nothing (issue 23) is cut off once the
+    server closes it, not after 10 s of frames the server would parse and throw away;
+    its address then opens no socket for a while."""
+    server = Served(tmp_path / "games.sqlite3")
+    try:
+        uri = server.url.replace("http", "ws") + "ws/nogame12345"
+
+        async def flood() -> int:
+            sent = 0
+            with contextlib.suppress(ConnectionClosed):
+                async with websockets.connect(uri, ping_interval=None) as ws:
+                    while sent < 50_000:  # about 4 s of frames from a client on this machine
+                        await ws.send("{not json")
+                        sent += 1
+                        await asyncio.sleep(0)
+            return sent
+
+        # 40 answered (the burst), 200 dropped: then closed, and no more frames go in.
+        assert asyncio.run(flood()) < 50_000
+
+        async def refused() -> dict[str, object]:
+            async with websockets.connect(uri, ping_interval=None) as ws:
+                answer: dict[str, object] = json.loads(await ws.recv())
+                with pytest.raises(ConnectionClosed) as closed:
+                    await ws.recv()
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+                return answer
+
+        answer = asyncio.run(refused())
+        assert answer["code"] == "rate_limited" and "flooded" in str(answer["message"])
     finally:
         server.stop()
 

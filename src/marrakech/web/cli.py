@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
     from marrakech.web.app import create_app
     from marrakech.web.context import is_postgres
-    from marrakech.web.http_protocol import protocol_with_header_deadline
+    from marrakech.web.http_protocol import FirmWebSocketProtocol, protocol_with_header_deadline
     from marrakech.web.store import StoreError, default_db_path
 
     if args.db is not None and "://" in args.db and not is_postgres(args.db):
@@ -261,6 +261,7 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(
         app,
         http=protocol_with_header_deadline(max(0.5, args.header_timeout)),
+        ws=FirmWebSocketProtocol,
         log_level=args.log_level,
         ws_max_size=WS_MAX_SIZE,
         # Compressing every small message cost a quarter of the server's time per action.

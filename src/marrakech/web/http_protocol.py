@@ -9,6 +9,13 @@ clients exhaust the server. :func:`protocol_with_header_deadline` gives uvicorn'
 protocol a deadline: a connection whose request headers are not complete
 ``seconds`` after its first byte (or after it opened) is closed. A WebSocket, once
 upgraded, is no longer the HTTP protocol's and keeps its connection.
+
+uvicorn's WebSocket protocol, closing a connection, sends its close frame and then reads
+and discards whatever the peer still sends until the peer answers, for up to 10 s. A
+flooding script does not answer: it keeps sending, and the server spends its time
+parsing frames it throws away. :class:`FirmWebSocketProtocol` drops a connection closed
+for flooding (``1008``) or for too many sockets (``4429``) as soon as its close frame is
+written.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from marrakech.web.security import error_body, security_headers
 
@@ -85,3 +94,18 @@ def protocol_with_header_deadline(seconds: float = HEADER_SECONDS) -> type[async
 
     HeaderDeadline.__name__ = f"HeaderDeadline{base.__name__}"
     return HeaderDeadline
+
+
+#: WebSocket close codes after which the server drops the connection at once (the
+#: codes of :mod:`marrakech.web.routes.socket`: flooding, too many sockets).
+ABRUPT_CLOSES = frozenset({1008, 4429})
+
+
+class FirmWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, dropping a connection closed for abuse as soon as
+    its close frame is written, instead of reading what the peer keeps sending."""
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message.get("type") == "websocket.close" and message.get("code") in ABRUPT_CLOSES:
+            self.transport.close()  # writes what is buffered (the close frame) first

@@ -49,6 +49,9 @@ class Limits:
     #: Open WebSockets (players' and spectators' pages) of one client address on one
     #: instance: a family behind one router has a few, a flood thousands.
     sockets_per_client: int = 20
+    #: Seconds an address may open no WebSocket after one of its connections was closed
+    #: for flooding (a page never floods: it is a script, and reconnects at once).
+    flood_cooldown: float = 30.0
 
 
 class FinishedCache:
@@ -90,18 +93,31 @@ class FinishedCache:
 
 
 class SocketCounts:
-    """The open WebSockets of each client address (on this instance), within a cap.
+    """The open WebSockets of each client address (on this instance), within a cap; and
+    the addresses cooling down after one of their connections was closed for flooding.
 
-    >>> counts = SocketCounts(cap=2)
+    >>> now = [0.0]
+    >>> counts = SocketCounts(cap=2, clock=lambda: now[0])
     >>> [counts.open("a"), counts.open("a"), counts.open("a"), counts.open("b")]
     [True, True, False, True]
     >>> counts.close("a"); counts.open("a")
     True
+    >>> counts.flooded("b", seconds=30); counts.cooling("b")
+    30.0
+    >>> now[0] = 31.0; counts.cooling("b")
+    0.0
+    >>> [counts.explain("b"), counts.explain("b")]  # one refusal in 10 s says why
+    [True, False]
     """
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.cap = cap
         self._open: dict[str, int] = {}
+        self._clock = clock
+        #: Until when each flooding address may open no socket (at most ``clients`` kept).
+        self._cooling: OrderedDict[str, float] = OrderedDict()
+        #: When each address was last told why a socket was refused.
+        self._explained: OrderedDict[str, float] = OrderedDict()
 
     def open(self, key: str) -> bool:
         """Count one more socket of ``key``; False (not counted) past the cap."""
@@ -117,6 +133,38 @@ class SocketCounts:
             self._open[key] = count
         else:
             self._open.pop(key, None)
+
+    def flooded(self, key: str, seconds: float, clients: int = 100_000) -> None:
+        """``key`` flooded a connection: refuse its new ones for ``seconds``."""
+        self._cooling[key] = self._clock() + seconds
+        self._cooling.move_to_end(key)
+        while len(self._cooling) > clients:
+            self._cooling.popitem(last=False)
+
+    def explain(self, key: str, quiet: float = 10.0, clients: int = 100_000) -> bool:
+        """Whether to tell ``key`` why its socket is refused (accepting it to send the
+        reason): once in ``quiet`` seconds; the others are refused at the handshake,
+        which costs the server far less when a script opens thousands."""
+        now = self._clock()
+        last = self._explained.get(key)
+        if last is not None and now - last < quiet:
+            return False
+        self._explained[key] = now
+        self._explained.move_to_end(key)
+        while len(self._explained) > clients:
+            self._explained.popitem(last=False)
+        return True
+
+    def cooling(self, key: str) -> float:
+        """Seconds before ``key`` may open a socket again after flooding (0: it may)."""
+        until = self._cooling.get(key)
+        if until is None:
+            return 0.0
+        left = until - self._clock()
+        if left <= 0:
+            del self._cooling[key]
+            return 0.0
+        return left
 
 
 def client_key(scope: Mapping[str, Any]) -> str:

@@ -489,6 +489,11 @@ class PageConfig(StrictModel):
     rule_options: list[RuleOptionInfo]
     #: The carpets' colours by letter (``base``, ``dark``, ``light``, ``ink``).
     palette: dict[str, dict[str, str]]
+    #: What one client address may ask of this instance (the fields of
+    #: :class:`marrakech.web.limits.Limits`, and ``messages_per_second`` and
+    #: ``message_burst`` per WebSocket): public, so a page or a load test can keep
+    #: within them.
+    limits: dict[str, float]
 
 
 class GameSummary(GameMeta):

@@ -13,6 +13,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -100,6 +101,11 @@ async def page_config(context: Context) -> PageConfig:
             for option in RULE_OPTIONS
         ],
         palette=WEB_CARPETS,
+        limits={
+            **asdict(context.limits),
+            "messages_per_second": context.rate,
+            "message_burst": context.burst,
+        },
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Callable
 
@@ -47,31 +48,45 @@ CLOSE_NOT_FOUND, CLOSE_NO_HELLO, CLOSE_POLICY, CLOSE_TOO_MANY = 4404, 4408, 1008
 
 @router.websocket("/ws/{game_id}")
 async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
-    await websocket.accept()
     address = client_key(websocket.scope)
-    if not context.sockets.open(address):
+    sockets = context.sockets
+    cooling = sockets.cooling(address)
+    refused = None
+    if cooling:
+        refused = refusal(
+            "rate_limited",
+            f"a page from your address flooded this server: try again in {math.ceil(cooling)} s",
+        )
+    elif not sockets.open(address):
         refused = refusal(
             "too_many_connections",
-            f"your address has {context.sockets.cap} pages of this server open, the most"
+            f"your address has {sockets.cap} pages of this server open, the most"
             " it may have: close one and reload",
         )
-        await websocket.send_text(refused.model_dump_json())
+    if refused is not None:
+        if sockets.explain(address):
+            await websocket.accept()
+            await websocket.send_text(refused.model_dump_json())
+        # Before the accept this refuses the handshake itself (403).
         await websocket.close(CLOSE_TOO_MANY, "too many connections")
         return
+    await websocket.accept()
     try:
         limiter = RateLimiter(context.rate, context.burst)
         session = Session(websocket, context.manager, game_id, limiter)
         await session.run(context.hello_timeout)
     finally:
         context.sockets.close(address)
+    if limiter.refused > MAX_REFUSED:
+        context.sockets.flooded(address, context.limits.flood_cooldown)
 
 
 class RateLimiter:
     """A token bucket: ``rate`` messages per second on average, bursts up to ``burst``.
 
     >>> limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: 0.0)
-    >>> [limiter.allow() for _ in range(3)]
-    [True, True, False]
+    >>> [limiter.allow() for _ in range(4)], limiter.refused_in_a_row
+    ([True, True, False, False], 2)
     """
 
     def __init__(
@@ -86,6 +101,8 @@ class RateLimiter:
         self._last = clock()
         #: Messages refused so far (the server closes a connection that keeps flooding).
         self.refused = 0
+        #: Messages refused since the last one allowed (only the first is answered).
+        self.refused_in_a_row = 0
 
     def allow(self) -> bool:
         now = self._clock()
@@ -93,8 +110,10 @@ class RateLimiter:
         self._last = now
         if self._tokens >= 1.0:
             self._tokens -= 1.0
+            self.refused_in_a_row = 0
             return True
         self.refused += 1
+        self.refused_in_a_row += 1
         return False
 
 
@@ -148,13 +167,17 @@ class Session:
 
     async def _check(
         self, raw: str | bytes
-    ) -> Hello | ActionMessage | HintMessage | SeatMessage | ErrorMessage | Pong:
-        """The message to handle, or the answer to send instead (an error, a pong)."""
+    ) -> Hello | ActionMessage | HintMessage | SeatMessage | ErrorMessage | Pong | None:
+        """The message to handle, or the answer to send instead (an error, a pong), or
+        None to drop it unanswered (a flood past its first refusal: answering each would
+        cost the server more than the flood)."""
         version = None if self.room is None else self.room.version
         if not self.limiter.allow():
             if self.limiter.refused > MAX_REFUSED:
                 await self.websocket.close(CLOSE_POLICY, "too many messages")
                 raise WebSocketDisconnect(CLOSE_POLICY)
+            if self.limiter.refused_in_a_row > 1:
+                return None
             return refusal(
                 "rate_limited",
                 f"at most {self.limiter.rate:g} messages per second (bursts of "
@@ -181,6 +204,8 @@ class Session:
             if raw is None:
                 return None
             message = await self._check(raw)
+            if message is None:
+                continue
             if isinstance(message, ErrorMessage | Pong):
                 await self._send_now(message)
                 continue
@@ -228,6 +253,8 @@ class Session:
             if raw is None or client.closed:
                 return
             message = await self._check(raw)
+            if message is None:
+                continue
             if isinstance(message, Hello):
                 message = refusal("bad_message", "hello was already received", room.version)
             if isinstance(message, ErrorMessage | Pong):
