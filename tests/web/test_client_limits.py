@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from marrakech.web.limits import Limits
@@ -24,11 +25,13 @@ def test_sockets_are_capped_per_client_address_with_a_reason(apps: Apps) -> None
             with pytest.raises(WebSocketDisconnect) as closed:
                 three.receive_json()
             assert closed.value.code == 4429
-        # Said once; the next refusals within 10 s are refused at the handshake, which
-        # costs far less when a script opens thousands.
-        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(path):
+        # Said once as a message; the next refusals within 10 s are refused at the
+        # handshake (an HTTP 429 with the JSON error), which costs far less when a script
+        # opens thousands.
+        with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(path):
             pass
-        assert closed.value.code == 4429
+        assert denied.value.status_code == 429
+        assert denied.value.json()["error"] == "too_many_connections"
     with client.websocket_connect(path) as again:  # closed ones no longer count
         assert Conn(again).you == []
 

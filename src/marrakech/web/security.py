@@ -225,13 +225,22 @@ class Guard:
         )
 
     async def _deny_websocket(self, scope: Scope, send: Send, message: str) -> None:
-        if "websocket.http.response" in scope.get("extensions", {}):
-            data, headers = error_body(403, "forbidden", message)
-            start = {"type": "websocket.http.response.start", "status": 403, "headers": headers}
-            await send(start)
-            await send({"type": "websocket.http.response.body", "body": data})
-        else:  # the server then answers 403 itself
-            await send({"type": "websocket.close", "code": 1008})
+        await deny_websocket(scope, send, 403, "forbidden", message)
+
+
+async def deny_websocket(
+    scope: Scope, send: Send, status: int, code: str, message: str, close_code: int = 1008
+) -> None:
+    """Refuse a WebSocket at its handshake, before it is accepted: an HTTP ``status``
+    with the JSON error (the cheapest answer, and no socket is opened); where the server
+    cannot send a body, a plain ``403``."""
+    if "websocket.http.response" in scope.get("extensions", {}):
+        data, headers = error_body(status, code, message)
+        start = {"type": "websocket.http.response.start", "status": status, "headers": headers}
+        await send(start)
+        await send({"type": "websocket.http.response.body", "body": data})
+    else:  # the server then answers 403 itself
+        await send({"type": "websocket.close", "code": close_code})
 
 
 def security_headers(host: str) -> list[tuple[str, str]]:

@@ -150,6 +150,7 @@ ApiErrorCode = Literal[
     "unsupported_media_type",
     "rate_limited",
     "too_many_games",
+    "too_many_connections",
     "server_busy",
     "server_error",
     "http_error",

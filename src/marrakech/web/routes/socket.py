@@ -36,6 +36,7 @@ from marrakech.web.protocol import (
 from marrakech.web.room import Room, handle
 from marrakech.web.room.checks import awaits_tokens, seats_for
 from marrakech.web.rooms import RoomManager
+from marrakech.web.security import deny_websocket
 
 router = APIRouter()
 
@@ -64,11 +65,14 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
             " it may have: close one and reload",
         )
     if refused is not None:
-        if sockets.explain(address):
+        if sockets.explain(address):  # a page can read the reason only from a message
             await websocket.accept()
             await websocket.send_text(refused.model_dump_json())
-        # Before the accept this refuses the handshake itself (403).
-        await websocket.close(CLOSE_TOO_MANY, "too many connections")
+            await websocket.close(CLOSE_TOO_MANY, "too many connections")
+        else:
+            await deny_websocket(
+                websocket.scope, websocket.send, 429, refused.code, refused.message, CLOSE_TOO_MANY
+            )
         return
     await websocket.accept()
     try:
