@@ -52,7 +52,7 @@ js-check:
 
 js-check-run: $(NODE_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
-	node_modules/.bin/eslint src/marrakech/web/static/js tests/js eslint.config.js
+	node_modules/.bin/eslint src/marrakech/web/static/js src/marrakech/web/static/sw.js tests/js eslint.config.js
 	node --test tests/js/
 
 # Build the wheel, install it in clean virtual environments (no extras; then [web]) and

@@ -10,6 +10,7 @@ import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game.js";
 import { mountReplay } from "./replay.js";
 import { loadConfig } from "./config.js";
+import { registerWorker } from "./signals.js";
 
 function route(path) {
   let m = /^\/g\/([^/]+)\/?$/.exec(path);
@@ -68,6 +69,7 @@ function openHelp() {
 
 async function start() {
   const configured = loadConfig();
+  registerWorker();
   const where = route(location.pathname);
   const main = document.getElementById("app");
   renderChrome(where);

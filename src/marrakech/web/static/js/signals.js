@@ -1,13 +1,29 @@
 // Telling players it is their turn while they look elsewhere: the tab's title and icon
 // change, an optional chime (off until the player turns it on), and a browser
 // notification if the player allowed them. The choices are remembered in localStorage.
+// Notifications go through the service worker (/sw.js) when it is registered: Android
+// has no `new Notification`, only `registration.showNotification`.
 
 const SOUND_KEY = "marrakech.sound";
 const NOTIFY_KEY = "marrakech.notify";
 const ICON = "/static/img/favicon.svg";
 const TURN_ICON = "/static/img/favicon-turn.svg";
+/** Android shows a notification's icon only from a bitmap. */
+const APP_ICON = "/static/img/icon-192.png";
 
 let audio = null;
+/** @type {ServiceWorkerRegistration|null} */
+let worker = null;
+
+/** Register the service worker (the app install, the offline page, notifications). */
+export function registerWorker() {
+  if (!("serviceWorker" in navigator)) return Promise.resolve(null);
+  return navigator.serviceWorker
+    .register("/sw.js")
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => (worker = registration))
+    .catch(() => null); // not a secure context, or storage disabled: the page works without
+}
 
 function stored(key) {
   try {
@@ -89,9 +105,15 @@ export function setNotify(on) {
   store(NOTIFY_KEY, on ? "on" : "off");
 }
 
-/** Show a notification when the page is hidden and the player wants them. */
+/** Show a notification when the page is hidden and the player wants them: through the
+ * service worker when there is one (a click on it brings this game's page back). */
 export function notify(title, body) {
   if (notifyState() !== "granted" || !document.hidden) return false;
+  if (worker) {
+    const data = { url: location.pathname };
+    worker.showNotification(title, { body, tag: "marrakech-turn", icon: APP_ICON, data }).catch(() => {});
+    return true;
+  }
   try {
     const note = new Notification(title, { body, tag: "marrakech-turn", icon: TURN_ICON });
     note.onclick = () => {
