@@ -234,3 +234,26 @@ def test_the_core_preview_is_what_the_page_gets(client: TestClient) -> None:
         assert [option["orient"] for option in options] == ["L", "S", "R"]
         for option in options:
             assert abs(sum(roll["probability"] for roll in option["rolls"]) - 1) < 1e-9
+
+
+def test_a_spectators_welcome_follows_the_seats_though_made_once(client: TestClient) -> None:
+    """Spectators share one welcome per version and language (a popular game, a flood of
+    them); a seat taken since, with no action in between, is in the next one's."""
+    game = create_game(client, players=2, seats=[{"kind": "human"}, {"kind": "open"}])
+    path = f"/ws/{game['game_id']}"
+    with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
+        first, second = Conn(one), Conn(two)
+        assert first.welcome == second.welcome
+        assert [seat.get("name") for seat in first.game["seats"]] == ["Host", ""]
+    joined = client.post(f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": "Bea"})
+    assert joined.status_code == 200, joined.text
+    with (
+        client.websocket_connect(path) as three,
+        client.websocket_connect(
+            path,
+        ) as four,
+    ):
+        late, french = Conn(three), Conn(four, lang="fr")
+        assert late.version == first.version
+        assert [seat.get("name") for seat in late.game["seats"]] == ["Host", "Bea"]
+        assert late.welcome["log"] and french.welcome["log"] != late.welcome["log"]

@@ -301,7 +301,7 @@ class Room:
         self.services.lobby.release(self)
 
     def send_welcome(self, client: Client) -> None:
-        client.send(self.updates.welcome(self, client).model_dump_json())
+        client.send(self.updates.welcome_json(self, client))
         if self.has_bots and self.services.bots.busy:
             client.send(BotsBusy(busy=True).model_dump_json())
         if self.rematch is not None:

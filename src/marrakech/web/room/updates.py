@@ -73,6 +73,9 @@ class Updates:
         #: The finished turns the connections have been told of: an update carries the
         #: last move only when a turn ends (the page keeps it until the next one).
         self._turns_told = 0
+        #: The welcome of a spectator (no seat) by language, as JSON, with what it was
+        #: made from: spectators of a popular game (or a flood of them) cost one each.
+        self._spectator_welcomes: dict[str, tuple[tuple[Any, ...], str]] = {}
 
     def reset(self, room: UpdatedRoom) -> None:
         """Forget everything: the room's game was read again from the store."""
@@ -148,6 +151,20 @@ class Updates:
             since=self.since(room, client.seats, client.lang),
             analysis=room.analysis,
         )
+
+    def welcome_json(self, room: UpdatedRoom, client: Client) -> str:
+        """The ``welcome`` as sent; a spectator's made once per version, language, game
+        setting (names, presence, status) and analysis."""
+        if client.seats:
+            return self.welcome(room, client).model_dump_json()
+        meta = room.meta()
+        made_from = (room.version, meta, room.analysis is not None)
+        cached = self._spectator_welcomes.get(client.lang)
+        if cached is not None and cached[0] == made_from:
+            return cached[1]
+        text = self.welcome(room, client).model_dump_json()
+        self._spectator_welcomes[client.lang] = (made_from, text)
+        return text
 
     def broadcast(self, room: UpdatedRoom, events: Sequence[Event]) -> None:
         """Send every connection the update after ``events`` (already applied): the
