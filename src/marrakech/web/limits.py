@@ -49,6 +49,12 @@ class Limits:
     #: Open WebSockets (players' and spectators' pages) of one client address on one
     #: instance: a family behind one router has a few, a flood thousands.
     sockets_per_client: int = 20
+    #: Chat messages and reactions of one player (a seat of a game, or a spectator's
+    #: address), and of one address across all its games.
+    chats_per_minute: float = 12.0
+    chat_burst: int = 5
+    address_chats_per_minute: float = 40.0
+    address_chat_burst: int = 15
 
 
 class FinishedCache:
