@@ -148,7 +148,7 @@ class ChatRoom(Protocol):
 
 class Chat:
     """One game's chat: the lines kept (the last :data:`MAX_KEPT`, loaded from the
-    store when a page first needs them), who may see which, what each client sends."""
+    store when a page is welcomed), who may see which, what each client sends."""
 
     def __init__(self, room: ChatRoom, store: GameStore, cluster: Cluster, gate: ChatGate) -> None:
         self.room = room
@@ -157,7 +157,6 @@ class Chat:
         self.gate = gate
         #: The lines kept, by id (in order once sorted: ids only grow).
         self.rows: dict[int, ChatRow] = {}
-        self._loaded = False
         self._loading = asyncio.Lock()
         #: The players were sent the spectators' lines (the game ended).
         self._opened = False
@@ -175,13 +174,18 @@ class Chat:
         return [chat_line(row) for _, row in sorted(self.rows.items()) if self.visible(client, row)]
 
     async def load(self) -> None:
-        """Read the game's last lines from the store (once)."""
+        """Read the game's last lines from the store again (at each welcome: a line
+        the operator hid from a process that could not tell this one, ``marrakech
+        admin`` on SQLite, is then hidden here too); pages opening together share one
+        read."""
+        if self._loading.locked():
+            async with self._loading:
+                return  # read just now, for another page
         async with self._loading:
-            if self._loaded:
-                return
             for row in await self.store.load_chat(self.room.game_id, MAX_KEPT):
-                self.rows.setdefault(row.id, row)
-            self._loaded = True
+                self.rows[row.id] = row
+            while len(self.rows) > MAX_KEPT:
+                del self.rows[min(self.rows)]
 
     async def welcome(self, client: Client) -> None:
         """After a ``welcome``: the lines so far this client may see (if any)."""
