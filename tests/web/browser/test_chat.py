@@ -106,6 +106,11 @@ def test_two_players_chat_react_mute_and_report(server: LiveServer, new_page: An
         "now you can",
     ]
     page_fits(blue)
+    # The replay page shows the chat it keeps, reactions in its reader's language.
+    red.goto(server.base + f"/r/{game['game_id']}")
+    red.wait_for_selector("[data-testid=replay-chat-line]")
+    shown = red.locator("[data-testid=replay-chat-line] .chat-text").all_inner_texts()
+    assert shown == ["Good game", "you cannot read me", "still here", "now you can"]
 
 
 def test_a_game_without_chat_says_so(server: LiveServer, new_page: Any) -> None:

@@ -111,7 +111,7 @@ function name(ctx, seat) {
 }
 
 /** A line's words: its text, or its reaction in this reader's language. @param {ChatLine} line */
-function words(line) {
+export function words(line) {
   if (line.kind !== "reaction") return line.text;
   const key = `chat.reaction.${line.text}`;
   return t(key) === key ? line.text : t(key);
