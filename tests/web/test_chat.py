@@ -335,3 +335,29 @@ def test_chat_is_relayed_between_instances(pg_url: str) -> None:
 
 def admin_pg(url: str, game_id: str, line_id: int) -> int:
     return marrakech(["admin", "--db", url, "hide-message", game_id, str(line_id)])
+
+
+def test_a_chat_the_store_cannot_write_never_holds_a_move(
+    chat_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store refuses chat lines (a full disk, a lost database): the message is
+    refused, nothing is sent, and moves go on, stored and broadcast as ever."""
+    store = chat_client.app.state.web.manager.store  # type: ignore[attr-defined]
+
+    async def broken(row: Any) -> Any:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "add_chat", broken)
+    game = create_game(chat_client, **TWO_HUMANS)
+    with (
+        chat_client.websocket_connect(f"/ws/{game['game_id']}") as ws0,
+        chat_client.websocket_connect(f"/ws/{game['game_id']}") as ws1,
+    ):
+        red = Conn(ws0, [seat_token(game, 0)])
+        blue = Conn(ws1, [seat_token(game, 1)])
+        say(red, "hello")
+        assert "nothing was sent" in red.expect_error("server_error")["message"]
+        before = red.version
+        red.act(0, "S")
+        red.until(newer_than(before))
+        blue.until(newer_than(before))  # the move reached blue; the chat line never did

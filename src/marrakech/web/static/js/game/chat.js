@@ -8,6 +8,7 @@ import { h, clear, announce } from "../dom.js";
 import { t, plural } from "../i18n.js";
 import { config } from "../config.js";
 import { seatName } from "../panels.js";
+import { activeSeat } from "./state.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 /** @typedef {{id: number, seat: number|null, channel: string, kind: string, text: string, at: string}} ChatLine */
@@ -117,7 +118,16 @@ export function words(line) {
   return t(key) === key ? line.text : t(key);
 }
 
+/** Who a page holding several seats (the same screen) writes as: the seat to play. @param {Ctx} ctx */
+function writerSeat(ctx) {
+  const { g } = ctx;
+  if (g.you.length < 2) return null;
+  const seat = activeSeat(g);
+  return seat === null ? g.you[0] : seat;
+}
+
 function send(ctx, msg) {
+  if ((msg.type === "chat" || msg.type === "react") && writerSeat(ctx) !== null) msg = { ...msg, seat: writerSeat(ctx) };
   ctx.chat.status = "";
   if (!ctx.socket.send(msg)) ctx.chat.status = t("game.reconnecting");
   renderChat(ctx);
