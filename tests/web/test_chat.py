@@ -151,6 +151,8 @@ def test_the_host_can_turn_the_chat_off(chat_client: TestClient) -> None:
         assert "turned it off" in red.expect_error("chat_off")["message"]
         red.send({"type": "react", "reaction": "wp"})
         red.expect_error("chat_off")
+        say(red, "x" * 500)
+        red.expect_error("chat_off")  # the first reason: there is no chat at all
     summary = chat_client.get(f"/api/games/{game['game_id']}").json()
     assert summary["chat"] is False
     config = chat_client.get("/api/config").json()

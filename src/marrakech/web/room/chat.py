@@ -239,6 +239,7 @@ class Chat:
 
     async def say(self, client: Client, message: ChatMessage) -> None:
         """A message: checked, stored, sent."""
+        await self._check_open(client)
         channel = self._channel(client, message.channel)
         try:
             text = chat_text(message.text)
@@ -253,6 +254,7 @@ class Chat:
 
     async def react(self, client: Client, message: ReactMessage) -> None:
         """A quick reaction: stored and sent as its code."""
+        await self._check_open(client)
         channel = self._channel(client, None)
         await self._write(client, message.seat, channel, "reaction", message.reaction)
 
@@ -308,7 +310,8 @@ class Chat:
     async def _write(
         self, client: Client, seat: int | None, channel: ChatChannel, kind: ChatKind, text: str
     ) -> None:
-        await self._check_open(client)
+        """Store a checked line as the client's seat (or as a spectator), within the
+        limits, then send and relay it."""
         if client.seats:
             author = min(client.seats) if seat is None else seat
             if author not in client.seats:
