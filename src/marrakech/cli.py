@@ -1,7 +1,7 @@
 """The ``marrakech`` command: ``perft``, ``bench``, ``replay``, ``analyse`` and the layers'
 commands.
 
-Subcommands of the optional layers (``serve``, ``play``, ``arena``) live with their layer
+Subcommands of the optional layers (``serve``, ``admin``, ``play``, ``arena``) live with their layer
 and are imported only when used, so the core command works without their extras.
 """
 
@@ -23,6 +23,11 @@ from marrakech.rules import STANDARD
 #: Subcommands provided by optional layers: name -> (module, extra, help).
 LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
     "serve": ("marrakech.web.cli", "web", "start the web app (lobby, live games, replays)"),
+    "admin": (
+        "marrakech.web.admin_cli",
+        "web",
+        "moderate the web app's chat: hide messages, list reports, ban addresses",
+    ),
     "play": ("marrakech.tui.cli", "tui", "play in the terminal"),
     "arena": ("marrakech.arena.cli", "arena", "play bots against each other and rate them"),
 }

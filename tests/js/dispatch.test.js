@@ -3,12 +3,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { HANDLERS } from "../../src/marrakech/web/static/js/game/dispatch.js";
+import { HANDLERS, CHAT } from "../../src/marrakech/web/static/js/game/dispatch.js";
 import { newState } from "../../src/marrakech/web/static/js/game/state.js";
 
 test("every message type of the server's has a handler", () => {
   const types = ["welcome", "update", "game", "bots", "rematch", "hint", "analysis", "error"];
   assert.deepEqual(Object.keys(HANDLERS).sort(), [...types].sort());
+  // The chat's are shown at once, never queued behind a move's animation.
+  assert.deepEqual(Object.keys(CHAT).sort(), ["chat", "chat_hidden"]);
 });
 
 test("before the first welcome, bots, analyses and stale hints change only the model", () => {

@@ -35,6 +35,8 @@ def test_the_handlers_are_named_after_their_messages() -> None:
         for model, handler in HANDLERS.items()
     }
     assert names.pop("action") == "on_action" and names.pop("hint") == "on_hint"
+    for chat in ("chat", "react", "report", "mute"):  # issue 24: the chat's own
+        assert names.pop(chat) == f"on_{chat}"
     # The seat commands share one handler; each has its check and its step, by name.
     assert set(names.values()) == {"on_seat_command"}
     for name in names:

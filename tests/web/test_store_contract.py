@@ -15,6 +15,7 @@ import pytest
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import (
     ActionRow,
+    ChatRow,
     GameStore,
     SeatRow,
     StoreConflict,
@@ -256,3 +257,37 @@ async def test_a_game_loads_whole_while_another_instance_appends(pg_url: str) ->
     assert game is not None and [a.token for a in game.actions] == ["L"]
     await store.close()
     await other.close()
+
+
+@in_fresh_loop
+async def test_chat_lines_reports_and_bans(open_store: Callable[..., Any]) -> None:
+    """Issue 24: a game's chat lines, their reports (once per reporter) and hiding, and
+    the operator's bans, alike in both stores."""
+    store = await open_store()
+    await store.create_game(a_game())
+    await store.create_game(a_game("g2"))
+    first = await store.add_chat(ChatRow("g1", 0, "players", "text", "hello", address="a"))
+    second = await store.add_chat(ChatRow("g1", -1, "spectators", "reaction", "gg"))
+    other = await store.add_chat(ChatRow("g2", 1, "players", "text", "elsewhere"))
+    assert 0 < first.id < second.id < other.id and first.at > 0
+    assert [row.text for row in await store.load_chat("g1", 10)] == ["hello", "gg"]
+    assert [row.text for row in await store.load_chat("g1", 1)] == ["gg"]  # the last ones
+    assert await store.report_chat("g1", first.id, "seat:1")
+    assert await store.report_chat("g1", first.id, "seat:1")  # counted once
+    assert await store.report_chat("g1", first.id, "address:b")
+    assert not await store.report_chat("g2", first.id, "seat:1")  # another game's line
+    (report,) = await store.chat_reports(10)
+    assert report.line.id == first.id and report.line.reports == 2
+    assert sorted(report.reporters) == ["address:b", "seat:1"]
+    assert not await store.hide_chat("g2", first.id)
+    assert await store.hide_chat("g1", first.id)
+    assert await store.chat_reports(10) == []
+    assert [row.hidden for row in await store.load_chat("g1", 10)] == [True, False]
+    assert not await store.is_banned("address", "203.0.113.7")
+    await store.ban("address", "203.0.113.7", "spam")
+    await store.ban("address", "203.0.113.7", "again")
+    assert await store.is_banned("address", "203.0.113.7")
+    assert not await store.is_banned("account", "203.0.113.7")
+    assert await store.unban("address", "203.0.113.7")
+    assert not await store.unban("address", "203.0.113.7")
+    await store.close()

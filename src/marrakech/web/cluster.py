@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from marrakech.web.protocol import ChangeReason, SeatMessage
-from marrakech.web.store import ActionRow
+from marrakech.web.store import ActionRow, ChatRow
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,23 @@ class Command:
 Move = str | Command
 
 
+class ChatListener(Protocol):
+    """What the cluster needs of a room's chat (:class:`marrakech.web.room.chat.Chat`)."""
+
+    def heard(self, row: ChatRow) -> None:
+        """Another instance stored a chat line of this game."""
+
+    def hidden(self, ids: list[int]) -> None:
+        """The operator hid chat lines of this game."""
+
+
 class ClusterRoom(Protocol):
     """What the cluster needs of a live room (:class:`marrakech.web.room.Room`)."""
 
     owner: bool
+
+    @property
+    def chat(self) -> ChatListener: ...
 
     @property
     def game_id(self) -> str: ...
@@ -127,6 +140,10 @@ class Cluster(Protocol):
         them in each seat's presence."""
         ...
 
+    def chat(self, row: ChatRow) -> None:
+        """A chat line was stored here: the others send it to their connections."""
+        ...
+
 
 class LocalCluster:
     """One server on its own: it owns every room it loads."""
@@ -153,4 +170,7 @@ class LocalCluster:
         return None
 
     def presence(self, game_id: str, seats: frozenset[int]) -> None:
+        return None
+
+    def chat(self, row: ChatRow) -> None:
         return None

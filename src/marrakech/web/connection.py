@@ -35,6 +35,9 @@ class Client:
         #: The token of each seat held (in memory only: a rematch's tokens derive from
         #: them, :func:`marrakech.web.room.rematch_token`).
         self.tokens = tokens or {}
+        #: The seats whose chat this connection asked not to see (the page remembers
+        #: them on its device and says them again after each welcome).
+        self.muted: set[int] = set()
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
         self.closed = False
 

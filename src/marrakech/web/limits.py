@@ -52,6 +52,12 @@ class Limits:
     #: Seconds an address may open no WebSocket after one of its connections was closed
     #: for flooding (a page never floods: it is a script, and reconnects at once).
     flood_cooldown: float = 30.0
+    #: Chat messages and reactions of one player (a seat of a game, or a spectator's
+    #: address), and of one address across all its games.
+    chats_per_minute: float = 12.0
+    chat_burst: int = 5
+    address_chats_per_minute: float = 40.0
+    address_chat_burst: int = 15
 
 
 class FinishedCache:

@@ -6,7 +6,9 @@
   game that has no owner or whose owner's lease ran out. Appends are conditional on
   ownership, so an instance that lost a game can no longer write it.
 - **Relay**: every append is announced on :data:`GAMES_CHANNEL` (``NOTIFY``, sent at
-  commit, with the actions): followers apply them and tell their clients. A follower
+  commit, with the actions): followers apply them and tell their clients. So are chat
+  lines (stored by the instance their writer is connected to) and the lines the
+  operator hides (``marrakech admin hide-message``). A follower
   forwards its clients' actions to the owner on the owner's own channel and hears the
   answer on its own.
 - **Takeover**: every :data:`SWEEP` seconds an instance claims the games with a bot to
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import json
 import logging
@@ -30,7 +33,7 @@ from psycopg import AsyncConnection
 from marrakech.web.cluster import ClusterHost, ClusterRoom, Command, Move
 from marrakech.web.postgres_store import GAMES_CHANNEL, PostgresStore
 from marrakech.web.protocol import SEAT_MESSAGE, ChangeReason, ProtocolError
-from marrakech.web.store import ActionRow
+from marrakech.web.store import ActionRow, ChatRow
 
 log = logging.getLogger("marrakech.web")
 
@@ -153,6 +156,10 @@ class PostgresCluster:
         body = json.dumps({"p": sorted(seats), "o": self.instance})
         self._later(self._notify(GAMES_CHANNEL, f"{game_id} {body}"))
 
+    def chat(self, row: ChatRow) -> None:
+        body = json.dumps({"chat": dataclasses.asdict(row), "o": self.instance})
+        self._later(self._notify(GAMES_CHANNEL, f"{row.game_id} {body}"))
+
     def _ask_presence(self, game_id: str) -> None:
         """A room loaded here: the instances holding the same game say who they hold."""
         self._later(self._notify(GAMES_CHANNEL, f'{game_id} {{"pq":1,"o":"{self.instance}"}}'))
@@ -268,6 +275,12 @@ class PostgresCluster:
         elif "pq" in message:
             if room is not None and room.local_seats():
                 self.presence(game_id, room.local_seats())
+        elif "chat" in message:
+            if room is not None:
+                room.chat.heard(ChatRow(**message["chat"]))
+        elif "hide" in message:
+            if room is not None:
+                room.chat.hidden([int(line_id) for line_id in message["hide"]])
         elif "seats" in message:
             if room is not None:
                 self._later(room.reload_seats(message.get("why"), message.get("seat")))

@@ -48,6 +48,9 @@ from marrakech.web.schema import (
 from marrakech.web.store import (
     ActionRow,
     Append,
+    BanKind,
+    ChatReport,
+    ChatRow,
     GameStatus,
     SeatRow,
     StoreConflict,
@@ -366,6 +369,56 @@ class PostgresStore:
             )
         assert row is not None
         return Q.usage_of(row)
+
+    # -- chat (issue 24) ----------------------------------------------------------------
+
+    async def add_chat(self, row: ChatRow) -> ChatRow:
+        params = Q.insert_chat.params(Q.chat_values(row, time.time()))
+        async with self.pool.connection() as conn:
+            found = await _one(conn, Q.insert_chat.sql, params)
+        assert found is not None
+        return replace(row, id=int(found["id"]), at=params["at"])
+
+    async def load_chat(self, game_id: str, limit: int) -> list[ChatRow]:
+        params = Q.chat_lines.params({"game_id": game_id, "limit": limit})
+        async with self.pool.connection() as conn:
+            rows = await _all(conn, Q.chat_lines.sql, params)
+        return [Q.chat_row(row) for row in reversed(rows)]
+
+    async def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
+        params = {"game_id": game_id, "line_id": line_id, "reporter": reporter, "now": time.time()}
+        async with self.pool.connection() as conn, conn.transaction():
+            if await _one(conn, Q.chat_line.sql, params) is None:
+                return False
+            await conn.execute(Q.add_report.sql, params)
+            await conn.execute(Q.count_reports.sql, params)
+        return True
+
+    async def hide_chat(self, game_id: str, line_id: int) -> bool:
+        params = {"game_id": game_id, "line_id": line_id}
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(Q.hide_chat.sql, Q.hide_chat.params(params))
+            return cursor.rowcount == 1
+
+    async def chat_reports(self, limit: int) -> list[ChatReport]:
+        async with self.pool.connection() as conn:
+            rows = await _all(conn, Q.chat_reports.sql, Q.chat_reports.params({"limit": limit}))
+        return Q.reports_of(rows)
+
+    async def ban(self, kind: BanKind, value: str, reason: str) -> None:
+        params = {"kind": kind, "value": value, "now": time.time(), "reason": reason}
+        async with self.pool.connection() as conn:
+            await conn.execute(Q.ban.sql, params)
+
+    async def unban(self, kind: BanKind, value: str) -> bool:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(Q.unban.sql, {"kind": kind, "value": value})
+            return cursor.rowcount == 1
+
+    async def is_banned(self, kind: BanKind, value: str) -> bool:
+        async with self.pool.connection() as conn:
+            row = await _one(conn, Q.banned.sql, {"kind": kind, "value": value})
+        return row is not None
 
     async def close(self) -> None:
         await self.pool.close(timeout=3)

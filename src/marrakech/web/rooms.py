@@ -31,11 +31,13 @@ from marrakech.web.protocol import (
     Analysis,
     AnalysisStatus,
     ApiError,
+    ChatLine,
     CreateGame,
     ProtocolError,
     iso_time,
 )
 from marrakech.web.room import Room, RoomServices, bot_to_move, game_status
+from marrakech.web.room.chat import ChatGate, public_lines
 from marrakech.web.room.play import submit_action
 from marrakech.web.room.seat_commands import submit_command
 from marrakech.web.sqlite_store import SQLiteStore
@@ -115,7 +117,7 @@ class RoomManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         #: What every room is given (the store, the cluster, the bots, this lobby).
         self.services = RoomServices(
-            self.store, self.cluster, self.bots, self, bot_delay, self._seed
+            self.store, self.cluster, self.bots, self, bot_delay, self._seed, ChatGate(self.limits)
         )
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
@@ -278,6 +280,7 @@ class RoomManager:
             spec.stand_in_level or DEFAULT_LEVEL,
             creator,
             spec.hints,
+            spec.chat,
         )
         room = await self._open(game)
         return room, tokens
@@ -287,6 +290,20 @@ class RoomManager:
         past the caps of :attr:`limits`."""
         since = time.time() - self.limits.active
         check_caps(await self.store.usage(creator, since), self.limits, bots)
+
+    async def check_address(self, address: str) -> None:
+        """Refuse (:class:`ApiError` ``banned``, 403) an address the operator banned
+        (``marrakech admin ban-address``): no new game, no seat, no chat, no socket."""
+        if await self.store.is_banned("address", address):
+            raise ApiError(
+                403,
+                "banned",
+                "your address is banned from this server (its operator decided so)",
+            )
+
+    async def replay_chat(self, game_id: str, over: bool) -> list[ChatLine]:
+        """A game's chat as its replay shows it (:func:`public_lines`)."""
+        return public_lines(await self.store.load_chat(game_id, 1000), over)
 
     def check_creation_rate(self, address: str) -> None:
         """Take a game creation from ``address``'s budget (the API's and rematches'
@@ -304,6 +321,7 @@ class RoomManager:
         stand_in_level: str,
         creator: str,
         hints: bool,
+        chat: bool = True,
     ) -> StoredGame:
         start = State.new(players, parse_rules(rules), first_seat)
         status = game_status(start, seats)
@@ -322,6 +340,7 @@ class RoomManager:
             stand_in_level=stand_in_level,
             turns=0 if status == "waiting" else 1,
             hints=hints,
+            chat=chat,
         )
 
     async def _open(self, game: StoredGame) -> Room:
@@ -361,6 +380,7 @@ class RoomManager:
             room.stand_in_level,
             creator,
             room.hints,
+            room.chat_on,
         )
         await self.store.create_game(game)
         rematch = await self.store.set_rematch(room.game_id, game.id)

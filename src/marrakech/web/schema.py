@@ -1,8 +1,9 @@
 """The stored schema, declared once for SQLite and PostgreSQL (SQLAlchemy Core).
 
-Both stores create, migrate and query the same four tables from this declaration:
-:data:`games`, :data:`seats`, :data:`actions` and :data:`instances` (the PostgreSQL
-instances' heartbeats; unused on SQLite). Alembic migrations shipped in
+Both stores create, migrate and query the same tables from this declaration:
+:data:`games`, :data:`seats`, :data:`actions`, the chat (:data:`chat`,
+:data:`chat_reports`, :data:`bans`) and :data:`instances` (the PostgreSQL instances'
+heartbeats; unused on SQLite). Alembic migrations shipped in
 :mod:`marrakech.web.migrations` bring any database to the declared schema when a store
 opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -91,6 +92,8 @@ games = Table(
     Column("clock_turn", Integer, nullable=False, server_default=text("-1")),
     Column("clock_deadline", Double, nullable=False, server_default=text("0")),
     Column("pending_resigns", Integer, nullable=False, server_default=text("0")),
+    # Issue 24: whether the game has a chat (its host may turn it off at creation).
+    Column("chat", Boolean, nullable=False, server_default=true()),
     CheckConstraint("players BETWEEN 2 AND 4", name="games_players_check"),
     CheckConstraint("status IN ('waiting', 'running', 'over')", name="games_status_check"),
 )
@@ -137,6 +140,52 @@ actions = Table(
     Column("seat", SmallInteger, nullable=False),
     Column("at", Double, nullable=False),
     sqlite_with_rowid=False,
+)
+
+# Issue 24: the games' chat, its reports, and the operator's bans (docs/web.md, "Chat").
+chat = Table(
+    "chat",
+    metadata,
+    # One id for every game's lines: any instance writes a line at once, without asking
+    # the game's owner (chat never waits for, nor delays, a move).
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("at", Double, nullable=False),
+    # The author: a seat (0-3), or -1 for a spectator; the account once accounts exist.
+    Column("seat", SmallInteger, nullable=False),
+    Column("account_id", Text),
+    Column("channel", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    # Who wrote it (the client key: an address), for the operator's bans only.
+    Column("address", Text, nullable=False, server_default=text("''")),
+    Column("reports", Integer, nullable=False, server_default=text("0")),
+    Column("hidden", Boolean, nullable=False, server_default=false()),
+    CheckConstraint("seat BETWEEN -1 AND 3", name="chat_seat_check"),
+    CheckConstraint("channel IN ('players', 'spectators')", name="chat_channel_check"),
+    CheckConstraint("kind IN ('text', 'reaction')", name="chat_kind_check"),
+)
+Index("chat_by_game", chat.c.game_id, chat.c.id)
+
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("line_id", Integer, ForeignKey("chat.id", ondelete="CASCADE"), primary_key=True),
+    # Who reported it: ``seat:N`` of the game, or a spectator's address (once each).
+    Column("reporter", Text, primary_key=True),
+    Column("at", Double, nullable=False),
+)
+
+bans = Table(
+    "bans",
+    metadata,
+    # ``address`` (a client key, :func:`marrakech.web.limits.client_key`); ``account``
+    # once accounts exist.
+    Column("kind", Text, primary_key=True),
+    Column("value", Text, primary_key=True),
+    Column("at", Double, nullable=False),
+    Column("reason", Text, nullable=False, server_default=text("''")),
+    CheckConstraint("kind IN ('address', 'account')", name="bans_kind_check"),
 )
 
 instances = Table(

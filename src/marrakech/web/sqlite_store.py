@@ -43,6 +43,9 @@ from marrakech.web.schema import (
 from marrakech.web.store import (
     ActionRow,
     Append,
+    BanKind,
+    ChatReport,
+    ChatRow,
     GameStatus,
     SeatRow,
     StoreConflict,
@@ -352,6 +355,57 @@ class SQLiteStore:
                 Q.usage.sql, Q.usage.params({"creator": creator, "since": since})
             ).fetchone()
         return Q.usage_of(row)
+
+    # -- chat (issue 24) ------------------------------------------------------------
+
+    def add_chat(self, row: ChatRow) -> ChatRow:
+        params = Q.insert_chat.params(Q.chat_values(row, time.time()))
+        with self._lock, self._transaction():
+            line_id = self._db.execute(Q.insert_chat.sql, params).fetchone()[0]
+        return replace(row, id=int(line_id), at=params["at"])
+
+    def load_chat(self, game_id: str, limit: int) -> list[ChatRow]:
+        params = Q.chat_lines.params({"game_id": game_id, "limit": limit})
+        with self._lock:
+            rows = self._db.execute(Q.chat_lines.sql, params).fetchall()
+        return [Q.chat_row(row) for row in reversed(rows)]
+
+    def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
+        params = {"game_id": game_id, "line_id": line_id, "reporter": reporter, "now": time.time()}
+        with self._lock, self._transaction():
+            if self._db.execute(Q.chat_line.sql, params).fetchone() is None:
+                return False
+            self._db.execute(Q.add_report.sql, params)
+            self._db.execute(Q.count_reports.sql, params)
+        return True
+
+    def hide_chat(self, game_id: str, line_id: int) -> bool:
+        params = {"game_id": game_id, "line_id": line_id}
+        with self._lock, self._transaction():
+            cursor = self._db.execute(Q.hide_chat.sql, Q.hide_chat.params(params))
+        return cursor.rowcount == 1
+
+    def chat_reports(self, limit: int) -> list[ChatReport]:
+        with self._lock:
+            rows = self._db.execute(
+                Q.chat_reports.sql, Q.chat_reports.params({"limit": limit})
+            ).fetchall()
+        return Q.reports_of(rows)
+
+    def ban(self, kind: BanKind, value: str, reason: str) -> None:
+        params = {"kind": kind, "value": value, "now": time.time(), "reason": reason}
+        with self._lock, self._transaction():
+            self._db.execute(Q.ban.sql, params)
+
+    def unban(self, kind: BanKind, value: str) -> bool:
+        with self._lock, self._transaction():
+            cursor = self._db.execute(Q.unban.sql, {"kind": kind, "value": value})
+        return cursor.rowcount == 1
+
+    def is_banned(self, kind: BanKind, value: str) -> bool:
+        with self._lock:
+            row = self._db.execute(Q.banned.sql, {"kind": kind, "value": value}).fetchone()
+        return row is not None
 
     def _seats(self, game_ids: Sequence[str]) -> dict[str, tuple[SeatRow, ...]]:
         found: dict[str, list[SeatRow]] = {game_id: [] for game_id in game_ids}

@@ -120,6 +120,8 @@ class StoredGame:
     #: Seats that resigned while another seat's roll was awaited, resigning at the next
     #: decision (R22), kept by the owner so that a restart does not drop them.
     pending_resigns: frozenset[int] = frozenset()
+    #: Whether the game has a chat (its host may turn it off at creation).
+    chat: bool = True
 
     def __post_init__(self) -> None:
         if self.version < 0:
@@ -129,6 +131,41 @@ class StoredGame:
     def bots(self) -> int:
         """How many seats bots play."""
         return sum(seat.kind == "bot" for seat in self.seats)
+
+
+ChatChannel = Literal["players", "spectators"]
+ChatKind = Literal["text", "reaction"]
+BanKind = Literal["address", "account"]
+#: The ``seat`` of a chat line a spectator wrote.
+SPECTATOR = -1
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One line of a game's chat: a message (``text``) or a quick reaction (its code),
+    written by ``seat`` (:data:`SPECTATOR` for a spectator) in ``channel``. ``id`` is
+    the store's (0 until stored); ``address`` who wrote it (for bans only, never
+    shown); ``account_id`` the author's account, once accounts exist."""
+
+    game_id: str
+    seat: int
+    channel: ChatChannel
+    kind: ChatKind
+    text: str
+    at: float = 0.0
+    id: int = 0
+    address: str = ""
+    account_id: str | None = None
+    reports: int = 0
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class ChatReport:
+    """A reported chat line, as the operator lists them: the line and its reports."""
+
+    line: ChatRow
+    reporters: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -254,6 +291,40 @@ class GameStore(Protocol):
     async def usage(self, creator: str, since: float) -> Usage:
         """Unfinished games updated since ``since`` (epoch seconds) and their bot seats:
         those created under ``creator``, and all of them (the server's caps)."""
+        ...
+
+    async def add_chat(self, row: ChatRow) -> ChatRow:
+        """Store a chat line (never with the game's actions: chat does not delay a
+        move): the row as stored, with its ``id`` and time."""
+        ...
+
+    async def load_chat(self, game_id: str, limit: int) -> list[ChatRow]:
+        """The game's last ``limit`` chat lines, oldest first (hidden ones included)."""
+        ...
+
+    async def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
+        """Count ``reporter``'s report of the line (once per reporter); False if the
+        game has no such line."""
+        ...
+
+    async def hide_chat(self, game_id: str, line_id: int) -> bool:
+        """Hide a line for good (the operator): False if the game has no such line."""
+        ...
+
+    async def chat_reports(self, limit: int) -> list[ChatReport]:
+        """Reported lines not hidden yet, the most recent first."""
+        ...
+
+    async def ban(self, kind: BanKind, value: str, reason: str) -> None:
+        """Ban an address (or, later, an account); banning again keeps the first."""
+        ...
+
+    async def unban(self, kind: BanKind, value: str) -> bool:
+        """Lift a ban; False if there was none."""
+        ...
+
+    async def is_banned(self, kind: BanKind, value: str) -> bool:
+        """Whether an address (or account) is banned."""
         ...
 
     async def close(self) -> None:

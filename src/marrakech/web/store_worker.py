@@ -30,7 +30,17 @@ from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
 from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.store import ActionRow, Append, GameStatus, SeatRow, StoredGame, Usage
+from marrakech.web.store import (
+    ActionRow,
+    Append,
+    BanKind,
+    ChatReport,
+    ChatRow,
+    GameStatus,
+    SeatRow,
+    StoredGame,
+    Usage,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -175,6 +185,30 @@ class StoreWorker:
 
     async def usage(self, creator: str, since: float) -> Usage:
         return await self.run(self.store.usage, creator, since)
+
+    async def add_chat(self, row: ChatRow) -> ChatRow:
+        return await self.run(self.store.add_chat, row)
+
+    async def load_chat(self, game_id: str, limit: int) -> list[ChatRow]:
+        return await self.run(self.store.load_chat, game_id, limit)
+
+    async def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
+        return await self.run(self.store.report_chat, game_id, line_id, reporter)
+
+    async def hide_chat(self, game_id: str, line_id: int) -> bool:
+        return await self.run(self.store.hide_chat, game_id, line_id)
+
+    async def chat_reports(self, limit: int) -> list[ChatReport]:
+        return await self.run(self.store.chat_reports, limit)
+
+    async def ban(self, kind: BanKind, value: str, reason: str) -> None:
+        await self.run(self.store.ban, kind, value, reason)
+
+    async def unban(self, kind: BanKind, value: str) -> bool:
+        return await self.run(self.store.unban, kind, value)
+
+    async def is_banned(self, kind: BanKind, value: str) -> bool:
+        return await self.run(self.store.is_banned, kind, value)
 
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""

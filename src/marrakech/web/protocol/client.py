@@ -136,6 +136,14 @@ ErrorCode = Literal[
     "server_busy",
     # A connection past its address's cap of open sockets (closed at once).
     "too_many_connections",
+    # Chat (docs/web-protocol.md, "Chat"), and an address the operator banned.
+    "chat_off",
+    "chat_too_fast",
+    "chat_too_long",
+    "chat_bad_text",
+    "chat_channel",
+    "no_such_message",
+    "banned",
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 #: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.
@@ -154,6 +162,7 @@ ApiErrorCode = Literal[
     "server_busy",
     "server_error",
     "http_error",
+    "banned",
 ]
 #: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
 ClockMode = Literal["none", "relaxed", "blitz"]
@@ -276,6 +285,49 @@ class HintMessage(StrictModel):
     seat: Seat | None = None
 
 
+#: The quick reactions a chat offers, by code (each page words them in its language).
+REACTIONS = ("gg", "wp", "oops", "thanks")
+#: A chat's channels: the players', and the spectators' (players see it once it is over).
+ChatChannel = Literal["players", "spectators"]
+
+
+class ChatMessage(StrictModel):
+    """A chat message, written by the connection's seat (``seat``: which, for a page
+    holding several) in the players' channel, or by a spectator in the spectators'.
+    The text is checked by the room (length, characters: ``chat_too_long``,
+    ``chat_bad_text``), so its refusal says exactly what was wrong."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=2000)
+    channel: ChatChannel | None = None
+    seat: Seat | None = None
+
+
+class ReactMessage(StrictModel):
+    """A quick reaction (:data:`REACTIONS`), sent as its code."""
+
+    type: Literal["react"]
+    reaction: Literal["gg", "wp", "oops", "thanks"]
+    seat: Seat | None = None
+
+
+class ReportMessage(StrictModel):
+    """Report chat line ``id`` of this game to the operator (it is then hidden from
+    the reporter and from the replay)."""
+
+    type: Literal["report"]
+    id: int = Field(ge=1)
+
+
+class MuteMessage(StrictModel):
+    """Stop (``muted``) or start again showing ``seat``'s chat to this connection (the
+    page remembers it and says it again after each welcome)."""
+
+    type: Literal["mute"]
+    seat: Seat
+    muted: bool = True
+
+
 AnyClientMessage = (
     Hello
     | ActionMessage
@@ -287,6 +339,10 @@ AnyClientMessage = (
     | TakeBackMessage
     | RematchMessage
     | HintMessage
+    | ChatMessage
+    | ReactMessage
+    | ReportMessage
+    | MuteMessage
 )
 #: The messages a connection may send once its hello was accepted, besides actions.
 SeatMessage = (
@@ -400,6 +456,8 @@ class CreateGame(StrictModel):
     #: Whether players may ask for a hint during their decisions (each seat's hints
     #: are counted for everyone to see).
     hints: bool = True
+    #: Whether the game has a chat (players', spectators', quick reactions).
+    chat: bool = True
     name: Name = ""
 
     @model_validator(mode="before")

@@ -118,6 +118,8 @@ class GameMeta(StrictModel):
     clock: Clock
     hints: bool = False
     rematch: str | None = None
+    #: Whether the game has a chat (its host may turn it off at creation).
+    chat: bool = True
 
     #: The named rule set under the options (``standard``, ``bga``), or ``custom``, and
     #: each rule option (:data:`marrakech.rules.RULE_OPTIONS`, by field) on or off: both
@@ -428,6 +430,38 @@ class ErrorMessage(StrictModel):
     version: int | None
 
 
+class ChatLine(StrictModel):
+    """A line of a game's chat: ``id`` (the store's), its author's ``seat`` (None: a
+    spectator), its ``channel``, a ``text`` message or a ``reaction`` (the text is then
+    its code: ``gg``, ``wp``, ``oops``, ``thanks``), ``at`` when it was written. Pages
+    insert the text as text, never as HTML."""
+
+    id: int
+    seat: int | None
+    channel: Literal["players", "spectators"]
+    kind: Literal["text", "reaction"]
+    text: str
+    at: str
+
+
+class ChatLines(StrictModel):
+    """Chat lines this connection may see: new ones, or (``history``) every line so
+    far after a ``welcome``, which replace what the page shows."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLine]
+    history: bool = False
+
+
+class ChatHidden(StrictModel):
+    """Chat lines to take away: ``hidden`` by the operator (for everyone), or
+    ``reported`` by this connection (for it alone)."""
+
+    type: Literal["chat_hidden"] = "chat_hidden"
+    ids: list[int]
+    reason: Literal["hidden", "reported"]
+
+
 class Pong(StrictModel):
     """The answer to a ``ping``."""
 
@@ -444,6 +478,8 @@ AnyServerMessage = (
     | RematchReady
     | AnalysisReady
     | HintAdvice
+    | ChatLines
+    | ChatHidden
 )
 ServerMessage = Annotated[AnyServerMessage, Field(discriminator="type")]
 #: Validates a message of the server (tests, clients written in Python).
@@ -489,6 +525,9 @@ class PageConfig(StrictModel):
     rule_options: list[RuleOptionInfo]
     #: The carpets' colours by letter (``base``, ``dark``, ``light``, ``ink``).
     palette: dict[str, dict[str, str]]
+    #: The chat: the most characters of a message, the quick reactions' codes.
+    chat_max: int = 200
+    reactions: list[str] = Field(default_factory=list)
     #: What one client address may ask of this instance (the fields of
     #: :class:`marrakech.web.limits.Limits`, and ``messages_per_second`` and
     #: ``message_burst`` per WebSocket): public, so a page or a load test can keep
@@ -552,6 +591,9 @@ class Replay(StrictModel):
     states: list[StateView]
     events: list[EventView]
     log: list[str]
+    #: The game's chat as it may be shown (hidden and reported lines left out; the
+    #: spectators' channel once the game is over).
+    chat: list[ChatLine] = Field(default_factory=list)
 
 
 class AnalysisStatus(StrictModel):

@@ -31,7 +31,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from marrakech.actions import Action, Resign, parse_action
@@ -59,6 +59,7 @@ from marrakech.web.protocol import (
     play_status,
 )
 from marrakech.web.room.bot_loop import BotLoop
+from marrakech.web.room.chat import Chat, ChatGate
 from marrakech.web.room.clock import Target, TurnClock
 from marrakech.web.room.hints import Hints
 from marrakech.web.room.meta import game_meta, seat_info
@@ -113,7 +114,7 @@ class RoomLobby(Protocol):
 class RoomServices:
     """What every room of an instance is given: the ``store``, the ``cluster`` (the
     relay to other instances), the ``bots`` (workers), the ``lobby`` of rooms, the
-    pause before each bot move and the generators' seed."""
+    pause before each bot move, the generators' seed and the ``chat``'s limits."""
 
     store: GameStore
     cluster: Cluster
@@ -121,6 +122,7 @@ class RoomServices:
     lobby: RoomLobby
     bot_delay: float
     seed: str
+    chat: ChatGate = field(default_factory=ChatGate)
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
         """A generator for one room; a resumed room gets fresh draws (``version``)."""
@@ -174,6 +176,7 @@ class Room:
         )
         self.clock = TurnClock(game, services.store, self.later, self._time_out)
         self.advice = Hints(services.bots, services.store)
+        self.chat = Chat(self, services.store, services.cluster, services.chat)
         #: Seats that resigned while another seat's roll was awaited (R22 applies at a
         #: decision): resigned at the next one (stored, so a restart keeps them).
         self.pending_resigns: set[int] = (
@@ -215,6 +218,15 @@ class Room:
     @property
     def status(self) -> GameStatus:
         return game_status(self.state, self.seats)
+
+    @property
+    def chat_on(self) -> bool:
+        """Whether the game has a chat (a setting of its host's)."""
+        return self.setting.chat
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal
 
     @property
     def has_bots(self) -> bool:
@@ -306,6 +318,7 @@ class Room:
             client.send(BotsBusy(busy=True).model_dump_json())
         if self.rematch is not None:
             self.later(send_rematch(client, self.rematch, self.services.lobby.activate))
+        self.later(self.chat.welcome(client))
 
     def _presence_changed(self, before: list[Presence], skip: Client | None = None) -> None:
         """Tell the connections (but ``skip``, just welcomed) and the other instances
@@ -472,8 +485,10 @@ class Room:
             self.updates.forget_view()  # nobody to tell: the view waits for a connection
         for seat in resigned:
             self.broadcast_meta("resigned", seat)
-        if self.state.is_terminal and self.owner:
-            self.services.lobby.analyse_later(self)
+        if self.state.is_terminal:
+            self.chat.game_over()
+            if self.owner:
+                self.services.lobby.analyse_later(self)
 
     async def _resync(self) -> None:
         game = await self.services.store.load_game(self.game_id)

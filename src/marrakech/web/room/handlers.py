@@ -16,11 +16,15 @@ from marrakech.web.cluster import Command
 from marrakech.web.connection import Client
 from marrakech.web.protocol import (
     ActionMessage,
+    ChatMessage,
     HintMessage,
     KickMessage,
+    MuteMessage,
     ProtocolError,
+    ReactMessage,
     RematchMessage,
     ReplaceMessage,
+    ReportMessage,
     ResignMessage,
     SeatMessage,
     StartMessage,
@@ -65,6 +69,27 @@ async def on_seat_command(room: Room, client: Client, message: SeatMessage) -> N
     await submit_command(room, seat, Command(message, client.address))
 
 
+async def on_chat(room: Room, client: Client, message: ChatMessage) -> None:
+    """A chat message (:mod:`~marrakech.web.room.chat`): stored on its own, never
+    under the room's lock, so it never waits for nor delays a move."""
+    await room.chat.say(client, message)
+
+
+async def on_react(room: Room, client: Client, message: ReactMessage) -> None:
+    """A quick reaction."""
+    await room.chat.react(client, message)
+
+
+async def on_report(room: Room, client: Client, message: ReportMessage) -> None:
+    """A chat line reported to the operator."""
+    await room.chat.report(client, message)
+
+
+async def on_mute(room: Room, client: Client, message: MuteMessage) -> None:
+    """A seat's chat muted (or not) for this connection."""
+    room.chat.mute(client, message)
+
+
 #: The handler of each message type a connection may send after its hello.
 HANDLERS: dict[type[Any], Callable[[Room, Client, Any], Awaitable[None]]] = {
     ActionMessage: on_action,
@@ -75,6 +100,10 @@ HANDLERS: dict[type[Any], Callable[[Room, Client, Any], Awaitable[None]]] = {
     StartMessage: on_seat_command,
     ReplaceMessage: on_seat_command,
     KickMessage: on_seat_command,
+    ChatMessage: on_chat,
+    ReactMessage: on_react,
+    ReportMessage: on_report,
+    MuteMessage: on_mute,
 }
 
 

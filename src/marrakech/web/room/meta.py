@@ -86,6 +86,7 @@ def game_meta(
         clock=clock,
         hints=game.hints,
         rematch=rematch,
+        chat=game.chat,
     )
 
 

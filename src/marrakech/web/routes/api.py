@@ -38,8 +38,10 @@ from marrakech.web.protocol import (
     LEVELS,
     MAX_BODY_BYTES,
     MAX_IDS,
+    REACTIONS,
     AnalysisStatus,
     ApiError,
+    ChatLine,
     CreatedGame,
     CreatedSeat,
     CreateGame,
@@ -58,6 +60,7 @@ from marrakech.web.protocol import (
     parse_json,
     seat_link,
 )
+from marrakech.web.room.chat import MAX_CHAT
 from marrakech.web.room.meta import stored_meta
 from marrakech.web.rooms import RoomManager
 from marrakech.web.store import StoredGame
@@ -101,6 +104,8 @@ async def page_config(context: Context) -> PageConfig:
             for option in RULE_OPTIONS
         ],
         palette=WEB_CARPETS,
+        chat_max=MAX_CHAT,
+        reactions=list(REACTIONS),
         limits={
             **asdict(context.limits),
             "messages_per_second": context.rate,
@@ -122,6 +127,7 @@ def _words(words_of: Callable[[str, str], RuleWords], name: str) -> dict[str, di
 async def create_game(request: Request, context: Context) -> CreatedGame:
     spec = parse_body(CreateGame, await read_json_body(request))
     creator = client_key(request.scope)
+    await context.manager.check_address(creator)
     context.manager.check_creation_rate(creator)
     room, tokens = await context.manager.create(spec, creator)
     game_id = room.game_id
@@ -225,6 +231,7 @@ def game_summary(manager: RoomManager, game: StoredGame) -> GameSummary:
 async def join_game(request: Request, context: Context, game_id: str) -> JoinedSeat:
     check_id(game_id)
     spec = parse_body(JoinGame, await read_json_body(request))
+    await context.manager.check_address(client_key(request.scope))
     context.join_rates.check(client_key(request.scope), "seats taken")
     try:
         token = await context.manager.join(game_id, spec.seat, spec.name)
@@ -248,20 +255,38 @@ async def game_record(context: Context, game_id: str) -> Response:
 async def game_replay(
     request: Request, context: Context, game_id: str, lang: str = "en"
 ) -> Response:
-    """A game's replay: a finished game's is computed once, then served from a cache."""
+    """A game's replay: a finished game's is computed once, then served from a cache;
+    its chat is read each time (the operator may hide a line)."""
     lang = check_lang(lang)
     check_id(game_id)
     key = (game_id, lang)
     cached = context.finished.get(key)
     if cached is not None:
-        return finished_response(cached)
+        chat = await context.manager.replay_chat(game_id, over=True)
+        return replay_response(with_chat(cached, chat), over=True)
     context.replay_rates.check(client_key(request.scope), "replays and analyses")
     record = await stored_record(context, game_id)
     text, over = await asyncio.to_thread(replay_json, record, lang)
     if over:
         context.finished.put(key, text)
-        return finished_response(text)
-    return Response(text, media_type="application/json")
+    chat = await context.manager.replay_chat(game_id, over)
+    return replay_response(with_chat(text, chat), over)
+
+
+#: Seconds browsers may keep a finished game's replay: not a day as its analysis, as
+#: the operator may hide a line of its chat.
+REPLAY_MAX_AGE = 300
+
+
+def replay_response(text: bytes, over: bool) -> Response:
+    headers = {"Cache-Control": f"public, max-age={REPLAY_MAX_AGE}"} if over else None
+    return Response(text, media_type="application/json", headers=headers)
+
+
+def with_chat(replay_text: bytes, chat: list[ChatLine]) -> bytes:
+    """A replay's JSON (:func:`replay_json`, without its chat) with ``chat`` put in."""
+    lines = b",".join(line.model_dump_json().encode() for line in chat)
+    return replay_text[:-1] + b',"chat":[' + lines + b"]}"
 
 
 @router.post("/replay", response_model=Replay)
@@ -274,7 +299,7 @@ async def uploaded_replay(request: Request, context: Context, lang: str = "en") 
     except NotationError as error:
         raise ApiError(400, "bad_record", str(error)) from None
     text, _ = await asyncio.to_thread(replay_json, record, lang)
-    return Response(text, media_type="application/json")
+    return Response(with_chat(text, []), media_type="application/json")
 
 
 #: The keys a game record may have: those the core writes, ``start`` and ``meta``
@@ -359,7 +384,8 @@ def replay_json(record: GameRecord, lang: str) -> tuple[bytes, bool]:
     """A replay as JSON, and whether its game is over (then it never changes). Run out
     of the event loop: a record has up to 2000 actions, 40-50 ms of CPU."""
     built = replay(record, lang)
-    return built.model_dump_json().encode(), built.states[-1]["phase"] == "over"
+    text = built.model_dump_json(exclude={"chat"}).encode()
+    return text, built.states[-1]["phase"] == "over"
 
 
 def finished_response(text: bytes) -> Response:

@@ -22,15 +22,14 @@ from marrakech.web.context import Context
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import (
     GAME_ID,
-    ActionMessage,
+    AnyClientMessage,
+    ApiError,
     ErrorCode,
     ErrorMessage,
     Hello,
-    HintMessage,
     Ping,
     Pong,
     ProtocolError,
-    SeatMessage,
     parse_client_message,
 )
 from marrakech.web.room import Room, handle
@@ -43,8 +42,9 @@ router = APIRouter()
 #: A client that keeps sending after this many refused (rate-limited) messages is closed.
 MAX_REFUSED = 200
 #: WebSocket close codes: 4404 no such game, 4408 no hello in time, 1008 flooding,
-#: 4429 too many sockets from one address.
+#: 4429 too many sockets from one address, 4403 an address the operator banned.
 CLOSE_NOT_FOUND, CLOSE_NO_HELLO, CLOSE_POLICY, CLOSE_TOO_MANY = 4404, 4408, 1008, 4429
+CLOSE_BANNED = 4403
 
 
 @router.websocket("/ws/{game_id}")
@@ -76,6 +76,12 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
         return
     await websocket.accept()
     try:
+        try:
+            await context.manager.check_address(address)
+        except ApiError as error:
+            await websocket.send_text(refusal("banned", error.message).model_dump_json())
+            await websocket.close(CLOSE_BANNED, "banned")
+            return
         limiter = RateLimiter(context.rate, context.burst)
         session = Session(websocket, context.manager, game_id, limiter)
         await session.run(context.hello_timeout)
@@ -169,9 +175,7 @@ class Session:
         data: bytes = message.get("bytes") or b""
         return data
 
-    async def _check(
-        self, raw: str | bytes
-    ) -> Hello | ActionMessage | HintMessage | SeatMessage | ErrorMessage | Pong | None:
+    async def _check(self, raw: str | bytes) -> AnyClientMessage | ErrorMessage | Pong | None:
         """The message to handle, or the answer to send instead (an error, a pong), or
         None to drop it unanswered (a flood past its first refusal: answering each would
         cost the server more than the flood)."""

@@ -2,7 +2,7 @@
 // bot levels, weakest first, the level a new bot seat starts at, the board's rim (R2)
 // for board.js, each clock's seconds per turn, the player counts, the named rule sets
 // and the yes/no rule options with their words in every language, and the carpets'
-// colours. The page types none of it; app.js loads it before any page shows.
+// colours, the chat's longest message and its quick reactions. The page types none of it; app.js loads it before any page shows.
 
 import { api } from "./api.js";
 import { lang } from "./i18n.js";
@@ -15,7 +15,8 @@ import { lang } from "./i18n.js";
 
 /**
  * @type {{levels: string[], defaultLevel: string|null, rim: object[], clocks: Record<string, number>,
- *   players: number[], ruleSets: RuleSetInfo[], ruleOptions: RuleOptionInfo[], palette: Record<string, Shades>}}
+ *   players: number[], ruleSets: RuleSetInfo[], ruleOptions: RuleOptionInfo[], palette: Record<string, Shades>,
+ *   chatMax: number, reactions: string[]}}
  */
 export const config = {
   levels: [],
@@ -26,6 +27,8 @@ export const config = {
   ruleSets: [],
   ruleOptions: [],
   palette: {},
+  chatMax: 200,
+  reactions: [],
 };
 
 /** Keep what GET /api/config answered (also what the unit tests give). */
@@ -38,6 +41,8 @@ export function setConfig(answer) {
   config.ruleSets = answer.rule_sets || [];
   config.ruleOptions = answer.rule_options || [];
   config.palette = answer.palette || {};
+  config.chatMax = answer.chat_max || 200;
+  config.reactions = answer.reactions || [];
 }
 
 export async function loadConfig() {

@@ -10,6 +10,7 @@
 //   game/controls.js    orient, roll, place, hint; game/input.js what presses do
 //   game/seats.js, game/meta.js  the seat controls and the meta line (the side panels)
 //   game/dialogs.js     handover, resignation, end screen, rematch, no such game
+//   game/chat.js        the chat: lines, quick reactions, mutes and reports
 //   game/format.js      numbers and sentences (pure)
 
 import { t, onLangChange } from "./i18n.js";
@@ -19,6 +20,7 @@ import { build } from "./game/layout.js";
 import { openSocket } from "./game/connection.js";
 import { renderAll, renderClock } from "./game/view.js";
 import { clickSquare, onKey } from "./game/input.js";
+import { newChat, buildChat } from "./game/chat.js";
 
 export { applyChanges, tokensFromHash } from "./game/state.js";
 export { clockText } from "./game/format.js";
@@ -30,9 +32,10 @@ export { clockText } from "./game/format.js";
  */
 export function mountGame(root, gameId) {
   /** @type {import("./game/layout.js").Ctx} */
-  const ctx = { root, gameId, tokens: tokensFromHash(location.hash), g: newState(speedSetting()), ui: null, socket: null };
+  const ctx = { root, gameId, tokens: tokensFromHash(location.hash), g: newState(speedSetting()), chat: newChat(gameId), ui: null, socket: null };
   const layout = () => {
     ctx.ui = build(root, (square) => clickSquare(ctx, square));
+    buildChat(ctx);
   };
   layout();
   ctx.ui.statusText.textContent = t("game.loading");

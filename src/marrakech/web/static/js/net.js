@@ -6,9 +6,11 @@
 const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 50000;
 /** Codes after which reconnecting cannot help. */
-const FATAL = new Set(["not_found"]);
+const FATAL = new Set(["not_found", "banned"]);
 /** The server closes with this code when the game does not exist. */
 const CLOSE_NOT_FOUND = 4404;
+/** ...and with this one when the operator banned the page's address. */
+const CLOSE_BANNED = 4403;
 
 export class GameSocket {
   /**
@@ -88,6 +90,11 @@ export class GameSocket {
       clearInterval(this.pinger);
       if (this.ws !== ws) return;
       this.ws = null;
+      if (e.code === CLOSE_BANNED && !this.stopped) {
+        this.stopped = true;
+        this.onStatus("fatal", { code: "banned", message: e.reason });
+        return;
+      }
       if (e.code === CLOSE_NOT_FOUND && !this.stopped) {
         this.stopped = true;
         this.onStatus("fatal", { code: "not_found", message: e.reason });

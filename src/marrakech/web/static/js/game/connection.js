@@ -28,7 +28,10 @@ function statusChanged(ctx, status, detail) {
   const { g } = ctx;
   g.conn = status;
   if (status === "fatal") {
-    g.fatal = detail && detail.code === "not_found" ? t("game.not_found") : t("game.error.generic", { message: detail ? detail.message : "" });
+    const code = detail ? detail.code : "";
+    if (code === "not_found") g.fatal = t("game.not_found");
+    else if (code === "banned") g.fatal = t("game.error.banned");
+    else g.fatal = t("game.error.generic", { message: detail ? detail.message : "" });
     if (!g.busy) afterSettle(ctx);
   } else if (g.view) {
     renderStatus(ctx);

@@ -12,11 +12,21 @@ import { renderControls } from "./controls.js";
 import { showHint } from "./input.js";
 import { showEnd, refreshEnd, showFatal } from "./dialogs.js";
 import { signalTurn } from "./meta.js";
+import { receiveChat, receiveHidden, chatWelcomed, chatRefused } from "./chat.js";
+
+/** The chat's messages, shown at once (never behind a move's animation). */
+export const CHAT = { chat: receiveChat, chat_hidden: receiveHidden };
+/** The refusals of the chat's, also shown in its panel. */
+const CHAT_CODES = new Set(["chat_off", "chat_too_fast", "chat_too_long", "chat_bad_text", "chat_channel", "no_such_message", "banned"]);
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
 /** A message arrived: queue it (a welcome replaces whatever waits) and apply the queue. @param {Ctx} ctx */
 export function receive(ctx, msg) {
+  if (Object.hasOwn(CHAT, msg.type)) {
+    CHAT[msg.type](ctx, msg);
+    return;
+  }
   if (msg.type === "welcome") ctx.g.queue.length = 0;
   ctx.g.queue.push(msg);
   pump(ctx);
@@ -72,6 +82,7 @@ function welcome(ctx, msg) {
   if (ctx.tokens.length) remember(ctx.gameId, { tokens: ctx.tokens, seats: g.you, players: g.meta.players });
   ui.log.set(g.log);
   ui.die.show(null);
+  chatWelcomed(ctx);
   // A player who never picked a language sees the game in the one it was created in.
   if (!langChosen() && g.meta.lang && g.meta.lang !== lang()) setLang(g.meta.lang, { remember: false });
 }
@@ -149,6 +160,7 @@ function refused(ctx, msg) {
   const key = `game.error.${msg.code}`;
   const text = t(key) === key ? t("game.error.generic", { message: msg.message }) : t(key);
   showNotice(ctx, msg.code === "illegal_action" ? `${text} (${msg.message})` : text);
+  if (CHAT_CODES.has(msg.code)) chatRefused(ctx, text);
   if (msg.code === "stale_version") ctx.socket.reconnectNow();
 }
 

@@ -1,5 +1,5 @@
 // The game page's layout: the board, and beside it the turn card (die, status, clock,
-// "since your turn", the controls, notices), the seat controls, the players' panels,
+// "since your turn", the controls, notices), the seat controls, the chat, the players' panels,
 // the log and the meta line. Built again when the language changes.
 
 import { h, clear } from "../dom.js";
@@ -22,6 +22,8 @@ import { Panels, Die, Log } from "../panels.js";
  * @property {HTMLElement} noticeEl
  * @property {HTMLElement} sinceEl
  * @property {HTMLElement} seatCtl
+ * @property {HTMLElement} chatHost  Where game/chat.js builds the chat panel.
+ * @property {any} chat  The chat panel's parts (game/chat.js).
  * @property {HTMLElement} metaLine
  * @property {HTMLElement|null} overlay  The hotseat handover, while shown.
  * @property {HTMLElement|null} orientInfo  The orientation preview's table host.
@@ -65,6 +67,8 @@ export function build(root, onSquare) {
   side.append(controlsCard);
   const seatCtl = h("div", { class: "seat-controls", "data-testid": "seat-controls" });
   side.append(seatCtl);
+  const chatHost = h("div", { class: "chat-host" });
+  side.append(chatHost);
   const panels = new Panels(side);
   const log = new Log(side);
   const metaLine = h("div", { class: "meta-line" });
@@ -85,6 +89,8 @@ export function build(root, onSquare) {
     noticeEl,
     sinceEl,
     seatCtl,
+    chatHost,
+    chat: null,
     metaLine,
     overlay: null,
     orientInfo: null,
@@ -98,6 +104,7 @@ export function build(root, onSquare) {
  * @property {string} gameId
  * @property {string[]} tokens  The seat tokens of the link.
  * @property {import("./state.js").GameState} g
+ * @property {import("./chat.js").ChatState} chat
  * @property {Layout} ui
  * @property {import("../net.js").GameSocket} socket
  */

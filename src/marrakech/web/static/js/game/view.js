@@ -11,6 +11,7 @@ import { clockText } from "./format.js";
 import { renderControls } from "./controls.js";
 import { renderSeatControls } from "./seats.js";
 import { renderMeta } from "./meta.js";
+import { renderChat } from "./chat.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
@@ -25,6 +26,7 @@ export function renderAll(ctx) {
   renderControls(ctx);
   renderSeatControls(ctx);
   renderMeta(ctx);
+  renderChat(ctx);
 }
 
 /** Whose turn it is, in words: also whether it is this page's (returned). @param {Ctx} ctx */

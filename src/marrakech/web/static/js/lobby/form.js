@@ -27,6 +27,7 @@ export function newForm() {
     // Each yes/no rule option the server offers (config.ruleOptions), by name.
     options: Object.fromEntries(config.ruleOptions.map((option) => [option.name, Boolean(option.default)])),
     hints: true,
+    chat: true,
     name: savedName(),
     seats: ["here", "bot", "bot", "bot"].map((kind) => ({ kind, level: config.defaultLevel, name: "" })),
   };
@@ -34,9 +35,9 @@ export function newForm() {
 
 /**
  * The body of POST /api/games for the new-game form (docs/web-protocol.md). Defaults are
- * left out: no clock, every rule option off, hints allowed.
+ * left out: no clock, every rule option off, hints and chat allowed.
  * @param {{players: number, rules: string, first: string, lang: string, clock: string,
- *   options: Record<string, boolean>, hints: boolean, name: string,
+ *   options: Record<string, boolean>, hints: boolean, chat?: boolean, name: string,
  *   seats: {kind: string, level: string|null, name: string}[]}} form
  */
 export function createRequest(form) {
@@ -65,6 +66,7 @@ export function createRequest(form) {
   const options = Object.fromEntries(Object.entries(form.options).filter(([, on]) => on));
   if (Object.keys(options).length) body.options = options;
   if (!form.hints) body.hints = false;
+  if (form.chat === false) body.chat = false;
   if (form.clock !== "none") body.clock = form.clock;
   return body;
 }
@@ -237,6 +239,8 @@ export function createCard(L) {
     ),
     ruleOptionFields(L),
     checkField("allow-hints", form, "hints", t("lobby.hints"), t("lobby.hints.help")),
+    // The server offers a chat when its config lists the quick reactions.
+    config.reactions.length ? checkField("allow-chat", form, "chat", t("lobby.chat"), t("lobby.chat.help")) : null,
     h("div", { class: "dialog-actions" }, submit),
     L.createError ? h("p", { class: "notice error", role: "alert" }, L.createError) : null,
   );

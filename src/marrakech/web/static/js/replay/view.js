@@ -7,6 +7,7 @@ import { Board } from "../board.js";
 import { Panels, Die, Log, endScreen, swatches, moverSeat, seatName } from "../panels.js";
 import { lastMove } from "../animate.js";
 import { go, cur, togglePlay, turnBefore } from "./player.js";
+import { words } from "../game/chat.js";
 
 /** @typedef {import("../replay.js").Replay} Replay */
 
@@ -74,7 +75,18 @@ export function build(R) {
     const li = e.target instanceof Element ? e.target.closest("li") : null;
     if (li) go(R, [...ui.log.list.children].indexOf(li) + 1, false);
   });
+  if (r.data && r.data.chat && r.data.chat.length) side.append(chatSection(R));
   root.append(h("div", { class: "game replay", "data-testid": "replay" }, boardWrap, side));
+}
+
+/** The game's chat as its replay keeps it (text, never HTML). @param {Replay} R */
+function chatSection(R) {
+  const { r } = R;
+  const last = r.data.states[r.data.states.length - 1];
+  const author = (line) => (line.seat === null ? `${t("chat.spectator")} (${t("chat.spectators")})` : seatName(last, r.meta, line.seat));
+  const item = (line) =>
+    h("li", { class: `chat-line ${line.kind} ${line.channel}`, "data-testid": "replay-chat-line" }, h("span", { class: "chat-author" }, author(line), ": "), h("span", { class: "chat-text", dir: "auto" }, words(line)));
+  return h("section", { class: "chat", "aria-labelledby": "replay-chat-title" }, h("h2", { id: "replay-chat-title" }, t("chat.title")), h("ol", { class: "chat-lines", tabindex: "0" }, r.data.chat.map(item)));
 }
 
 /** The position shown: board, die, panels, log, position, buttons. @param {Replay} R */

@@ -1,0 +1,334 @@
+"""A game's chat: short messages and quick reactions, by seat or by spectator
+(docs/web.md, "Chat").
+
+- **Who writes**: a player as a seat it holds, in the players' channel; a spectator (a
+  connection holding no seat) in the spectators' channel, which players see only once
+  the game is over. Spectators see the players' channel all along.
+- **What is refused**, with a reason code and nothing stored: a game whose host turned
+  the chat off (``chat_off``), a banned address (``banned``), a message past
+  :data:`MAX_CHAT` characters (``chat_too_long``), control or bidirectional-override
+  characters or nothing visible (``chat_bad_text``), the other channel
+  (``chat_channel``), a player or an address writing too fast (``chat_too_fast``).
+- **Never in a move's way**: a line is stored on its own (not with the game's actions,
+  not under the room's lock) by whichever instance the writer is connected to, then
+  sent to this instance's connections and relayed to the others'
+  (:meth:`~marrakech.web.cluster.Cluster.chat`).
+
+::
+
+    >>> chat_text("  good   game <b>!</b> ")
+    'good game <b>!</b>'
+    >>> chat_text("evil\\u202etxt.exe")
+    Traceback (most recent call last):
+    ...
+    ValueError: messages cannot hold control or direction characters, found U+202E
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from marrakech.web.cluster import Cluster
+from marrakech.web.connection import Client
+from marrakech.web.limits import ClientRates, Limits
+from marrakech.web.protocol import (
+    JOINERS,
+    MAX_MARKS,
+    ChatChannel,
+    ChatHidden,
+    ChatLine,
+    ChatLines,
+    ChatMessage,
+    MuteMessage,
+    ProtocolError,
+    ReactMessage,
+    ReportMessage,
+    iso_time,
+)
+from marrakech.web.store import SPECTATOR, ChatKind, ChatRow, GameStore
+
+log = logging.getLogger("marrakech.web")
+
+#: The most characters of a chat message.
+MAX_CHAT = 200
+#: The lines a room keeps (and a welcome sends): the last ones.
+MAX_KEPT = 200
+
+
+def chat_text(value: str) -> str:
+    """A chat message: spaces and line breaks collapsed, no control or direction
+    characters (but the joiners emoji and some scripts need), no runs of combining
+    marks, something visible, at most :data:`MAX_CHAT` characters; else
+    :class:`ValueError` saying what was found. HTML stays text: pages never parse it."""
+    value = " ".join(value.split())
+    marks = 0
+    for char in value:
+        if unicodedata.category(char)[0] == "M":
+            marks += 1
+            if marks > MAX_MARKS:
+                raise ValueError(
+                    f"messages cannot stack more than {MAX_MARKS} combining marks on a character"
+                )
+            continue
+        marks = 0
+        if unicodedata.category(char)[0] == "C" and char not in JOINERS:
+            raise ValueError(
+                f"messages cannot hold control or direction characters, found U+{ord(char):04X}"
+            )
+    if not value or all(unicodedata.category(char)[0] in "MCZ" for char in value):
+        raise ValueError("expected a message with a visible character, found none")
+    return value
+
+
+def chat_line(row: ChatRow) -> ChatLine:
+    """A stored line as pages see it (never who wrote it beyond the seat)."""
+    return ChatLine(
+        id=row.id,
+        seat=None if row.seat == SPECTATOR else row.seat,
+        channel=row.channel,
+        kind=row.kind,
+        text=row.text,
+        at=iso_time(row.at),
+    )
+
+
+def public_lines(rows: Iterable[ChatRow], over: bool) -> list[ChatLine]:
+    """The lines a replay shows: neither hidden nor reported, the spectators' only once
+    the game is over."""
+    return [
+        chat_line(row)
+        for row in rows
+        if not row.hidden and not row.reports and (over or row.channel == "players")
+    ]
+
+
+@dataclass
+class ChatGate:
+    """An instance's chat limits: a token bucket per player (a game's seat, or a
+    spectator's address in a game) and one per address across its games."""
+
+    limits: Limits = field(default_factory=Limits)
+
+    def __post_init__(self) -> None:
+        limits = self.limits
+        self.players = ClientRates(limits.chats_per_minute, limits.chat_burst)
+        self.addresses = ClientRates(limits.address_chats_per_minute, limits.address_chat_burst)
+
+    def check(self, player: str, address: str) -> None:
+        """Take a message from both budgets, or refuse it (``chat_too_fast``)."""
+        waited = max(self.players.wait(player), self.addresses.wait(address))
+        if waited > 0:
+            raise ProtocolError(
+                "chat_too_fast",
+                f"at most {self.limits.chat_burst} messages at once, then one every "
+                f"{60 / self.limits.chats_per_minute:g} s: try again in "
+                f"{max(1, math.ceil(waited))} s",
+            )
+
+
+class ChatRoom(Protocol):
+    """What the chat needs of its room (:class:`~marrakech.web.room.Room`)."""
+
+    game_id: str
+    players: int
+    clients: set[Client]
+
+    @property
+    def chat_on(self) -> bool: ...
+
+    @property
+    def over(self) -> bool: ...
+
+
+class Chat:
+    """One game's chat: the lines kept (the last :data:`MAX_KEPT`, loaded from the
+    store when a page is welcomed), who may see which, what each client sends."""
+
+    def __init__(self, room: ChatRoom, store: GameStore, cluster: Cluster, gate: ChatGate) -> None:
+        self.room = room
+        self.store = store
+        self.cluster = cluster
+        self.gate = gate
+        #: The lines kept, by id (in order once sorted: ids only grow).
+        self.rows: dict[int, ChatRow] = {}
+        self._loading = asyncio.Lock()
+        #: The players were sent the spectators' lines (the game ended).
+        self._opened = False
+
+    # -- what each connection sees ------------------------------------------------------
+
+    def visible(self, client: Client, row: ChatRow) -> bool:
+        """Whether ``client`` may see ``row``: not hidden, not by a seat it muted, and
+        a spectators' line only for a spectator or once the game is over."""
+        if row.hidden or row.seat in client.muted:
+            return False
+        return row.channel == "players" or not client.seats or self.room.over
+
+    def lines_for(self, client: Client) -> list[ChatLine]:
+        return [chat_line(row) for _, row in sorted(self.rows.items()) if self.visible(client, row)]
+
+    async def load(self) -> None:
+        """Read the game's last lines from the store again (at each welcome: a line
+        the operator hid from a process that could not tell this one, ``marrakech
+        admin`` on SQLite, is then hidden here too); pages opening together share one
+        read."""
+        if self._loading.locked():
+            async with self._loading:
+                return  # read just now, for another page
+        async with self._loading:
+            for row in await self.store.load_chat(self.room.game_id, MAX_KEPT):
+                self.rows[row.id] = row
+            while len(self.rows) > MAX_KEPT:
+                del self.rows[min(self.rows)]
+
+    async def welcome(self, client: Client) -> None:
+        """After a ``welcome``: the lines so far this client may see (if any)."""
+        try:
+            await self.load()
+        except Exception as error:  # the store is away: the page shows no history
+            log.warning("could not read the chat of game %s: %s", self.room.game_id, error)
+            return
+        lines = self.lines_for(client)
+        if lines:
+            client.send(ChatLines(lines=lines, history=True).model_dump_json())
+
+    def heard(self, row: ChatRow) -> None:
+        """A new line (written here, or relayed by another instance): keep it and send
+        it to the connections that may see it."""
+        if row.id in self.rows:
+            return
+        self.rows[row.id] = row
+        while len(self.rows) > MAX_KEPT:
+            del self.rows[min(self.rows)]
+        text = ChatLines(lines=[chat_line(row)]).model_dump_json()
+        for client in list(self.room.clients):
+            if self.visible(client, row):
+                client.send(text)
+
+    def hidden(self, ids: Iterable[int]) -> None:
+        """The operator hid these lines: take them away from every page."""
+        found = [line_id for line_id in ids if line_id in self.rows]
+        for line_id in found:
+            self.rows[line_id] = replace(self.rows[line_id], hidden=True)
+        if found:
+            text = ChatHidden(ids=found, reason="hidden").model_dump_json()
+            for client in list(self.room.clients):
+                client.send(text)
+
+    def game_over(self) -> None:
+        """The game ended: its players now see the spectators' channel too."""
+        if self._opened:
+            return
+        self._opened = True
+        for client in list(self.room.clients):
+            lines = [
+                chat_line(row)
+                for _, row in sorted(self.rows.items())
+                if client.seats and row.channel == "spectators" and self.visible(client, row)
+            ]
+            if lines:
+                client.send(ChatLines(lines=lines).model_dump_json())
+
+    # -- what clients send --------------------------------------------------------------
+
+    async def say(self, client: Client, message: ChatMessage) -> None:
+        """A message: checked, stored, sent."""
+        await self._check_open(client)
+        channel = self._channel(client, message.channel)
+        try:
+            text = chat_text(message.text)
+        except ValueError as error:
+            raise ProtocolError("chat_bad_text", str(error)) from None
+        if len(text) > MAX_CHAT:
+            raise ProtocolError(
+                "chat_too_long",
+                f"expected a message of at most {MAX_CHAT} characters, found {len(text)}",
+            )
+        await self._write(client, message.seat, channel, "text", text)
+
+    async def react(self, client: Client, message: ReactMessage) -> None:
+        """A quick reaction: stored and sent as its code."""
+        await self._check_open(client)
+        channel = self._channel(client, None)
+        await self._write(client, message.seat, channel, "reaction", message.reaction)
+
+    async def report(self, client: Client, message: ReportMessage) -> None:
+        """Report a line to the operator; this client sees it no more."""
+        await self._check_open(client)
+        seats = sorted(client.seats)
+        reporter = f"seat:{seats[0]}" if seats else f"address:{client.address}"
+        try:
+            found = await self.store.report_chat(self.room.game_id, message.id, reporter)
+        except Exception:
+            log.exception("could not store a report in game %s", self.room.game_id)
+            raise ProtocolError("server_error", "the server could not store the report") from None
+        if not found:
+            raise ProtocolError(
+                "no_such_message", f"id: expected a line of this game's chat, found {message.id}"
+            )
+        row = self.rows.get(message.id)
+        if row is not None:
+            self.rows[message.id] = replace(row, reports=row.reports + 1)
+        client.send(ChatHidden(ids=[message.id], reason="reported").model_dump_json())
+
+    def mute(self, client: Client, message: MuteMessage) -> None:
+        """Stop or start showing a seat's lines to this client (from now on)."""
+        if message.seat >= self.room.players:
+            raise ProtocolError(
+                "no_such_seat", f"seat: expected 0..{self.room.players - 1}, found {message.seat}"
+            )
+        if message.seat in client.seats:
+            raise ProtocolError("bad_message", "seat: expected another player's seat, found yours")
+        if message.muted:
+            client.muted.add(message.seat)
+        else:
+            client.muted.discard(message.seat)
+
+    def _channel(self, client: Client, asked: ChatChannel | None) -> ChatChannel:
+        """The sender's channel: the players' for a seat, the spectators' else."""
+        channel: ChatChannel = "players" if client.seats else "spectators"
+        if asked is not None and asked != channel:
+            raise ProtocolError(
+                "chat_channel",
+                "players write in the players' chat and spectators in the spectators' one:"
+                f" expected {channel!r}, found {asked!r}",
+            )
+        return channel
+
+    async def _check_open(self, client: Client) -> None:
+        if not self.room.chat_on:
+            raise ProtocolError("chat_off", "this game has no chat (its host turned it off)")
+        if await self.store.is_banned("address", client.address):
+            raise ProtocolError("banned", "your address is banned from this server's chat")
+
+    async def _write(
+        self, client: Client, seat: int | None, channel: ChatChannel, kind: ChatKind, text: str
+    ) -> None:
+        """Store a checked line as the client's seat (or as a spectator), within the
+        limits, then send and relay it."""
+        if client.seats:
+            author = min(client.seats) if seat is None else seat
+            if author not in client.seats:
+                raise ProtocolError("not_your_seat", f"seat {author} is not yours")
+            player = f"{self.room.game_id}/{author}"
+        else:
+            if seat is not None:
+                raise ProtocolError("not_your_seat", "spectators write as spectators, not seats")
+            author, player = SPECTATOR, f"{self.room.game_id}/{client.address}"
+        self.gate.check(player, client.address)
+        row = ChatRow(self.room.game_id, author, channel, kind, text, address=client.address)
+        try:
+            row = await self.store.add_chat(row)
+        except Exception:
+            log.exception("could not store a chat line of game %s", self.room.game_id)
+            raise ProtocolError(
+                "server_error", "the server could not store the message; nothing was sent"
+            ) from None
+        self.heard(row)
+        self.cluster.chat(replace(row, address=""))
