@@ -98,6 +98,10 @@ class FinishedCache:
             self._size -= len(dropped)
 
 
+#: Seconds between two explained refusals of one address's sockets.
+QUIET = 10.0
+
+
 class SocketCounts:
     """The open WebSockets of each client address (on this instance), within a cap; and
     the addresses cooling down after one of their connections was closed for flooding.
@@ -147,7 +151,25 @@ class SocketCounts:
         while len(self._cooling) > clients:
             self._cooling.popitem(last=False)
 
-    def explain(self, key: str, quiet: float = 10.0, clients: int = 100_000) -> bool:
+    def refusal(self, key: str) -> tuple[str, str] | None:
+        """Why a new socket of ``key`` is refused (an error code and its message), or
+        None if it may open one."""
+        cooling = self.cooling(key)
+        if cooling:
+            return (
+                "rate_limited",
+                f"a page from your address flooded this server: try again in"
+                f" {math.ceil(cooling)} s",
+            )
+        if self._open.get(key, 0) >= self.cap:
+            return (
+                "too_many_connections",
+                f"your address has {self.cap} pages of this server open, the most it may"
+                " have: close one and reload",
+            )
+        return None
+
+    def explain(self, key: str, quiet: float = QUIET, clients: int = 100_000) -> bool:
         """Whether to tell ``key`` why its socket is refused (accepting it to send the
         reason): once in ``quiet`` seconds; the others are refused at the handshake,
         which costs the server far less when a script opens thousands."""

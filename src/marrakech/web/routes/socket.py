@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import time
 from collections.abc import Callable
+from typing import cast
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -51,29 +51,19 @@ CLOSE_BANNED = 4403
 async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
     address = client_key(websocket.scope)
     sockets = context.sockets
-    cooling = sockets.cooling(address)
-    refused = None
-    if cooling:
-        refused = refusal(
-            "rate_limited",
-            f"a page from your address flooded this server: try again in {math.ceil(cooling)} s",
-        )
-    elif not sockets.open(address):
-        refused = refusal(
-            "too_many_connections",
-            f"your address has {sockets.cap} pages of this server open, the most"
-            " it may have: close one and reload",
-        )
-    if refused is not None:
+    reason = sockets.refusal(address)
+    if reason is not None:
+        code, message = cast(ErrorCode, reason[0]), reason[1]
         if sockets.explain(address):  # a page can read the reason only from a message
             await websocket.accept()
-            await websocket.send_text(refused.model_dump_json())
+            await websocket.send_text(refusal(code, message).model_dump_json())
             await websocket.close(CLOSE_TOO_MANY, "too many connections")
         else:
             await deny_websocket(
-                websocket.scope, websocket.send, 429, refused.code, refused.message, CLOSE_TOO_MANY
+                websocket.scope, websocket.send, 429, code, message, CLOSE_TOO_MANY
             )
         return
+    sockets.open(address)
     await websocket.accept()
     try:
         try:
