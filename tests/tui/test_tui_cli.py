@@ -107,9 +107,11 @@ def test_refusals_say_what_was_expected_and_what_was_found(
         ("--seats", "human,wizard"): "--seats: expected a seat: human, a bot level",
         ("--seats", "human,mcts@depth=2"): "--seats: bot spec 'mcts@depth=2': mcts takes",
         ("--seats", "human,mcts@iterations=0"): (
-            "--seats: bot spec 'mcts@iterations=0': iterations must be at least 1, found 0"
+            "--seats: bot spec 'mcts@iterations=0': iterations must be 1 to 10000000, found 0"
         ),
-        ("--seats", "human,mcts:0"): "--seats: bot spec 'mcts:0': seconds must be positive",
+        ("--seats", "human,mcts:0"): (
+            "--seats: bot spec 'mcts:0': seconds must be more than 0 and at most 60, found 0.0"
+        ),
         ("--seats", ""): "--seats: expected one entry per seat, found ''",
         ("--seats", "human,"): "--seats: expected a seat: human, a bot level",
         ("--players", "2", "--first", "3"): "--first: expected a seat 1..2, found 3",

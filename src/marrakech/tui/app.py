@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -156,6 +156,14 @@ class MarrakechApp(App[None]):
 
     def show_setup(self) -> None:
         self._show(SetupScreen(self, self.last_setup))
+
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """Quit: first tell every bot thinking to stop its search (its thread would
+        otherwise hold the exit until its budget is spent)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.stop_driver()
+        super().exit(*args, **kwargs)
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Ctrl+Q: quit, once the player said so if a game in progress is not saved."""

@@ -26,7 +26,7 @@ class HelpScreen(ModalScreen[None]):
     """The rules summary (with rule numbers) and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "close", show=False),
+        Binding("escape,q,Q,question_mark,f1", "close", show=False),
     ]
 
     def __init__(self, lang: str) -> None:
@@ -100,11 +100,11 @@ class EndScreen(ModalScreen[str]):
     action: ``new``, ``save``, ``board``, ``undo`` or ``quit``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "choose('new')", show=False),
-        Binding("s,ctrl+s", "choose('save')", show=False),
-        Binding("escape,b", "choose('board')", show=False),
-        Binding("u", "choose('undo')", show=False),
-        Binding("q", "choose('quit')", show=False),
+        Binding("n,N", "choose('new')", show=False),
+        Binding("s,S,ctrl+s", "choose('save')", show=False),
+        Binding("escape,b,B", "choose('board')", show=False),
+        Binding("u,U", "choose('undo')", show=False),
+        Binding("q,Q", "choose('quit')", show=False),
     ]
 
     def __init__(self, state: State, lang: str, hints: Sequence[int | None] | None = None) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import threading
 from collections.abc import Callable
 from functools import partial
 from typing import ClassVar
@@ -72,6 +73,11 @@ SQUARE_KEYS = "abcdefg1234567-"
 LETTERS = "abcdefglsrtnpq1234567"
 
 
+def keys_of(letter: str) -> str:
+    """A letter key and its capital, as a binding's keys (``"r,R"``; ``"1"``)."""
+    return f"{letter},{letter.upper()}" if letter.isalpha() else letter
+
+
 class GameScreen(TableScreen):
     """A game being played: board, seat panels, log, prompt, buttons."""
 
@@ -84,15 +90,16 @@ class GameScreen(TableScreen):
         Binding("enter", "confirm", show=False),
         Binding("tab", "cycle(1, 'tab')", show=False, priority=True),
         Binding("shift+tab", "cycle(-1, 'shift+tab')", show=False, priority=True),
-        Binding("u,ctrl+z", "undo", show=False),
+        Binding("u,U,ctrl+z", "undo", show=False),
         Binding("ctrl+s", "save", show=False),
         Binding("ctrl+o", "load", show=False),
         Binding("ctrl+n", "new_game", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("escape", "skip", show=False),
         Binding("f2", "speed", show=False),
-        Binding("h", "hint", show=False),
-        *(Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS),
+        Binding("h,H", "hint", show=False),
+        # Capitals do what their letters do: the help and the docs name keys in capitals.
+        *(Binding(keys_of(letter), f"letter('{letter}')", show=False) for letter in LETTERS),
         Binding("minus", "letter('-')", show=False),
     ]
 
@@ -110,6 +117,8 @@ class GameScreen(TableScreen):
         self.status: tuple[str | int, ...] = ("wait",)
         # The position a hint is being searched for (None: no search under way).
         self.hint_asked: State | None = None
+        # The flag of the bot decision under way: set, its search ends at once.
+        self.bot_stop: threading.Event | None = None
 
     # -- layout ----------------------------------------------------------------------
 
@@ -245,9 +254,17 @@ class GameScreen(TableScreen):
         self.run_worker(self._drive(self.generation), group="driver", exclusive=True)
 
     def stop_driver(self) -> None:
+        """Stop moving the game on: the driver, and the search of a bot thinking (a
+        thread cannot be cancelled, but the search looks at its stop flag)."""
         self.generation += 1
         self.workers.cancel_group(self, "driver")
         self.busy = False
+        if self.bot_stop is not None:
+            self.bot_stop.set()
+
+    def on_unmount(self) -> None:
+        # Quitting or leaving the game: no bot may go on thinking (and hold the exit).
+        self.stop_driver()
 
     async def _drive(self, generation: int) -> None:
         session = self.session
@@ -281,8 +298,9 @@ class GameScreen(TableScreen):
     async def _bot_decision(self, state: State) -> Action:
         """The bot's decision, thought in a thread while the pause before it runs (the
         players see it at the end of whichever is longer)."""
+        self.bot_stop = stop = threading.Event()
         worker = self.run_worker(
-            partial(self.session.bot_choice, state),
+            partial(self.session.bot_choice, state, stop),
             name="bot",
             group="bot",
             thread=True,
