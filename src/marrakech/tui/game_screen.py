@@ -24,6 +24,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.widgets import Button, Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -139,13 +140,21 @@ class GameScreen(TableScreen):
 
     def refresh_language(self) -> None:
         self.fit(self.size)
-        lang = self.lang
-        for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
-            button = self.query_one(f"#do-{key}", Button)
-            button.label = t(f"button.{key}", lang)
-            button.refresh(layout=True)  # new words, new width
-        self.query_one(GameLog).rebuild(self.session.events, lang)
+        self.query_one(GameLog).rebuild(self.session.events, self.lang)
         self.refresh_view()
+
+    def label_buttons(self) -> None:
+        """The buttons' words; on a narrow terminal without their symbols (``⟲``,
+        ``▶``...), so that the four orientation buttons fit under the board."""
+        narrow = self.has_class("-narrow")
+        for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
+            words = t(f"button.{key}", self.lang)
+            if narrow:
+                words = " ".join(w for w in words.split(" ") if len(w) > 1 or w.isalnum())
+            button = self.query_one(f"#do-{key}", Button)
+            if str(button.label) != words:
+                button.label = words
+                button.refresh(layout=True)  # new words, new width
 
     # -- showing the game ---------------------------------------------------------------
 
@@ -204,8 +213,9 @@ class GameScreen(TableScreen):
         )
 
     def refresh_view(self) -> None:
-        """Redraw board, panels, prompt, buttons and status from the session."""
+        """Redraw board, panels, prompt, buttons, status and keys from the session."""
         self.show_table(self.board_view(), self.session.seats)
+        self.show_keys()
         self._update_prompt()
         orient, place = self.can_orient, self.can_place
         for key in ORIENT_BUTTONS:
@@ -218,7 +228,8 @@ class GameScreen(TableScreen):
         panel = self.query_one("#outlook", Static)
         panel.display = outlook is not None
         if outlook is not None:
-            panel.update(outlook_text(self.state, outlook, self.lang))
+            short = self.has_class("-short")
+            panel.update(outlook_text(self.state, outlook, self.lang, title=not short))
         advice = choice.hint if choice is not None else None
         thinking = choice is not None and self.hint_asked is self.state
         line = self.query_one("#hint", Static)
@@ -229,12 +240,21 @@ class GameScreen(TableScreen):
             line.update(t("hint.thinking", self.lang))
 
     def keys_entries(self) -> str:
-        """The keys bar, with H for a hint after the help key when hints are allowed."""
-        entries = super().keys_entries()
-        if not self.session.hints:
-            return entries
-        first, _, rest = entries.partition("|")
-        return f"{first}|{t('keys.hint', self.lang)}|{rest}"
+        """The keys bar: after the help key, H for a hint when hints are allowed and U
+        when an undo would be done (one human at the table, and something to take
+        back): a key that would only be refused is not offered."""
+        first, _, rest = super().keys_entries().partition("|")
+        offered = [first]
+        if self.session.hints:
+            offered.append(t("keys.hint", self.lang))
+        if self.session.can_undo:
+            offered.append(t("keys.undo", self.lang))
+        return "|".join([*offered, rest])
+
+    def fit(self, size: Size) -> None:
+        super().fit(size)
+        self.label_buttons()
+        self.refresh_view()  # the side panel's outlook is shorter on a short terminal
 
     def _update_prompt(self) -> None:
         text = game_prompt(self.state, self.lang, self.session.seats, self.choice, self.status)
@@ -356,7 +376,7 @@ class GameScreen(TableScreen):
 
     def show_end(self) -> None:
         hints = self.session.human_hints if self.session.hints else None
-        screen = EndScreen(self.state, self.lang, hints)
+        screen = EndScreen(self.state, self.lang, hints, undo=self.session.can_undo)
         self.app.push_screen(screen, callback=self._end_choice)
 
     def _end_choice(self, choice: str | None) -> None:
