@@ -115,12 +115,17 @@ async def test_each_play_command_opens_its_screen(command: str, files: Path) -> 
 def test_each_refusal_shown_is_what_the_command_says(
     command: str, said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    try:
-        code = main(shlex.split(command)[1:])
-    except SystemExit as exit_:  # refused by the parser itself
-        code = exit_.code  # type: ignore[assignment]
-    assert code == 2
+    assert main(shlex.split(command)[1:]) == 2
     assert capsys.readouterr().err == said + "\n"
+
+
+def test_the_refusal_of_the_parser_shown_is_what_it_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (said,) = [line for line in blocks("text") if line.startswith("marrakech play: --lang")]
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--lang", "de"])
+    assert exit_.value.code == 2 and capsys.readouterr().err == said
 
 
 def test_the_completion_commands_shown_print_their_scripts(

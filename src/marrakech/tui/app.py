@@ -22,8 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
 
-from marrakech.arena import GameResult, read_game, read_results
-from marrakech.arena.runner import is_results_file
+from marrakech.arena import GameResult, is_results_file, read_game, read_results
 from marrakech.errors import MarrakechError
 from marrakech.i18n import seat_name
 from marrakech.record import GameRecord
