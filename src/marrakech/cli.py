@@ -16,7 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from marrakech import __version__
-from marrakech.arguments import add_game_options
+from marrakech.arguments import Parser, add_game_options
+from marrakech.completion import SHELLS, completion_script
 from marrakech.errors import MarrakechError
 from marrakech.rules import STANDARD
 
@@ -34,20 +35,29 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="marrakech", description="The board game Marrakech: engine, bots, play."
-    )
+    parser = Parser(prog="marrakech", description="The board game Marrakech: engine, bots, play.")
     parser.add_argument("--version", action="version", version=f"marrakech {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    perft = commands.add_parser("perft", help="count game-tree leaves (regression check)")
+    perft = commands.add_parser(
+        "perft",
+        help="count game-tree leaves (regression check)",
+        description="Count the leaves of the game tree from the start (or --position) to "
+        "each depth 1..DEPTH, chance outcomes included: the engine's regression check "
+        "(docs/engine.md lists the expected counts).",
+    )
     add_game_options(perft, players=None, rules=None)
     perft.add_argument(
         "--position", help="start from this position string (it holds its players and rules)"
     )
     perft.add_argument("depth", type=int, help="plies to count (each depth 1..DEPTH printed)")
 
-    bench = commands.add_parser("bench", help="time random games through the engine")
+    bench = commands.add_parser(
+        "bench",
+        help="time random games through the engine",
+        description="Play random games through the pure-Python engine (core) or the "
+        "compiled kernels (fast) and print games, actions and decisions per second.",
+    )
     add_game_options(bench)
     bench.add_argument(
         "--engine",
@@ -69,7 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
 
-    replay = commands.add_parser("replay", help="print every position of a game record")
+    replay = commands.add_parser(
+        "replay",
+        help="print every position of a game record",
+        description="Print every position of a game record (or one game of arena "
+        "results) as a board, with its action and position string, then each seat's "
+        "dice luck. A terminal whose encoding cannot draw the board gets it in ASCII.",
+    )
     replay.add_argument("file", help="a JSON game record, or an arena results file")
     replay.add_argument(
         "--game", type=int, metavar="N", help="with arena results: the game to show (its index)"
@@ -77,7 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--ascii", action="store_true", help="ASCII instead of Unicode")
 
     analyse = commands.add_parser(
-        "analyse", help="each seat's winning chances after every turn of a game record"
+        "analyse",
+        help="each seat's winning chances after every turn of a game record",
+        description="Each seat's winning chances and expected final margin after every "
+        "turn of a game record (the learned value; exact at the end), then the turns "
+        "that moved them most.",
     )
     analyse.add_argument("file", help="a JSON game record, or an arena results file")
     analyse.add_argument(
@@ -91,10 +111,28 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             layer = importlib.import_module(module)
         except ImportError:
-            sub = commands.add_parser(name, help=f"{help_text} (needs the '{extra}' extra)")
+            sub = commands.add_parser(
+                name,
+                help=f"{help_text} (needs the '{extra}' extra)",
+                description=f"{help_text[:1].upper()}{help_text[1:]}: this needs the "
+                f"'{extra}' extra (pip install 'marrakech[{extra}]').",
+            )
             sub.set_defaults(missing_extra=extra)
             continue
         layer.add_parser(commands)
+        layer_parser = commands.choices[name]
+        if not layer_parser.description:  # every subcommand's help says what it does
+            layer_parser.description = f"{help_text[:1].upper()}{help_text[1:]}."
+
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script (bash or zsh)",
+        description="Print the completion script of the marrakech command for bash or "
+        "zsh, built from its options. Load it in the current shell with "
+        "'source <(marrakech completion bash)', or save it where the shell reads "
+        "completions (docs/terminal.md).",
+    )
+    completion.add_argument("shell", choices=SHELLS, help="bash or zsh")
     for sub in commands.choices.values():
         sub.set_defaults(subcommand_parser=sub)
     return parser
@@ -133,6 +171,9 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return _replay(args)
         if args.command == "analyse":
             return _analyse(args)
+        if args.command == "completion":
+            print(completion_script(parser, args.shell), end="")
+            return 0
         if hasattr(args, "run"):
             result: int = args.run(args)
             return result
@@ -202,15 +243,24 @@ def _bench(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from marrakech.arena import read_game
     from marrakech.luck import dice_luck
-    from marrakech.render import render, supports_color
+    from marrakech.render import can_draw_unicode, render, supports_color
 
     record = read_game(args.file, args.game)
     color = supports_color()
+    unicode = not args.ascii
+    if unicode and not can_draw_unicode(sys.stdout):
+        unicode = False
+        print(
+            f"marrakech replay: standard output's encoding ({sys.stdout.encoding}) cannot "
+            "draw the board's lines: drawn in ASCII (--ascii does it on purpose; a UTF-8 "
+            "locale such as LANG=C.UTF-8 draws them)",
+            file=sys.stderr,
+        )
     actions = (None, *record.actions)
     for number, (action, state) in enumerate(zip(actions, record.states(), strict=True)):
         heading = "start" if action is None else f"{number}. {action}"
         print(f"== {heading}")
-        print(render(state, unicode=not args.ascii, color=color))
+        print(render(state, unicode=unicode, color=color))
         print(state.notation())
     luck = "  ".join(f"seat {seat}: {x:+.1f}" for seat, x in enumerate(dice_luck(record)))
     print(f"dice luck (dirhams the die moved beyond each roll's expectation): {luck}")

@@ -60,6 +60,26 @@ def supports_color(stream: TextIO | None = None) -> bool:
     return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
 
 
+def can_draw_unicode(stream: TextIO | None = None) -> bool:
+    """True when ``stream``'s encoding can write every character of a Unicode board
+    (box-drawing lines, Assam's arrows, the rim's arcs); False for ASCII or Latin-1.
+
+    >>> import io
+    >>> can_draw_unicode(io.TextIOWrapper(io.BytesIO(), encoding="latin-1"))
+    False
+    """
+    stream = stream or sys.stdout
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    characters = "".join(
+        "".join(glyph) if isinstance(glyph, str) else "" for glyph in _UNICODE.values()
+    )
+    try:
+        characters.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def render(state: State, *, unicode: bool = True, color: bool = False, status: bool = True) -> str:
     """The board as text; ``status`` adds the seats, money, hands and phase below it."""
     glyphs = _UNICODE if unicode else _ASCII

@@ -21,6 +21,7 @@ def test_arena_prints_the_table_and_writes_every_file(
         tmp_path / "r.png",
         tmp_path / "games",
     )
+    records.mkdir()
     code = main(
         [
             "arena", "--players", "2", "--bots", "greedy,random", "--games", "4",
@@ -242,3 +243,39 @@ def test_replay_shows_a_game_of_arena_results(
     record.write_text(games[0].record.to_json(), encoding="utf-8")
     assert main(["replay", str(record), "--game", "0"]) == 2
     assert "holds one game record: --game is for arena results" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--out", "--csv", "--plot", "--records"])
+def test_every_output_path_is_checked_before_the_first_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    missing = tmp_path / "no-such-folder"
+    path = missing if option == "--records" else missing / "results.file"
+    out = [] if option == "--out" else ["--out", str(tmp_path / "r.jsonl")]
+    argv = ["arena", "--bots", "random,random", "--games", "2", "--workers", "1"]
+    code = main([*argv, *out, option, str(path)])
+    printed, err = capsys.readouterr()
+    assert code == 2 and printed == ""  # no game played, nothing announced
+    purpose = "" if option == "--records" else f" for {path}"
+    assert err == (
+        f"marrakech arena: {option}: expected an existing folder{purpose}, found no folder "
+        f"{missing} (create it first: mkdir -p {missing})\n"
+    )
+    assert not missing.exists() and list(tmp_path.iterdir()) == []  # nothing created
+
+
+def test_output_paths_that_are_folders_or_files_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["arena", "--bots", "random,random", "--games", "2", "--workers", "1"]
+    assert main([*argv, "--csv", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"marrakech arena: --csv: expected a file name, found the folder {tmp_path}\n"
+    )
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    assert main([*argv, "--out", str(tmp_path / "r.jsonl"), "--records", str(a_file)]) == 2
+    assert capsys.readouterr().err == (
+        f"marrakech arena: --records: expected a folder, found the file {a_file}\n"
+    )
+    assert not (tmp_path / "r.jsonl").exists()

@@ -116,11 +116,11 @@ def test_bad_specs_are_explained(spec: str, message: str) -> None:
     ("make", "message"),
     [
         (lambda: MctsBot(seconds=None, iterations=None), "needs a budget"),
-        (lambda: MctsBot(seconds=-1), "seconds must be positive"),
-        (lambda: MctsBot(iterations=0), "iterations must be at least 1"),
+        (lambda: MctsBot(seconds=-1), "seconds must be more than 0 and at most 60, found -1"),
+        (lambda: MctsBot(iterations=0), "iterations must be 1 to 10000000, found 0"),
         (lambda: MctsBot(heuristic=2), "heuristic must be between 0 and 1"),
         (lambda: ExpectimaxBot(seconds=None), "needs a budget"),
-        (lambda: ExpectimaxBot(depth=0), "depth must be at least 1"),
+        (lambda: ExpectimaxBot(depth=0), "depth must be 1 to 60, found 0"),
     ],
 )
 def test_bad_budgets_are_explained(make: object, message: str) -> None:

@@ -69,9 +69,9 @@ def test_it_turns_away_from_a_ruinous_roll(compiled: bool) -> None:
     ("kwargs", "message"),
     [
         ({"seconds": None}, "needs a budget"),
-        ({"exploration": -1}, "exploration must be finite and >= 0, found -1"),
-        ({"prior": float("nan")}, "prior must be finite and >= 0"),
-        ({"playout": 2}, "playout must be between 0 and 1, found 2"),
+        ({"exploration": -1}, "exploration must be 0 to 10, found -1"),
+        ({"prior": float("nan")}, "prior must be 0 to 1000, found nan"),
+        ({"playout": 2}, "playout must be 0 to 1, found 2"),
     ],
 )
 def test_bad_options_are_explained(kwargs: dict[str, object], message: str) -> None:

@@ -57,4 +57,4 @@ def test_bench_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "--batch must be 0 or more games, found -3" in err
     with pytest.raises(SystemExit):
         main(["bench", "--engine", "turbo"])
-    assert "invalid choice: 'turbo'" in capsys.readouterr().err
+    assert "--engine: expected one of core, fast, found 'turbo'" in capsys.readouterr().err

@@ -878,9 +878,9 @@ async def test_a_bot_thinks_during_the_pause_before_its_decision() -> None:
         choose = game.session.bot_choice
         pause = game.pause
 
-        def bot_choice(state: State | None = None) -> Action:
+        def bot_choice(state: State | None = None, stop: threading.Event | None = None) -> Action:
             decisions.release()
-            return choose(state)
+            return choose(state, stop)
 
         async def pause_watching(seconds: float) -> None:
             if seconds == timing.bot:  # this decision's bot must be thinking already

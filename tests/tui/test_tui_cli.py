@@ -7,6 +7,7 @@ import fcntl
 import os
 import pty
 import random
+import re
 import select
 import struct
 import subprocess
@@ -107,9 +108,11 @@ def test_refusals_say_what_was_expected_and_what_was_found(
         ("--seats", "human,wizard"): "--seats: expected a seat: human, a bot level",
         ("--seats", "human,mcts@depth=2"): "--seats: bot spec 'mcts@depth=2': mcts takes",
         ("--seats", "human,mcts@iterations=0"): (
-            "--seats: bot spec 'mcts@iterations=0': iterations must be at least 1, found 0"
+            "--seats: bot spec 'mcts@iterations=0': iterations must be 1 to 10000000, found 0"
         ),
-        ("--seats", "human,mcts:0"): "--seats: bot spec 'mcts:0': seconds must be positive",
+        ("--seats", "human,mcts:0"): (
+            "--seats: bot spec 'mcts:0': seconds must be more than 0 and at most 60, found 0.0"
+        ),
         ("--seats", ""): "--seats: expected one entry per seat, found ''",
         ("--seats", "human,"): "--seats: expected a seat: human, a bot level",
         ("--players", "2", "--first", "3"): "--first: expected a seat 1..2, found 3",
@@ -207,18 +210,19 @@ def test_play_refuses_to_draw_into_a_file(tmp_path: Path) -> None:
 README_COMMAND = ("--seats", "human,medium,hard", "--lang", "fr", "--first", "1")
 
 
-def test_the_readme_command_plays_in_a_terminal() -> None:
-    # `marrakech play --seats human,medium,hard --lang fr`, in a pseudo-terminal; Ctrl+Q.
+def play_in_a_terminal(
+    argv: tuple[str, ...], until: bytes, env: dict[str, str] | None = None
+) -> tuple[bytes, int]:
+    """`marrakech play ARGV` in a pseudo-terminal of 100 × 32: what it wrote until
+    ``until`` showed (60 s at most: a liveness bound), then Ctrl+Q; and its exit code."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, in a terminal of 100 × 32
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 32, 100, 0, 0))
-        os.execv(
-            sys.executable,
-            [sys.executable, "-m", "marrakech.cli", "play", *README_COMMAND],
-        )
+        command = [sys.executable, "-m", "marrakech.cli", "play", *argv]
+        os.execve(sys.executable, command, env if env is not None else dict(os.environ))
     screen = b""
     deadline = time.monotonic() + 60
-    while b"Tour de Rouge" not in screen and time.monotonic() < deadline:
+    while until not in screen and time.monotonic() < deadline:
         ready, _, _ = select.select([fd], [], [], 1)
         if ready:
             try:
@@ -235,8 +239,36 @@ def test_the_readme_command_plays_in_a_terminal() -> None:
         except OSError:
             break
     _, status = os.waitpid(pid, 0)
+    return screen, os.waitstatus_to_exitcode(status)
+
+
+def test_the_readme_command_plays_in_a_terminal() -> None:
+    # `marrakech play --seats human,medium,hard --lang fr`, in a pseudo-terminal; Ctrl+Q.
+    screen, code = play_in_a_terminal(README_COMMAND, b"Tour de Rouge")
     assert b"Tour de Rouge" in screen and b"Traceback" not in screen
-    assert os.waitstatus_to_exitcode(status) == 0
+    assert code == 0
+
+
+def colour_codes(output: bytes) -> list[str]:
+    """The SGR sequences of ``output`` that set a colour (a foreground or background
+    other than the terminal's default: 30-38, 40-48, 90-97, 100-107)."""
+    found = []
+    for match in re.finditer(rb"\x1b\[([0-9;:]*)m", output):
+        params = [int(p) for p in re.split(rb"[;:]", match.group(1)) if p]
+        if any(p in range(30, 39) or p in range(40, 49) or p in range(90, 108) for p in params):
+            found.append(match.group(0).decode())
+    return found
+
+
+def test_no_color_sends_no_colour_codes() -> None:
+    # https://no-color.org: with NO_COLOR set, the screen has no colour at all.
+    argv = ("--seats", "human,easy", "--first", "1")
+    env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    coloured, code = play_in_a_terminal(argv, b"Turn of Red", env)
+    assert code == 0 and colour_codes(coloured)  # in colour by default
+    plain, code = play_in_a_terminal(argv, b"Turn of Red", {**env, "NO_COLOR": "1"})
+    assert code == 0 and b"Turn of Red" in plain
+    assert colour_codes(plain) == []
 
 
 def test_the_animation_speed(tmp_path: Path) -> None:

@@ -119,6 +119,25 @@ def test_each_refusal_shown_is_what_the_command_says(
     assert capsys.readouterr().err == said + "\n"
 
 
+def test_the_refusal_of_the_parser_shown_is_what_it_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (said,) = [line for line in blocks("text") if line.startswith("marrakech play: --lang")]
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--lang", "de"])
+    assert exit_.value.code == 2 and capsys.readouterr().err == said
+
+
+def test_the_completion_commands_shown_print_their_scripts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    commands = re.findall(r"marrakech completion (\w+)", "\n".join(blocks("bash")))
+    assert sorted(set(commands)) == ["bash", "zsh"]
+    for shell in commands:
+        assert main(["completion", shell]) == 0
+        assert "_marrakech" in capsys.readouterr().out
+
+
 def test_the_replay_commands_named_run(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for command in code_spans():
         if command.startswith("marrakech replay "):

@@ -102,7 +102,7 @@ def help_name(key: str, lang: str) -> str:
         return KEY_NAMES[lang][key]
     if key.startswith("ctrl+"):
         return "Ctrl+" + key.removeprefix("ctrl+").upper()
-    if key in "abcdefg":
+    if len(key) == 1 and key.lower() in "abcdefg":  # a capital types the same square
         return "a–g"
     if key in "1234567":
         return "1–7"

@@ -9,6 +9,7 @@ from marrakech.arena.match import GameResult, MatchConfig, arrangements, game_se
 from marrakech.arena.runner import (
     MatchOutcome,
     ProgressBar,
+    is_results_file,
     read_game,
     read_results,
     run_match,
@@ -25,6 +26,7 @@ __all__ = [
     "bradley_terry",
     "format_table",
     "game_seed",
+    "is_results_file",
     "play_game",
     "read_game",
     "read_results",

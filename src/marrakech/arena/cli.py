@@ -137,6 +137,42 @@ def _check(args: argparse.Namespace) -> None:
             f"{args.out} already exists: continue its match with --resume {args.out}, or "
             "choose another --out"
         )
+    # Every file the match ends with, checked now: not after an hour of games.
+    for option, path in (("--out", args.out), ("--csv", args.csv), ("--plot", args.plot)):
+        if path:
+            _check_file(option, Path(path))
+    if args.records:
+        _check_folder("--records", Path(args.records))
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            message = "--plot needs matplotlib: pip install 'marrakech[arena]'"
+            raise MarrakechError(message) from None
+
+
+def _check_file(option: str, path: Path) -> None:
+    """``path`` can be written: not a folder, in a folder that exists and may be written
+    in (a missing folder is never created behind the player's back)."""
+    if path.is_dir():
+        raise MarrakechError(f"{option}: expected a file name, found the folder {path}")
+    _check_folder(option, path.parent, f" for {path}")
+
+
+def _check_folder(option: str, folder: Path, purpose: str = "") -> None:
+    """``folder`` exists, is a folder and may be written in."""
+    if not folder.exists():
+        raise MarrakechError(
+            f"{option}: expected an existing folder{purpose}, found no folder {folder} "
+            f"(create it first: mkdir -p {folder})"
+        )
+    if not folder.is_dir():
+        raise MarrakechError(f"{option}: expected a folder{purpose}, found the file {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise MarrakechError(
+            f"{option}: expected a folder you may write in{purpose}, found {folder} "
+            "(permission denied)"
+        )
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -206,8 +242,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"win share by seat: {shares}")
     if args.records:
-        folder = Path(args.records)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = Path(args.records)  # checked before the first game (_check)
         for game in games:
             (folder / f"game-{game.index:05d}.json").write_text(
                 game.record.to_json(indent=1), encoding="utf-8"

@@ -43,7 +43,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from marrakech.actions import Action
-from marrakech.bots.base import check_budget, check_decision_node
+from marrakech.bots.base import (
+    MAX_DEPTH,
+    StopFlag,
+    check_budget,
+    check_decision_node,
+    check_range,
+    stopped,
+)
 from marrakech.bots.evaluation import (
     ELIMINATION_PENALTY,
     Weights,
@@ -55,7 +62,6 @@ from marrakech.state import Phase, State
 from marrakech.threat import roll_threat
 
 _ORIENT, _ROLL, _PLACE, _DRAW = Phase.ORIENT, Phase.ROLL, Phase.PLACE, Phase.DRAW
-_MAX_DEPTH = 60  # whole turns; a game has at most 48 placements
 _TABLE_LIMIT = 100_000  # entries; about 20 MB
 
 
@@ -97,8 +103,7 @@ class ExpectimaxBot:
         if depth is None:
             depth = iterations
         check_budget(self.name, seconds, "depth", depth)
-        if width < 1:
-            raise ValueError(f"width must be at least 1, found {width}")
+        check_range("width", width, 1, 100)
         if orient_width not in (1, 2, 3):
             raise ValueError(f"orient_width must be 1, 2 or 3, found {orient_width}")
         self.orient_width = orient_width
@@ -114,6 +119,8 @@ class ExpectimaxBot:
         self.last_depth = 0
         self.last_nodes = 0
         self.last_seconds = 0.0
+        #: Set (by another thread), the search ends at once (:mod:`marrakech.bots.base`).
+        self.stop: StopFlag | None = None
 
     def __repr__(self) -> str:
         return f"ExpectimaxBot(seconds={self.seconds}, depth={self.depth}, width={self.width})"
@@ -135,7 +142,7 @@ class ExpectimaxBot:
             return actions[0]
         best_scores: list[float] | None = None
         order = actions
-        max_depth = self.depth if self.depth is not None else _MAX_DEPTH
+        max_depth = self.depth if self.depth is not None else MAX_DEPTH
         completed = 0
         partial: Action | None = None
         for depth in range(1, max_depth + 1):
@@ -204,7 +211,7 @@ class ExpectimaxBot:
         outer_cut = self._cut
         self._cut = False
         self._nodes += 1
-        if not self._nodes & 15 and time.perf_counter() > self._deadline:
+        if not self._nodes & 15 and (time.perf_counter() > self._deadline or stopped(self.stop)):
             raise _OutOfTime
         phase = state.phase
         result: list[float]

@@ -26,7 +26,7 @@ import random
 from collections.abc import Sequence
 
 from marrakech.actions import Action
-from marrakech.bots.base import check_decision_node
+from marrakech.bots.base import check_budget, check_decision_node
 from marrakech.bots.evaluation import Weights, evaluate, utility
 from marrakech.state import Phase, State
 
@@ -90,6 +90,7 @@ class GreedyBot:
         region: float | None = None,
         threat: float | None = None,
     ) -> None:
+        check_budget(self.name, seconds, "iterations", iterations, required=False)
         self.seconds = seconds
         self.iterations = iterations
         self.weights = Weights(area, region, threat)

@@ -41,7 +41,7 @@ import time
 from collections import deque
 
 from marrakech.actions import Action
-from marrakech.bots.base import check_budget, check_decision_node
+from marrakech.bots.base import StopFlag, check_budget, check_decision_node, check_range, stopped
 from marrakech.bots.evaluation import Weights, evaluate, utility
 from marrakech.bots.rollout import Rollouts, terminal_rewards
 from marrakech.playout import sample_outcome
@@ -121,13 +121,11 @@ class MctsBot:
     ) -> None:
         self.weights = Weights(area, region, threat)
         check_budget(self.name, seconds, "iterations", iterations)
-        if exploration < 0:
-            raise ValueError(f"exploration must be >= 0, found {exploration}")
+        check_range("exploration", exploration, 0, 10)
         if not 0.0 <= heuristic <= 1.0:
             raise ValueError(f"heuristic must be between 0 and 1, found {heuristic}")
         self.heuristic = heuristic
-        if prior < 0:
-            raise ValueError(f"prior must be >= 0, found {prior}")
+        check_range("prior", prior, 0, 1000)
         self.prior = prior
         self.seconds = seconds
         self.iterations = iterations
@@ -136,9 +134,10 @@ class MctsBot:
         self._rollouts = Rollouts(use_fast, informed, objective)
         default = 8 if self._rollouts.compiled else 1
         self.rollouts = default if rollouts is None else rollouts
-        if self.rollouts < 1:
-            raise ValueError(f"rollouts must be at least 1, found {self.rollouts}")
+        check_range("rollouts", self.rollouts, 1, 1000)
         self._root: _Node | None = None
+        #: Set (by another thread), the search ends at once (:mod:`marrakech.bots.base`).
+        self.stop: StopFlag | None = None
         #: Statistics of the last decision: iterations run, root visits, seconds.
         self.last_iterations = 0
         self.last_visits = 0
@@ -172,7 +171,8 @@ class MctsBot:
         limit = self.iterations if self.iterations is not None else -1
         done = 0
         while done != limit:
-            if time.perf_counter() > deadline:  # an iteration costs far more than this
+            # An iteration costs far more than these two looks.
+            if time.perf_counter() > deadline or stopped(self.stop):
                 break
             self._iterate(root, rng)
             done += 1

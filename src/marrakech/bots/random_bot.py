@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from marrakech.actions import Action
-from marrakech.bots.base import check_decision_node
+from marrakech.bots.base import check_budget, check_decision_node
 from marrakech.state import State
 
 
@@ -22,6 +22,7 @@ class RandomBot:
 
     def __init__(self, seconds: float | None = None, iterations: int | None = None) -> None:
         # Budgets are accepted for a uniform interface; the bot always answers at once.
+        check_budget(self.name, seconds, "iterations", iterations, required=False)
         self.seconds = seconds
         self.iterations = iterations
 

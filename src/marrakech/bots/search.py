@@ -37,7 +37,7 @@ import random
 import time
 
 from marrakech.actions import Action, action_from_id
-from marrakech.bots.base import check_budget, check_decision_node
+from marrakech.bots.base import StopFlag, check_budget, check_decision_node, check_range, stopped
 from marrakech.bots.value import ValueModel, load_value
 from marrakech.playout import sample_outcome
 from marrakech.state import State
@@ -111,12 +111,9 @@ class SearchBot:
         use_fast: bool | None = None,
     ) -> None:
         check_budget(self.name, seconds, "iterations", iterations)
-        if not 0 <= exploration < math.inf:
-            raise ValueError(f"exploration must be finite and >= 0, found {exploration}")
-        if not 0 <= prior < math.inf:
-            raise ValueError(f"prior must be finite and >= 0, found {prior}")
-        if not 0.0 <= playout <= 1.0:
-            raise ValueError(f"playout must be between 0 and 1, found {playout}")
+        check_range("exploration", exploration, 0, 10)
+        check_range("prior", prior, 0, 1000)
+        check_range("playout", playout, 0, 1)
         available = fast_available()
         if use_fast and not available:
             raise ValueError("use_fast=true needs Numba: pip install 'marrakech[fast]'")
@@ -133,6 +130,8 @@ class SearchBot:
         self.last_iterations = 0
         self.last_seconds = 0.0
         self.last_nodes = 0
+        #: Set (by another thread), the search ends at once (:mod:`marrakech.bots.base`).
+        self.stop: StopFlag | None = None
 
     def __repr__(self) -> str:
         return (
@@ -196,7 +195,7 @@ class SearchBot:
         weights = model.array()
         done = 0
         chunk = _FIRST_CHUNK
-        while done != limit and time.perf_counter() < deadline:
+        while done != limit and time.perf_counter() < deadline and not stopped(self.stop):
             want = chunk if limit < 0 else min(chunk, limit - done)
             ran, _ = grow(
                 root,
@@ -231,7 +230,7 @@ class SearchBot:
     ) -> list[tuple[int, float, float]]:
         root = _Node(state)
         done = 0
-        while done != limit and time.perf_counter() < deadline:
+        while done != limit and time.perf_counter() < deadline and not stopped(self.stop):
             self._iterate(root, model, rng)
             done += 1
         self.last_iterations = done

@@ -11,22 +11,24 @@ Run it with ``marrakech play`` or ``MarrakechApp().run()``; tests drive it with
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import Monochrome, NoColor
 from textual.notifications import SeverityLevel
 
-from marrakech.arena import read_game
+from marrakech.arena import GameResult, is_results_file, read_game, read_results
 from marrakech.errors import MarrakechError
 from marrakech.i18n import seat_name
 from marrakech.record import GameRecord
 from marrakech.rules import STANDARD, RuleSet
 from marrakech.state import State
-from marrakech.tui.dialogs import PathDialog
+from marrakech.tui.dialogs import GamePicker, PathDialog
 from marrakech.tui.game_screen import GameScreen
 from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.session import GameSetup, SeatError, SeatSpec, Session, default_seats
@@ -86,6 +88,11 @@ class MarrakechApp(App[None]):
 
     def __init__(self, options: PlayOptions | None = None) -> None:
         super().__init__()
+        if self.no_color:
+            # NO_COLOR (no-color.org): no colour codes at all. Textual's own answer to it
+            # draws in shades of grey, which are colour codes still.
+            self._filters = [f for f in self._filters if not isinstance(f, Monochrome)]
+            self._filters.append(NoColor())
         self.options = options or PlayOptions()
         if self.options.lang not in LANGUAGE_NAMES:
             raise MarrakechError(
@@ -157,6 +164,19 @@ class MarrakechApp(App[None]):
     def show_setup(self) -> None:
         self._show(SetupScreen(self, self.last_setup))
 
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """Quit: first tell every bot thinking to stop its search (its thread would
+        otherwise hold the exit until its budget is spent)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.stop_driver()
+        super().exit(*args, **kwargs)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say, in the player's language, that Ctrl+Q quits (Textual's own
+        words are English)."""
+        self._say("notice.quit_keys")
+
     def action_quit(self) -> None:  # type: ignore[override]
         """Ctrl+Q: quit, once the player said so if a game in progress is not saved."""
         games = [screen for screen in self.screen_stack if isinstance(screen, GameScreen)]
@@ -213,16 +233,69 @@ class MarrakechApp(App[None]):
         self._say("notice.saved", path=path)
         return True
 
-    def read_record(self, path: str) -> GameRecord | None:
-        """The record in ``path`` (a game record, or arena results holding one game), or
-        None after telling the player why it cannot be opened, in their language."""
+    def read_games(self, path: str) -> list[tuple[str, GameRecord]] | None:
+        """The games in ``path``: its one game record, or every game of arena results
+        (each with its line for the game picker); None after telling the player why the
+        file cannot be opened, in their language."""
         try:
-            data = _file(path).read_bytes()
-            data.decode("utf-8")
-            return read_game(_file(path))
+            text = _file(path).read_bytes().decode("utf-8")
+            if not is_results_file(text):
+                return [("", read_game(_file(path)))]
+            _, results = read_results(_file(path))
         except (OSError, ValueError, MarrakechError) as error:
             self._error("error.open", path=path, reason=self._reason(error, path))
             return None
+        if not results:
+            self._error("error.open", path=path, reason=t("reason.no_games", self.lang))
+            return None
+        return [(self._game_line(result), result.record) for result in results]
+
+    def _game_line(self, result: GameResult) -> str:
+        """One game of arena results in the picker: its number, bots, length, winner."""
+        players = result.record.players
+        winners = ", ".join(
+            f"{seat_name(seat, players, self.lang)} ({result.seats[seat]})"
+            for seat in result.winners
+        )
+        return t(
+            "picker.game",
+            self.lang,
+            index=result.index,
+            bots=", ".join(result.seats),
+            count=len(result.record.actions),
+            winners=winners,
+        )
+
+    def read_record(self, path: str) -> GameRecord | None:
+        """The record in ``path`` (a game record, or arena results holding one game), or
+        None after telling the player why it cannot be opened, in their language."""
+        games = self.read_games(path)
+        if games is None:
+            return None
+        if len(games) > 1:
+            reason = t("reason.several_games", self.lang, count=len(games))
+            self._error("error.open", path=path, reason=reason)
+            return None
+        return games[0][1]
+
+    def open_record(self, path: str, then: Callable[[GameRecord], bool]) -> bool:
+        """Open ``path`` and hand its game to ``then``: a game record at once, a game of
+        arena results once the player picked it (:class:`GamePicker`). False when the
+        file cannot be opened or ``then`` refused the game."""
+        games = self.read_games(path)
+        if games is None:
+            return False
+        if len(games) == 1:
+            return then(games[0][1])
+
+        def picked(index: int | None) -> None:
+            if index is not None:
+                then(games[index][1])
+
+        prompt = t("dialog.pick_game", self.lang, path=path, count=len(games))
+        lines = [line for line, _ in games]
+        self.push_screen(GamePicker(prompt, lines, self.lang), picked)
+        return True
 
     def _reason(self, error: Exception, path: str) -> str:
         """Why ``path`` could not be read or written, in the player's language (what is
@@ -233,6 +306,8 @@ class MarrakechApp(App[None]):
         if isinstance(error, OSError):
             return os_reason(error, self.lang)
         if isinstance(error, MarrakechError):
+            if self.lang != "en":  # the core's words are English: say what it means
+                return t("reason.record", self.lang)
             return str(error).removeprefix(f"{_file(path)}: ")
         return t("reason.name", self.lang)
 
@@ -244,11 +319,15 @@ class MarrakechApp(App[None]):
         self.push_screen(PathDialog(t("dialog.load", self.lang), "", self.lang), load)
 
     def load_record(self, path: str) -> bool:
-        record = self.read_record(path)
-        if record is None or not self.resume(record):
-            return False
-        self._say("notice.loaded", path=path, count=len(record.actions))
-        return True
+        """Play on from the game in ``path`` (picked among arena results)."""
+
+        def load(record: GameRecord) -> bool:
+            if not self.resume(record):
+                return False
+            self._say("notice.loaded", path=path, count=len(record.actions))
+            return True
+
+        return self.open_record(path, load)
 
     def resume(self, record: GameRecord, seats: tuple[SeatSpec, ...] | None = None) -> bool:
         """Play on from a record, with its seats (or ``seats``); say which seats it does
@@ -261,7 +340,9 @@ class MarrakechApp(App[None]):
         except SeatError as error:
             seat = seat_name(error.seat, record.players, self.lang)
             bot = error.token.strip()[4:]
-            self._error("error.seat", bot=bot, seat=seat, reason=error.reason)
+            # The core's reason is English: other languages say what it means.
+            reason = error.reason if self.lang == "en" else t("reason.bot", self.lang)
+            self._error("error.seat", bot=bot, seat=seat, reason=reason)
             return False
         self.start_session(session)
         if session.unnamed:
@@ -269,12 +350,19 @@ class MarrakechApp(App[None]):
             self._say("notice.unnamed", count=len(session.unnamed), seats=names)
         return True
 
+    def replay_record(self, path: str) -> bool:
+        """Watch the game in ``path`` (picked among arena results)."""
+
+        def replay(record: GameRecord) -> bool:
+            self._show(ReplayScreen(self, record, self.timing))
+            return True
+
+        return self.open_record(path, replay)
+
     def ask_replay(self) -> None:
         def replay(path: str | None) -> None:
             if path:
-                record = self.read_record(path)
-                if record is not None:
-                    self._show(ReplayScreen(self, record, self.timing))
+                self.replay_record(path)
 
         self.push_screen(PathDialog(t("dialog.replay", self.lang), "", self.lang), replay)
 

@@ -182,7 +182,17 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    from marrakech.render import can_draw_unicode
+
     options = options_from_args(args)
+    if not can_draw_unicode(sys.stdout):
+        # The screen draws lines, arrows and dice: a Latin-1 or ASCII terminal would
+        # show garbage, or fail on the first of them.
+        raise MarrakechError(
+            "expected a terminal whose encoding draws Unicode (UTF-8), found "
+            f"{sys.stdout.encoding}: set a UTF-8 locale (LANG=C.UTF-8) to play, or read a "
+            "game record as ASCII with marrakech replay FILE --ascii"
+        )
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise MarrakechError(
             "expected a terminal on standard input and output, found a file or a pipe "

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, Static
+from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, OptionList, Static
 
 from marrakech.i18n import seat_name
 from marrakech.rules import colours_of
@@ -26,7 +26,7 @@ class HelpScreen(ModalScreen[None]):
     """The rules summary (with rule numbers) and the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "close", show=False),
+        Binding("escape,q,Q,question_mark,f1", "close", show=False),
     ]
 
     def __init__(self, lang: str) -> None:
@@ -97,21 +97,33 @@ def winner_line(state: State, lang: str) -> str:
 class EndScreen(ModalScreen[str]):
     """The end of the game: winner, ranks and scores (and the hints each human seat was
     shown, when ``hints`` gives them: None for a bot's seat). Dismisses with the chosen
-    action: ``new``, ``save``, ``board``, ``undo`` or ``quit``."""
+    action: ``new``, ``save``, ``board``, ``undo`` (only when ``undo`` says it would be
+    done: U is not offered otherwise) or ``quit``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "choose('new')", show=False),
-        Binding("s,ctrl+s", "choose('save')", show=False),
-        Binding("escape,b", "choose('board')", show=False),
-        Binding("u", "choose('undo')", show=False),
-        Binding("q", "choose('quit')", show=False),
+        Binding("n,N", "choose('new')", show=False),
+        Binding("s,S,ctrl+s", "choose('save')", show=False),
+        Binding("escape,b,B", "choose('board')", show=False),
+        Binding("u,U", "choose('undo')", show=False),
+        Binding("q,Q", "choose('quit')", show=False),
     ]
 
-    def __init__(self, state: State, lang: str, hints: Sequence[int | None] | None = None) -> None:
+    def __init__(
+        self,
+        state: State,
+        lang: str,
+        hints: Sequence[int | None] | None = None,
+        undo: bool = True,
+    ) -> None:
         super().__init__()
         self.state = state
         self.lang = lang
         self.hints = hints
+        self.undo = undo
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # U only when an undo would be done (one human at the table).
+        return self.undo or action != "choose" or parameters != ("undo",)
 
     def compose(self) -> ComposeResult:
         lang = self.lang
@@ -122,7 +134,7 @@ class EndScreen(ModalScreen[str]):
             with Horizontal(id="end-buttons"):
                 yield Button(f"{t('end.new', lang)} (N)", id="new", variant="primary")
                 yield Button(f"{t('end.save', lang)} (S)", id="save")
-                yield Button(f"{t('end.board', lang)} (Esc)", id="board")
+                yield Button(f"{t('end.board', lang)} ({t('key.escape', lang)})", id="board")
                 yield Button(f"{t('end.quit', lang)} (Q)", id="quit", variant="error")
 
     def on_mount(self) -> None:
@@ -250,3 +262,37 @@ class PathDialog(ModalScreen[str | None]):
             self.dismiss(self.query_one(Input).value.strip() or None)
         else:
             self.dismiss(None)
+
+
+class GamePicker(ModalScreen[int | None]):
+    """Which game of arena results to open: one line a game (its number, bots, length
+    and winner). Dismisses with the game's position in the list, or None (Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, prompt: str, games: Sequence[str], lang: str) -> None:
+        super().__init__()
+        self.prompt, self.games, self.lang = prompt, list(games), lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker-box"):
+            yield Label(self.prompt, id="picker-prompt")
+            yield OptionList(*self.games, id="picker-list")
+            with Horizontal(id="picker-buttons"):
+                yield Button(t("dialog.cancel", self.lang), id="picker-cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_index)
+
+    @on(Button.Pressed, "#picker-cancel")
+    def _cancelled(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import threading
 from collections.abc import Callable
 from functools import partial
 from typing import ClassVar
@@ -23,6 +24,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.widgets import Button, Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -72,6 +74,11 @@ SQUARE_KEYS = "abcdefg1234567-"
 LETTERS = "abcdefglsrtnpq1234567"
 
 
+def keys_of(letter: str) -> str:
+    """A letter key and its capital, as a binding's keys (``"r,R"``; ``"1"``)."""
+    return f"{letter},{letter.upper()}" if letter.isalpha() else letter
+
+
 class GameScreen(TableScreen):
     """A game being played: board, seat panels, log, prompt, buttons."""
 
@@ -84,15 +91,16 @@ class GameScreen(TableScreen):
         Binding("enter", "confirm", show=False),
         Binding("tab", "cycle(1, 'tab')", show=False, priority=True),
         Binding("shift+tab", "cycle(-1, 'shift+tab')", show=False, priority=True),
-        Binding("u,ctrl+z", "undo", show=False),
+        Binding("u,U,ctrl+z", "undo", show=False),
         Binding("ctrl+s", "save", show=False),
         Binding("ctrl+o", "load", show=False),
         Binding("ctrl+n", "new_game", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("escape", "skip", show=False),
         Binding("f2", "speed", show=False),
-        Binding("h", "hint", show=False),
-        *(Binding(letter, f"letter('{letter}')", show=False) for letter in LETTERS),
+        Binding("h,H", "hint", show=False),
+        # Capitals do what their letters do: the help and the docs name keys in capitals.
+        *(Binding(keys_of(letter), f"letter('{letter}')", show=False) for letter in LETTERS),
         Binding("minus", "letter('-')", show=False),
     ]
 
@@ -110,6 +118,8 @@ class GameScreen(TableScreen):
         self.status: tuple[str | int, ...] = ("wait",)
         # The position a hint is being searched for (None: no search under way).
         self.hint_asked: State | None = None
+        # The flag of the bot decision under way: set, its search ends at once.
+        self.bot_stop: threading.Event | None = None
 
     # -- layout ----------------------------------------------------------------------
 
@@ -130,13 +140,21 @@ class GameScreen(TableScreen):
 
     def refresh_language(self) -> None:
         self.fit(self.size)
-        lang = self.lang
-        for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
-            button = self.query_one(f"#do-{key}", Button)
-            button.label = t(f"button.{key}", lang)
-            button.refresh(layout=True)  # new words, new width
-        self.query_one(GameLog).rebuild(self.session.events, lang)
+        self.query_one(GameLog).rebuild(self.session.events, self.lang)
         self.refresh_view()
+
+    def label_buttons(self) -> None:
+        """The buttons' words; on a narrow terminal without their symbols (``⟲``,
+        ``▶``...), so that the four orientation buttons fit under the board."""
+        narrow = self.has_class("-narrow")
+        for key in (*ORIENT_BUTTONS, *PLACE_BUTTONS):
+            words = t(f"button.{key}", self.lang)
+            if narrow:
+                words = " ".join(w for w in words.split(" ") if len(w) > 1 or w.isalnum())
+            button = self.query_one(f"#do-{key}", Button)
+            if str(button.label) != words:
+                button.label = words
+                button.refresh(layout=True)  # new words, new width
 
     # -- showing the game ---------------------------------------------------------------
 
@@ -195,8 +213,9 @@ class GameScreen(TableScreen):
         )
 
     def refresh_view(self) -> None:
-        """Redraw board, panels, prompt, buttons and status from the session."""
+        """Redraw board, panels, prompt, buttons, status and keys from the session."""
         self.show_table(self.board_view(), self.session.seats)
+        self.show_keys()
         self._update_prompt()
         orient, place = self.can_orient, self.can_place
         for key in ORIENT_BUTTONS:
@@ -209,7 +228,8 @@ class GameScreen(TableScreen):
         panel = self.query_one("#outlook", Static)
         panel.display = outlook is not None
         if outlook is not None:
-            panel.update(outlook_text(self.state, outlook, self.lang))
+            short = self.has_class("-short")
+            panel.update(outlook_text(self.state, outlook, self.lang, title=not short))
         advice = choice.hint if choice is not None else None
         thinking = choice is not None and self.hint_asked is self.state
         line = self.query_one("#hint", Static)
@@ -220,12 +240,21 @@ class GameScreen(TableScreen):
             line.update(t("hint.thinking", self.lang))
 
     def keys_entries(self) -> str:
-        """The keys bar, with H for a hint after the help key when hints are allowed."""
-        entries = super().keys_entries()
-        if not self.session.hints:
-            return entries
-        first, _, rest = entries.partition("|")
-        return f"{first}|{t('keys.hint', self.lang)}|{rest}"
+        """The keys bar: after the help key, H for a hint when hints are allowed and U
+        when an undo would be done (one human at the table, and something to take
+        back): a key that would only be refused is not offered."""
+        first, _, rest = super().keys_entries().partition("|")
+        offered = [first]
+        if self.session.hints:
+            offered.append(t("keys.hint", self.lang))
+        if self.session.can_undo:
+            offered.append(t("keys.undo", self.lang))
+        return "|".join([*offered, rest])
+
+    def fit(self, size: Size) -> None:
+        super().fit(size)
+        self.label_buttons()
+        self.refresh_view()  # the side panel's outlook is shorter on a short terminal
 
     def _update_prompt(self) -> None:
         text = game_prompt(self.state, self.lang, self.session.seats, self.choice, self.status)
@@ -245,9 +274,17 @@ class GameScreen(TableScreen):
         self.run_worker(self._drive(self.generation), group="driver", exclusive=True)
 
     def stop_driver(self) -> None:
+        """Stop moving the game on: the driver, and the search of a bot thinking (a
+        thread cannot be cancelled, but the search looks at its stop flag)."""
         self.generation += 1
         self.workers.cancel_group(self, "driver")
         self.busy = False
+        if self.bot_stop is not None:
+            self.bot_stop.set()
+
+    def on_unmount(self) -> None:
+        # Quitting or leaving the game: no bot may go on thinking (and hold the exit).
+        self.stop_driver()
 
     async def _drive(self, generation: int) -> None:
         session = self.session
@@ -281,8 +318,9 @@ class GameScreen(TableScreen):
     async def _bot_decision(self, state: State) -> Action:
         """The bot's decision, thought in a thread while the pause before it runs (the
         players see it at the end of whichever is longer)."""
+        self.bot_stop = stop = threading.Event()
         worker = self.run_worker(
-            partial(self.session.bot_choice, state),
+            partial(self.session.bot_choice, state, stop),
             name="bot",
             group="bot",
             thread=True,
@@ -338,7 +376,7 @@ class GameScreen(TableScreen):
 
     def show_end(self) -> None:
         hints = self.session.human_hints if self.session.hints else None
-        screen = EndScreen(self.state, self.lang, hints)
+        screen = EndScreen(self.state, self.lang, hints, undo=self.session.can_undo)
         self.app.push_screen(screen, callback=self._end_choice)
 
     def _end_choice(self, choice: str | None) -> None:

@@ -27,16 +27,16 @@ class ReplayScreen(TableScreen):
     KEYS = "keys.replay"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,down,l", "step(1)", show=False),
-        Binding("left,up,h", "step(-1)", show=False),
+        Binding("right,down,l,L", "step(1)", show=False),
+        Binding("left,up,h,H", "step(-1)", show=False),
         Binding("pagedown", "step(10)", show=False),
         Binding("pageup", "step(-10)", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
         Binding("space", "autoplay", show=False),
-        Binding("p", "play_from_here", show=False),
+        Binding("p,P", "play_from_here", show=False),
         Binding("question_mark,f1", "help", show=False),
-        Binding("q,escape", "leave", show=False),
+        Binding("q,Q,escape", "leave", show=False),
     ]
 
     def __init__(self, host: Host, record: GameRecord, timing: Timing | None = None) -> None:

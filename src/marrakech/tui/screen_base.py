@@ -104,27 +104,73 @@ class AppScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.lang))
 
+    #: The string-table key of the keys bar: ``|``-separated entries, the most useful first.
+    KEYS = "keys.game"
+
+    def keys_entries(self) -> str:
+        """The keys bar's entries now (:data:`KEYS`, in the screen's language)."""
+        return t(self.KEYS, self.lang)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Show the screen, or (below :data:`MIN_SIZE`) a notice that the terminal is
+        too small, with the size it needs and the size it has; the keys bar for the
+        width, and the classes of a narrow or short terminal."""
+        (width, height), (need_width, need_height) = size, MIN_SIZE
+        small = width < need_width or height < need_height
+        self.set_class(small, "-too-small")
+        self.set_class(width < NARROW_WIDTH, "-narrow")
+        self.set_class(height < SHORT_HEIGHT, "-short")
+        notice = t(
+            "notice.too_small",
+            self.lang,
+            need=f"{need_width}×{need_height}",
+            have=f"{width}×{height}",
+        )
+        self.query_one("#too-small", Static).update(notice)
+        self.show_keys(width)
+
+    def show_keys(self, width: int | None = None) -> None:
+        """Write the keys bar for ``width`` columns (the screen's by default), again
+        whenever what is offered changes."""
+        columns = (width if width is not None else self.size.width) - 2
+        self.query_one("#keys", Static).update(keys_bar(self.keys_entries(), columns))
+
 
 #: The smallest terminal (columns, rows) that shows the whole table in either language:
 #: below it, a notice says so instead of a table with its prompt or buttons cut off.
 MIN_SIZE = (80, 24)
 
 
-def keys_bar(entries: str, width: int) -> Text:
-    """The keys bar: the ``|``-separated entries (markup), the most useful first, as many
-    as ``width`` columns hold; the help page (``?``) has them all.
+#: Below these sizes (columns, rows) the table is laid out compactly: a narrower board
+#: column and a wider side panel, and (short) seat panels and the log with less frame.
+NARROW_WIDTH = 100
+SHORT_HEIGHT = 30
 
-    >>> keys_bar("[b]?[/] help|[b]u[/] undo|[b]^q[/] quit", 16).plain
-    '? help  u undo'
+
+def keys_bar(entries: str, width: int) -> Text:
+    """The keys bar: the ``|``-separated entries (markup), the most useful first, on as
+    many lines of ``width`` columns as they need (never cut off); the help page (``?``)
+    says more about each.
+
+    >>> print(keys_bar("[b]?[/] help|[b]u[/] undo|[b]^q[/] quit", 16).plain)
+    ? help  u undo
+    ^q quit
     """
     bar = Text()
+    line = 0  # columns used on the current line
     for entry in entries.split("|"):
         shown = Text.from_markup(entry)
-        gap = "  " if bar.plain else ""
-        if bar.cell_len + len(gap) + shown.cell_len > width:
-            break
-        bar.append(gap)
+        if line and line + 2 + shown.cell_len > width:
+            bar.append("\n")
+            line = 0
+        elif line:
+            bar.append("  ")
+            line += 2
         bar.append_text(shown)
+        line += shown.cell_len
     return bar
 
 
@@ -151,31 +197,6 @@ class TableScreen(AppScreen):
                 yield from side
                 yield GameLog(id="log")
         yield Static(id="keys")
-
-    #: The string-table key of the keys bar: ``|``-separated entries, the most useful first.
-    KEYS = "keys.game"
-
-    def keys_entries(self) -> str:
-        """The keys bar's entries now (:data:`KEYS`, in the screen's language)."""
-        return t(self.KEYS, self.lang)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.fit(event.size)
-
-    def fit(self, size: Size) -> None:
-        """Show the table, or (below :data:`MIN_SIZE`) a notice that the terminal is too
-        small, with the size it needs and the size it has."""
-        (width, height), (need_width, need_height) = size, MIN_SIZE
-        small = width < need_width or height < need_height
-        self.set_class(small, "-too-small")
-        notice = t(
-            "notice.too_small",
-            self.lang,
-            need=f"{need_width}×{need_height}",
-            have=f"{width}×{height}",
-        )
-        self.query_one("#too-small", Static).update(notice)
-        self.query_one("#keys", Static).update(keys_bar(self.keys_entries(), width - 2))
 
     def show_table(self, view: BoardView, seats: Sequence[SeatSpec]) -> None:
         """Show ``view`` on the board and its state in the seat panels."""

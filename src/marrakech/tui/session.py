@@ -34,6 +34,7 @@ from typing import Any
 
 from marrakech.actions import Action
 from marrakech.bots import BOTS, LEVELS, Bot, make_bot
+from marrakech.bots.base import StopFlag, choose_stoppable
 from marrakech.errors import MarrakechError
 from marrakech.events import Event
 from marrakech.i18n import seat_name
@@ -249,18 +250,22 @@ class Session:
             return known
         return sample_outcome(self.state, random.Random(f"{self.seed}/{stream[0]}/{stream[1]}"))
 
-    def bot_choice(self, state: State | None = None) -> Action:
+    def bot_choice(self, state: State | None = None, stop: StopFlag | None = None) -> Action:
         """The bot's decision for ``state`` (the current one by default).
 
         Safe to call from a worker thread: it reads only the immutable state. The bot's
-        random choices come from the seed, the seat and the move number.
+        random choices come from the seed, the seat and the move number. Once ``stop``
+        is set (the player quits, takes back or leaves the game), a searching bot ends
+        its search at once (:func:`marrakech.bots.base.choose_stoppable`).
         """
         state = state if state is not None else self.state
         seat = state.to_move
         if seat < 0 or seat not in self.bots:
             raise MarrakechError(f"no bot decides here (seat to move: {seat})")
         rng = random.Random(f"{self.seed}/seat{seat}/{len(self.events)}")
-        return self.bots[seat].choose(state, rng)
+        if stop is None:
+            return self.bots[seat].choose(state, rng)
+        return choose_stoppable(self.bots[seat], state, rng, stop)
 
     # -- undo ----------------------------------------------------------------------
 

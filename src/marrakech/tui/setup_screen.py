@@ -16,7 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Label, Select
+from textual.widgets import Button, Checkbox, Label, Select, Static
 
 from marrakech.bots import LEVELS
 from marrakech.i18n import rule_option_words, rule_set_words, seat_name
@@ -36,6 +36,7 @@ class SetupScreen(AppScreen):
         Binding("question_mark,f1", "help", show=False),
         Binding("escape", "app.quit", show=False),
     ]
+    KEYS = "keys.setup"
 
     def __init__(self, host: Host, setup: GameSetup | None = None) -> None:
         super().__init__(host)
@@ -54,6 +55,8 @@ class SetupScreen(AppScreen):
         )
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+        yield Static(id="keys")
         with Vertical(id="setup-box"):
             yield Label(id="setup-title")
             with Horizontal(classes="setup-row"):
@@ -181,6 +184,7 @@ class SetupScreen(AppScreen):
 
     def refresh_language(self) -> None:
         lang = self.lang
+        self.fit(self.size)
         self.query_one("#setup-title", Label).update(t("setup.title", lang))
         self.query_one("#players-label", Label).update(t("setup.players", lang))
         self.query_one("#rules-label", Label).update(t("setup.rules", lang))

@@ -104,10 +104,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "button.prev": "◀ Previous",
         "button.next": "Next ▶",
         "button.place": "✔ Place",
-        "keys.game": (
-            "[b]?[/] help|[b]u[/] undo|[b]^q[/] quit|[b]^s[/] save|[b]Esc[/] skip|"
-            "[b]F2[/] speed|[b]^o[/] load|[b]^n[/] new|[b]^l[/] language"
+        "keys.game": "[b]?[/] help|[b]^s[/] save|[b]^l[/] français|[b]^q[/] quit",
+        "keys.undo": "[b]u[/] undo",
+        "keys.setup": (
+            "[b]Tab[/] next choice|[b]Enter[/] open or press|[b]↑ ↓[/] choose|"
+            "[b]Space[/] tick|[b]?[/] help|[b]Esc[/] quit|[b]^l[/] français"
         ),
+        "key.escape": "Esc",
+        "notice.quit_keys": "Ctrl+Q quits (Ctrl+C does not).",
         "keys.replay": (
             "[b]←/→[/] step|[b]Space[/] play/pause|[b]q[/] back|[b]?[/] help|"
             "[b]p[/] play from here|[b]Home/End[/] start/end|[b]PgUp/PgDn[/] ten"
@@ -186,6 +190,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "reason.name": "not a usable file name",
         "reason.system": "system error {code}",
         "reason.utf8": "not UTF-8 text (byte 0x{byte:02x} at position {position})",
+        "reason.record": "not a game record this version can read",
+        "reason.bot": "a bot this version does not have, or settings it refuses",
+        "reason.no_games": "arena results with no game yet",
+        "reason.several_games": "arena results of {count} games: open it to pick one",
+        "dialog.pick_game": "{path} holds arena results of {count} games. Which one?",
+        "picker.game": "Game {index}: {bots} · {count} actions · won by {winners}",
         "end.title": "Game over",
         "end.winner": "{seat} wins!",
         "end.shared": "Shared win: {seats}.",
@@ -369,11 +379,14 @@ placement you are previewing and the region a tithe was paid on.
         "button.prev": "◀ Précédent",
         "button.next": "Suivant ▶",
         "button.place": "✔ Poser",
-        "keys.game": (
-            "[b]?[/] aide|[b]u[/] annuler|[b]^q[/] quitter|[b]^s[/] enregistrer|"
-            "[b]Échap[/] passer|[b]F2[/] vitesse|[b]^o[/] charger|[b]^n[/] nouvelle|"
-            "[b]^l[/] langue"
+        "keys.game": "[b]?[/] aide|[b]^s[/] enregistrer|[b]^l[/] English|[b]^q[/] quitter",
+        "keys.undo": "[b]u[/] annuler",
+        "keys.setup": (
+            "[b]Tab[/] choix suivant|[b]Entrée[/] ouvrir ou valider|[b]↑ ↓[/] choisir|"
+            "[b]Espace[/] cocher|[b]?[/] aide|[b]Échap[/] quitter|[b]^l[/] English"
         ),
+        "key.escape": "Échap",
+        "notice.quit_keys": "Ctrl+Q pour quitter (Ctrl+C ne quitte pas).",
         "keys.replay": (
             "[b]←/→[/] pas à pas|[b]Espace[/] lecture/pause|[b]q[/] retour|[b]?[/] aide|"
             "[b]p[/] jouer d’ici|[b]Début/Fin[/] début/fin|[b]PgPréc/PgSuiv[/] dix"
@@ -470,6 +483,14 @@ placement you are previewing and the region a tithe was paid on.
         "reason.name": "ce n’est pas un nom de fichier utilisable",
         "reason.system": "erreur du système {code}",
         "reason.utf8": "ce n’est pas du texte UTF-8 (octet 0x{byte:02x} à la position {position})",
+        "reason.record": "ce n’est pas une partie enregistrée que cette version sait lire",
+        "reason.bot": "un robot que cette version n’a pas, ou des réglages qu’elle refuse",
+        "reason.no_games": "des résultats d’arène sans aucune partie",
+        "reason.several_games": (
+            "des résultats d’arène de {count} parties : ouvrez-le pour en choisir une"
+        ),
+        "dialog.pick_game": "{path} contient des résultats d’arène de {count} parties. Laquelle ?",
+        "picker.game": "Partie {index} : {bots} · {count} actions · gagnée par {winners}",
         "end.title": "Partie terminée",
         "end.winner": "{seat} gagne !",
         "end.shared": "Victoire partagée : {seats}.",

@@ -20,6 +20,7 @@ from typing import cast
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import RichLog, Static
 
 from marrakech.actions import Action, Orient
@@ -151,16 +152,21 @@ def dirhams(amount: Fraction, lang: str) -> str:
     return t("amount", lang, count=count, amount=number)
 
 
-def outlook_text(state: State, outlook: OrientPreview, lang: str) -> Text:
+def outlook_text(state: State, outlook: OrientPreview, lang: str, title: bool = True) -> Text:
     """What the die would do after the orientation shown (R10-R13): each roll, its
     chance, where Assam stops and what it costs; the expected tithe, the risk of
-    elimination. Every figure is the core's (:mod:`marrakech.preview`)."""
+    elimination. Every figure is the core's (:mod:`marrakech.preview`). Without
+    ``title`` (a short terminal) the line naming Assam's facing is left out: the board
+    and the prompt show it."""
     players = state.players
-    text = Text(t("outlook.title", lang, facing=FACINGS[lang][outlook.facing]), Style(bold=True))
+    text = Text()
+    if title:
+        facing = FACINGS[lang][outlook.facing]
+        text.append(t("outlook.title", lang, facing=facing), Style(bold=True))
     for roll in outlook.rolls:
         where = square_name(roll.landing)
         text.append(
-            "\n"
+            ("\n" if text else "")
             + t(
                 "outlook.roll",
                 lang,
@@ -289,7 +295,9 @@ def log_entry(number: int, event: Event, lang: str) -> Table:
 
 
 class GameLog(RichLog):
-    """The game log in words (English or French), rebuilt on undo, load or language."""
+    """The game log in words (English or French), rebuilt on undo, load or language,
+    and wrapped again when its width changes (a log line is cut to the width it is
+    written at)."""
 
     DEFAULT_CSS = """
     GameLog {
@@ -304,13 +312,30 @@ class GameLog(RichLog):
         super().__init__(id=id, wrap=True, markup=False, highlight=False, min_width=20)
         self.can_focus = False
         self.lines_written = 0
+        #: What the log shows, to write it again at another width.
+        self.entries: list[tuple[int, Event, str]] = []
+        self.width_written: int | None = None
 
     def add(self, number: int, event: Event, lang: str) -> None:
+        self.entries.append((number, event, lang))
         self.write(log_entry(number, event, lang))
         self.lines_written += 1
 
     def rebuild(self, events: list[Event], lang: str) -> None:
         self.clear()
         self.lines_written = 0
+        self.entries = []
         for number, event in enumerate(events, 1):
             self.add(number, event, lang)
+
+    def on_resize(self, event: Resize) -> None:
+        # RichLog's own handler runs too (it writes what waited for a first size).
+        width, before = event.size.width, self.width_written
+        self.width_written = width
+        if width and before is not None and width != before and self.entries:
+            entries = self.entries
+            self.clear()
+            self.lines_written = 0
+            self.entries = []
+            for number, logged, lang in entries:
+                self.add(number, logged, lang)
