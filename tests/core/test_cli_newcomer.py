@@ -50,7 +50,7 @@ def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (("replay",), "marrakech replay: expected file, found none"),
         (
             ("pley",),
-            "marrakech: expected one of perft, bench, replay, analyse, serve, play, arena, "
+            "marrakech: expected one of perft, bench, replay, analyse, serve, admin, play, arena, "
             "completion, found 'pley'",
         ),
         (
