@@ -115,7 +115,7 @@ def test_the_bash_completion_script_is_valid_and_completes() -> None:
         return done.stdout.split()
 
     assert complete("marrakech", "") == [
-        "perft", "bench", "replay", "analyse", "serve", "play", "arena", "completion",
+        "perft", "bench", "replay", "analyse", "serve", "admin", "play", "arena", "completion",
         "-h", "--help", "--version",
     ]  # fmt: skip
     assert complete("marrakech", "pl") == ["play"]
