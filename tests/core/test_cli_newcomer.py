@@ -119,7 +119,7 @@ def test_the_bash_completion_script_is_valid_and_completes() -> None:
         "-h", "--help", "--version",
     ]  # fmt: skip
     assert complete("marrakech", "pl") == ["play"]
-    assert complete("marrakech", "a") == ["analyse", "arena"]
+    assert complete("marrakech", "a") == ["analyse", "admin", "arena"]
     assert "--seats" in complete("marrakech", "play", "--s")
     assert complete("marrakech", "play", "--lang", "") == ["en", "fr"]
     assert complete("marrakech", "play", "--players", "") == ["2", "3", "4"]
