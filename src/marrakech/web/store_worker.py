@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
 from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.store import ActionRow, Append, GameStatus, SeatRow, StoredGame, Usage
+from marrakech.web.store import ActionRow, Append, GameStatus, SeatRow, Step, StoredGame, Usage
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -175,6 +175,13 @@ class StoreWorker:
 
     async def usage(self, creator: str, since: float) -> Usage:
         return await self.run(self.store.usage, creator, since)
+
+    @property
+    def dialect(self) -> str:
+        return self.store.dialect
+
+    async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
+        return await self.run(self.store.transact, steps)
 
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""

@@ -153,6 +153,13 @@ ApiErrorCode = Literal[
     "server_busy",
     "server_error",
     "http_error",
+    # Accounts (issue #24).
+    "unauthorized",
+    "bad_credentials",
+    "bad_name",
+    "name_taken",
+    "weak_password",
+    "bad_passkey",
 ]
 #: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
 ClockMode = Literal["none", "relaxed", "blitz"]

@@ -29,6 +29,7 @@ from marrakech.palette import WEB_CARPETS
 from marrakech.record import GameRecord
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
 from marrakech.views import event_view, rim_view, state_view
+from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import (
@@ -119,6 +120,10 @@ async def create_game(request: Request, context: Context) -> CreatedGame:
     context.manager.check_creation_rate(creator)
     room, tokens = await context.manager.create(spec, creator)
     game_id = room.game_id
+    player = await signed_in(request, context.accounts)
+    if player is not None and room.host is not None and room.host in tokens:
+        # Signed in: the creator's own seat (the host's) is the account's.
+        await context.accounts.claim(player, [(game_id, room.host, tokens[room.host])])
     seats = []
     for seat in room.seats:
         token = tokens.get(seat.seat)
@@ -224,6 +229,9 @@ async def join_game(request: Request, context: Context, game_id: str) -> JoinedS
         token = await context.manager.join(game_id, spec.seat, spec.name)
     except KeyError:
         raise no_game(game_id) from None
+    player = await signed_in(request, context.accounts)
+    if player is not None:
+        await context.accounts.claim(player, [(game_id, spec.seat, token)])
     return JoinedSeat(seat=spec.seat, token=token, link=seat_link(game_id, token))
 
 
