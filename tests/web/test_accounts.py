@@ -284,12 +284,12 @@ def test_a_guest_claims_the_games_this_device_played(web: TestClient) -> None:
     other = create_game(web, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
     sign_up(web)
     seats = [
-        {"game_id": played["game_id"], "seat": 0, "token": seat_token(played, 0)},
-        {"game_id": played["game_id"], "seat": 1, "token": seat_token(played, 1)},
-        # A wrong token, a bot's seat, a game that is not there: passed over.
-        {"game_id": other["game_id"], "seat": 0, "token": "not the token"},
-        {"game_id": other["game_id"], "seat": 1, "token": seat_token(other, 0)},
-        {"game_id": "nosuchgame12", "seat": 0, "token": "x"},
+        {"game_id": played["game_id"], "token": seat_token(played, 0)},
+        {"game_id": played["game_id"], "token": seat_token(played, 1)},
+        # A wrong token, another game's token, a game that is not there: passed over.
+        {"game_id": other["game_id"], "token": "not the token"},
+        {"game_id": played["game_id"], "token": seat_token(other, 0)},
+        {"game_id": "nosuchgame12", "token": "x"},
     ]
     reply = web.post("/api/account/claim", json={"seats": seats})
     assert reply.status_code == 200, reply.text
@@ -299,7 +299,7 @@ def test_a_guest_claims_the_games_this_device_played(web: TestClient) -> None:
     web.post("/api/account/signout", json={})
     sign_up(web, "Zed")
     assert web.post("/api/account/claim", json={"seats": seats}).json() == {"games": []}
-    reply = web.post("/api/account/claim", json={"seats": [{"game_id": 1, "seat": 0, "token": ""}]})
+    reply = web.post("/api/account/claim", json={"seats": [{"game_id": 1, "token": ""}]})
     assert reply.status_code == 400
     reply = web.post("/api/account/claim", json={"seats": seats[:1] * 201})
     assert reply.status_code == 400 and "200" in reply.json()["message"]
@@ -353,7 +353,7 @@ def test_accounts_on_postgresql(pg_web: TestClient) -> None:
         web.post("/api/account/signin", json={"name": "ana", "password": PASSWORD}).status_code
         == 200
     )
-    seat = {"game_id": game["game_id"], "seat": 0, "token": seat_token(game, 0)}
+    seat = {"game_id": game["game_id"], "token": seat_token(game, 0)}
     assert web.post("/api/account/claim", json={"seats": [seat]}).json()["games"] == [
         game["game_id"]
     ]

@@ -366,12 +366,12 @@ class AccountQueries:
         )
         self.delete_old_challenges = compiled(delete(ch).where(ch.c.expires < P("now")))
 
-        # A guest's seat joins the account of whoever holds its token, once.
+        # A guest's seat joins the account of whoever holds its token, once (a token
+        # is one seat's: 192 random bits).
         self.link_seat = compiled(
             update(seats)
             .where(
                 seats.c.game_id == P("game_id"),
-                seats.c.seat == P("at_seat"),
                 seats.c.token_hash == P("token_hash"),
                 seats.c.kind == "human",
                 seats.c.account_id.is_(None),

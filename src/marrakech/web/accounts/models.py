@@ -52,7 +52,6 @@ class GuestSeat(StrictModel):
     """A seat this device holds the token of."""
 
     game_id: ShortText
-    seat: Annotated[int, Field(ge=0, le=3)]
     token: ShortText
 
 

@@ -215,5 +215,5 @@ async def claim(request: Request, context: Context) -> Claimed:
     """Link to the account the guest seats this device holds the tokens of."""
     found = await _required(request, context.accounts)
     form = parse_body(Claim, await read_json_body(request))
-    seats = [(seat.game_id, seat.seat, seat.token) for seat in form.seats]
+    seats = [(seat.game_id, seat.token) for seat in form.seats]
     return Claimed(games=await context.accounts.claim(found, seats))

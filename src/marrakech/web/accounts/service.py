@@ -489,10 +489,10 @@ class Accounts:
             ],
         }
 
-    async def claim(self, signed_in: SignedIn, seats: list[tuple[str, int, str]]) -> list[str]:
+    async def claim(self, signed_in: SignedIn, seats: list[tuple[str, str]]) -> list[str]:
         """Link to the account the guest seats whose tokens this device holds, (game id,
-        seat, token) each: the games whose seat was linked now (a seat of another
-        account, or a wrong token, is passed over)."""
+        token) each: the games whose seat was linked now, once a seat (a seat of any
+        account already, or a wrong token, is passed over)."""
         if len(seats) > MAX_CLAIMS:
             raise ApiError(
                 400, "bad_request", f"seats: expected at most {MAX_CLAIMS}, found {len(seats)}"
@@ -501,11 +501,10 @@ class Accounts:
             _step(
                 self.q.link_seat,
                 game_id=game_id,
-                at_seat=seat,
                 token_hash=hash_token(token),
                 account_id=signed_in.account.id,
             )
-            for game_id, seat, token in seats
+            for game_id, token in seats
         ]
         results = await self.store.transact(steps) if steps else []
         return [rows[0]["game_id"] for rows in results if rows]

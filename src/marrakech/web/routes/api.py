@@ -123,7 +123,7 @@ async def create_game(request: Request, context: Context) -> CreatedGame:
     player = await signed_in(request, context.accounts)
     if player is not None and room.host is not None and room.host in tokens:
         # Signed in: the creator's own seat (the host's) is the account's.
-        await context.accounts.claim(player, [(game_id, room.host, tokens[room.host])])
+        await context.accounts.claim(player, [(game_id, tokens[room.host])])
     seats = []
     for seat in room.seats:
         token = tokens.get(seat.seat)
@@ -231,7 +231,7 @@ async def join_game(request: Request, context: Context, game_id: str) -> JoinedS
         raise no_game(game_id) from None
     player = await signed_in(request, context.accounts)
     if player is not None:
-        await context.accounts.claim(player, [(game_id, spec.seat, token)])
+        await context.accounts.claim(player, [(game_id, token)])
     return JoinedSeat(seat=spec.seat, token=token, link=seat_link(game_id, token))
 
 
