@@ -363,3 +363,27 @@ def test_accounts_on_postgresql(pg_web: TestClient) -> None:
     web.cookies.set(COOKIE, stolen)
     assert me(web) is None
     assert web.get(f"/api/games/{game['game_id']}/record").json()["seats"][0] == DELETED_NAME
+
+
+def test_an_account_has_its_own_budgets_across_addresses(apps: Apps) -> None:
+    from marrakech.web.limits import Limits
+    from marrakech.web.protocol import ApiError
+
+    limits = Limits(creates_per_minute=1, create_burst=2, joins_per_minute=1, join_burst=1)
+    web = apps.start(passwords=CHEAP, limits=limits)
+    manager = web.app.state.web.manager  # type: ignore[attr-defined]
+    # Three addresses, each within its own budget: the account's runs out at the third.
+    manager.check_creation_rate("198.51.100.1", "acc")
+    manager.check_creation_rate("198.51.100.2", "acc")
+    with pytest.raises(ApiError, match="too many new games from your account"):
+        manager.check_creation_rate("198.51.100.3", "acc")
+    manager.check_creation_rate("198.51.100.4")  # a guest from elsewhere is not held back
+    # Through the API: a join signed in takes from both budgets (here the address's,
+    # of one join, runs out first).
+    sign_up(web)
+    host = create_game(web, players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "open"}])
+    other = create_game(web, players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "open"}])
+    reply = web.post(f"/api/games/{host['game_id']}/join", json={"seat": 1, "name": "Bo"})
+    assert reply.status_code == 200
+    reply = web.post(f"/api/games/{other['game_id']}/join", json={"seat": 1, "name": "Bo"})
+    assert reply.status_code == 429

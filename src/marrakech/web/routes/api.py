@@ -117,10 +117,10 @@ def _words(words_of: Callable[[str, str], RuleWords], name: str) -> dict[str, di
 async def create_game(request: Request, context: Context) -> CreatedGame:
     spec = parse_body(CreateGame, await read_json_body(request))
     creator = client_key(request.scope)
-    context.manager.check_creation_rate(creator)
+    player = await signed_in(request, context.accounts)
+    context.manager.check_creation_rate(creator, None if player is None else player.account.id)
     room, tokens = await context.manager.create(spec, creator)
     game_id = room.game_id
-    player = await signed_in(request, context.accounts)
     if player is not None and room.host is not None and room.host in tokens:
         # Signed in: the creator's own seat (the host's) is the account's.
         await context.accounts.claim(player, [(game_id, tokens[room.host])])
@@ -225,11 +225,13 @@ async def join_game(request: Request, context: Context, game_id: str) -> JoinedS
     check_id(game_id)
     spec = parse_body(JoinGame, await read_json_body(request))
     context.join_rates.check(client_key(request.scope), "seats taken")
+    player = await signed_in(request, context.accounts)
+    if player is not None:  # one account from several addresses: its own budget too
+        context.join_rates.check(f"account:{player.account.id}", "seats taken", "your account")
     try:
         token = await context.manager.join(game_id, spec.seat, spec.name)
     except KeyError:
         raise no_game(game_id) from None
-    player = await signed_in(request, context.accounts)
     if player is not None:
         await context.accounts.claim(player, [(game_id, token)])
     return JoinedSeat(seat=spec.seat, token=token, link=seat_link(game_id, token))
