@@ -9,6 +9,7 @@ party that is a domain name, and browsers count ``http://localhost`` as secure.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -139,6 +140,11 @@ def test_claim_then_delete_the_account_on_a_phone(server: LiveServer, new_page: 
     page_fits(page)
     page.click("[data-testid=account-claim]")
     page.wait_for_selector("text=Games added to your account: 1.")
+    with page.expect_download() as downloading:
+        page.click("[data-testid=account-export]")
+    exported = json.loads(Path(downloading.value.path()).read_text(encoding="utf-8"))
+    assert exported["account"]["name"] == "Phone Pat"
+    assert [g["game_id"] for g in exported["games"]] == [game["game_id"]]
     page.click("text=Delete my account")
     page.fill("[data-testid=account-confirm]", "phone pat")
     page.click("[data-testid=account-delete]")
