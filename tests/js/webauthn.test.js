@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { fromBase64url, toBase64url } from "../../src/marrakech/web/static/js/account/webauthn.js";
+import { playerName, setLang } from "../../src/marrakech/web/static/js/i18n.js";
 
 test("base64url round trips every byte, without padding", () => {
   const bytes = new Uint8Array(256).map((_, i) => i);
@@ -21,4 +22,12 @@ test("base64url reads what Python's webauthn writes", () => {
   assert.deepEqual([...new Uint8Array(fromBase64url("-__-"))], [0xfb, 0xff, 0xfe]);
   assert.equal(toBase64url(new Uint8Array([0xfb, 0xff, 0xfe]).buffer), "-__-");
   assert.equal(toBase64url(null), null);
+});
+
+test("a deleted account's seats are named in the page's language", () => {
+  assert.equal(playerName("deleted player"), "deleted player");
+  assert.equal(playerName("Ana"), "Ana");
+  setLang("fr", { remember: false });
+  assert.equal(playerName("deleted player"), "joueur supprimé");
+  setLang("en", { remember: false });
 });

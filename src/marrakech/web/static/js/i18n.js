@@ -411,6 +411,7 @@ const STRINGS = {
     "account.error.bad_passkey": "The passkey was refused: try again.",
     "account.error.unauthorized": "You are no longer signed in.",
     "account.error.passkey_cancelled": "The passkey was cancelled or is not available.",
+    "account.deleted_player": "deleted player",
   },
   fr: {
     "app.title": "Marrakech",
@@ -798,7 +799,7 @@ const STRINGS = {
     "account.password.current": "Mot de passe actuel",
     "account.password.new": "Nouveau mot de passe",
     "account.delete": "Supprimer mon compte",
-    "account.delete.explain": "Vos moyens de connexion et vos sessions sont supprimés aussitôt et votre nom est libéré. Vos parties restent, sous le nom « deleted player » (joueur supprimé).",
+    "account.delete.explain": "Vos moyens de connexion et vos sessions sont supprimés aussitôt et votre nom est libéré. Vos parties restent, sous le nom « joueur supprimé ».",
     "account.delete.confirm": "Tapez votre nom ({name}) pour confirmer",
     "account.note.created": "Compte créé : vous êtes connecté.",
     "account.note.signed_in": "Vous êtes connecté.",
@@ -817,6 +818,7 @@ const STRINGS = {
     "account.error.bad_passkey": "La clé d'accès a été refusée : réessayez.",
     "account.error.unauthorized": "Vous n'êtes plus connecté.",
     "account.error.passkey_cancelled": "La clé d'accès a été annulée ou n'est pas disponible.",
+    "account.deleted_player": "joueur supprimé",
   },
 };
 
@@ -888,6 +890,11 @@ export function levelName(level) {
   const key = `lobby.level.${level}`;
   const text = t(key);
   return text === key ? level : text;
+}
+
+/** A player's name as stored, but a deleted account's ("deleted player") in the page's language. */
+export function playerName(name) {
+  return name === "deleted player" ? t("account.deleted_player") : name;
 }
 
 export function colourName(letter) {
