@@ -217,19 +217,16 @@ class Accounts:
                 headers={"Retry-After": str(seconds)},
             )
         now = time.time()
-        rows = (await self.store.transact([_step(self.q.account_named, key=key)]))[0]
+        rows, hashes = await self.store.transact(
+            [_step(self.q.account_named, key=key), _step(self.q.password_named, key=key)]
+        )
         account = rows[0] if rows else None
-        encoded = None
-        if account is not None:
-            credential = f"password:{account['id']}"
-            found = (await self.store.transact([_step(self.q.credential, credential=credential)]))[
-                0
-            ]
-            encoded = found[0]["password_hash"] if found else None
+        encoded = hashes[0]["password_hash"] if hashes and account is not None else None
         if not await self._verify(encoded, password) or account is None or encoded is None:
             raise bad_credentials()
         token, session = self._new_session(account["id"], user_agent, now)
-        steps = [*self._expire(now), session]
+        used = _step(self.q.touch_credential, credential=f"password:{account['id']}", now=now)
+        steps = [*self._expire(now), used, session]
         if self.passwords.needs_rehash(encoded):
             encoded = await self._hash(password)
             steps += self._replace_password(account["id"], encoded, now)
