@@ -238,3 +238,34 @@ def test_a_deleted_accounts_passkey_signs_nobody_in(web: TestClient) -> None:
     started = start(web, "signin")
     reply = answer_sign_in(web, started["challenge_id"], device.sign_in(started["options"]))
     assert reply.status_code == 401 and reply.json()["error"] == "bad_passkey"
+
+
+def test_two_instances_on_postgresql_share_accounts_and_ceremonies(pg_url: str) -> None:
+    from marrakech.web.app import create_app
+    from tests.web.test_accounts import CHEAP
+
+    with (
+        TestClient(create_app(pg_url, bot_delay=0, passwords=CHEAP)) as one,
+        TestClient(create_app(pg_url, bot_delay=0, passwords=CHEAP)) as two,
+    ):
+        device = SoftAuthenticator()
+        # A ceremony started on one instance is finished on the other.
+        started = start(one, "register", {"name": "Ana"})
+        reply = two.post(
+            "/api/account/passkey/register",
+            json={
+                "challenge_id": started["challenge_id"],
+                "credential": device.register(started["options"]),
+            },
+        )
+        assert reply.status_code == 201, reply.text
+        cookie = two.cookies[COOKIE]
+        one.cookies.set(COOKIE, cookie)
+        assert me(one) is not None  # the session holds on every instance...
+        assert two.post("/api/account/signout", json={}).status_code == 204
+        assert me(one) is None  # ...and ends on every instance
+        # An answer is used once, whichever instance it is sent to.
+        started = start(one, "signin")
+        answer = device.sign_in(started["options"])
+        assert answer_sign_in(two, started["challenge_id"], answer).status_code == 200
+        assert answer_sign_in(one, started["challenge_id"], answer).status_code == 400
