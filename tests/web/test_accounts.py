@@ -325,6 +325,17 @@ def test_games_created_and_joined_signed_in_are_the_accounts(web: TestClient) ->
     )
 
 
+def test_the_hosts_seat_takes_the_accounts_name_unless_given_one(web: TestClient) -> None:
+    sign_up(web, "Ana Lía")
+    unnamed = create_game(web, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
+    named = create_game(web, players=2, seats=[{"kind": "human", "name": "Nana"}, {"kind": "bot"}])
+    names = [
+        web.get(f"/api/games/{game['game_id']}").json()["seats"][0]["name"]
+        for game in (unnamed, named)
+    ]
+    assert names == ["Ana Lía", "Nana"]
+
+
 def test_playing_without_an_account_is_unchanged(web: TestClient) -> None:
     assert me(web) is None
     game = create_game(web, players=2, seats=[{"kind": "human"}, {"kind": "open"}])

@@ -119,6 +119,10 @@ async def create_game(request: Request, context: Context) -> CreatedGame:
     creator = client_key(request.scope)
     player = await signed_in(request, context.accounts)
     context.manager.check_creation_rate(creator, None if player is None else player.account.id)
+    humans = [seat for seat in spec.seats if seat.kind == "human"]
+    if player is not None and humans and not humans[0].name and not spec.name:
+        # Signed in, the host is the account's player: its name, unless another is given.
+        spec = spec.model_copy(update={"name": player.account.name})
     room, tokens = await context.manager.create(spec, creator)
     game_id = room.game_id
     if player is not None and room.host is not None and room.host in tokens:

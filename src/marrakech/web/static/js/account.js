@@ -8,6 +8,7 @@ import { clear } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import { renderPanel } from "./account/panel.js";
+import { savedName, saveName } from "./lobby/lines.js";
 
 /**
  * @typedef {object} AccountModel  The dialog's state, shared with account/panel.js.
@@ -56,6 +57,8 @@ const model = {
   },
   setAccount: (account) => {
     model.account = account;
+    // A browser that never gave a name offers the account's when joining a game.
+    if (account && !savedName()) saveName(account.name);
     model.render();
   },
 };

@@ -33,6 +33,7 @@ async function run(M, action, note = null) {
   M.render();
   try {
     const result = await action();
+    if (M.account) M.setAccount(M.account);
     M.note = typeof note === "function" ? note(result) : note;
     M.done = true;
   } catch (error) {
