@@ -269,3 +269,26 @@ def test_two_instances_on_postgresql_share_accounts_and_ceremonies(pg_url: str) 
         answer = device.sign_in(started["options"])
         assert answer_sign_in(two, started["challenge_id"], answer).status_code == 200
         assert answer_sign_in(one, started["challenge_id"], answer).status_code == 400
+
+
+def test_a_passkey_is_removed_unless_it_is_the_last_way_in(web: TestClient) -> None:
+    device = passkey_sign_up(web)
+    only = me(web)
+    assert only is not None
+    (listed,) = only["passkey_list"]
+    reply = web.post("/api/account/passkey/remove", json={"credential_id": listed["id"]})
+    assert reply.status_code == 400 and "another way to sign in" in reply.json()["message"]
+    # With a password added, the passkey may go; it then signs nobody in.
+    assert web.post("/api/account/password", json={"password": PASSWORD}).status_code == 200
+    reply = web.post("/api/account/passkey/remove", json={"credential_id": "not-one-of-them"})
+    assert reply.status_code == 400
+    reply = web.post("/api/account/passkey/remove", json={"credential_id": listed["id"]})
+    assert reply.status_code == 200, reply.text
+    assert (
+        reply.json()["account"]["passkeys"] == 0 and reply.json()["account"]["passkey_list"] == []
+    )
+    web.post("/api/account/signout", json={})
+    started = start(web, "signin")
+    reply = answer_sign_in(web, started["challenge_id"], device.sign_in(started["options"]))
+    assert reply.status_code == 401
+    assert web.post("/api/account/passkey/remove", json={"credential_id": "x"}).status_code == 401

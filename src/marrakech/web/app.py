@@ -9,6 +9,7 @@ lifespan) and closed when it stops::
     ... # doctest: +NORMALIZE_WHITESPACE
     ['/api/account', '/api/account/claim', '/api/account/delete', '/api/account/export',
      '/api/account/passkey/register', '/api/account/passkey/register/options',
+     '/api/account/passkey/remove',
      '/api/account/passkey/signin', '/api/account/passkey/signin/options',
      '/api/account/password', '/api/account/signin', '/api/account/signout',
      '/api/account/signout-everywhere', '/api/account/signup', '/api/config', '/api/games',

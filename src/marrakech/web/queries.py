@@ -332,6 +332,19 @@ class AccountQueries:
         self.delete_credential = compiled(
             delete(c).where(c.c.id == P("credential")).returning(c.c.id)
         )
+        # A passkey goes only if the account keeps another way to sign in.
+        kept = c.alias("kept")
+        others = select(func.count()).where(kept.c.account_id == P("account_id"))
+        self.remove_passkey = compiled(
+            delete(c)
+            .where(
+                c.c.id == P("credential"),
+                c.c.account_id == P("account_id"),
+                c.c.kind == "passkey",
+                others.scalar_subquery() > 1,
+            )
+            .returning(c.c.id)
+        )
         self.delete_credentials_of = compiled(delete(c).where(c.c.account_id == P("account_id")))
         # A passkey's counter moves on only from the value its check was made against:
         # of two uses of one assertion at once, one alone is accepted.

@@ -82,6 +82,15 @@ def test_passkey_sign_up_then_sign_in(server: LiveServer, new_page: Any) -> None
     page.wait_for_selector("[data-testid=account-name-shown]")
     assert note(page) == "You are signed in."
     assert page.inner_text("[data-testid=account-button]") == "Passkey Pia"
+    # The only way in cannot be removed; with a password added, it can.
+    assert page.is_disabled("[data-testid=account-remove-passkey]")
+    page.click("text=Add a password")
+    page.fill("[data-testid=account-new]", PASSWORD)
+    page.press("[data-testid=account-new]", "Enter")
+    page.wait_for_selector("text=Password saved. Your other devices are signed out.")
+    page.click("[data-testid=account-remove-passkey]")
+    page.wait_for_selector("text=Passkey removed.")
+    assert "Passkeys: 0" in page.inner_text("[data-testid=account-credentials]")
     # A reload keeps the session.
     page.reload()
     page.wait_for_selector("[data-testid=account-button][data-signed-in='1']")

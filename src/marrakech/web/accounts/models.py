@@ -42,6 +42,12 @@ class PasskeyAnswer(StrictModel):
     credential: dict[str, Any]
 
 
+class RemovePasskey(StrictModel):
+    """Remove one of the account's passkeys, by its id (base64url)."""
+
+    credential_id: ShortText
+
+
 class ConfirmDeletion(StrictModel):
     """Deleting an account says its name, as a confirmation."""
 
@@ -61,6 +67,14 @@ class Claim(StrictModel):
     seats: Annotated[list[GuestSeat], Field(max_length=200)]
 
 
+class PasskeyInfo(BaseModel):
+    """One of the account's passkeys: its id (base64url), when it was added and last used."""
+
+    id: str
+    created: str
+    last_used: str | None
+
+
 class AccountInfo(BaseModel):
     """The signed-in account as the page shows it."""
 
@@ -69,6 +83,7 @@ class AccountInfo(BaseModel):
     created: str
     password: bool
     passkeys: int
+    passkey_list: list[PasskeyInfo]
 
 
 class AccountState(BaseModel):

@@ -21,9 +21,11 @@ from marrakech.web.accounts.models import (
     ConfirmDeletion,
     NewPassword,
     PasskeyAnswer,
+    PasskeyInfo,
     PasskeyOptions,
     PasskeyStart,
     PasswordForm,
+    RemovePasskey,
 )
 from marrakech.web.accounts.names import name_key
 from marrakech.web.accounts.service import Account, Accounts, SignedIn, iso, not_signed_in
@@ -48,13 +50,23 @@ async def _required(request: Request, accounts: Accounts) -> SignedIn:
 
 
 async def _info(accounts: Accounts, account: Account) -> AccountInfo:
-    kinds = await accounts.credential_kinds(account.id)
+    rows = await accounts.credentials(account.id)
+    passkeys = [
+        PasskeyInfo(
+            id=row["credential_id"],
+            created=iso(row["created"]) or "",
+            last_used=iso(row["last_used"]),
+        )
+        for row in rows
+        if row["kind"] == "passkey"
+    ]
     return AccountInfo(
         id=account.id,
         name=account.name,
         created=iso(account.created) or "",
-        password="password" in kinds,
-        passkeys=kinds.count("passkey"),
+        password=any(row["kind"] == "password" for row in rows),
+        passkeys=len(passkeys),
+        passkey_list=passkeys,
     )
 
 
@@ -157,6 +169,15 @@ async def passkey_register(request: Request, response: Response, context: Contex
         set_session_cookie(request, response, token)
         response.status_code = 201
     return AccountState(account=await _info(accounts, account_now))
+
+
+@router.post("/passkey/remove")
+async def remove_passkey(request: Request, context: Context) -> AccountState:
+    """Remove one of the account's passkeys (not its last way to sign in)."""
+    found = await _required(request, context.accounts)
+    form = parse_body(RemovePasskey, await read_json_body(request))
+    await context.accounts.remove_passkey(found, form.credential_id)
+    return AccountState(account=await _info(context.accounts, found.account))
 
 
 @router.post("/passkey/signin/options")

@@ -413,10 +413,27 @@ class Accounts:
             raise ApiError(400, "bad_passkey", "the passkey's answer was used already")
         return Account(account["id"], account["name"], float(account["created"])), token
 
-    async def credential_kinds(self, account_id: str) -> list[str]:
-        """The kind of each of the account's credentials (``password``, ``passkey``)."""
+    async def credentials(self, account_id: str) -> list[dict[str, Any]]:
+        """The account's credentials (rows by column name), oldest first."""
         step = _step(self.q.credentials_of, account_id=account_id)
-        return [row["kind"] for row in (await self.store.transact([step]))[0]]
+        return (await self.store.transact([step]))[0]
+
+    async def remove_passkey(self, signed_in: SignedIn, credential_id: str) -> None:
+        """Remove one of the account's passkeys, unless it is the account's last way to
+        sign in (:class:`ApiError` ``bad_request`` then, or for no such passkey)."""
+        step = _step(
+            self.q.remove_passkey,
+            credential=f"passkey:{credential_id}",
+            account_id=signed_in.account.id,
+        )
+        (removed,) = await self.store.transact([step])
+        if not removed:
+            raise ApiError(
+                400,
+                "bad_request",
+                "credential_id: expected one of the account's passkeys, and another way to "
+                "sign in left after removing it (add a password or a passkey first)",
+            )
 
     # -- the account's data -------------------------------------------------------------
 

@@ -59,6 +59,7 @@ export const api = {
   passkeyOptions: (kind, body = {}) => request("POST", `/api/account/passkey/${kind}/options`, body),
   passkeyAnswer: (kind, challengeId, credential) =>
     request("POST", `/api/account/passkey/${kind}`, { challenge_id: challengeId, credential }),
+  removePasskey: (id) => request("POST", "/api/account/passkey/remove", { credential_id: id }),
   deleteAccount: (name) => request("POST", "/api/account/delete", { name }),
   claim: (seats) => request("POST", "/api/account/claim", { seats }),
   exportUrl: "/api/account/export",

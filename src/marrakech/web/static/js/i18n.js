@@ -412,6 +412,12 @@ const STRINGS = {
     "account.error.unauthorized": "You are no longer signed in.",
     "account.error.passkey_cancelled": "The passkey was cancelled or is not available.",
     "account.deleted_player": "deleted player",
+    "account.passkey.item": "Passkey added on {date}",
+    "account.passkey.used": "last used on {date}",
+    "account.passkey.never": "not used yet",
+    "account.passkey.remove": "Remove",
+    "account.passkey.last": "Your only way to sign in: add another before removing it.",
+    "account.note.passkey_removed": "Passkey removed.",
   },
   fr: {
     "app.title": "Marrakech",
@@ -819,6 +825,12 @@ const STRINGS = {
     "account.error.unauthorized": "Vous n'êtes plus connecté.",
     "account.error.passkey_cancelled": "La clé d'accès a été annulée ou n'est pas disponible.",
     "account.deleted_player": "joueur supprimé",
+    "account.passkey.item": "Clé d'accès ajoutée le {date}",
+    "account.passkey.used": "utilisée le {date}",
+    "account.passkey.never": "pas encore utilisée",
+    "account.passkey.remove": "Retirer",
+    "account.passkey.last": "Votre seul moyen de connexion : ajoutez-en un autre avant de la retirer.",
+    "account.note.passkey_removed": "Clé d'accès retirée.",
   },
 };
 

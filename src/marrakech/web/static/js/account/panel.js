@@ -188,6 +188,42 @@ function deleteForm(M) {
   return h("details", {}, h("summary", {}, t("account.delete")), form);
 }
 
+/** The account's passkeys, each with a button to remove it (not the last way in). @param {AccountModel} M */
+function passkeyList(M) {
+  const a = M.account;
+  const day = (iso) => new Date(iso).toLocaleDateString(lang());
+  const last = !a.password && a.passkeys <= 1;
+  return h(
+    "ul",
+    { class: "account-passkeys", "data-testid": "account-passkeys" },
+    (a.passkey_list || []).map((p) =>
+      h(
+        "li",
+        {},
+        t("account.passkey.item", { date: day(p.created) }),
+        " · ",
+        p.last_used ? t("account.passkey.used", { date: day(p.last_used) }) : t("account.passkey.never"),
+        " ",
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn ghost small",
+            disabled: M.busy || last,
+            title: last ? t("account.passkey.last") : null,
+            "data-testid": "account-remove-passkey",
+            onclick: () =>
+              run(M, async () => {
+                M.account = (await api.removePasskey(p.id)).account;
+              }, t("account.note.passkey_removed")),
+          },
+          t("account.passkey.remove"),
+        ),
+      ),
+    ),
+  );
+}
+
 /** What a signed-in player sees. @param {AccountModel} M */
 function signedIn(M) {
   const a = M.account;
@@ -198,6 +234,7 @@ function signedIn(M) {
   return [
     h("p", { "data-testid": "account-name-shown" }, h("strong", {}, a.name), " · ", t("account.since", { date: since })),
     h("p", { "data-testid": "account-credentials" }, t(a.password ? "account.has.password" : "account.has.no_password"), " · ", t("account.has.passkeys", { n: a.passkeys })),
+    a.passkeys ? passkeyList(M) : null,
     h(
       "div",
       { class: "account-actions" },
