@@ -398,3 +398,30 @@ def test_an_account_has_its_own_budgets_across_addresses(apps: Apps) -> None:
     assert reply.status_code == 200
     reply = web.post(f"/api/games/{other['game_id']}/join", json={"seat": 1, "name": "Bo"})
     assert reply.status_code == 429
+
+
+def test_an_account_has_its_own_caps_on_games_under_way(apps: Apps) -> None:
+    from marrakech.web.limits import Limits
+
+    limits = Limits(games_per_client=2, bots_per_client=1)
+    web = apps.start(passwords=CHEAP, limits=limits)
+    sign_up(web)
+
+    def from_address(address: str) -> None:
+        """The next requests come from ``address`` (the test client's transport)."""
+        web._transport.client = (address, 50000)  # type: ignore[attr-defined]
+
+    from_address("198.51.100.1")
+    create_game(web, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
+    from_address("198.51.100.2")  # a new address: its own caps are untouched...
+    reply = web.post(
+        "/api/games", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    )
+    assert reply.status_code == 429 and "bots" in reply.json()["message"]  # ...the account's not
+    create_game(web, players=2, seats=[{"kind": "human"}, {"kind": "human"}])
+    from_address("198.51.100.3")
+    reply = web.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}] * 2})
+    assert reply.status_code == 429 and reply.json()["error"] == "too_many_games"
+    # Signed out, that address may create: the caps held the account, not the address.
+    web.post("/api/account/signout", json={})
+    create_game(web, players=2, seats=[{"kind": "human"}] * 2)

@@ -417,6 +417,19 @@ class AccountQueries:
             .where(seats.c.account_id == P("account_id"))
             .order_by(games.c.created, seats.c.game_id, seats.c.seat)
         )
+        # The account's unfinished games that moved since a moment (those it hosts),
+        # and their bots: the caps per client, per account too.
+        hosted = exists().where(
+            seats.c.game_id == games.c.id,
+            seats.c.account_id == P("account_id"),
+            seats.c.host == true(),
+        )
+        self.usage = compiled(
+            select(
+                func.count().label("games"),
+                func.coalesce(func.sum(games.c.bots), 0).label("bots"),
+            ).where(games.c.status != "over", games.c.updated >= P("since"), hosted)
+        )
         self.rename_seats = compiled(
             update(seats).where(seats.c.account_id == P("account_id")).values(name=P("new_name"))
         )

@@ -23,7 +23,7 @@ from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.limits import ClientRates
 from marrakech.web.protocol import ApiError
 from marrakech.web.queries import AccountQueries, Statement
-from marrakech.web.store import GameStore, Step, StoreConflict, hash_token
+from marrakech.web.store import GameStore, Step, StoreConflict, Usage, hash_token
 
 #: Seconds a session lasts without being used, and at most.
 SESSION_IDLE = 30 * 24 * 3600.0
@@ -417,6 +417,14 @@ class Accounts:
         """The account's credentials (rows by column name), oldest first."""
         step = _step(self.q.credentials_of, account_id=account_id)
         return (await self.store.transact([step]))[0]
+
+    async def usage(self, signed_in: SignedIn, since: float) -> Usage:
+        """The account's unfinished games (those it hosts) that moved since ``since``,
+        and their bot seats, as :func:`~marrakech.web.limits.check_caps` counts a
+        client's (the server's totals left at 0: the address's check counts them)."""
+        step = _step(self.q.usage, account_id=signed_in.account.id, since=since)
+        (rows,) = await self.store.transact([step])
+        return Usage(games=int(rows[0]["games"]), bots=int(rows[0]["bots"]))
 
     async def remove_passkey(self, signed_in: SignedIn, credential_id: str) -> None:
         """Remove one of the account's passkeys, unless it is the account's last way to

@@ -31,7 +31,7 @@ from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
 from marrakech.views import event_view, rim_view, state_view
 from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context
-from marrakech.web.limits import client_key
+from marrakech.web.limits import check_caps, client_key
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     GAME_ID,
@@ -119,6 +119,10 @@ async def create_game(request: Request, context: Context) -> CreatedGame:
     creator = client_key(request.scope)
     player = await signed_in(request, context.accounts)
     context.manager.check_creation_rate(creator, None if player is None else player.account.id)
+    if player is not None:  # the caps on games and bots under way, per account too
+        since = time.time() - context.limits.active
+        bots = sum(seat.kind == "bot" for seat in spec.seats)
+        check_caps(await context.accounts.usage(player, since), context.limits, bots)
     humans = [seat for seat in spec.seats if seat.kind == "human"]
     if player is not None and humans and not humans[0].name and not spec.name:
         # Signed in, the host is the account's player: its name, unless another is given.
