@@ -409,7 +409,7 @@ def test_an_account_has_its_own_caps_on_games_under_way(apps: Apps) -> None:
 
     def from_address(address: str) -> None:
         """The next requests come from ``address`` (the test client's transport)."""
-        web._transport.client = (address, 50000)  # type: ignore[attr-defined]
+        web._transport.client = (address, 50000)
 
     from_address("198.51.100.1")
     create_game(web, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
