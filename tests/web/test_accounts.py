@@ -201,6 +201,15 @@ def test_a_cookie_is_worth_nothing_after_sign_out(web: TestClient) -> None:
     assert me(web) is None
 
 
+def test_signing_in_again_ends_the_browsers_previous_session(web: TestClient) -> None:
+    sign_up(web, "Ana")
+    first = web.cookies[COOKIE]
+    sign_up(web, "Zed")  # the same browser, another account
+    assert me(web) is not None and me(web)["name"] == "Zed"  # type: ignore[index]
+    web.cookies.set(COOKIE, first)
+    assert me(web) is None
+
+
 def test_sign_out_everywhere_ends_every_session(web: TestClient) -> None:
     sign_up(web)
     first = web.cookies[COOKIE]

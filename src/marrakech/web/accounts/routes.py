@@ -70,6 +70,15 @@ async def _info(accounts: Accounts, account: Account) -> AccountInfo:
     )
 
 
+async def _hand_over(request: Request, response: Response, accounts: Accounts, token: str) -> None:
+    """Give the browser its new session, ending the one its cookie held (an older one,
+    or another account's): one browser, one live session."""
+    old = await signed_in(request, accounts)
+    if old is not None:
+        await accounts.sign_out(old)
+    set_session_cookie(request, response, token)
+
+
 def _site(request: Request) -> passkeys.Site:
     return passkeys.site_of(request.url.scheme, request.headers.get("host", ""))
 
@@ -95,7 +104,7 @@ async def sign_up(request: Request, response: Response, context: Context) -> Acc
     new, token = await accounts.sign_up(
         client_key(request.scope), form.name, form.password, _agent(request)
     )
-    set_session_cookie(request, response, token)
+    await _hand_over(request, response, accounts, token)
     return AccountState(account=await _info(accounts, new))
 
 
@@ -108,7 +117,7 @@ async def sign_in(request: Request, response: Response, context: Context) -> Acc
     found, token = await accounts.sign_in(
         client_key(request.scope), form.name, form.password, _agent(request)
     )
-    set_session_cookie(request, response, token)
+    await _hand_over(request, response, accounts, token)
     return AccountState(account=await _info(accounts, found))
 
 
@@ -166,7 +175,7 @@ async def passkey_register(request: Request, response: Response, context: Contex
         form.challenge_id, form.credential, _site(request), found, _agent(request)
     )
     if token is not None:
-        set_session_cookie(request, response, token)
+        await _hand_over(request, response, accounts, token)
         response.status_code = 201
     return AccountState(account=await _info(accounts, account_now))
 
@@ -198,7 +207,7 @@ async def passkey_sign_in(request: Request, response: Response, context: Context
     found, token = await accounts.passkey_sign_in(
         form.challenge_id, form.credential, _site(request), _agent(request)
     )
-    set_session_cookie(request, response, token)
+    await _hand_over(request, response, accounts, token)
     return AccountState(account=await _info(accounts, found))
 
 
