@@ -147,7 +147,8 @@ def test_an_older_sqlite_file_is_migrated(name: str, tmp_path: Path) -> None:
         assert schema_differences(connection) == []
     engine.dispose()
     assert cascades(path) == {
-        "seats": [("games", "game_id", "CASCADE")],
+        # A seat's account (issue #24) is never deleted with it, nor it with the account.
+        "seats": [("accounts", "account_id", "NO ACTION"), ("games", "game_id", "CASCADE")],
         "actions": [("games", "game_id", "CASCADE")],
     }
     with sqlite3.connect(path) as db:

@@ -7,7 +7,13 @@ lifespan) and closed when it stops::
     >>> app = create_app(":memory:", bot_delay=0)
     >>> sorted(app.openapi()["paths"])  # the HTTP API; beside it, the pages and /ws/{game_id}
     ... # doctest: +NORMALIZE_WHITESPACE
-    ['/api/config', '/api/games', '/api/games/open', '/api/games/{game_id}',
+    ['/api/account', '/api/account/claim', '/api/account/delete', '/api/account/export',
+     '/api/account/passkey/register', '/api/account/passkey/register/options',
+     '/api/account/passkey/remove',
+     '/api/account/passkey/signin', '/api/account/passkey/signin/options',
+     '/api/account/password', '/api/account/signin', '/api/account/signout',
+     '/api/account/signout-everywhere', '/api/account/signup', '/api/config', '/api/games',
+     '/api/games/open', '/api/games/{game_id}',
      '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
      '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
      '/api/replay']
@@ -28,6 +34,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from marrakech.web.accounts import routes as account_routes
+from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
@@ -59,6 +67,7 @@ def create_app(
     relaxed_seconds: int = 180,
     blitz_seconds: int = 30,
     open_game_ttl: float = 3600.0,
+    passwords: Passwords | None = None,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -92,6 +101,7 @@ def create_app(
         relaxed_seconds=relaxed_seconds,
         blitz_seconds=blitz_seconds,
         open_game_ttl=open_game_ttl,
+        passwords=passwords,
     )
     app = FastAPI(
         title="Marrakech",
@@ -111,6 +121,7 @@ def create_app(
     app.include_router(pages.router)
     app.mount("/static", VersionedStatic(context.static), name="static")
     app.include_router(api.router)
+    app.include_router(account_routes.router)
     app.include_router(socket.router)
     return app
 

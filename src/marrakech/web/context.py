@@ -17,6 +17,8 @@ from typing import Annotated, Literal
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
+from marrakech.web.accounts.passwords import Passwords
+from marrakech.web.accounts.service import Accounts
 from marrakech.web.cluster import Cluster
 from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
 from marrakech.web.rooms import RoomManager
@@ -53,7 +55,10 @@ class WebContext:
     relaxed_seconds: int = 180
     blitz_seconds: int = 30
     open_game_ttl: float = 3600.0
+    #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
+    passwords: Passwords | None = None
     rooms: RoomManager | None = None
+    _accounts: Accounts | None = None
 
     def __post_init__(self) -> None:
         limits = self.limits
@@ -92,7 +97,15 @@ class WebContext:
             blitz_seconds=self.blitz_seconds,
             open_game_ttl=self.open_game_ttl,
         )
+        self._accounts = Accounts(self.rooms.store, self.passwords)
         return self.rooms
+
+    @property
+    def accounts(self) -> Accounts:
+        """The accounts (on the store: opened with it)."""
+        if self._accounts is None:
+            raise RuntimeError("the app has not started: its lifespan opens the store")
+        return self._accounts
 
     @property
     def manager(self) -> RoomManager:

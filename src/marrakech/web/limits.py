@@ -260,8 +260,9 @@ class ClientRates:
             self._buckets.popitem(last=False)
         return waited
 
-    def check(self, key: str, what: str) -> None:
-        """Take a token for ``key`` or refuse with ``429`` (``rate_limited``)."""
+    def check(self, key: str, what: str, who: str = "your address") -> None:
+        """Take a token for ``key`` or refuse with ``429`` (``rate_limited``); ``who``
+        the key is, as the refusal says it."""
         from marrakech.web.protocol import ApiError  # pydantic: only when serving
 
         waited = self.wait(key)
@@ -270,7 +271,7 @@ class ClientRates:
             raise ApiError(
                 429,
                 "rate_limited",
-                f"too many {what} from your address: try again in {seconds} s",
+                f"too many {what} from {who}: try again in {seconds} s",
                 headers={"Retry-After": str(seconds)},
             )
 

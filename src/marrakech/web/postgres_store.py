@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, IntegrityError
 from psycopg.rows import DictRow, TupleRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -53,6 +53,7 @@ from marrakech.web.store import (
     ChatRow,
     GameStatus,
     SeatRow,
+    Step,
     StoreConflict,
     StoredGame,
     StoreError,
@@ -84,6 +85,8 @@ def notice(game_id: str, version: int, owner: str | None, actions: Sequence[Acti
 
 class PostgresStore:
     """Games on PostgreSQL (see the module's docstring). Open it with :meth:`open`."""
+
+    dialect = "postgresql"
 
     def __init__(self, pool: AsyncConnectionPool[AsyncConnection[TupleRow]], url: str) -> None:
         self.pool = pool
@@ -419,6 +422,19 @@ class PostgresStore:
         async with self.pool.connection() as conn:
             row = await _one(conn, Q.banned.sql, {"kind": kind, "value": value})
         return row is not None
+
+    async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
+        found: list[list[dict[str, Any]]] = []
+        try:
+            async with self.pool.connection() as conn, conn.transaction():
+                for sql, params in steps:
+                    async with conn.cursor(row_factory=dict_row) as cursor:
+                        await cursor.execute(sql, params)
+                        rows = await cursor.fetchall() if cursor.description else []
+                    found.append([dict(row) for row in rows])
+        except IntegrityError as error:
+            raise StoreConflict(f"refused by the store: {error}".split("\n")[0]) from None
+        return found
 
     async def close(self) -> None:
         await self.pool.close(timeout=3)

@@ -34,6 +34,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    null,
     select,
     true,
     update,
@@ -48,13 +49,17 @@ from marrakech.web.schema import (
     GAME_FIELDS,
     SEAT_FIELDS,
     Dialects,
+    accounts,
     actions,
     bans,
+    challenges,
     chat,
     chat_reports,
+    credentials,
     games,
     seat_values,
     seats,
+    sessions,
 )
 from marrakech.web.store import ChatReport, ChatRow, SeatRow, Usage
 
@@ -355,15 +360,165 @@ class Queries:
         return expression.in_(listed)
 
     def _compile(self, statement: ClauseElement, columns: Sequence[str] = ()) -> Statement:
-        compiled = statement.compile(
-            dialect=DIALECTS[self.dialect], column_keys=list(columns) or None
+        return compile_statement(statement, self.dialect, columns)
+
+
+def compile_statement(
+    statement: ClauseElement, dialect: Dialects, columns: Sequence[str] = ()
+) -> Statement:
+    """``statement`` compiled for ``dialect``'s driver, with its literals' values
+    (``columns``: those an ``INSERT`` writes)."""
+    compiled = statement.compile(dialect=DIALECTS[dialect], column_keys=list(columns) or None)
+    literals = {
+        name: bind.value
+        for bind, name in compiled.bind_names.items()  # type: ignore[attr-defined]
+        if not bind.required and bind.value is not None
+    }
+    return Statement(str(compiled), literals)
+
+
+class AccountQueries:
+    """The accounts' statements (issue #24), compiled for ``dialect``; the stores run
+    them in one transaction a call (:meth:`~marrakech.web.store.GameStore.transact`)."""
+
+    def __init__(self, dialect: Dialects) -> None:
+        a, c, s, ch = accounts, credentials, sessions, challenges
+
+        def compiled(statement: ClauseElement, columns: Sequence[str] = ()) -> Statement:
+            return compile_statement(statement, dialect, columns)
+
+        self.insert_account = compiled(insert(a), columns=("id", "name", "name_key", "created"))
+        self.account = compiled(select(a).where(a.c.id == P("account_id")))
+        self.account_named = compiled(
+            select(a).where(a.c.name_key == P("key"), a.c.deleted == false())
         )
-        literals = {
-            name: bind.value
-            for bind, name in compiled.bind_names.items()  # type: ignore[attr-defined]
-            if not bind.required and bind.value is not None
-        }
-        return Statement(str(compiled), literals)
+        self.delete_account = compiled(
+            update(a)
+            .where(a.c.id == P("account_id"), a.c.deleted == false())
+            .values(deleted=True, deleted_at=P("now"), name="", name_key=null())
+            .returning(a.c.id)
+        )
+
+        self.insert_credential = compiled(insert(c), columns=[column.name for column in c.c])
+        self.credential = compiled(select(c).where(c.c.id == P("credential")))
+        self.credentials_of = compiled(
+            select(c).where(c.c.account_id == P("account_id")).order_by(c.c.created)
+        )
+        # The password of the account of a name, with the account in the same trip: a
+        # name that exists costs no more round trips than one that does not.
+        named = select(a.c.id).where(a.c.name_key == P("key"), a.c.deleted == false())
+        self.password_named = compiled(
+            select(c.c.password_hash).where(
+                c.c.account_id == named.scalar_subquery(), c.c.kind == "password"
+            )
+        )
+        self.touch_credential = compiled(
+            update(c).where(c.c.id == P("credential")).values(last_used=P("now"))
+        )
+        self.delete_credential = compiled(
+            delete(c).where(c.c.id == P("credential")).returning(c.c.id)
+        )
+        # A passkey goes only if the account keeps another way to sign in.
+        kept = c.alias("kept")
+        others = select(func.count()).where(kept.c.account_id == P("account_id"))
+        self.remove_passkey = compiled(
+            delete(c)
+            .where(
+                c.c.id == P("credential"),
+                c.c.account_id == P("account_id"),
+                c.c.kind == "passkey",
+                others.scalar_subquery() > 1,
+            )
+            .returning(c.c.id)
+        )
+        self.delete_credentials_of = compiled(delete(c).where(c.c.account_id == P("account_id")))
+        # A passkey's counter moves on only from the value its check was made against:
+        # of two uses of one assertion at once, one alone is accepted.
+        self.use_credential = compiled(
+            update(c)
+            .where(c.c.id == P("credential"), c.c.sign_count == P("old_count"))
+            .values(sign_count=P("new_count"), last_used=P("now"))
+            .returning(c.c.id)
+        )
+
+        self.insert_session = compiled(insert(s), columns=[column.name for column in s.c])
+        self.session = compiled(
+            select(s, a.c.name, a.c.created.label("account_created"))
+            .join(a, a.c.id == s.c.account_id)
+            .where(
+                s.c.token_hash == P("token_hash"),
+                s.c.last_seen >= P("idle_since"),
+                s.c.created >= P("oldest"),
+                a.c.deleted == false(),
+            )
+        )
+        self.touch_session = compiled(
+            update(s).where(s.c.token_hash == P("token_hash")).values(last_seen=P("now"))
+        )
+        self.sessions_of = compiled(
+            select(s).where(s.c.account_id == P("account_id")).order_by(s.c.created)
+        )
+        self.delete_session = compiled(delete(s).where(s.c.token_hash == P("token_hash")))
+        self.delete_sessions_of = compiled(delete(s).where(s.c.account_id == P("account_id")))
+        self.delete_other_sessions = compiled(
+            delete(s).where(s.c.account_id == P("account_id"), s.c.token_hash != P("token_hash"))
+        )
+        self.delete_old_sessions = compiled(
+            delete(s).where((s.c.last_seen < P("idle_since")) | (s.c.created < P("oldest")))
+        )
+
+        self.insert_challenge = compiled(insert(ch), columns=[column.name for column in ch.c])
+        # Taken once: the row goes whether or not it is still fresh.
+        self.take_challenge = compiled(
+            delete(ch)
+            .where(ch.c.id == P("challenge_id"), ch.c.purpose == P("purpose"))
+            .returning(*ch.c)
+        )
+        self.delete_old_challenges = compiled(delete(ch).where(ch.c.expires < P("now")))
+
+        # A guest's seat joins the account of whoever holds its token, once (a token
+        # is one seat's: 192 random bits).
+        self.link_seat = compiled(
+            update(seats)
+            .where(
+                seats.c.game_id == P("game_id"),
+                seats.c.token_hash == P("token_hash"),
+                seats.c.kind == "human",
+                seats.c.account_id.is_(None),
+            )
+            .values(account_id=P("account_id"))
+            .returning(seats.c.game_id)
+        )
+        self.seats_of = compiled(
+            select(
+                seats.c.game_id,
+                seats.c.seat,
+                seats.c.name,
+                games.c.created,
+                games.c.players,
+                games.c.rules,
+                games.c.status,
+            )
+            .join(games, games.c.id == seats.c.game_id)
+            .where(seats.c.account_id == P("account_id"))
+            .order_by(games.c.created, seats.c.game_id, seats.c.seat)
+        )
+        # The account's unfinished games that moved since a moment (those it hosts),
+        # and their bots: the caps per client, per account too.
+        hosted = exists().where(
+            seats.c.game_id == games.c.id,
+            seats.c.account_id == P("account_id"),
+            seats.c.host == true(),
+        )
+        self.usage = compiled(
+            select(
+                func.count().label("games"),
+                func.coalesce(func.sum(games.c.bots), 0).label("bots"),
+            ).where(games.c.status != "over", games.c.updated >= P("since"), hosted)
+        )
+        self.rename_seats = compiled(
+            update(seats).where(seats.c.account_id == P("account_id")).values(name=P("new_name"))
+        )
 
 
 def owner_alive() -> ColumnElement[bool]:

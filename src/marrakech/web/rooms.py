@@ -305,10 +305,13 @@ class RoomManager:
         """A game's chat as its replay shows it (:func:`public_lines`)."""
         return public_lines(await self.store.load_chat(game_id, 1000), over)
 
-    def check_creation_rate(self, address: str) -> None:
+    def check_creation_rate(self, address: str, account: str | None = None) -> None:
         """Take a game creation from ``address``'s budget (the API's and rematches'
-        are one), or refuse with :class:`ApiError` ``rate_limited``."""
+        are one), and from the signed-in ``account``'s if any (issue #24: several
+        addresses, one account), or refuse with :class:`ApiError` ``rate_limited``."""
         self.create_rates.check(address, "new games")
+        if account is not None:
+            self.create_rates.check(f"account:{account}", "new games", "your account")
 
     def _new_game(
         self,

@@ -2,8 +2,9 @@
 
 Both stores create, migrate and query the same tables from this declaration:
 :data:`games`, :data:`seats`, :data:`actions`, the chat (:data:`chat`,
-:data:`chat_reports`, :data:`bans`) and :data:`instances` (the PostgreSQL instances'
-heartbeats; unused on SQLite). Alembic migrations shipped in
+:data:`chat_reports`, :data:`bans`), :data:`instances` (the PostgreSQL instances'
+heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
+:data:`sessions` and :data:`challenges`. Alembic migrations shipped in
 :mod:`marrakech.web.migrations` bring any database to the declared schema when a store
 opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -126,10 +127,14 @@ seats = Table(
     Column("hints", Integer, nullable=False, server_default=text("0")),
     # The game version of the seat's last counted hint (one a position).
     Column("hinted_at", Integer, nullable=False, server_default=text("-1")),
+    # The account the seat's player signed in with (issue #24), or NULL for a guest:
+    # written only by the accounts' statements (never by a seat change).
+    Column("account_id", Text, ForeignKey("accounts.id")),
     CheckConstraint("seat BETWEEN 0 AND 3", name="seats_seat_check"),
     CheckConstraint("kind IN ('human', 'open', 'bot')", name="seats_kind_check"),
     sqlite_with_rowid=False,
 )
+Index("seats_by_account", seats.c.account_id)
 
 actions = Table(
     "actions",
@@ -195,6 +200,75 @@ instances = Table(
     Column("started", Double, nullable=False),
     Column("alive_until", TIMESTAMP(timezone=True), nullable=False),
 )
+
+# -- accounts (issue #24) ----------------------------------------------------------------
+#
+# An account's ``id`` is random and never changes (ratings and seats refer to it); its
+# name may be freed by deleting the account. Times are epoch seconds, as for games.
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    # The name compared case-insensitively (marrakech.web.accounts.names.name_key);
+    # NULL once the account is deleted, so that the name is free again.
+    Column("name_key", Text, unique=True),
+    Column("created", Double, nullable=False),
+    Column("deleted", Boolean, nullable=False, server_default=false()),
+    Column("deleted_at", Double),
+)
+
+credentials = Table(
+    "credentials",
+    metadata,
+    # ``password:ACCOUNT`` (one password an account) or ``passkey:CREDENTIAL_ID``.
+    Column("id", Text, primary_key=True),
+    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", Text, nullable=False),
+    # Argon2id, in its own encoded form (parameters and salt included).
+    Column("password_hash", Text),
+    # A passkey: its credential id and COSE public key (base64url), signature counter
+    # and transports (comma-separated).
+    Column("credential_id", Text),
+    Column("public_key", Text),
+    Column("sign_count", Integer, nullable=False, server_default=text("0")),
+    Column("transports", Text, nullable=False, server_default=text("''")),
+    Column("created", Double, nullable=False),
+    Column("last_used", Double),
+    CheckConstraint("kind IN ('password', 'passkey')", name="credentials_kind_check"),
+)
+Index("credentials_by_account", credentials.c.account_id)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # SHA-256 of the cookie's 256 random bits: the database alone signs nobody in.
+    Column("token_hash", Text, primary_key=True),
+    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created", Double, nullable=False),
+    Column("last_seen", Double, nullable=False),
+    Column("user_agent", Text, nullable=False, server_default=text("''")),
+)
+Index("sessions_by_account", sessions.c.account_id)
+Index("sessions_by_last_seen", sessions.c.last_seen)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    # A WebAuthn ceremony's challenge, kept server-side (any instance may finish it),
+    # used once (deleted when used) and only until ``expires``.
+    Column("id", Text, primary_key=True),
+    Column("purpose", Text, nullable=False),
+    Column("challenge", Text, nullable=False),
+    # Registering: the account adding a passkey, or the name of the account to create.
+    Column("account_id", Text),
+    Column("name", Text),
+    Column("user_handle", Text),
+    Column("expires", Double, nullable=False),
+    CheckConstraint("purpose IN ('register', 'authenticate')", name="challenges_purpose_check"),
+)
+Index("challenges_by_expiry", challenges.c.expires)
 
 # -- rows by name -------------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ from marrakech.web.store import (
     ChatRow,
     GameStatus,
     SeatRow,
+    Step,
     StoreConflict,
     StoredGame,
     StoreError,
@@ -70,6 +71,8 @@ class SQLiteStore:
     survives a power cut, at the cost of one disk flush per action. ``revision`` is the
     schema revision to migrate to (tests; the newest by default).
     """
+
+    dialect = "sqlite"
 
     def __init__(
         self,
@@ -406,6 +409,17 @@ class SQLiteStore:
         with self._lock:
             row = self._db.execute(Q.banned.sql, {"kind": kind, "value": value}).fetchone()
         return row is not None
+
+    def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
+        with self._lock:
+            try:
+                with self._transaction():
+                    return [
+                        [dict(row) for row in self._db.execute(sql, params).fetchall()]
+                        for sql, params in steps
+                    ]
+            except sqlite3.IntegrityError as error:
+                raise StoreConflict(f"refused by the store: {error}") from None
 
     def _seats(self, game_ids: Sequence[str]) -> dict[str, tuple[SeatRow, ...]]:
         found: dict[str, list[SeatRow]] = {game_id: [] for game_id in game_ids}

@@ -25,10 +25,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 SeatKind = Literal["human", "open", "bot"]
 GameStatus = Literal["waiting", "running", "over"]
+#: One statement of :meth:`GameStore.transact`: its SQL and parameters.
+Step = tuple[str, dict[str, Any]]
 
 
 class StoreError(RuntimeError):
@@ -325,6 +327,18 @@ class GameStore(Protocol):
 
     async def is_banned(self, kind: BanKind, value: str) -> bool:
         """Whether an address (or account) is banned."""
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``: the SQL :meth:`transact` takes."""
+        ...
+
+    async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
+        """Run ``steps`` (SQL compiled for :attr:`dialect` and its parameters) in one
+        transaction, in order: each one's rows by column name (none without
+        ``RETURNING``). The accounts' statements (:class:`marrakech.web.queries.
+        AccountQueries`) run through it. :class:`StoreConflict` (nothing written) if a
+        step breaks a uniqueness rule."""
         ...
 
     async def close(self) -> None:

@@ -38,6 +38,7 @@ from marrakech.web.store import (
     ChatRow,
     GameStatus,
     SeatRow,
+    Step,
     StoredGame,
     Usage,
 )
@@ -209,6 +210,13 @@ class StoreWorker:
 
     async def is_banned(self, kind: BanKind, value: str) -> bool:
         return await self.run(self.store.is_banned, kind, value)
+
+    @property
+    def dialect(self) -> str:
+        return self.store.dialect
+
+    async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
+        return await self.run(self.store.transact, steps)
 
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""

@@ -163,6 +163,13 @@ ApiErrorCode = Literal[
     "server_error",
     "http_error",
     "banned",
+    # Accounts (issue #24).
+    "unauthorized",
+    "bad_credentials",
+    "bad_name",
+    "name_taken",
+    "weak_password",
+    "bad_passkey",
 ]
 #: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
 ClockMode = Literal["none", "relaxed", "blitz"]

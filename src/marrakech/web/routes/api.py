@@ -30,8 +30,9 @@ from marrakech.palette import WEB_CARPETS
 from marrakech.record import GameRecord
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
 from marrakech.views import event_view, rim_view, state_view
+from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context
-from marrakech.web.limits import client_key
+from marrakech.web.limits import check_caps, client_key
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     GAME_ID,
@@ -128,9 +129,21 @@ async def create_game(request: Request, context: Context) -> CreatedGame:
     spec = parse_body(CreateGame, await read_json_body(request))
     creator = client_key(request.scope)
     await context.manager.check_address(creator)
-    context.manager.check_creation_rate(creator)
+    player = await signed_in(request, context.accounts)
+    context.manager.check_creation_rate(creator, None if player is None else player.account.id)
+    if player is not None:  # the caps on games and bots under way, per account too
+        since = time.time() - context.limits.active
+        bots = sum(seat.kind == "bot" for seat in spec.seats)
+        check_caps(await context.accounts.usage(player, since), context.limits, bots)
+    humans = [seat for seat in spec.seats if seat.kind == "human"]
+    if player is not None and humans and not humans[0].name and not spec.name:
+        # Signed in, the host is the account's player: its name, unless another is given.
+        spec = spec.model_copy(update={"name": player.account.name})
     room, tokens = await context.manager.create(spec, creator)
     game_id = room.game_id
+    if player is not None and room.host is not None and room.host in tokens:
+        # Signed in: the creator's own seat (the host's) is the account's.
+        await context.accounts.claim(player, [(game_id, tokens[room.host])])
     seats = []
     for seat in room.seats:
         token = tokens.get(seat.seat)
@@ -233,10 +246,15 @@ async def join_game(request: Request, context: Context, game_id: str) -> JoinedS
     spec = parse_body(JoinGame, await read_json_body(request))
     await context.manager.check_address(client_key(request.scope))
     context.join_rates.check(client_key(request.scope), "seats taken")
+    player = await signed_in(request, context.accounts)
+    if player is not None:  # one account from several addresses: its own budget too
+        context.join_rates.check(f"account:{player.account.id}", "seats taken", "your account")
     try:
         token = await context.manager.join(game_id, spec.seat, spec.name)
     except KeyError:
         raise no_game(game_id) from None
+    if player is not None:
+        await context.accounts.claim(player, [(game_id, token)])
     return JoinedSeat(seat=spec.seat, token=token, link=seat_link(game_id, token))
 
 

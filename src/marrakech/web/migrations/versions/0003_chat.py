@@ -2,7 +2,7 @@
 and the operator's bans (docs/web.md, "Chat").
 
 Revision ID: 0003
-Revises: 0001 (the lead re-chains it after ``0002_accounts`` when both are merged)
+Revises: 0002_accounts
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002_accounts"
 branch_labels = None
 depends_on = None
 

@@ -48,4 +48,19 @@ export const api = {
   replayRecord: (recordText, lang) => request("POST", `/api/replay?lang=${lang}`, recordText),
   analysis: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+  // Accounts (optional): the session is an HttpOnly cookie the page never reads.
+  account: () => request("GET", "/api/account"),
+  signUp: (name, password) => request("POST", "/api/account/signup", { name, password }),
+  signIn: (name, password) => request("POST", "/api/account/signin", { name, password }),
+  signOut: () => request("POST", "/api/account/signout", {}),
+  signOutEverywhere: () => request("POST", "/api/account/signout-everywhere", {}),
+  setPassword: (password, current) =>
+    request("POST", "/api/account/password", current ? { password, current_password: current } : { password }),
+  passkeyOptions: (kind, body = {}) => request("POST", `/api/account/passkey/${kind}/options`, body),
+  passkeyAnswer: (kind, challengeId, credential) =>
+    request("POST", `/api/account/passkey/${kind}`, { challenge_id: challengeId, credential }),
+  removePasskey: (id) => request("POST", "/api/account/passkey/remove", { credential_id: id }),
+  deleteAccount: (name) => request("POST", "/api/account/delete", { name }),
+  claim: (seats) => request("POST", "/api/account/claim", { seats }),
+  exportUrl: "/api/account/export",
 };

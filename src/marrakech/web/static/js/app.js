@@ -11,6 +11,7 @@ import { mountGame } from "./game.js";
 import { mountReplay } from "./replay.js";
 import { loadConfig } from "./config.js";
 import { registerWorker } from "./signals.js";
+import { mountAccount } from "./account.js";
 
 function route(path) {
   let m = /^\/g\/([^/]+)\/?$/.exec(path);
@@ -74,6 +75,7 @@ async function start() {
   const main = document.getElementById("app");
   renderChrome(where);
   renderHelp();
+  mountAccount();
   document.getElementById("help-button").addEventListener("click", openHelp);
   for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#lang-switch button"))) {
     b.addEventListener("click", () => setLang(b.dataset.lang));

@@ -2,7 +2,7 @@
 // die, the game log and the end screen. They show what the server's state_view says.
 
 import { h, clear } from "./dom.js";
-import { t, plural, seatColoursName, levelName } from "./i18n.js";
+import { t, plural, seatColoursName, levelName, playerName } from "./i18n.js";
 import { swatch } from "./board.js";
 import { seriesChart } from "./chart.js";
 
@@ -17,7 +17,7 @@ export function moverSeat(view) {
 export function seatName(view, meta, seat) {
   const colours = view.seats[seat].colours;
   const name = meta && meta.seats && meta.seats[seat] && meta.seats[seat].name;
-  return name ? `${name} (${seatColoursName(colours)})` : seatColoursName(colours);
+  return name ? `${playerName(name)} (${seatColoursName(colours)})` : seatColoursName(colours);
 }
 
 export function seatKind(meta, seat) {

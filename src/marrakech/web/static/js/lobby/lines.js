@@ -1,7 +1,7 @@
 // The lobby's small helpers: the name this browser remembers, what went wrong, and the
 // lines that describe a listed game.
 
-import { t, plural, lang, levelName, clockLabel } from "../i18n.js";
+import { t, plural, lang, levelName, clockLabel, playerName } from "../i18n.js";
 
 const NAME_KEY = "marrakech.name";
 
@@ -39,7 +39,7 @@ export function ago(seconds) {
 /** Who sits in a listed game: host, seats taken and open, bots and their levels. */
 export function whoLine(summary) {
   const parts = [];
-  if (summary.host) parts.push(t("lobby.host", { name: summary.host }));
+  if (summary.host) parts.push(t("lobby.host", { name: playerName(summary.host) }));
   if (typeof summary.taken === "number") {
     parts.push(t("lobby.seats", { taken: summary.taken, n: summary.players }));
   }
