@@ -408,9 +408,8 @@ def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
                 return timed_out, waited, await until(ws, "analysis")
 
         timed_out, waited, analysis = asyncio.run(scenario())
-        assert (
-            waited >= 0.9
-        )  # the clock gave the player its second (no upper bound: a loaded machine is slow)
+        # The clock gave the player its second (no upper bound: a loaded machine is slow).
+        assert waited >= 0.9
         assert timed_out["game"]["clock"]["seconds"] == 1
         assert timed_out["game"]["seats"][0]["stand_in"] == "medium"
         assert analysis["analysis"]["chances"][-1] == [0.0, 1.0]
