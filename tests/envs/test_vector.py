@@ -6,13 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 
 from marrakech import RuleSet, State, action_from_id, parse_rules
-from marrakech.envs import VectorEnv, marrakech_v0
+from marrakech.envs import VectorEnv, marrakech_v0, vector
 from marrakech.envs.pettingzoo_env import MarrakechAEC
 from marrakech.envs.python_batch import PythonBatch
 from marrakech.envs.spec import observation
@@ -189,12 +190,15 @@ def sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def test_without_numba_auto_falls_back_to_the_python_backend() -> None:
     script = textwrap.dedent(
         """
-        import sys
+        import sys, warnings
+        warnings.simplefilter("always")  # the env's own once, not the filter's, is tested
         sys.modules["numba"] = None  # makes `import numba` raise ImportError
+        import gymnasium
         from marrakech.envs import VectorEnv
         env = VectorEnv(2, players=3, seed=1)
         observations, *_ = env.step(env.sample_actions())
         print(env.backend, observations.shape)
+        print(gymnasium.make_vec("Marrakech-v0", num_envs=2).backend)
         try:
             VectorEnv(2, backend="numba")
         except ImportError as error:
@@ -204,4 +208,28 @@ def test_without_numba_auto_falls_back_to_the_python_backend() -> None:
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.splitlines() == ["python (2, 474)", "FastUnavailableError"]
+    assert done.stdout.splitlines() == ["python (2, 474)", "python", "FastUnavailableError"]
+    # Two batches fell back: one warning, naming its category and the fix.
+    assert done.stderr.count("SlowBackendWarning") == 1, done.stderr
+    assert "pip install numba" in done.stderr and "15x slower" in done.stderr
+
+
+def test_the_fallback_to_python_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Numba missing (``marrakech.fast`` cannot be imported): ``auto`` warns once per
+    process; ``backend="python"``, a choice, never warns."""
+    monkeypatch.setitem(sys.modules, "marrakech.fast", None)  # its import raises ImportError
+    monkeypatch.setattr(vector, "_warned_slow", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        VectorEnv(2, players=2, backend="python")
+        assert caught == []
+        env = VectorEnv(2, players=2, seed=0)
+        again = VectorEnv(3, players=2, seed=0)
+    assert env.backend == again.backend == "python"
+    assert [w.category for w in caught] == [vector.SlowBackendWarning]
+    assert issubclass(vector.SlowBackendWarning, RuntimeWarning)
+    message = str(caught[0].message)
+    assert "pip install numba" in message and "marrakech[fast]" in message
+    assert caught[0].filename == __file__  # points at the caller's line
+    with pytest.raises(ImportError):
+        VectorEnv(2, backend="numba")

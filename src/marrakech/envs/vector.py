@@ -2,9 +2,9 @@
 
 :class:`VectorEnv` runs on the compiled kernels (:class:`marrakech.fast.Batch`) when
 Numba is available, else on :class:`~marrakech.envs.python_batch.PythonBatch` (the core, one
-game at a time: slow but exact); both engines play the same games for the same seed
-(:mod:`marrakech.envs.engine`). Same spec as every adapter (``marrakech_v0``), with
-Gymnasium's vector API::
+game at a time: slow but exact; the fallback warns once, :class:`SlowBackendWarning`);
+both engines play the same games for the same seed (:mod:`marrakech.envs.engine`). Same
+spec as every adapter (``marrakech_v0``), with Gymnasium's vector API::
 
     >>> import numpy as np
     >>> from marrakech.envs import VectorEnv
@@ -47,6 +47,7 @@ class followed Gymnasium); no infos are built, so they are the fastest.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
@@ -91,6 +92,7 @@ from marrakech.state import State
 __all__ = [
     "BackendName",
     "ObservationName",
+    "SlowBackendWarning",
     "Transition",
     "VectorEnv",
     "make_vector",
@@ -139,19 +141,49 @@ def make_batch(
 ) -> tuple[BatchEngine, str]:
     """The batch engine for ``backend`` and its name (``numba`` or ``python``): the
     compiled :class:`marrakech.fast.Batch` when Numba is there (``auto``, ``numba``),
-    else :class:`~marrakech.envs.python_batch.PythonBatch`. Both play the same games for the
-    same seed."""
+    else :class:`~marrakech.envs.python_batch.PythonBatch`, with a
+    :class:`SlowBackendWarning` (once per process) when ``auto`` falls back to it. Both
+    play the same games for the same seed."""
     if backend not in ("auto", "numba", "python"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'python', found {backend!r}")
     if backend != "python":
         try:
             from marrakech.fast import Batch
-        except ImportError:
+        except ImportError as missing:
             if backend == "numba":
                 raise
+            warn_slow_backend(missing)
         else:
             return Batch(n, players, rules, seed), "numba"
     return PythonBatch(n, players, rules, seed), "python"
+
+
+class SlowBackendWarning(RuntimeWarning):
+    """:class:`VectorEnv` (``backend="auto"``) runs on the pure-Python batch because the
+    compiled one (Numba) cannot be imported: the same games, about 15x slower."""
+
+
+#: Whether :func:`warn_slow_backend` has warned in this process (it warns once).
+_warned_slow = False
+
+
+def warn_slow_backend(missing: ImportError) -> None:
+    """Warn, once per process, that the batch fell back to pure Python and how to get the
+    compiled one. A run that means to use Python says ``backend="python"`` and is not
+    warned; ``warnings.filterwarnings("ignore", category=SlowBackendWarning)`` silences
+    it."""
+    global _warned_slow
+    if _warned_slow:
+        return
+    _warned_slow = True
+    warnings.warn(
+        f"VectorEnv runs on the pure-Python batch, about 15x slower than the compiled one: "
+        f"Numba is missing ({missing}). Install it with: pip install numba (or "
+        f"pip install 'marrakech[fast]'; the rl and sb3 extras bring it too), or pass "
+        f"backend='python' to choose the slow batch without this warning",
+        SlowBackendWarning,
+        stacklevel=4,
+    )
 
 
 def observe_games(
