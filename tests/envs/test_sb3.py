@@ -59,6 +59,7 @@ def test_it_follows_the_vec_env_contract() -> None:
         assert np.array_equal(masks, env.env.action_masks())
         actions = np.where(masks, rng.random(masks.shape), -1).argmax(axis=1)
         observations, rewards, dones, infos = env.step(actions)
+        assert isinstance(observations, np.ndarray)
         assert observations.shape == (6, 474) and len(infos) == 6
         for i in np.flatnonzero(dones):
             ended += 1
@@ -86,4 +87,5 @@ def test_maskable_ppo_learns_on_it() -> None:
     env = VecMonitor(vec_env(8))
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0)
     model.learn(total_timesteps=512)
-    assert model.num_timesteps >= 512 and len(model.ep_info_buffer) > 0
+    assert model.num_timesteps >= 512 and model.ep_info_buffer is not None
+    assert len(model.ep_info_buffer) > 0

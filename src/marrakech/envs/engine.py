@@ -20,6 +20,7 @@ and the same actions they play **the same games**, move for move::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
@@ -46,6 +47,11 @@ class BatchEngine(Protocol):
 
     def seed(self, seed: int) -> None:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
+
+    def seed_games(self, seeds: Sequence[int | None]) -> None:
+        """Reseed game ``i``'s generators from ``seeds[i]`` as :meth:`seed` seeds game 0
+        (so a game plays the same for the same seed wherever it sits); ``None`` leaves
+        that game's generators as they are. One entry per game."""
 
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
         """Start new games: all of them, or those where ``mask`` (n bools) is True."""

@@ -23,6 +23,8 @@ same seed and the same actions play the same games on both engines. A step actio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -37,6 +39,7 @@ from marrakech.batch_checks import (
     check_players,
     check_rules,
     check_seats,
+    check_seeds,
     check_state,
 )
 from marrakech.observation import OBSERVATION_SIZE, encode_observation_f32
@@ -70,6 +73,14 @@ class PythonBatch:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
         self._chance_streams = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, self.n)
         self._action_streams = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, self.n)
+
+    def seed_games(self, seeds: Sequence[int | None]) -> None:
+        """Reseed game ``i``'s generators from ``seeds[i]`` as :meth:`seed` seeds game 0;
+        ``None`` leaves that game's generators as they are (``Batch.seed_games``)."""
+        for i, seed in enumerate(check_seeds(seeds, self.n)):
+            if seed is not None:
+                self._chance_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, 1)[0]
+                self._action_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, 1)[0]
 
     def _resolve(self, i: int, state: State) -> State:
         """Sample the chance nodes of game ``i`` until a decision or the end, drawing from

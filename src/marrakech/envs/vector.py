@@ -58,7 +58,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from marrakech.actions import DECISION_IDS
-from marrakech.batch_checks import check_flags, check_ids
+from marrakech.batch_checks import check_flags, check_ids, check_seeds
 from marrakech.bots import Bot, RandomBot
 from marrakech.envs.common import (
     IllegalPolicy,
@@ -240,12 +240,15 @@ class _GymnasiumTuple(tuple):  # type: ignore[type-arg]
 
 class _Ended(NamedTuple):
     """Games that ended in a step: which, their final observations (``SAME_STEP``
-    mode), their ranks, and those of them ended by an illegal action."""
+    mode) and the seats they are seen from, their ranks and scores, and for games ended
+    by an illegal action (a forfeit), the illegal decision ids (else None)."""
 
     games: npt.NDArray[np.intp]
     observations: npt.NDArray[np.float32]
+    seats: npt.NDArray[np.int8]
     ranks: npt.NDArray[np.int8]
-    forfeits: npt.NDArray[np.intp]
+    scores: npt.NDArray[np.int32]
+    illegal: npt.NDArray[np.int64] | None
 
 
 class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
@@ -340,10 +343,16 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     # -- Gymnasium's vector API -------------------------------------------------------
 
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[Array, dict[str, Any]]:
-        """Start the games again: all of them, or ``options["reset_mask"]``'s (n bools);
-        ``seed`` reseeds the games' generators first."""
+        """Start the games again: all of them, or ``options["reset_mask"]``'s (n bools).
+
+        ``seed`` reseeds the games' generators first: an int seeds the batch (game ``i``
+        from the seed and ``i``), a list gives one seed per game as Gymnasium allows
+        (game ``i`` plays as a lone game seeded ``seed[i]`` would, ``None`` keeps that
+        game's generators going); see :meth:`reset_transition`."""
         mask = None if not options or "reset_mask" not in options else options["reset_mask"]
         out = self.reset_transition(seed, mask)
         return _GymnasiumTuple((out.observations, self._infos(out, out.rewards)))
@@ -354,43 +363,72 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         (always false: a game is at most a few hundred steps) and infos."""
         deciders = self._batch.to_move()
         out = self._advance(actions, record=True)
-        infos = self._infos(out, out.rewards)
+        infos = self._infos(out, out.rewards, deciders)
         rewards = out.rewards
         if self.opponents is None:
             rewards = np.where(
                 deciders >= 0, rewards[np.arange(self.n), np.maximum(deciders, 0)], 0.0
             ).astype(np.float32)
-            infos["seat"] = deciders
         truncations = np.zeros(self.n, np.bool_)
         return _GymnasiumTuple((out.observations, rewards, out.terminated, truncations, infos))
 
-    def _infos(self, out: Transition, rewards: npt.NDArray[np.float32]) -> dict[str, Any]:
-        """The step's infos: masks, seats to move, every seat's rewards in self-play, and
-        for the games that ended their final ranks (and, in ``SAME_STEP`` mode, their
-        final observations), each with its ``_key`` mask, as Gymnasium lays them out."""
-        infos: dict[str, Any] = {"action_mask": out.action_masks, "to_move": out.to_move}
-        if self.opponents is None:
-            infos["rewards"] = rewards
+    def _infos(
+        self,
+        out: Transition,
+        rewards: npt.NDArray[np.float32],
+        deciders: npt.NDArray[np.int8] | None = None,
+    ) -> dict[str, Any]:
+        """The step's infos, laid out as Gymnasium's ``SyncVectorEnv`` of ``Marrakech-v0``
+        lays out its environments' infos (the same keys, each with its ``_key`` mask):
+        ``action_mask`` and ``seat`` (the learning seat; in self-play the seat that
+        decided, after a step), plus ``to_move`` and in self-play every seat's
+        ``rewards``; for the games that ended, their ``ranks`` and ``scores`` (and the
+        ``illegal_action`` id of a forfeit), in ``final_info`` with ``final_obs`` under
+        ``SAME_STEP``, at the top level otherwise."""
+        every = np.ones(self.n, dtype=np.bool_)
+        infos: dict[str, Any] = {
+            "action_mask": out.action_masks,
+            "_action_mask": every,
+            "to_move": out.to_move,
+            "_to_move": every,
+        }
+        if self.opponents is not None:
+            infos.update(seat=self.seats.astype(np.int64), _seat=every)
+        else:
+            infos.update(rewards=rewards, _rewards=every)
+            if deciders is not None:
+                infos.update(seat=deciders, _seat=deciders >= 0)
         if not self._ended:
             return infos
         done = np.zeros(self.n, dtype=np.bool_)
         ranks = np.zeros((self.n, self.players), dtype=np.int8)
+        scores = np.zeros((self.n, self.players), dtype=np.int32)
+        seats = np.zeros(self.n, dtype=np.int64)
+        illegal = np.zeros(self.n, dtype=np.int64)
         forfeited = np.zeros(self.n, dtype=np.bool_)
         for ended in self._ended:
             done[ended.games] = True
             ranks[ended.games] = ended.ranks
-            forfeited[ended.forfeits] = True
+            scores[ended.games] = ended.scores
+            seats[ended.games] = ended.seats
+            if ended.illegal is not None:
+                illegal[ended.games] = ended.illegal
+                forfeited[ended.games] = True
+        ending: dict[str, Any] = {"ranks": ranks, "_ranks": done, "scores": scores, "_scores": done}
         if forfeited.any():
-            infos.update(illegal_action=forfeited, _illegal_action=forfeited)
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            final = np.full(self.n, None, dtype=object)
-            for ended in self._ended:
-                for game, vector in zip(ended.games, ended.observations, strict=True):
-                    final[game] = self._shaped(vector)
-            infos.update(final_obs=final, _final_obs=done, _final_info=done)
-            infos["final_info"] = {"ranks": ranks, "_ranks": done}
-        else:
-            infos.update(ranks=ranks, _ranks=done)
+            ending.update(illegal_action=illegal, _illegal_action=forfeited)
+        if self.autoreset_mode is not AutoresetMode.SAME_STEP:
+            infos.update(ending)
+            return infos
+        final = np.full(self.n, None, dtype=object)
+        for ended in self._ended:
+            for game, vector in zip(ended.games, ended.observations, strict=True):
+                final[game] = self._shaped(vector)
+        # A game over has no legal decision: its final mask is all False.
+        masks = np.zeros((self.n, DECISION_IDS), dtype=np.bool_)
+        final_info = {"action_mask": masks, "_action_mask": done, "seat": seats, "_seat": done}
+        infos.update(final_obs=final, _final_obs=done, final_info=final_info | ending)
+        infos["_final_info"] = done
         return infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -400,13 +438,25 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     # -- the batch's own API -------------------------------------------------------------
 
     def reset_transition(
-        self, seed: int | None = None, mask: npt.ArrayLike | None = None
+        self, seed: int | Sequence[int | None] | None = None, mask: npt.ArrayLike | None = None
     ) -> Transition:
         """Start all ``n`` games again, or those where ``mask`` (n bools) is True
-        (reseeding the games' generators first if ``seed``)."""
-        if seed is not None:
-            self._batch.seed(seed)
-            self._rng = random.Random(seed)
+        (reseeding the games' generators first if ``seed``).
+
+        ``seed``: an int reseeds every game from it and the game's index; a list of ``n``
+        ints or ``None`` reseeds game ``i`` as game 0 of a batch seeded ``seed[i]`` (so
+        ``seed=[s]`` for one game is ``seed=s``, and equal seeds give equal games),
+        ``None`` entries leaving their game's generators as they are. A list of the
+        wrong length, or an entry that is not an int or None, is refused. The bots other
+        than ``random`` share one generator, seeded from the int or from the list."""
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            self._batch.seed(int(seed))
+            self._rng = random.Random(int(seed))
+        elif seed is not None:
+            seeds = check_seeds(seed, self.n)
+            self._batch.seed_games(seeds)
+            if any(value is not None for value in seeds):
+                self._rng = random.Random(repr(seeds))
         self._ended = []
         if mask is None:
             self._batch.reset()
@@ -478,7 +528,16 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             finals = np.zeros((0, OBSERVATION_SIZE), dtype=np.float32)
             if same_step:
                 finals = observe_games(self._batch, games, seen[games])
-            self._ended.append(_Ended(games, finals, self._batch.ranks()[ended], games[:0]))
+            self._ended.append(
+                _Ended(
+                    games,
+                    finals,
+                    seen[games],
+                    self._batch.ranks()[ended],
+                    self._batch.scores()[ended],
+                    None,
+                )
+            )
         if same_step:
             self._batch.reset(ended)
         else:
@@ -504,7 +563,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         if games.size == 0:
             return forfeits
         to_move = self._batch.to_move()
-        finals, ranks = [], []
+        finals, ranks, scores, seats = [], [], [], []
         for i in games:
             state, seat = self._batch.state(int(i)), int(to_move[i])
             outcome = forfeit_outcome(state, seat)
@@ -515,11 +574,20 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                 rewards[i] = table
             seen = int(self.seats[i]) if self.opponents is not None else seat
             finals.append(observation(state, seen))
+            seats.append(seen)
             ranks.append(outcome.ranks)
+            scores.append(state.scores())
         terminated |= forfeits
         if record:
             self._ended.append(
-                _Ended(games, np.stack(finals), np.array(ranks, dtype=np.int8), games)
+                _Ended(
+                    games,
+                    np.stack(finals),
+                    np.array(seats, dtype=np.int8),
+                    np.array(ranks, dtype=np.int8),
+                    np.array(scores, dtype=np.int32),
+                    ids[games].astype(np.int64),
+                )
             )
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             self._batch.reset(forfeits)

@@ -15,6 +15,8 @@ after :meth:`Batch.reset` and after every :meth:`Batch.step` each game waits at 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -28,6 +30,7 @@ from marrakech.batch_checks import (
     check_index,
     check_rules,
     check_seats,
+    check_seeds,
     check_state,
 )
 from marrakech.fast import kernels
@@ -99,6 +102,15 @@ class Batch:
         value = np.uint64(int(seed) % 2**64)
         kernels.seed_streams(value, _SALT_CHANCE, self._streams)
         kernels.seed_streams(value, _SALT_ACTIONS, self._action_streams)
+
+    def seed_games(self, seeds: Sequence[int | None]) -> None:
+        """Reseed game ``i``'s generators from ``seeds[i]`` as :meth:`seed` seeds game 0
+        (a game plays the same for the same seed wherever it sits); ``None`` leaves that
+        game's generators as they are. One entry per game."""
+        for i, seed in enumerate(check_seeds(seeds, self.n)):
+            if seed is not None:
+                self._streams[i] = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, 1)[0]
+                self._action_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, 1)[0]
 
     def _flags(self, mask: npt.ArrayLike, what: str) -> npt.NDArray[np.bool_]:
         """``mask`` checked to be one boolean per game, as the kernels want it."""
