@@ -85,6 +85,26 @@ def test_sb3_maskable_ppo_on_the_batch() -> None:
     assert "policy vs random (2 players, seats rotating): win rate" in output
 
 
+@pytest.mark.skipif(not has("sb3_contrib", "stable_baselines3"), reason="needs the sb3 extra")
+def test_sb3_cnn_policy_on_the_planes() -> None:
+    output = run(
+        "sb3_planes_cnn.py",
+        "--timesteps",
+        "512",
+        "--games",
+        "8",
+        "--n-steps",
+        "32",
+        "--features",
+        "32",
+        "--channels",
+        "8",
+        "--eval-games",
+        "20",
+    )
+    assert "CNN policy vs random (2 players, seats rotating): win rate" in output
+
+
 def importable(module: str) -> bool:
     """Whether ``module`` imports (in a subprocess: RLlib is heavy, and Ray may be there
     without RLlib's own dependencies)."""
