@@ -66,6 +66,15 @@ class BatchEngine(Protocol):
         """A uniformly random legal decision id per game (-1 for finished games)."""
         ...
 
+    def greedy_actions(
+        self, games: npt.NDArray[np.intp], params: Sequence[float]
+    ) -> npt.NDArray[np.int64]:
+        """``greedy``'s decision in each of ``games`` (indices of games waiting at a
+        decision) for ``params`` (:func:`marrakech.bots.greedy.greedy_params`): the best
+        of its scores, equal best ones chosen between with one draw of each game's own
+        bot stream (seeded with the others), so both engines agree."""
+        ...
+
     def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
         """``(n, 87)`` legal decision flags (all False once a game is over)."""
         ...

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, NamedTuple
 
 import gymnasium
@@ -60,6 +60,7 @@ from gymnasium.vector.utils import batch_space
 from marrakech.actions import DECISION_IDS
 from marrakech.batch_checks import check_flags, check_ids, check_seeds
 from marrakech.bots import Bot, RandomBot
+from marrakech.bots.greedy import GreedyBot, greedy_params
 from marrakech.envs.common import (
     IllegalPolicy,
     Opponent,
@@ -91,6 +92,7 @@ from marrakech.state import State
 
 __all__ = [
     "BackendName",
+    "BatchPolicy",
     "ObservationName",
     "SlowBackendWarning",
     "Transition",
@@ -100,6 +102,11 @@ __all__ = [
 ]
 
 BackendName = Literal["auto", "numba", "python"]
+#: A batched opponent for :class:`VectorEnv`: given the observations of the ``k`` games
+#: where it is to move (``(k, 474)``, or ``(k, 42, 7, 7)`` with ``observation="planes"``,
+#: each from the seat it plays) and their ``(k, 87)`` bool legal masks, one legal decision
+#: id per game, in one call: a frozen network, a league's past snapshot, a scripted rule.
+BatchPolicy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], npt.ArrayLike]
 #: The observation's form: the flat ``marrakech_v0`` vector, or its planes
 #: (:mod:`marrakech.envs.planes`, ``(42, 7, 7)``, for convolutional networks).
 ObservationName = Literal["vector", "planes"]
@@ -134,6 +141,30 @@ def outcome_table(ranks: npt.NDArray[np.integer], reward: RewardName) -> npt.NDA
     rows = np.asarray(ranks).tolist()
     table = [rewards_of(Outcome(tuple(row)), reward) for row in rows]
     return np.array(table, dtype=np.float32).reshape(len(rows), -1)
+
+
+def make_vector_opponents(opponents: Sequence[Opponent | BatchPolicy]) -> list[Bot | BatchPolicy]:
+    """:class:`VectorEnv`'s opponents: bots by name or as :class:`Bot` objects, and
+    batched policies (:data:`BatchPolicy`: any other callable) as they are."""
+    chosen: list[Bot | BatchPolicy] = []
+    for opponent in opponents:
+        if isinstance(opponent, str | Bot):
+            chosen.extend(make_opponents([opponent]))
+        elif callable(opponent):
+            chosen.append(opponent)
+        else:
+            raise TypeError(
+                f"an opponent is a bot name, a Bot or a batched policy (a callable from "
+                f"observations and masks to decision ids), found {opponent!r}"
+            )
+    return chosen
+
+
+def opponent_name(opponent: Bot | BatchPolicy) -> str:
+    """A bot's name, or a batched policy's (its function or class name)."""
+    if isinstance(opponent, Bot):
+        return opponent.name
+    return str(getattr(opponent, "__name__", type(opponent).__name__))
 
 
 def make_batch(
@@ -274,7 +305,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         rules: RuleSet | str = "standard",
         seed: int = 0,
         *,
-        opponents: Sequence[Opponent] | None = None,
+        opponents: Sequence[Opponent | BatchPolicy] | None = None,
         seat: int | Literal["rotate"] = 0,
         reward: RewardName = "rank",
         autoreset: bool = True,
@@ -304,14 +335,14 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self.observation_name = observation
         self._batch, self.backend = make_batch(backend, n, self.players, self.rules, seed)
         self.n = self.num_envs = self._batch.n
-        self.opponents: list[Bot] | None = None
+        self.opponents: list[Bot | BatchPolicy] | None = None
         if opponents is not None:
             if isinstance(opponents, str) or len(opponents) != self.players - 1:
                 raise ValueError(
                     f"{self.players} players need {self.players - 1} opponents "
                     f"(one per other seat), found {opponents!r}"
                 )
-            self.opponents = make_opponents(opponents)
+            self.opponents = make_vector_opponents(opponents)
         if seat == "rotate":
             self.seats = (np.arange(self.n) % self.players).astype(np.int8)
         elif isinstance(seat, int | np.integer) and not isinstance(seat, bool):
@@ -616,11 +647,42 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                     if sampled is None:
                         sampled = self._batch.sample_actions()
                     actions[rows] = sampled[rows]
-                else:
+                elif type(bot) is GreedyBot:  # the batch's own greedy (same scores)
+                    games = np.flatnonzero(rows)
+                    params = greedy_params(bot.weights, self.players)
+                    actions[games] = self._batch.greedy_actions(games, params)
+                elif isinstance(bot, Bot):
                     for i in np.flatnonzero(rows):
                         actions[i] = bot.choose(self._batch.state(int(i)), self._rng).id
+                else:
+                    games = np.flatnonzero(rows)
+                    actions[games] = self._policy_actions(bot, games, to_move[games])
             self._batch.step(actions, mask=actions >= 0)
             self._collect_ends(rewards, terminated, record)
+
+    def _policy_actions(
+        self, policy: BatchPolicy, games: npt.NDArray[np.intp], seats: npt.NDArray[np.int8]
+    ) -> npt.NDArray[np.int64]:
+        """One call of a batched opponent for the games where it is to move: their
+        observations from its seats and their masks in, one legal id per game out."""
+        observations = self._shaped(observe_games(self._batch, games, seats))
+        masks = self._batch.legal_masks()[games]
+        chosen = np.asarray(policy(observations, masks))
+        name = opponent_name(policy)
+        if chosen.shape != games.shape or chosen.dtype.kind not in "iu":
+            raise ValueError(
+                f"opponent policy {name}: expected {games.size} integer decision ids (one "
+                f"per game it moves in), found shape {chosen.shape} of {chosen.dtype}"
+            )
+        ids = chosen.astype(np.int64)
+        valid = (ids >= 0) & (ids < DECISION_IDS)
+        legal = valid & masks[np.arange(games.size), np.where(valid, ids, 0)]
+        if not legal.all():
+            j = int(np.flatnonzero(~legal)[0])
+            game = int(games[j])
+            who = f"opponent policy {name} in game {game}"
+            raise self._batch.state(game).illegal_action_error(int(ids[j]), who=who)
+        return ids
 
     def _transition(
         self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
@@ -683,7 +745,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         mode = (
             "self-play"
             if self.opponents is None
-            else "vs " + ",".join(b.name for b in self.opponents)
+            else "vs " + ",".join(opponent_name(b) for b in self.opponents)
         )
         return (
             f"VectorEnv(n={self.n}, players={self.players}, rules={self.rules}, {mode}, "
@@ -693,7 +755,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
 
 def make_vector(
     num_envs: int = 1,
-    opponents: Sequence[Opponent] | None = None,
+    opponents: Sequence[Opponent | BatchPolicy] | None = None,
     players: int | None = None,
     rules: RuleSet | str = "standard",
     *,
