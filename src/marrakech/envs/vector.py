@@ -24,7 +24,9 @@ Two modes:
   bots and chance move inside :meth:`VectorEnv.step`; every game waits for the learning
   seat (``seat``: a number, or ``"rotate"`` for game ``i`` at seat ``i % players``), and
   ``rewards`` are the learning seat's. ``random`` opponents are drawn by the batch's own
-  generator, vectorised; other bots see core states.
+  generator, vectorised; ``greedy`` runs compiled in the batch (the Python bot's
+  scores, ties broken by each game's generator); a :data:`BatchPolicy` (any callable)
+  answers for all its games in one call; other bots see core states, game by game.
 * **self-play** (``opponents=None``): every decision of every seat comes back;
   ``infos["to_move"]`` says whose, the observation is from that seat. ``rewards[i]`` is
   the reward of the seat that decided in game ``i`` at this step, and
@@ -286,10 +288,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     """``n`` games of Marrakech in numpy arrays; see the module docstring.
 
     Parameters: ``n`` games, ``players`` (2..4), ``rules`` (a :class:`RuleSet` or a word),
-    ``seed``, ``opponents`` (None for self-play, else one bot name or :class:`Bot` per
-    other seat), ``seat`` (the learning seat against bots: a number or ``"rotate"``),
-    ``reward`` (``"rank"`` or ``"win"``), ``autoreset_mode`` (an :class:`AutoresetMode` or
-    its name, default ``SAME_STEP``; ``autoreset=False`` is ``DISABLED``),
+    ``seed``, ``opponents`` (None for self-play, else one bot name, :class:`Bot` or
+    :data:`BatchPolicy` per other seat), ``seat`` (the learning seat against bots: a
+    number or ``"rotate"``), ``reward`` (``"rank"`` or ``"win"``), ``autoreset_mode`` (an
+    :class:`AutoresetMode` or its name, default ``SAME_STEP``; ``autoreset=False`` is
+    ``DISABLED``),
     ``observation`` (``"vector"`` or ``"planes"``), ``illegal_action`` (``"raise"``, the
     default, or ``"lose"``: the game ends as a forfeit, see
     :func:`~marrakech.envs.spec.forfeit_outcome`), ``copy`` (True: new arrays at every
