@@ -8,6 +8,13 @@ test: it prints numbers::
 
     .venv/bin/python benchmarks/bench_envs.py              # everything, a few seconds each
     .venv/bin/python benchmarks/bench_envs.py --only vector --batch 4096 --seconds 5
+    .venv/bin/python benchmarks/bench_envs.py --only opponents --players 2 --batch 256
+
+``--only opponents`` times the learning seat of a ``VectorEnv`` against each kind of
+opponent in one run: ``random`` (the batch's own sampler), ``greedy`` (compiled in the
+batch), a batched policy (a numpy linear policy called once per bot round), and, for
+comparison, the Python ``greedy`` bot called game by game; it prints each rate and its
+ratio to the rate against ``random``.
 """
 
 from __future__ import annotations
@@ -91,6 +98,62 @@ def bench_vector(
     return per_cpu_second(some_steps, seconds)
 
 
+class _PythonGreedy:
+    """The core ``greedy`` bot as any other bot is called: one game at a time (what the
+    batch did for ``greedy`` before it had the compiled one)."""
+
+    name = "greedy (Python, per game)"
+
+    def __init__(self) -> None:
+        from marrakech.bots.greedy import GreedyBot
+
+        self._bot = GreedyBot()
+
+    def choose(self, state: object, rng: object) -> object:
+        return self._bot.choose(state, rng)  # type: ignore[arg-type]
+
+
+def linear_policy(seed: int = 0) -> object:
+    """A batched policy: a fixed random linear score over the 474 observation values,
+    the best legal decision id per game (what a frozen network does, cheaply)."""
+    weights = np.random.default_rng(seed).normal(size=(474, 87)).astype(np.float32)
+
+    def policy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        scores = observations.reshape(len(masks), -1) @ weights
+        best: np.ndarray = np.where(masks, scores, -np.inf).argmax(axis=1)
+        return best
+
+    return policy
+
+
+def bench_opponents(players: int, batch: int, seconds: float) -> dict[str, float]:
+    """Learning-seat steps per CPU-second against each kind of opponent (its random
+    legal actions drawn by the batch), numba backend when there."""
+    from marrakech.envs import VectorEnv
+
+    kinds = {
+        "random": "random",
+        "greedy (compiled in the batch)": "greedy",
+        "a batched policy (numpy linear)": linear_policy(),
+        "greedy (Python bot, game by game)": _PythonGreedy(),
+    }
+    rows: dict[str, float] = {}
+    for label, opponent in kinds.items():
+        env = VectorEnv(
+            batch, players, seed=0, opponents=(opponent,) * (players - 1), seat="rotate"
+        )
+        env.reset()
+        rounds = 1 if isinstance(opponent, _PythonGreedy) else 10
+
+        def some_steps(env: VectorEnv = env, rounds: int = rounds) -> int:
+            for _ in range(rounds):
+                env.step_transition(env.sample_actions())
+            return rounds * env.n
+
+        rows[label] = per_cpu_second(some_steps, seconds)
+    return rows
+
+
 def bench_frames(players: int, seconds: float) -> float:
     """``render_mode="rgb_array"`` pictures drawn per CPU-second, from positions of a game."""
     import random
@@ -115,6 +178,8 @@ def bench_frames(players: int, seconds: float) -> float:
 def measure(players: int, batch: int, seconds: float, only: str | None = None) -> dict[str, float]:
     """Steps per CPU-second of each environment, by label."""
     rows: dict[str, float] = {}
+    if only == "opponents":
+        return bench_opponents(players, batch, seconds)
     if only in (None, "aec"):
         rows["PettingZoo AEC, self-play"] = bench_aec(players, seconds)
     if only in (None, "gymnasium"):
@@ -144,9 +209,18 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per figure")
-    parser.add_argument("--only", choices=["aec", "gymnasium", "vector"], default=None)
+    parser.add_argument("--only", choices=["aec", "gymnasium", "vector", "opponents"], default=None)
     args = parser.parse_args()
     rows = measure(args.players, args.batch, args.seconds, args.only)
+    if args.only == "opponents":
+        print(
+            f"VectorEnv n={args.batch}, {args.players} players: learning-seat steps per "
+            f"CPU-second (random legal actions, observations included) against"
+        )
+        base = rows["random"]
+        for label, rate in rows.items():
+            print(f"{label:<36} {rate:>12,.0f}   {rate / base:>7.3f}x of random")
+        return
     print(f"{args.players} players, random legal actions, observations included")
     for label, rate in rows.items():
         print(f"{label:<52} {rate:>14,.0f} steps per CPU-second")

@@ -47,9 +47,14 @@ def against_random(games: int, players: int, seed: int, **options: Any) -> Vecto
     )
 
 
-def win_rate(policy: Policy, players: int, games: int, seed: int) -> WinRate:
-    """``policy`` against ``random`` in ``games`` fresh games."""
-    env = against_random(games, players, seed, reward="win", autoreset=False)
+def win_rate(
+    policy: Policy, players: int, games: int, seed: int, illegal_action: str = "raise"
+) -> WinRate:
+    """``policy`` against ``random`` in ``games`` fresh games (``illegal_action="lose"``
+    for a policy that does not mask: an illegal decision loses its game)."""
+    env = against_random(
+        games, players, seed, reward="win", autoreset=False, illegal_action=illegal_action
+    )
     out = env.reset_transition()
     wins = np.zeros(env.n)
     while not out.terminated.all():

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 from evaluation import WinRate, against_random, win_rate
 
+from marrakech.envs import VectorEnv
 from marrakech.envs.spec import DECISION_IDS, OBSERVATION_SIZE
 
 Array = npt.NDArray[np.float64]
@@ -75,8 +77,17 @@ class Adam:
             p += self.rate * m_hat / (np.sqrt(v_hat) + 1e-8)
 
 
-def train(args: argparse.Namespace, policy: LinearPolicy, rng: np.random.Generator) -> None:
-    env = against_random(args.games, args.players, args.seed)
+def train(
+    args: argparse.Namespace,
+    policy: LinearPolicy,
+    rng: np.random.Generator,
+    env: VectorEnv | None = None,
+    after_update: Callable[[int], None] | None = None,
+) -> None:
+    """REINFORCE for ``args.minutes`` in ``env`` (default: against ``random``);
+    ``after_update(n)`` is called after the ``n``-th update."""
+    if env is None:
+        env = against_random(args.games, args.players, args.seed)
     optimiser = Adam([policy.weights.shape, policy.bias.shape], args.rate)
     out = env.reset_transition()
     # Per game: the (observation, mask, action) steps of the episode in progress.
@@ -115,6 +126,8 @@ def train(args: argparse.Namespace, policy: LinearPolicy, rng: np.random.Generat
         )
         finished.clear()
         update += 1
+        if after_update is not None:
+            after_update(update)
         if update % args.report_every == 0:
             mean = float(np.mean(recent))
             left = deadline - time.monotonic()

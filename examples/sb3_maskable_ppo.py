@@ -10,6 +10,11 @@ Needs the ``sb3`` extra (``pip install 'marrakech[sb3]'``)::
     .venv/bin/python examples/sb3_maskable_ppo.py                      # 2 players
     .venv/bin/python examples/sb3_maskable_ppo.py --players 4 --timesteps 500000
     .venv/bin/python examples/sb3_maskable_ppo.py --save ppo.zip
+    .venv/bin/python examples/sb3_maskable_ppo.py --no-masks     # plain PPO: learns nothing
+
+``--no-masks`` trains Stable-Baselines3's plain ``PPO`` instead, which never sees the
+masks: its illegal decisions lose their games (``illegal_action="lose"``), in training
+and in the evaluation.
 
 The measured result is in ``docs/environments.md``.
 """
@@ -24,6 +29,7 @@ import numpy.typing as npt
 import torch
 from evaluation import against_random, win_rate
 from sb3_contrib import MaskablePPO
+from stable_baselines3 import PPO
 from stable_baselines3.common.vec_env import VecMonitor
 
 from marrakech.envs.sb3 import SB3VecEnv
@@ -39,11 +45,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--save", default=None, help="write the model to this .zip file")
+    parser.add_argument("--no-masks", action="store_true", help="plain PPO, no action masks")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
 
-    env = VecMonitor(SB3VecEnv(against_random(args.games, args.players, args.seed)))
-    model = MaskablePPO(
+    illegal = "lose" if args.no_masks else "raise"
+    batch = against_random(args.games, args.players, args.seed, illegal_action=illegal)
+    env = VecMonitor(SB3VecEnv(batch))
+    model = (PPO if args.no_masks else MaskablePPO)(
         "MlpPolicy",
         env,
         n_steps=args.n_steps,
@@ -58,20 +67,24 @@ def main() -> None:
     def policy(
         observations: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]
     ) -> npt.ArrayLike:
-        actions, _ = model.predict(observations, action_masks=masks, deterministic=True)
+        if args.no_masks:
+            actions, _ = model.predict(observations, deterministic=True)
+        else:
+            actions, _ = model.predict(observations, action_masks=masks, deterministic=True)
         return actions
 
+    name = "PPO without masks" if args.no_masks else "policy"
     chance = 1 / args.players
-    before = win_rate(policy, args.players, args.eval_games, args.seed + 1)
-    print(f"untrained policy vs random: {before}; chance level {chance:.3f}")
+    before = win_rate(policy, args.players, args.eval_games, args.seed + 1, illegal)
+    print(f"untrained {name} vs random: {before}; chance level {chance:.3f}")
     start = time.monotonic()
     cpu = time.process_time()
     model.learn(total_timesteps=args.timesteps)
     seconds, cpu_seconds = time.monotonic() - start, time.process_time() - cpu
-    after = win_rate(policy, args.players, args.eval_games, args.seed + 1)
+    after = win_rate(policy, args.players, args.eval_games, args.seed + 1, illegal)
     print(
         f"trained {model.num_timesteps:,} steps in {seconds:.0f}s ({cpu_seconds:.0f} CPU-s); "
-        f"policy vs random ({args.players} players, seats rotating): {after}; "
+        f"{name} vs random ({args.players} players, seats rotating): {after}; "
         f"chance level {chance:.3f}"
     )
     if args.save:

@@ -36,6 +36,7 @@ __all__ = [
     "check_players",
     "check_rules",
     "check_seats",
+    "check_seeds",
     "check_state",
 ]
 
@@ -63,6 +64,36 @@ def check_games(n: object) -> int:
     if count is None or not 1 <= count <= MAX_GAMES:
         raise ValueError(f"a batch holds 1..{MAX_GAMES} games, found n={n!r}")
     return count
+
+
+def check_seeds(seeds: object, n: int) -> list[int | None]:
+    """One seed per game, as Gymnasium's ``reset(seed=[...])`` takes them: a sequence of
+    ``n`` whole numbers or ``None`` (that game's generators go on as they are)::
+
+        >>> check_seeds([3, None], 2)
+        [3, None]
+        >>> check_seeds([3], 2)
+        Traceback (most recent call last):
+        ...
+        ValueError: seed: expected one seed (an int or None) per game, 2 in all, found 1
+    """
+    if isinstance(seeds, str | bytes) or not hasattr(seeds, "__len__"):
+        raise TypeError(
+            f"seed: expected an int, None or a list of {n} seeds (int or None), "
+            f"found {type(seeds).__name__}"
+        )
+    values = list(seeds)  # type: ignore[call-overload]
+    if len(values) != n:
+        raise ValueError(
+            f"seed: expected one seed (an int or None) per game, {n} in all, found {len(values)}"
+        )
+    checked: list[int | None] = []
+    for i, value in enumerate(values):
+        whole = None if value is None else _whole(value)
+        if value is not None and whole is None:
+            raise TypeError(f"seed[{i}]: expected an int or None, found {value!r}")
+        checked.append(whole)
+    return checked
 
 
 def check_rules(rules: object) -> RuleSet:

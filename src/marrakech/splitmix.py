@@ -26,6 +26,8 @@ MIX2 = 0x94D049BB133111EB
 #: Salts that keep a batch's streams apart: chance (rolls, draws) and sampled actions.
 SALT_CHANCE = 0x243F6A8885A308D3
 SALT_ACTIONS = 0x13198A2E03707344
+#: The salt of a batch's streams for its compiled bots' choices (``greedy``'s ties).
+SALT_BOTS = 0xA4093822299F31D0
 #: The salt of the playout kernel's single stream.
 SALT_PLAYOUTS = 0x3C6EF372FE94F82B
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
@@ -61,6 +63,7 @@ __all__ = [
     "GOLDEN",
     "MASK",
     "SALT_ACTIONS",
+    "SALT_BOTS",
     "SALT_CHANCE",
     "SALT_PLAYOUTS",
     "below",

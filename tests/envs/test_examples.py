@@ -62,6 +62,23 @@ def test_policy_gradient_learns_on_a_small_budget() -> None:
     assert "greedy policy vs random (2 players, seats rotating): win rate" in output
 
 
+def test_self_play_against_snapshots_through_the_policy_hook() -> None:
+    output = run(
+        "self_play_snapshots.py",
+        "--minutes",
+        "0.05",
+        "--eval-games",
+        "100",
+        "--games",
+        "32",
+        "--episodes-per-update",
+        "32",
+        "--snapshot-every",
+        "1",
+    )
+    assert "snapshots; greedy policy vs random (2 players, seats rotating): win rate" in output
+
+
 def test_render_frames_writes_png_files(tmp_path: Path) -> None:
     output = run("render_frames.py", "--out", str(tmp_path), "--players", "2")
     frames = sorted(tmp_path.glob("*.png"))
@@ -83,6 +100,39 @@ def test_sb3_maskable_ppo_on_the_batch() -> None:
         "50",
     )
     assert "policy vs random (2 players, seats rotating): win rate" in output
+    unmasked = run(
+        "sb3_maskable_ppo.py",
+        "--no-masks",
+        "--timesteps",
+        "512",
+        "--games",
+        "8",
+        "--n-steps",
+        "64",
+        "--eval-games",
+        "20",
+    )
+    assert "PPO without masks vs random (2 players, seats rotating): win rate" in unmasked
+
+
+@pytest.mark.skipif(not has("sb3_contrib", "stable_baselines3"), reason="needs the sb3 extra")
+def test_sb3_cnn_policy_on_the_planes() -> None:
+    output = run(
+        "sb3_planes_cnn.py",
+        "--timesteps",
+        "512",
+        "--games",
+        "8",
+        "--n-steps",
+        "32",
+        "--features",
+        "32",
+        "--channels",
+        "8",
+        "--eval-games",
+        "20",
+    )
+    assert "CNN policy vs random (2 players, seats rotating): win rate" in output
 
 
 def importable(module: str) -> bool:

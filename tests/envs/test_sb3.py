@@ -59,6 +59,7 @@ def test_it_follows_the_vec_env_contract() -> None:
         assert np.array_equal(masks, env.env.action_masks())
         actions = np.where(masks, rng.random(masks.shape), -1).argmax(axis=1)
         observations, rewards, dones, infos = env.step(actions)
+        assert isinstance(observations, np.ndarray)
         assert observations.shape == (6, 474) and len(infos) == 6
         for i in np.flatnonzero(dones):
             ended += 1
@@ -86,4 +87,32 @@ def test_maskable_ppo_learns_on_it() -> None:
     env = VecMonitor(vec_env(8))
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0)
     model.learn(total_timesteps=512)
-    assert model.num_timesteps >= 512 and len(model.ep_info_buffer) > 0
+    assert model.num_timesteps >= 512 and model.ep_info_buffer is not None
+    assert len(model.ep_info_buffer) > 0
+
+
+def test_cnn_policy_trains_on_the_planes_with_planes_cnn() -> None:
+    """SB3's default NatureCNN refuses the (42, 7, 7) float planes; PlanesCNN keeps the
+    7 x 7 board and gives CnnPolicy its features, and MaskablePPO trains with it."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from marrakech.envs.sb3 import PlanesCNN
+
+    env = vec_env(8, observation="planes")
+    with pytest.raises(AssertionError, match="NatureCNN only with images"):
+        MaskablePPO("CnnPolicy", env)
+    extractor = PlanesCNN(env.observation_space, features_dim=32, channels=8)
+    observations = torch.as_tensor(env.reset())
+    assert tuple(observations.shape) == (8, 42, 7, 7)
+    assert tuple(extractor(observations).shape) == (8, 32)
+    kwargs = {"features_extractor_class": PlanesCNN, "features_extractor_kwargs": {"channels": 8}}
+    model = MaskablePPO(
+        "CnnPolicy", env, policy_kwargs=kwargs, n_steps=16, batch_size=64, n_epochs=1, seed=0
+    )
+    model.learn(total_timesteps=256)
+    assert model.num_timesteps >= 256
+    assert isinstance(model.policy.features_extractor, PlanesCNN)
+    with pytest.raises(ValueError, match=r"observation='planes', found .* shape \(474,\)"):
+        PlanesCNN(vec_env(2).observation_space)

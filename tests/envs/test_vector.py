@@ -3,16 +3,18 @@ outcomes, on both backends; autoreset; bots stepped inside; numpy in and out."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import textwrap
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 
-from marrakech import RuleSet, State, action_from_id, parse_rules
-from marrakech.envs import VectorEnv, marrakech_v0
+from marrakech import Action, RuleSet, State, action_from_id, parse_rules
+from marrakech.envs import VectorEnv, marrakech_v0, vector
 from marrakech.envs.pettingzoo_env import MarrakechAEC
 from marrakech.envs.python_batch import PythonBatch
 from marrakech.envs.spec import observation
@@ -189,12 +191,15 @@ def sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def test_without_numba_auto_falls_back_to_the_python_backend() -> None:
     script = textwrap.dedent(
         """
-        import sys
+        import sys, warnings
+        warnings.simplefilter("always")  # the env's own once, not the filter's, is tested
         sys.modules["numba"] = None  # makes `import numba` raise ImportError
+        import gymnasium
         from marrakech.envs import VectorEnv
         env = VectorEnv(2, players=3, seed=1)
         observations, *_ = env.step(env.sample_actions())
         print(env.backend, observations.shape)
+        print(gymnasium.make_vec("Marrakech-v0", num_envs=2).backend)
         try:
             VectorEnv(2, backend="numba")
         except ImportError as error:
@@ -204,4 +209,103 @@ def test_without_numba_auto_falls_back_to_the_python_backend() -> None:
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.splitlines() == ["python (2, 474)", "FastUnavailableError"]
+    assert done.stdout.splitlines() == ["python (2, 474)", "python", "FastUnavailableError"]
+    # Two batches fell back: one warning, naming its category and the fix.
+    assert done.stderr.count("SlowBackendWarning") == 1, done.stderr
+    assert "pip install numba" in done.stderr and "15x slower" in done.stderr
+
+
+def test_the_fallback_to_python_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Numba missing (``marrakech.fast`` cannot be imported): ``auto`` warns once per
+    process; ``backend="python"``, a choice, never warns."""
+    monkeypatch.setitem(sys.modules, "marrakech.fast", None)  # its import raises ImportError
+    monkeypatch.setattr(vector, "_warned_slow", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        VectorEnv(2, players=2, backend="python")
+        assert caught == []
+        env = VectorEnv(2, players=2, seed=0)
+        again = VectorEnv(3, players=2, seed=0)
+    assert env.backend == again.backend == "python"
+    assert [w.category for w in caught] == [vector.SlowBackendWarning]
+    assert issubclass(vector.SlowBackendWarning, RuntimeWarning)
+    message = str(caught[0].message)
+    assert "pip install numba" in message and "marrakech[fast]" in message
+    assert caught[0].filename == __file__  # points at the caller's line
+    with pytest.raises(ImportError):
+        VectorEnv(2, backend="numba")
+
+
+class FirstLegal:
+    """A bot that plays the lowest legal decision id (for comparing with a policy)."""
+
+    name = "first-legal"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return state.legal_actions()[0]
+
+
+def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The same rule as a batched policy: the lowest legal id of each game."""
+    picked: np.ndarray = masks.argmax(axis=1)
+    return picked
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_a_batched_policy_plays_as_the_same_bot_would(backend: BackendName) -> None:
+    """One call per bot round for all the games it moves in; its observations are from
+    the seat it plays, in the env's form; the games are those the bot plays."""
+    calls: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def policy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        calls.append((observations, masks))
+        return first_legal(observations, masks)
+
+    options: dict[str, Any] = {"players": 3, "seed": 2, "seat": "rotate", "backend": backend}
+    with_policy = VectorEnv(6, opponents=(policy, "random"), observation="planes", **options)
+    with_bot = VectorEnv(6, opponents=(FirstLegal(), "random"), observation="planes", **options)
+    assert "vs policy,random" in repr(with_policy)
+    first, _ = with_policy.reset(seed=2)
+    assert np.array_equal(first, with_bot.reset(seed=2)[0])
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        actions = sample(with_bot.action_masks(), rng)
+        ours, theirs = with_policy.step(actions), with_bot.step(actions)
+        assert np.array_equal(ours[0], theirs[0]) and np.array_equal(ours[1], theirs[1])
+    observations, masks = calls[-1]
+    assert observations.shape[1:] == (42, 7, 7) and masks.dtype == np.bool_
+    assert len(observations) == len(masks) <= 6
+
+
+def test_a_batched_policy_that_errs_is_told_what_was_expected() -> None:
+    def illegal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.full(len(masks), 50)  # not legal at ORIENT
+
+    def one_short(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return first_legal(observations, masks)[1:]
+
+    expected = r"opponent policy illegal in game 0: illegal action id 50"
+    with pytest.raises(ValueError, match=expected):
+        VectorEnv(2, players=2, seat=1, opponents=(illegal,)).reset()
+    with pytest.raises(ValueError, match=r"expected 2 integer decision ids .* found shape \(1,\)"):
+        VectorEnv(2, players=2, seat=1, opponents=(one_short,)).reset()
+    with pytest.raises(TypeError, match="a bot name, a Bot or a batched policy"):
+        VectorEnv(2, players=2, opponents=(3,))
+
+
+def test_greedy_opponents_play_alike_on_both_backends() -> None:
+    """``greedy`` runs compiled in the numba batch, core scores in the python one; equal
+    best decisions are chosen between with each game's bot stream: the same games."""
+    if "numba" not in backends():
+        pytest.skip("needs Numba")
+    envs = [
+        VectorEnv(6, players=3, seed=5, seat="rotate", opponents=("greedy", "random"), backend=b)
+        for b in ("numba", "python")
+    ]
+    first = [env.reset(seed=5)[0] for env in envs]
+    assert np.array_equal(first[0], first[1])
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        actions = sample(envs[0].action_masks(), rng)
+        ours, theirs = (env.step(actions) for env in envs)
+        assert np.array_equal(ours[0], theirs[0]) and np.array_equal(ours[1], theirs[1])

@@ -190,7 +190,11 @@ def test_illegal_actions_are_forfeits_when_asked(mode: AutoresetMode) -> None:
     actions = np.array([1, 50, 1, 99])  # games 1 and 3 send ids not legal at ORIENT
     _, rewards, terminations, _, infos = env.step(actions)
     assert terminations.tolist() == [False, True, False, True]
-    assert infos["illegal_action"].tolist() == [False, True, False, True]
+    # As Gymnasium's SyncVectorEnv of Marrakech-v0 has it: the illegal id, with its mask,
+    # in final_info under SAME_STEP (the top-level infos are the new games').
+    ended = infos["final_info"] if mode is AutoresetMode.SAME_STEP else infos
+    assert ended["illegal_action"][[1, 3]].tolist() == [50, 99]
+    assert ended["_illegal_action"].tolist() == [False, True, False, True]
     assert infos["rewards"][1].tolist() == [-1.0, 0.5, 0.5]  # seat 0 forfeits (rank)
     assert rewards.tolist() == [0.0, -1.0, 0.0, -1.0]
     with pytest.raises(ValueError, match="illegal action id 50"):
@@ -205,3 +209,104 @@ def test_code_written_for_the_transitions_is_told_how_to_migrate() -> None:
     with pytest.raises(AttributeError, match=r"no \.terminated: .*step_transition\(\)"):
         old_code.terminated  # noqa: B018
     assert env.step_transition(env.sample_actions()).terminated.shape == (2,)
+
+
+def play_states(env: VectorEnv, steps: int, seed: int = 0) -> list[list[str]]:
+    """Each game's positions over ``steps`` steps of random legal actions, drawn by one
+    generator per game (all seeded alike: equal games get equal actions)."""
+    rngs = [np.random.default_rng(seed) for _ in range(env.num_envs)]
+    seen = [[env.state(i).notation()] for i in range(env.num_envs)]
+    for _ in range(steps):
+        masks = env.action_masks()
+        env.step(np.array([masked_sample(masks[i : i + 1], rngs[i])[0] for i in range(len(rngs))]))
+        for i in range(env.num_envs):
+            seen[i].append(env.state(i).notation())
+    return seen
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_reset_takes_one_seed_per_game(backend: BackendName) -> None:
+    """As Gymnasium allows: ``seed=[...]``, game ``i`` seeded as a lone game seeded
+    ``seed[i]``; ``None`` keeps a game's generators going."""
+    alone = VectorEnv(1, players=2, seed=0, opponents=("random",), backend=backend)
+    alone.reset(seed=7)
+    lone_game = play_states(alone, 40)[0]
+    env = VectorEnv(3, players=2, seed=0, opponents=("random",), backend=backend)
+    env.reset(seed=[7, None, 7])
+    games = play_states(env, 40)
+    assert games[0] == games[2] == lone_game  # the same seed, the same game, anywhere
+    alone.reset(seed=[7])
+    assert play_states(alone, 40)[0] == lone_game
+    # None: game 1 goes on with its generators, as when the batch is reset unseeded.
+    twin = VectorEnv(3, players=2, seed=0, opponents=("random",), backend=backend)
+    twin.reset(seed=[None, None, None])
+    plain = VectorEnv(3, players=2, seed=0, opponents=("random",), backend=backend)
+    plain.reset()
+    assert play_states(twin, 10)[1] == play_states(plain, 10)[1]
+
+
+def test_a_seed_list_of_the_wrong_length_or_type_is_refused() -> None:
+    env = VectorEnv(3, players=2, opponents=("random",), backend="python")
+    expected = "expected one seed \\(an int or None\\) per game, 3 in all, found 2"
+    with pytest.raises(ValueError, match=expected):
+        env.reset(seed=[1, 2])
+    with pytest.raises(TypeError, match=r"seed\[1\]: expected an int or None, found 'x'"):
+        env.reset(seed=[1, "x", 3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="expected an int, None or a list of 3 seeds"):
+        env.reset(seed="12")  # type: ignore[arg-type]
+    observations, _ = env.reset(seed=list(np.array([1, 2, 3])))  # numpy ints too
+    assert observations.shape == (3, 474)
+
+
+def info_key_sets(env: gymnasium.vector.VectorEnv, steps: int) -> set[frozenset[str]]:
+    """The key sets of one game's infos over ``steps`` steps of random legal actions,
+    with an illegal action at steps 5 and 120; ``final_info``'s keys are listed as
+    ``final_info.key``."""
+    rng = np.random.default_rng(0)
+    _, infos = env.reset(seed=0)
+    seen = set()
+    for step in range(steps + 1):
+        keys = set(infos) | {f"final_info.{key}" for key in infos.get("final_info", {})}
+        seen.add(frozenset(keys))
+        mask = np.asarray(infos["action_mask"], dtype=bool)
+        if step in (5, 120):
+            action = int(np.flatnonzero(~mask[0])[0])
+        else:
+            action = int(masked_sample(mask, rng)[0]) if mask.any() else 0
+        _, _, _, _, infos = env.step(np.array([action]))
+    return seen
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_the_compiled_make_vec_infos_have_the_sync_keys(mode: AutoresetMode) -> None:
+    """Reset, plain steps, ends and forfeits: the compiled batch's infos carry the keys of
+    Gymnasium's SyncVectorEnv of Marrakech-v0 (``action_mask``, ``seat``, ``ranks``,
+    ``scores``, ``illegal_action``, each with its ``_key`` mask), and ``to_move``."""
+    sync = gymnasium.make_vec(
+        "Marrakech-v0",
+        num_envs=1,
+        vectorization_mode="sync",
+        players=2,
+        vector_kwargs={"autoreset_mode": mode},
+    )
+    ours = gymnasium.make_vec("Marrakech-v0", num_envs=1, players=2, autoreset_mode=mode)
+    theirs = info_key_sets(sync, 300)
+    extra = {"to_move", "_to_move"}
+    assert {keys - extra for keys in info_key_sets(ours, 300)} == theirs
+    ended = {"ranks", "scores", "illegal_action"}
+    assert any(ended <= {key.removeprefix("final_info.") for key in keys} for keys in theirs)
+
+
+def test_infos_say_the_seat_and_the_scores_of_ended_games() -> None:
+    env = VectorEnv(4, players=3, seed=0, opponents=("random",) * 2, seat="rotate")
+    _, infos = env.reset(seed=0)
+    assert infos["seat"].tolist() == [0, 1, 2, 0] and infos["_seat"].all()
+    assert infos["_action_mask"].all() and infos["_to_move"].all()
+    rng = np.random.default_rng(0)
+    while "final_info" not in infos:
+        *_, infos = env.step(masked_sample(env.action_masks(), rng))
+    final, done = infos["final_info"], infos["_final_info"]
+    assert np.array_equal(final["_scores"], done) and np.array_equal(final["_seat"], done)
+    for i in np.flatnonzero(done):
+        assert final["seat"][i] == env.seats[i] and not final["action_mask"][i].any()
+        assert final["scores"][i].sum() > 0 and sorted(final["ranks"][i])[0] == 1

@@ -27,17 +27,53 @@ from collections.abc import Sequence
 
 from marrakech.actions import Action
 from marrakech.bots.base import check_budget, check_decision_node
-from marrakech.bots.evaluation import Weights, evaluate, utility
+from marrakech.bots.evaluation import (
+    ELIMINATED,
+    ELIMINATION_PENALTY,
+    Weights,
+    evaluate,
+    resolve_weights,
+    utility,
+)
 from marrakech.state import Phase, State
 
-_TIE = 1e-9
+#: Scores this close to the best count as equal to it (float noise is not a preference).
+TIE_MARGIN = 1e-9
+
+
+def best_actions(actions: Sequence[Action], scores: Sequence[float]) -> list[Action]:
+    """The best-scoring actions, in their order: those within :data:`TIE_MARGIN` of the
+    best score."""
+    best = max(scores)
+    return [a for a, s in zip(actions, scores, strict=True) if s >= best - TIE_MARGIN]
 
 
 def pick_best(actions: Sequence[Action], scores: Sequence[float], rng: random.Random) -> Action:
     """The best-scoring action; equal best ones are chosen between with ``rng``."""
-    best = max(scores)
-    tied = [a for a, s in zip(actions, scores, strict=True) if s >= best - _TIE]
+    tied = best_actions(actions, scores)
     return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+
+
+def greedy_params(weights: Weights | None, players: int) -> tuple[float, ...]:
+    """What the batch's compiled ``greedy`` (:mod:`marrakech.fast.greedy_kernels`) needs
+    to score as this module does at ``players``: the evaluation's weights (the tuned ones
+    where ``weights`` leaves them None), the elimination penalty and value, and the tie
+    margin; :class:`Weights` of the first three give back the same scores in Python."""
+    area, region, threat = resolve_weights(weights, players)
+    return (area, region, threat, ELIMINATION_PENALTY, ELIMINATED, TIE_MARGIN)
+
+
+def decision_scores(
+    state: State, weights: Weights | None = None
+) -> tuple[Sequence[Action], list[float]]:
+    """Each legal decision of the seat to move and its score, as ``greedy`` weighs them:
+    :func:`orient_scores` at an orientation, :func:`place_scores` at a placement. (The
+    batch's compiled ``greedy``, :mod:`marrakech.fast.greedy_kernels`, computes the same
+    numbers.)"""
+    check_decision_node(state)
+    if state.phase is Phase.ORIENT:
+        return orient_scores(state, state.turn, weights)
+    return place_scores(state, state.turn, weights)
 
 
 def place_scores(
@@ -96,12 +132,7 @@ class GreedyBot:
         self.weights = Weights(area, region, threat)
 
     def choose(self, state: State, rng: random.Random) -> Action:
-        check_decision_node(state)
-        seat = state.turn
-        if state.phase is Phase.ORIENT:
-            actions, scores = orient_scores(state, seat, self.weights)
-        else:
-            actions, scores = place_scores(state, seat, self.weights)
+        actions, scores = decision_scores(state, self.weights)
         return pick_best(actions, scores, rng)
 
     def __repr__(self) -> str:

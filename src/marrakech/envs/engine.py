@@ -20,6 +20,7 @@ and the same actions they play **the same games**, move for move::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
@@ -47,6 +48,11 @@ class BatchEngine(Protocol):
     def seed(self, seed: int) -> None:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
 
+    def seed_games(self, seeds: Sequence[int | None]) -> None:
+        """Reseed game ``i``'s generators from ``seeds[i]`` as :meth:`seed` seeds game 0
+        (so a game plays the same for the same seed wherever it sits); ``None`` leaves
+        that game's generators as they are. One entry per game."""
+
     def reset(self, mask: npt.ArrayLike | None = None) -> None:
         """Start new games: all of them, or those where ``mask`` (n bools) is True."""
 
@@ -58,6 +64,15 @@ class BatchEngine(Protocol):
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal decision id per game (-1 for finished games)."""
+        ...
+
+    def greedy_actions(
+        self, games: npt.NDArray[np.intp], params: Sequence[float]
+    ) -> npt.NDArray[np.int64]:
+        """``greedy``'s decision in each of ``games`` (indices of games waiting at a
+        decision) for ``params`` (:func:`marrakech.bots.greedy.greedy_params`): the best
+        of its scores, equal best ones chosen between with one draw of each game's own
+        bot stream (seeded with the others), so both engines agree."""
         ...
 
     def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:

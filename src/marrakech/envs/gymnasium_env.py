@@ -184,7 +184,10 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info = self._info()
             info["illegal_action"] = aid
             self._over = True
-            forfeit = rewards_of(forfeit_outcome(state, self.seat), self.reward_name)
+            outcome = forfeit_outcome(state, self.seat)
+            # The final info of every ending holds the ranks and scores, a forfeit's too.
+            info["ranks"], info["scores"] = outcome.ranks, state.scores()
+            forfeit = rewards_of(outcome, self.reward_name)
             return self._observation(state), forfeit[self.seat], True, False, info
         self.history.append(aid)
         self._state = self._advance(state.apply(ACTIONS[aid]))

@@ -23,6 +23,8 @@ same seed and the same actions play the same games on both engines. A step actio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -37,8 +39,11 @@ from marrakech.batch_checks import (
     check_players,
     check_rules,
     check_seats,
+    check_seeds,
     check_state,
 )
+from marrakech.bots.evaluation import Weights
+from marrakech.bots.greedy import best_actions, decision_scores
 from marrakech.observation import OBSERVATION_SIZE, encode_observation_f32
 from marrakech.position import Phase
 from marrakech.rules import DIE_FACES, STANDARD, RuleSet
@@ -61,6 +66,7 @@ class PythonBatch:
         self._start = State.new(players, rules, first_seat)
         self._chance_streams: list[int] = []
         self._action_streams: list[int] = []
+        self._bot_streams: list[int] = []
         self.seed(seed)
         self._states = [self._start] * self.n
         self._chance_log: list[list[int]] = [[] for _ in range(self.n)]
@@ -70,6 +76,16 @@ class PythonBatch:
         """Reseed every game's generators (chance and :meth:`sample_actions`)."""
         self._chance_streams = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, self.n)
         self._action_streams = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, self.n)
+        self._bot_streams = splitmix.seed_streams(seed, splitmix.SALT_BOTS, self.n)
+
+    def seed_games(self, seeds: Sequence[int | None]) -> None:
+        """Reseed game ``i``'s generators from ``seeds[i]`` as :meth:`seed` seeds game 0;
+        ``None`` leaves that game's generators as they are (``Batch.seed_games``)."""
+        for i, seed in enumerate(check_seeds(seeds, self.n)):
+            if seed is not None:
+                self._chance_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, 1)[0]
+                self._action_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, 1)[0]
+                self._bot_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_BOTS, 1)[0]
 
     def _resolve(self, i: int, state: State) -> State:
         """Sample the chance nodes of game ``i`` until a decision or the end, drawing from
@@ -142,6 +158,25 @@ class PythonBatch:
                 legal = state.legal_actions()
                 self._action_streams[i], k = splitmix.below(self._action_streams[i], len(legal))
                 out[i] = legal[k].id
+        return out
+
+    def greedy_actions(
+        self, games: npt.NDArray[np.intp], params: Sequence[float]
+    ) -> npt.NDArray[np.int64]:
+        """``greedy``'s decision in each of ``games`` (indices of games waiting at a
+        decision) for ``params`` (:func:`~marrakech.bots.greedy.greedy_params`): the best
+        of the core bot's scores (:func:`~marrakech.bots.greedy.decision_scores`), equal
+        best ones chosen between with one draw of the game's bot stream, as the compiled
+        batch does."""
+        weights = Weights(area=params[0], region=params[1], threat=params[2])
+        out = np.empty(len(games), dtype=np.int64)
+        for k, i in enumerate(np.asarray(games).tolist()):
+            actions, scores = decision_scores(self._states[i], weights)
+            tied = best_actions(actions, scores)
+            pick = 0
+            if len(tied) > 1:
+                self._bot_streams[i], pick = splitmix.below(self._bot_streams[i], len(tied))
+            out[k] = tied[pick].id
         return out
 
     def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:

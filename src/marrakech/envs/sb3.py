@@ -20,6 +20,20 @@ As SB3's own vector environments do, a game that ends starts again in the same s
 ``infos[i]["terminal_observation"]`` holds the last observation of the ended game
 (``infos[i]["ranks"]``, its final ranks). ``examples/sb3_maskable_ppo.py`` trains and
 evaluates a policy this way.
+
+For the planes observation (``observation="planes"``, ``(42, 7, 7)`` floats in [0, 1])
+SB3's ``CnnPolicy`` needs another features extractor: its default, ``NatureCNN``, takes
+only ``uint8`` images larger than 36 x 36 (8 x 8 filters, stride 4). :class:`PlanesCNN`
+is a small one for 7 x 7 boards::
+
+    model = MaskablePPO(
+        "CnnPolicy",
+        SB3VecEnv(VectorEnv(64, players=2, opponents=("random",), observation="planes")),
+        policy_kwargs={"features_extractor_class": PlanesCNN},
+    )
+
+(``examples/sb3_planes_cnn.py``). Masks matter: PPO without them learns nothing here
+(docs/environments.md).
 """
 
 from __future__ import annotations
@@ -34,16 +48,19 @@ from gymnasium.vector import AutoresetMode
 from marrakech.envs.vector import VectorEnv
 
 try:
+    import torch
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor as _Extractor
     from stable_baselines3.common.vec_env import VecEnv as _VecEnv
     from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
     _MISSING: ImportError | None = None
 except ImportError as missing:  # the module loads (and its doctests run) without SB3
     _VecEnv = object  # type: ignore[assignment,misc,unused-ignore]
+    _Extractor = object  # type: ignore[assignment,misc,unused-ignore]
     VecEnvIndices = VecEnvStepReturn = Any  # type: ignore[misc,unused-ignore]
     _MISSING = missing
 
-__all__ = ["SB3VecEnv"]
+__all__ = ["PlanesCNN", "SB3VecEnv"]
 
 
 class SB3VecEnv(_VecEnv):  # type: ignore[misc,unused-ignore]
@@ -136,3 +153,43 @@ class SB3VecEnv(_VecEnv):  # type: ignore[misc,unused-ignore]
 
     def get_images(self) -> Sequence[npt.NDArray[Any] | None]:
         return [None] * self.num_envs
+
+
+class PlanesCNN(_Extractor):  # type: ignore[misc,unused-ignore]
+    """A features extractor for SB3's ``CnnPolicy`` on the ``(42, 7, 7)`` planes.
+
+    Two 3 x 3 convolutions of ``channels`` filters, padded so the board stays 7 x 7 (a
+    square sees its neighbours, then theirs: the reach of a carpet and of Assam's next
+    moves), then one linear layer to ``features_dim`` features; ReLU after each. The
+    planes are floats in [0, 1] already, so nothing is rescaled. Pass it as
+    ``policy_kwargs={"features_extractor_class": PlanesCNN}`` (and
+    ``"features_extractor_kwargs": {"features_dim": 128}`` to resize it).
+    """
+
+    def __init__(self, observation_space: Any, features_dim: int = 256, channels: int = 64) -> None:
+        if _MISSING is not None:
+            raise ImportError(
+                "PlanesCNN needs Stable-Baselines3 and torch: pip install 'marrakech[sb3]'"
+            ) from _MISSING
+        shape = tuple(getattr(observation_space, "shape", None) or ())
+        if len(shape) != 3:
+            raise ValueError(
+                f"PlanesCNN reads planes (planes, ranks, files) such as (42, 7, 7): "
+                f"build the VectorEnv with observation='planes', found an observation of "
+                f"shape {shape}"
+            )
+        super().__init__(observation_space, features_dim)
+        planes, ranks, files = shape
+        nn = torch.nn
+        self.convolutions = nn.Sequential(
+            nn.Conv2d(planes, channels, kernel_size=3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(channels, channels, kernel_size=3, padding=1),
+            nn.ReLU(),
+            nn.Flatten(),
+        )
+        self.linear = nn.Sequential(nn.Linear(channels * ranks * files, features_dim), nn.ReLU())
+
+    def forward(self, observations: Any) -> Any:
+        """``(batch, features_dim)`` features of ``(batch, 42, 7, 7)`` planes."""
+        return self.linear(self.convolutions(observations))

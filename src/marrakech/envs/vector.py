@@ -2,9 +2,9 @@
 
 :class:`VectorEnv` runs on the compiled kernels (:class:`marrakech.fast.Batch`) when
 Numba is available, else on :class:`~marrakech.envs.python_batch.PythonBatch` (the core, one
-game at a time: slow but exact); both engines play the same games for the same seed
-(:mod:`marrakech.envs.engine`). Same spec as every adapter (``marrakech_v0``), with
-Gymnasium's vector API::
+game at a time: slow but exact; the fallback warns once, :class:`SlowBackendWarning`);
+both engines play the same games for the same seed (:mod:`marrakech.envs.engine`). Same
+spec as every adapter (``marrakech_v0``), with Gymnasium's vector API::
 
     >>> import numpy as np
     >>> from marrakech.envs import VectorEnv
@@ -24,7 +24,9 @@ Two modes:
   bots and chance move inside :meth:`VectorEnv.step`; every game waits for the learning
   seat (``seat``: a number, or ``"rotate"`` for game ``i`` at seat ``i % players``), and
   ``rewards`` are the learning seat's. ``random`` opponents are drawn by the batch's own
-  generator, vectorised; other bots see core states.
+  generator, vectorised; ``greedy`` runs compiled in the batch (the Python bot's
+  scores, ties broken by each game's generator); a :data:`BatchPolicy` (any callable)
+  answers for all its games in one call; other bots see core states, game by game.
 * **self-play** (``opponents=None``): every decision of every seat comes back;
   ``infos["to_move"]`` says whose, the observation is from that seat. ``rewards[i]`` is
   the reward of the seat that decided in game ``i`` at this step, and
@@ -47,7 +49,8 @@ class followed Gymnasium); no infos are built, so they are the fastest.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, NamedTuple
 
 import gymnasium
@@ -57,8 +60,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from marrakech.actions import DECISION_IDS
-from marrakech.batch_checks import check_flags, check_ids
+from marrakech.batch_checks import check_flags, check_ids, check_seeds
 from marrakech.bots import Bot, RandomBot
+from marrakech.bots.greedy import GreedyBot, greedy_params
 from marrakech.envs.common import (
     IllegalPolicy,
     Opponent,
@@ -90,7 +94,9 @@ from marrakech.state import State
 
 __all__ = [
     "BackendName",
+    "BatchPolicy",
     "ObservationName",
+    "SlowBackendWarning",
     "Transition",
     "VectorEnv",
     "make_vector",
@@ -98,6 +104,11 @@ __all__ = [
 ]
 
 BackendName = Literal["auto", "numba", "python"]
+#: A batched opponent for :class:`VectorEnv`: given the observations of the ``k`` games
+#: where it is to move (``(k, 474)``, or ``(k, 42, 7, 7)`` with ``observation="planes"``,
+#: each from the seat it plays) and their ``(k, 87)`` bool legal masks, one legal decision
+#: id per game, in one call: a frozen network, a league's past snapshot, a scripted rule.
+BatchPolicy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], npt.ArrayLike]
 #: The observation's form: the flat ``marrakech_v0`` vector, or its planes
 #: (:mod:`marrakech.envs.planes`, ``(42, 7, 7)``, for convolutional networks).
 ObservationName = Literal["vector", "planes"]
@@ -134,24 +145,78 @@ def outcome_table(ranks: npt.NDArray[np.integer], reward: RewardName) -> npt.NDA
     return np.array(table, dtype=np.float32).reshape(len(rows), -1)
 
 
+def make_vector_opponents(opponents: Sequence[Opponent | BatchPolicy]) -> list[Bot | BatchPolicy]:
+    """:class:`VectorEnv`'s opponents: bots by name or as :class:`Bot` objects, and
+    batched policies (:data:`BatchPolicy`: any other callable) as they are."""
+    chosen: list[Bot | BatchPolicy] = []
+    for opponent in opponents:
+        if isinstance(opponent, str | Bot):
+            chosen.extend(make_opponents([opponent]))
+        elif callable(opponent):
+            chosen.append(opponent)
+        else:
+            raise TypeError(
+                f"an opponent is a bot name, a Bot or a batched policy (a callable from "
+                f"observations and masks to decision ids), found {opponent!r}"
+            )
+    return chosen
+
+
+def opponent_name(opponent: Bot | BatchPolicy) -> str:
+    """A bot's name, or a batched policy's (its function or class name)."""
+    if isinstance(opponent, Bot):
+        return opponent.name
+    return str(getattr(opponent, "__name__", type(opponent).__name__))
+
+
 def make_batch(
     backend: BackendName, n: int, players: int, rules: RuleSet, seed: int
 ) -> tuple[BatchEngine, str]:
     """The batch engine for ``backend`` and its name (``numba`` or ``python``): the
     compiled :class:`marrakech.fast.Batch` when Numba is there (``auto``, ``numba``),
-    else :class:`~marrakech.envs.python_batch.PythonBatch`. Both play the same games for the
-    same seed."""
+    else :class:`~marrakech.envs.python_batch.PythonBatch`, with a
+    :class:`SlowBackendWarning` (once per process) when ``auto`` falls back to it. Both
+    play the same games for the same seed."""
     if backend not in ("auto", "numba", "python"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'python', found {backend!r}")
     if backend != "python":
         try:
             from marrakech.fast import Batch
-        except ImportError:
+        except ImportError as missing:
             if backend == "numba":
                 raise
+            warn_slow_backend(missing)
         else:
             return Batch(n, players, rules, seed), "numba"
     return PythonBatch(n, players, rules, seed), "python"
+
+
+class SlowBackendWarning(RuntimeWarning):
+    """:class:`VectorEnv` (``backend="auto"``) runs on the pure-Python batch because the
+    compiled one (Numba) cannot be imported: the same games, about 15x slower."""
+
+
+#: Whether :func:`warn_slow_backend` has warned in this process (it warns once).
+_warned_slow = False
+
+
+def warn_slow_backend(missing: ImportError) -> None:
+    """Warn, once per process, that the batch fell back to pure Python and how to get the
+    compiled one. A run that means to use Python says ``backend="python"`` and is not
+    warned; ``warnings.filterwarnings("ignore", category=SlowBackendWarning)`` silences
+    it."""
+    global _warned_slow
+    if _warned_slow:
+        return
+    _warned_slow = True
+    warnings.warn(
+        f"VectorEnv runs on the pure-Python batch, about 15x slower than the compiled one: "
+        f"Numba is missing ({missing}). Install it with: pip install numba (or "
+        f"pip install 'marrakech[fast]'; the rl and sb3 extras bring it too), or pass "
+        f"backend='python' to choose the slow batch without this warning",
+        SlowBackendWarning,
+        stacklevel=4,
+    )
 
 
 def observe_games(
@@ -208,22 +273,26 @@ class _GymnasiumTuple(tuple):  # type: ignore[type-arg]
 
 class _Ended(NamedTuple):
     """Games that ended in a step: which, their final observations (``SAME_STEP``
-    mode), their ranks, and those of them ended by an illegal action."""
+    mode) and the seats they are seen from, their ranks and scores, and for games ended
+    by an illegal action (a forfeit), the illegal decision ids (else None)."""
 
     games: npt.NDArray[np.intp]
     observations: npt.NDArray[np.float32]
+    seats: npt.NDArray[np.int8]
     ranks: npt.NDArray[np.int8]
-    forfeits: npt.NDArray[np.intp]
+    scores: npt.NDArray[np.int32]
+    illegal: npt.NDArray[np.int64] | None
 
 
 class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     """``n`` games of Marrakech in numpy arrays; see the module docstring.
 
     Parameters: ``n`` games, ``players`` (2..4), ``rules`` (a :class:`RuleSet` or a word),
-    ``seed``, ``opponents`` (None for self-play, else one bot name or :class:`Bot` per
-    other seat), ``seat`` (the learning seat against bots: a number or ``"rotate"``),
-    ``reward`` (``"rank"`` or ``"win"``), ``autoreset_mode`` (an :class:`AutoresetMode` or
-    its name, default ``SAME_STEP``; ``autoreset=False`` is ``DISABLED``),
+    ``seed``, ``opponents`` (None for self-play, else one bot name, :class:`Bot` or
+    :data:`BatchPolicy` per other seat), ``seat`` (the learning seat against bots: a
+    number or ``"rotate"``), ``reward`` (``"rank"`` or ``"win"``), ``autoreset_mode`` (an
+    :class:`AutoresetMode` or its name, default ``SAME_STEP``; ``autoreset=False`` is
+    ``DISABLED``),
     ``observation`` (``"vector"`` or ``"planes"``), ``illegal_action`` (``"raise"``, the
     default, or ``"lose"``: the game ends as a forfeit, see
     :func:`~marrakech.envs.spec.forfeit_outcome`), ``copy`` (True: new arrays at every
@@ -239,7 +308,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         rules: RuleSet | str = "standard",
         seed: int = 0,
         *,
-        opponents: Sequence[Opponent] | None = None,
+        opponents: Sequence[Opponent | BatchPolicy] | None = None,
         seat: int | Literal["rotate"] = 0,
         reward: RewardName = "rank",
         autoreset: bool = True,
@@ -269,14 +338,14 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self.observation_name = observation
         self._batch, self.backend = make_batch(backend, n, self.players, self.rules, seed)
         self.n = self.num_envs = self._batch.n
-        self.opponents: list[Bot] | None = None
+        self.opponents: list[Bot | BatchPolicy] | None = None
         if opponents is not None:
             if isinstance(opponents, str) or len(opponents) != self.players - 1:
                 raise ValueError(
                     f"{self.players} players need {self.players - 1} opponents "
                     f"(one per other seat), found {opponents!r}"
                 )
-            self.opponents = make_opponents(opponents)
+            self.opponents = make_vector_opponents(opponents)
         if seat == "rotate":
             self.seats = (np.arange(self.n) % self.players).astype(np.int8)
         elif isinstance(seat, int | np.integer) and not isinstance(seat, bool):
@@ -308,10 +377,16 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     # -- Gymnasium's vector API -------------------------------------------------------
 
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[Array, dict[str, Any]]:
-        """Start the games again: all of them, or ``options["reset_mask"]``'s (n bools);
-        ``seed`` reseeds the games' generators first."""
+        """Start the games again: all of them, or ``options["reset_mask"]``'s (n bools).
+
+        ``seed`` reseeds the games' generators first: an int seeds the batch (game ``i``
+        from the seed and ``i``), a list gives one seed per game as Gymnasium allows
+        (game ``i`` plays as a lone game seeded ``seed[i]`` would, ``None`` keeps that
+        game's generators going); see :meth:`reset_transition`."""
         mask = None if not options or "reset_mask" not in options else options["reset_mask"]
         out = self.reset_transition(seed, mask)
         return _GymnasiumTuple((out.observations, self._infos(out, out.rewards)))
@@ -322,43 +397,72 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         (always false: a game is at most a few hundred steps) and infos."""
         deciders = self._batch.to_move()
         out = self._advance(actions, record=True)
-        infos = self._infos(out, out.rewards)
+        infos = self._infos(out, out.rewards, deciders)
         rewards = out.rewards
         if self.opponents is None:
             rewards = np.where(
                 deciders >= 0, rewards[np.arange(self.n), np.maximum(deciders, 0)], 0.0
             ).astype(np.float32)
-            infos["seat"] = deciders
         truncations = np.zeros(self.n, np.bool_)
         return _GymnasiumTuple((out.observations, rewards, out.terminated, truncations, infos))
 
-    def _infos(self, out: Transition, rewards: npt.NDArray[np.float32]) -> dict[str, Any]:
-        """The step's infos: masks, seats to move, every seat's rewards in self-play, and
-        for the games that ended their final ranks (and, in ``SAME_STEP`` mode, their
-        final observations), each with its ``_key`` mask, as Gymnasium lays them out."""
-        infos: dict[str, Any] = {"action_mask": out.action_masks, "to_move": out.to_move}
-        if self.opponents is None:
-            infos["rewards"] = rewards
+    def _infos(
+        self,
+        out: Transition,
+        rewards: npt.NDArray[np.float32],
+        deciders: npt.NDArray[np.int8] | None = None,
+    ) -> dict[str, Any]:
+        """The step's infos, laid out as Gymnasium's ``SyncVectorEnv`` of ``Marrakech-v0``
+        lays out its environments' infos (the same keys, each with its ``_key`` mask):
+        ``action_mask`` and ``seat`` (the learning seat; in self-play the seat that
+        decided, after a step), plus ``to_move`` and in self-play every seat's
+        ``rewards``; for the games that ended, their ``ranks`` and ``scores`` (and the
+        ``illegal_action`` id of a forfeit), in ``final_info`` with ``final_obs`` under
+        ``SAME_STEP``, at the top level otherwise."""
+        every = np.ones(self.n, dtype=np.bool_)
+        infos: dict[str, Any] = {
+            "action_mask": out.action_masks,
+            "_action_mask": every,
+            "to_move": out.to_move,
+            "_to_move": every,
+        }
+        if self.opponents is not None:
+            infos.update(seat=self.seats.astype(np.int64), _seat=every)
+        else:
+            infos.update(rewards=rewards, _rewards=every)
+            if deciders is not None:
+                infos.update(seat=deciders, _seat=deciders >= 0)
         if not self._ended:
             return infos
         done = np.zeros(self.n, dtype=np.bool_)
         ranks = np.zeros((self.n, self.players), dtype=np.int8)
+        scores = np.zeros((self.n, self.players), dtype=np.int32)
+        seats = np.zeros(self.n, dtype=np.int64)
+        illegal = np.zeros(self.n, dtype=np.int64)
         forfeited = np.zeros(self.n, dtype=np.bool_)
         for ended in self._ended:
             done[ended.games] = True
             ranks[ended.games] = ended.ranks
-            forfeited[ended.forfeits] = True
+            scores[ended.games] = ended.scores
+            seats[ended.games] = ended.seats
+            if ended.illegal is not None:
+                illegal[ended.games] = ended.illegal
+                forfeited[ended.games] = True
+        ending: dict[str, Any] = {"ranks": ranks, "_ranks": done, "scores": scores, "_scores": done}
         if forfeited.any():
-            infos.update(illegal_action=forfeited, _illegal_action=forfeited)
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            final = np.full(self.n, None, dtype=object)
-            for ended in self._ended:
-                for game, vector in zip(ended.games, ended.observations, strict=True):
-                    final[game] = self._shaped(vector)
-            infos.update(final_obs=final, _final_obs=done, _final_info=done)
-            infos["final_info"] = {"ranks": ranks, "_ranks": done}
-        else:
-            infos.update(ranks=ranks, _ranks=done)
+            ending.update(illegal_action=illegal, _illegal_action=forfeited)
+        if self.autoreset_mode is not AutoresetMode.SAME_STEP:
+            infos.update(ending)
+            return infos
+        final = np.full(self.n, None, dtype=object)
+        for ended in self._ended:
+            for game, vector in zip(ended.games, ended.observations, strict=True):
+                final[game] = self._shaped(vector)
+        # A game over has no legal decision: its final mask is all False.
+        masks = np.zeros((self.n, DECISION_IDS), dtype=np.bool_)
+        final_info = {"action_mask": masks, "_action_mask": done, "seat": seats, "_seat": done}
+        infos.update(final_obs=final, _final_obs=done, final_info=final_info | ending)
+        infos["_final_info"] = done
         return infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -368,13 +472,25 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     # -- the batch's own API -------------------------------------------------------------
 
     def reset_transition(
-        self, seed: int | None = None, mask: npt.ArrayLike | None = None
+        self, seed: int | Sequence[int | None] | None = None, mask: npt.ArrayLike | None = None
     ) -> Transition:
         """Start all ``n`` games again, or those where ``mask`` (n bools) is True
-        (reseeding the games' generators first if ``seed``)."""
-        if seed is not None:
-            self._batch.seed(seed)
-            self._rng = random.Random(seed)
+        (reseeding the games' generators first if ``seed``).
+
+        ``seed``: an int reseeds every game from it and the game's index; a list of ``n``
+        ints or ``None`` reseeds game ``i`` as game 0 of a batch seeded ``seed[i]`` (so
+        ``seed=[s]`` for one game is ``seed=s``, and equal seeds give equal games),
+        ``None`` entries leaving their game's generators as they are. A list of the
+        wrong length, or an entry that is not an int or None, is refused. The bots other
+        than ``random`` share one generator, seeded from the int or from the list."""
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            self._batch.seed(int(seed))
+            self._rng = random.Random(int(seed))
+        elif seed is not None:
+            seeds = check_seeds(seed, self.n)
+            self._batch.seed_games(seeds)
+            if any(value is not None for value in seeds):
+                self._rng = random.Random(repr(seeds))
         self._ended = []
         if mask is None:
             self._batch.reset()
@@ -446,7 +562,16 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             finals = np.zeros((0, OBSERVATION_SIZE), dtype=np.float32)
             if same_step:
                 finals = observe_games(self._batch, games, seen[games])
-            self._ended.append(_Ended(games, finals, self._batch.ranks()[ended], games[:0]))
+            self._ended.append(
+                _Ended(
+                    games,
+                    finals,
+                    seen[games],
+                    self._batch.ranks()[ended],
+                    self._batch.scores()[ended],
+                    None,
+                )
+            )
         if same_step:
             self._batch.reset(ended)
         else:
@@ -472,7 +597,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         if games.size == 0:
             return forfeits
         to_move = self._batch.to_move()
-        finals, ranks = [], []
+        finals, ranks, scores, seats = [], [], [], []
         for i in games:
             state, seat = self._batch.state(int(i)), int(to_move[i])
             outcome = forfeit_outcome(state, seat)
@@ -483,11 +608,20 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                 rewards[i] = table
             seen = int(self.seats[i]) if self.opponents is not None else seat
             finals.append(observation(state, seen))
+            seats.append(seen)
             ranks.append(outcome.ranks)
+            scores.append(state.scores())
         terminated |= forfeits
         if record:
             self._ended.append(
-                _Ended(games, np.stack(finals), np.array(ranks, dtype=np.int8), games)
+                _Ended(
+                    games,
+                    np.stack(finals),
+                    np.array(seats, dtype=np.int8),
+                    np.array(ranks, dtype=np.int8),
+                    np.array(scores, dtype=np.int32),
+                    ids[games].astype(np.int64),
+                )
             )
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             self._batch.reset(forfeits)
@@ -516,11 +650,42 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                     if sampled is None:
                         sampled = self._batch.sample_actions()
                     actions[rows] = sampled[rows]
-                else:
+                elif type(bot) is GreedyBot:  # the batch's own greedy (same scores)
+                    games = np.flatnonzero(rows)
+                    params = greedy_params(bot.weights, self.players)
+                    actions[games] = self._batch.greedy_actions(games, params)
+                elif isinstance(bot, Bot):
                     for i in np.flatnonzero(rows):
                         actions[i] = bot.choose(self._batch.state(int(i)), self._rng).id
+                else:
+                    games = np.flatnonzero(rows)
+                    actions[games] = self._policy_actions(bot, games, to_move[games])
             self._batch.step(actions, mask=actions >= 0)
             self._collect_ends(rewards, terminated, record)
+
+    def _policy_actions(
+        self, policy: BatchPolicy, games: npt.NDArray[np.intp], seats: npt.NDArray[np.int8]
+    ) -> npt.NDArray[np.int64]:
+        """One call of a batched opponent for the games where it is to move: their
+        observations from its seats and their masks in, one legal id per game out."""
+        observations = self._shaped(observe_games(self._batch, games, seats))
+        masks = self._batch.legal_masks()[games]
+        chosen = np.asarray(policy(observations, masks))
+        name = opponent_name(policy)
+        if chosen.shape != games.shape or chosen.dtype.kind not in "iu":
+            raise ValueError(
+                f"opponent policy {name}: expected {games.size} integer decision ids (one "
+                f"per game it moves in), found shape {chosen.shape} of {chosen.dtype}"
+            )
+        ids = chosen.astype(np.int64)
+        valid = (ids >= 0) & (ids < DECISION_IDS)
+        legal = valid & masks[np.arange(games.size), np.where(valid, ids, 0)]
+        if not legal.all():
+            j = int(np.flatnonzero(~legal)[0])
+            game = int(games[j])
+            who = f"opponent policy {name} in game {game}"
+            raise self._batch.state(game).illegal_action_error(int(ids[j]), who=who)
+        return ids
 
     def _transition(
         self, rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
@@ -583,7 +748,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         mode = (
             "self-play"
             if self.opponents is None
-            else "vs " + ",".join(b.name for b in self.opponents)
+            else "vs " + ",".join(opponent_name(b) for b in self.opponents)
         )
         return (
             f"VectorEnv(n={self.n}, players={self.players}, rules={self.rules}, {mode}, "
@@ -593,7 +758,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
 
 def make_vector(
     num_envs: int = 1,
-    opponents: Sequence[Opponent] | None = None,
+    opponents: Sequence[Opponent | BatchPolicy] | None = None,
     players: int | None = None,
     rules: RuleSet | str = "standard",
     *,

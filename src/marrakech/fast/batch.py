@@ -15,6 +15,8 @@ after :meth:`Batch.reset` and after every :meth:`Batch.step` each game waits at 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -28,6 +30,7 @@ from marrakech.batch_checks import (
     check_index,
     check_rules,
     check_seats,
+    check_seeds,
     check_state,
 )
 from marrakech.fast import kernels
@@ -56,6 +59,7 @@ from marrakech.state import State
 _OVER = int(Phase.OVER)
 _SALT_CHANCE = np.uint64(splitmix.SALT_CHANCE)
 _SALT_ACTIONS = np.uint64(splitmix.SALT_ACTIONS)
+_SALT_BOTS = np.uint64(splitmix.SALT_BOTS)
 
 
 class Batch:
@@ -89,6 +93,7 @@ class Batch:
         self.rows: npt.NDArray[np.int32] = np.zeros((self.n, WIDTH), dtype=np.int32)
         self._streams = np.zeros(self.n, dtype=np.uint64)
         self._action_streams = np.zeros(self.n, dtype=np.uint64)
+        self._bot_streams = np.zeros(self.n, dtype=np.uint64)
         self.seed(seed)
         self.reset()
 
@@ -99,6 +104,17 @@ class Batch:
         value = np.uint64(int(seed) % 2**64)
         kernels.seed_streams(value, _SALT_CHANCE, self._streams)
         kernels.seed_streams(value, _SALT_ACTIONS, self._action_streams)
+        kernels.seed_streams(value, _SALT_BOTS, self._bot_streams)
+
+    def seed_games(self, seeds: Sequence[int | None]) -> None:
+        """Reseed game ``i``'s generators from ``seeds[i]`` as :meth:`seed` seeds game 0
+        (a game plays the same for the same seed wherever it sits); ``None`` leaves that
+        game's generators as they are. One entry per game."""
+        for i, seed in enumerate(check_seeds(seeds, self.n)):
+            if seed is not None:
+                self._streams[i] = splitmix.seed_streams(seed, splitmix.SALT_CHANCE, 1)[0]
+                self._action_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_ACTIONS, 1)[0]
+                self._bot_streams[i] = splitmix.seed_streams(seed, splitmix.SALT_BOTS, 1)[0]
 
     def _flags(self, mask: npt.ArrayLike, what: str) -> npt.NDArray[np.bool_]:
         """``mask`` checked to be one boolean per game, as the kernels want it."""
@@ -140,6 +156,24 @@ class Batch:
         if out is None:
             out = np.empty(self.n, dtype=np.int64)
         kernels.batch_sample(self.rows, self._action_streams, out)
+        return out
+
+    def greedy_actions(
+        self, games: npt.NDArray[np.intp], params: Sequence[float]
+    ) -> npt.NDArray[np.int64]:
+        """``greedy``'s decision in each of ``games`` (indices of games waiting at a
+        decision), compiled (:mod:`marrakech.fast.greedy_kernels`), for ``params``
+        (:func:`marrakech.bots.greedy.greedy_params`): the scores of the Python bot
+        exactly, equal best ones chosen between with one draw of each game's bot stream
+        (as ``PythonBatch.greedy_actions`` does)."""
+        from marrakech.fast.greedy_kernels import batch_greedy
+
+        indices = np.ascontiguousarray(games, dtype=np.int64)
+        if indices.size and (self.rows[indices, PHASE] == _OVER).any():
+            raise ValueError("greedy_actions: every game must wait at a decision")
+        out = np.empty(indices.size, dtype=np.int64)
+        values = np.array(params, dtype=np.float64)
+        batch_greedy(self.rows, indices, self._bot_streams, values, out)
         return out
 
     # -- reading ------------------------------------------------------------------------
