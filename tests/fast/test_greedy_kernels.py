@@ -9,11 +9,12 @@ import random
 
 import pytest
 
-from marrakech import BGA, STANDARD, State, random_action
+from marrakech import BGA, STANDARD, State
 from marrakech.bots.evaluation import Weights
 from marrakech.bots.greedy import GreedyBot, best_actions, decision_scores, greedy_params
 from marrakech.envs.python_batch import PythonBatch
 from marrakech.rules import RuleSet
+from tests.fast.positions import CONFIGS, IDS, random_positions
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
@@ -22,23 +23,10 @@ from marrakech.fast import Batch  # noqa: E402
 from marrakech.fast.greedy_kernels import greedy_choose, greedy_scores  # noqa: E402
 from marrakech.fast.rows import to_arrays  # noqa: E402
 
-POOR = RuleSet(carpets=(6, 5, 6), money=3, own_cover=True)  # eliminations galore (R13)
-RULES = (STANDARD, BGA, STANDARD.with_options(orient_last=True), POOR)
-CONFIGS = [(players, rules) for players in (2, 3, 4) for rules in RULES]
-IDS = [f"{p}p-{r.token()}" for p, r in CONFIGS]
-
 
 def decisions(players: int, rules: RuleSet, seed: int, games: int = 3) -> list[State]:
     """Every decision of a few random games."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    for _ in range(games):
-        state = State.new(players, rules)
-        while not state.is_terminal:
-            if not state.is_chance:
-                found.append(state)
-            state = state.apply(random_action(state, rng))
-    return found
+    return random_positions(players, rules, seed, games, lambda state: not state.is_chance)
 
 
 @pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)

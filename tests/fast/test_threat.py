@@ -4,13 +4,12 @@ on random positions of every player count and rule set (R9-R13, R31, R32)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from marrakech import BGA, STANDARD, Phase, State, random_action
+from marrakech import Phase, State
 from marrakech.rules import RuleSet
 from marrakech.threat import cheapest_orient, roll_threat
+from tests.fast.positions import CONFIGS, IDS, random_positions
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
@@ -18,23 +17,12 @@ pytest.importorskip("numba")
 from marrakech.fast import kernels  # noqa: E402
 from marrakech.fast.rows import to_arrays  # noqa: E402
 
-POOR = RuleSet(carpets=(6, 5, 6), money=3, own_cover=True)  # eliminations galore (R13)
-RULES = (STANDARD, BGA, STANDARD.with_options(orient_last=True), POOR)
-CONFIGS = [(players, rules) for players in (2, 3, 4) for rules in RULES]
-IDS = [f"{p}p-{r.token()}" for p, r in CONFIGS]
-
 
 def positions(players: int, rules: RuleSet, seed: int, games: int = 6) -> list[State]:
     """Every ORIENT and ROLL position of a few random games."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    for _ in range(games):
-        state = State.new(players, rules)
-        while not state.is_terminal:
-            if state.phase in (Phase.ORIENT, Phase.ROLL):
-                found.append(state)
-            state = state.apply(random_action(state, rng))
-    return found
+    return random_positions(
+        players, rules, seed, games, lambda state: state.phase in (Phase.ORIENT, Phase.ROLL)
+    )
 
 
 @pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)

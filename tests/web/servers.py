@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -16,7 +17,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 from tests.web.postgres import free_port
 
@@ -91,6 +94,16 @@ class Served:
             self.process.stdout.close()
         self.log_file.close()
         Path(self.log_file.name).unlink(missing_ok=True)
+
+
+def run_showing_logs(scenario: Coroutine[Any, Any, None], **servers: Served) -> None:
+    """Run an async test ``scenario`` against ``servers``; if it fails, the failure says
+    what each server logged (by the names given)."""
+    try:
+        asyncio.run(scenario)
+    except Exception as error:
+        logs = "\n".join(f"{name}:\n{server.log()}" for name, server in servers.items())
+        raise AssertionError(logs) from error
 
 
 def alive(pid: int) -> bool:

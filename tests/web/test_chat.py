@@ -18,7 +18,7 @@ from marrakech.cli import main as marrakech
 from marrakech.web.limits import Limits
 from marrakech.web.room.chat import MAX_CHAT
 from tests.web.conftest import TWO_HUMANS, Apps, Conn, create_game, newer_than, seat_token
-from tests.web.servers import Served
+from tests.web.servers import Served, run_showing_logs
 
 #: The chat's limits in these tests: generous, but for the flood test's own.
 ROOMY = Limits(chat_burst=100, chats_per_minute=600, address_chat_burst=100)
@@ -326,10 +326,7 @@ def test_chat_is_relayed_between_instances(pg_url: str) -> None:
             for ws in (red, blue, watcher):
                 await ws.close()
 
-        try:
-            asyncio.run(scenario())
-        except Exception as error:  # say what the servers logged
-            raise AssertionError(f"one:\n{one.log()}\ntwo:\n{two.log()}") from error
+        run_showing_logs(scenario(), one=one, two=two)
     finally:
         one.stop()
         two.stop()

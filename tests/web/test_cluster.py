@@ -23,7 +23,7 @@ import pytest
 
 from marrakech.record import GameRecord
 from tests.web.conftest import apply_changes
-from tests.web.servers import Balancer, Served, alive
+from tests.web.servers import Balancer, Served, alive, run_showing_logs
 
 websockets = pytest.importorskip("websockets.asyncio.client")
 from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
@@ -313,10 +313,7 @@ def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
             await asyncio.wait_for(next_reason(red, "away", 1), 30)
             await red.close()
 
-        try:
-            asyncio.run(scenario())
-        except Exception as error:  # say what the servers logged
-            raise AssertionError(f"one:\n{one.log()}\ntwo:\n{two.log()}") from error
+        run_showing_logs(scenario(), one=one, two=two)
     finally:
         one.stop()
         two.stop()
@@ -350,10 +347,7 @@ def test_a_hint_asked_on_a_follower_is_counted_everywhere(pg_url: str) -> None:
             await red.close()
             await blue.close()
 
-        try:
-            asyncio.run(scenario())
-        except Exception as error:  # say what the servers logged
-            raise AssertionError(f"one:\n{one.log()}\ntwo:\n{two.log()}") from error
+        run_showing_logs(scenario(), one=one, two=two)
         summary = get_json(one.url + f"api/games/{game['game_id']}")
         assert [seat["hints"] for seat in summary["seats"]] == [1, 0]  # stored
     finally:
