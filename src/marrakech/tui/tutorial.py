@@ -39,11 +39,19 @@ _WORDS: dict[str, dict[str, str]] = {
         "offer": "New to Marrakech? Learn to play first: marrakech learn",
         "quit": "Quit",
         "keys": "Tab: next button · Enter: play it · Esc: quit",
+        "L": "Left (L)",
+        "S": "Straight (S)",
+        "R": "Right (R)",
+        "roll": "Roll {n}",
     },
     "fr": {
         "offer": "Nouveau à Marrakech ? Apprenez d’abord à jouer : marrakech learn",
         "quit": "Quitter",
         "keys": "Tab : bouton suivant · Entrée : le jouer · Échap : quitter",
+        "L": "Gauche (L)",
+        "S": "Tout droit (S)",
+        "R": "Droite (R)",
+        "roll": "Dé {n}",
     },
 }
 
@@ -112,7 +120,13 @@ def offer_text(lang: str) -> str:
     return _WORDS.get(lang, _WORDS["en"])["offer"]
 
 
-def _choice_label(token: str) -> str:
+def _choice_label(token: str, lang: str) -> str:
+    """A move's button: the orient words, the die face, or the carpet's two squares."""
+    words = _WORDS.get(lang, _WORDS["en"])
+    if token in ("L", "S", "R"):
+        return words[token]
+    if token.startswith("r") and token[1:].isdigit():
+        return words["roll"].format(n=token[1:])
     return token.replace("-", "–")
 
 
@@ -197,9 +211,12 @@ class TutorialScreen(Screen[None]):
         board.show(self._board_view(lesson))
         solved = verdict is not None and verdict.correct
         for token in lesson.offered():
-            button = Button(_choice_label(token), id=_choice_id(token), compact=True)
+            # The widget's name carries the move token as the lesson gives it.
+            button = Button(
+                _choice_label(token, self.lang), id=_choice_id(token), name=token, compact=True
+            )
+            button.add_class("learn-choice")
             button.disabled = solved
-            button.token = token  # type: ignore[attr-defined]
             choices.mount(button)
         if solved:
             last = self.index == total - 1
@@ -247,9 +264,8 @@ class TutorialScreen(Screen[None]):
     async def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
         button = event.button
-        token = getattr(button, "token", None)
-        if token is not None:
-            await self.play(token)
+        if button.has_class("learn-choice") and button.name:
+            await self.play(button.name)
         elif button.id == "learn-next":
             await self.go(self.index + 1)
         elif button.id == "learn-again":

@@ -53,6 +53,11 @@ def test_a_refused_move_skip_and_progress_remembered(server: LiveServer, new_pag
     page = new_page()
     page.goto(server.base + "/learn")
     page.click("[data-testid=learn-step-cover]")
+    # Switching the language keeps the lesson and says it in the other language.
+    page.click("[data-testid=lang-fr]")
+    page.wait_for_selector("text=Ce qu’on peut recouvrir")
+    page.click("[data-testid=lang-en]")
+    page.wait_for_selector("[data-lesson=cover] >> text=What may be covered")
     page.click("[data-testid=choice-d5-d6]")  # both halves of one carpet (R16)
     assert "never allowed" in verdict(page).inner_text()
     page.click("[data-testid=learn-skip]")

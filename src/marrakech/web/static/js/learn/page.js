@@ -81,11 +81,12 @@ export function mountLearn(root) {
 
   async function load() {
     try {
+      const first = !L.data;
       L.data = await api.lessons(lang());
       L.error = null;
-      if (!L.verdict) {
-        const first = L.data.lessons.findIndex((l) => !L.progress.done.includes(l.id) && !L.progress.skipped.includes(l.id));
-        L.index = first < 0 ? 0 : first;
+      if (first) {
+        const open = L.data.lessons.findIndex((l) => !L.progress.done.includes(l.id) && !L.progress.skipped.includes(l.id));
+        L.index = open < 0 ? 0 : open;
       }
     } catch (error) {
       L.error = error.message;
