@@ -91,6 +91,10 @@ def test_the_lobby_offers_the_tutorial_once(server: LiveServer, new_page: Any) -
     fresh.reload()
     fresh.wait_for_selector("[data-testid=lobby]")
     assert fresh.locator("[data-testid=learn-offer]").count() == 0
+    # Once dismissed, the help dialog still leads to it.
+    fresh.click("#help-button")
+    fresh.click("[data-testid=help-learn]")
+    fresh.wait_for_selector("[data-testid=learn-lesson]")
 
 
 def test_keyboard_and_a_360_px_phone(server: LiveServer, new_page: Any) -> None:

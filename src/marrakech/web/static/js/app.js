@@ -54,6 +54,7 @@ function renderHelp() {
     h("p", {}, t("help.turn")),
     h("p", {}, t("help.goal")),
     h("p", {}, t("help.colours")),
+    h("p", {}, h("a", { href: "/learn", "data-testid": "help-learn" }, t("learn.open"))),
     h("p", { "data-testid": "help-touch" }, t("help.touch")),
     h("h3", {}, t("help.keys")),
     h(
