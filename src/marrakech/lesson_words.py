@@ -12,13 +12,13 @@ from __future__ import annotations
 _COMMON: dict[str, dict[str, str]] = {
     "en": {
         "right": "Right!",
-        "wrong": "Not quite:",
+        "wrong": "Not quite.",
         "refused": "The engine refuses {move}: the legal moves are {legal}.",
         "score": "{seat} {score} ({dirhams} dirhams)",
     },
     "fr": {
         "right": "Bravo !",
-        "wrong": "Pas tout à fait :",
+        "wrong": "Pas tout à fait.",
         "refused": "Le jeu refuse {move} : les coups permis sont {legal}.",
         "score": "{seat} {score} ({dirhams} dirhams)",
     },

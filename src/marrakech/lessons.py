@@ -13,7 +13,7 @@ refused with the engine's own list of legal moves::
     >>> answer(lesson, "L", "en").correct
     True
     >>> print(answer(lesson, "R", "en").message)
-    Not quite: R does not face him West; West is on his left. Red turned Assam right, to face East.
+    Not quite. R does not face him West; West is on his left. Red turned Assam right, to face East.
 """
 
 from __future__ import annotations

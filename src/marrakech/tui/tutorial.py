@@ -39,18 +39,18 @@ _WORDS: dict[str, dict[str, str]] = {
         "offer": "New to Marrakech? Learn to play first: marrakech learn",
         "quit": "Quit",
         "keys": "Tab: next button · Enter: play it · Esc: quit",
-        "L": "Left (L)",
-        "S": "Straight (S)",
-        "R": "Right (R)",
+        "L": "Left",
+        "S": "Straight",
+        "R": "Right",
         "roll": "Roll {n}",
     },
     "fr": {
         "offer": "Nouveau à Marrakech ? Apprenez d’abord à jouer : marrakech learn",
         "quit": "Quitter",
         "keys": "Tab : bouton suivant · Entrée : le jouer · Échap : quitter",
-        "L": "Gauche (L)",
-        "S": "Tout droit (S)",
-        "R": "Droite (R)",
+        "L": "Gauche",
+        "S": "Tout droit",
+        "R": "Droite",
         "roll": "Dé {n}",
     },
 }
@@ -121,7 +121,8 @@ def offer_text(lang: str) -> str:
 
 
 def _choice_label(token: str, lang: str) -> str:
-    """A move's button: the orient words, the die face, or the carpet's two squares."""
+    """A move's button: the orient words (the prompts name them with their letters: they
+    must fit a third of the side at 80 columns), the die face, or the two squares."""
     words = _WORDS.get(lang, _WORDS["en"])
     if token in ("L", "S", "R"):
         return words[token]
@@ -142,7 +143,7 @@ class TutorialScreen(Screen[None]):
     #learn-head { height: auto; text-style: bold; padding: 0 1; }
     #learn-body { height: 1fr; }
     #learn-board { width: 1fr; min-width: 36; }
-    #learn-side { width: 1fr; min-width: 30; padding: 0 1; }
+    #learn-side { width: 1fr; min-width: 42; padding: 0 1; }
     #learn-prompt, #learn-verdict { height: auto; margin-bottom: 1; }
     .learn-row {
         layout: grid; grid-size: 3; grid-columns: 1fr 1fr 1fr; grid-rows: 1;
