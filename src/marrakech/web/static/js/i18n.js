@@ -20,6 +20,7 @@ const STRINGS = {
     "learn.offer": "New to Marrakech? Learn the rules in a few short lessons.",
     "learn.open": "Learn to play",
     "learn.dismiss": "No thanks",
+    "learn.roll": "Roll {n}",
 
     "colour.R": "Red",
     "colour.B": "Blue",
@@ -411,6 +412,7 @@ const STRINGS = {
     "learn.offer": "Nouveau à Marrakech ? Apprenez les règles en quelques courtes leçons.",
     "learn.open": "Apprendre à jouer",
     "learn.dismiss": "Non merci",
+    "learn.roll": "Dé {n}",
 
     "colour.R": "Rouge",
     "colour.B": "Bleu",

@@ -14,7 +14,7 @@ import { loadProgress, markLesson, saveProgress } from "./progress.js";
 function choiceLabel(token) {
   if (["L", "S", "R"].includes(token)) return `${t(`game.orient.${token}`)} (${token})`;
   const roll = /^r([1-4])$/.exec(token);
-  if (roll) return `🎲 ${roll[1]}`;
+  if (roll) return t("learn.roll", { n: roll[1] });
   return token.replace("-", "–");
 }
 
@@ -160,13 +160,22 @@ export function mountLearn(root) {
       h("p", { class: "learn-count" }, words("lesson", { n: L.index + 1, total: L.data.lessons.length }), " · ",
         h("span", { "data-testid": "learn-rule" }, words("rule", { rules: lesson.rules.join(", ") }))),
       h("h2", { tabindex: "-1", "data-testid": "learn-lesson-title" }, lesson.title),
-      h("p", { "data-testid": "learn-prompt" }, lesson.prompt),
-      boardHost,
-      choices,
-      verdict
-        ? h("p", { class: `notice ${verdict.correct ? "info" : "error"}`, role: "status", "data-testid": "learn-verdict", "data-correct": verdict.correct ? "1" : "0" }, verdict.message)
-        : null,
-      actions,
+      // Side by side on a wide screen (the board, then the words and moves), stacked on a phone.
+      h(
+        "div",
+        { class: "learn-layout" },
+        boardHost,
+        h(
+          "div",
+          { class: "learn-text" },
+          h("p", { "data-testid": "learn-prompt" }, lesson.prompt),
+          choices,
+          verdict
+            ? h("p", { class: `notice ${verdict.correct ? "info" : "error"}`, role: "status", "data-testid": "learn-verdict", "data-correct": verdict.correct ? "1" : "0" }, verdict.message)
+            : null,
+          actions,
+        ),
+      ),
     );
   }
 
