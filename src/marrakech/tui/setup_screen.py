@@ -57,8 +57,6 @@ class SetupScreen(AppScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="setup-box"):
             yield Label(id="setup-title")
-            if first_time():  # the tutorial, offered until it is first opened
-                yield Label(offer_text(self.lang), id="learn-offer")
             with Horizontal(classes="setup-row"):
                 yield Label(id="players-label", classes="setup-label")
                 yield Select(
@@ -133,6 +131,8 @@ class SetupScreen(AppScreen):
                     id="hints",
                     compact=True,
                 )
+            if first_time():  # the tutorial, offered until it is first opened (in view at 80x24)
+                yield Label(offer_text(self.lang), id="learn-offer")
             with Horizontal(id="setup-buttons"):
                 yield Button(id="start", variant="primary")
                 yield Button(id="load")
