@@ -26,7 +26,7 @@ from typing import Any
 from marrakech.actions import Action, Orient, parse_action
 from marrakech.errors import MarrakechError
 from marrakech.events import Event
-from marrakech.geometry import parse_square
+from marrakech.geometry import FACING_LETTERS, parse_square
 from marrakech.i18n import LANGUAGES, colour_name, describe_event, seat_name
 from marrakech.lesson_words import lesson_text, lesson_words
 from marrakech.preview import OrientPreview, preview_orientations
@@ -77,12 +77,14 @@ class Verdict:
     event: Event | None = None
 
 
-def _facing_is(facing: int) -> Goal:
+def _facing_is(letter: str) -> Goal:
+    facing = FACING_LETTERS.index(letter)
     return lambda state, action, event: event.facing_after == facing
 
 
-def _lands(square: str, facing: int | None = None) -> Goal:
+def _lands(square: str, letter: str | None = None) -> Goal:
     target = parse_square(square)
+    facing = None if letter is None else FACING_LETTERS.index(letter)
 
     def goal(state: State, action: Action, event: Event) -> bool:
         last = event.path[-1] if event.path else None
@@ -134,7 +136,7 @@ LESSONS: tuple[Lesson, ...] = (
         "orient",
         ("R9",),
         "7/7/7/7/7/7/7 d4N 30,30,30 10,10,10 - - orient:0 standard",
-        _facing_is(3),
+        _facing_is("W"),
     ),
     Lesson(
         "half-turn",
@@ -155,7 +157,7 @@ LESSONS: tuple[Lesson, ...] = (
         "loop-g7",
         ("R2",),
         "7/7/7/7/7/7/7 g5N 30,30,30 10,10,10 - - roll:0 standard",
-        _lands("g7", 3),
+        _lands("g7", "W"),
     ),
     Lesson(
         "loop-a1", ("R2",), "7/7/7/7/7/7/7 a1W 30,30,30 10,10,10 - - roll:0 standard", _lands("a3")
