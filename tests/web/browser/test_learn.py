@@ -60,6 +60,12 @@ def test_a_refused_move_skip_and_progress_remembered(server: LiveServer, new_pag
     page.wait_for_selector("[data-lesson=cover] >> text=What may be covered")
     page.click("[data-testid=choice-d5-d6]")  # both halves of one carpet (R16)
     assert "never allowed" in verdict(page).inner_text()
+    # A carpet placed on the board as in a game: a square, then its partner.
+    page.click("[data-testid=learn-again]")
+    page.click("[data-testid=sq-d5]")
+    page.click("[data-testid=sq-e5]")
+    assert verdict(page).get_attribute("data-correct") == "1"
+    page.click("[data-testid=learn-step-cover]")
     page.click("[data-testid=learn-skip]")
     page.wait_for_selector("[data-testid=learn-lesson][data-lesson=dirhams]")
     page.click("[data-testid=choice-L]")
@@ -70,7 +76,7 @@ def test_a_refused_move_skip_and_progress_remembered(server: LiveServer, new_pag
     page.wait_for_selector("[data-testid=learn-lesson][data-lesson=orient]")
     assert page.inner_text("[data-testid=learn-step-dirhams]").startswith("✓")
     progress = page.evaluate("JSON.parse(localStorage.getItem('marrakech.learn'))")
-    assert progress["skipped"] == ["cover"] and progress["done"] == ["dirhams"]
+    assert progress["skipped"] == [] and progress["done"] == ["cover", "dirhams"]
 
 
 def test_the_lobby_offers_the_tutorial_once(server: LiveServer, new_page: Any) -> None:

@@ -64,6 +64,30 @@ function choiceGroup(lesson, { words, board, disabled, onTry }) {
   return choices;
 }
 
+/**
+ * A carpet placed on the board as in a game: a first square, then one of its partners.
+ * The squares of legal carpets are marked; a forbidden try offered by the lesson can be
+ * made too (the engine refuses it). `pick.square` is the first square chosen; `square`
+ * null marks the squares to start from.
+ */
+function pickSquare(lesson, board, pick, square, onPlace) {
+  const places = lesson.choices.filter((c) => c.includes("-")).map((c) => [c, ...c.split("-")]);
+  if (!places.length) return;
+  const picked = pick.square;
+  if (picked && square && picked !== square) {
+    const found = places.find(([, a, b]) => (a === picked && b === square) || (a === square && b === picked));
+    if (found) {
+      pick.square = null;
+      onPlace(found[0]);
+      return;
+    }
+  }
+  const partners = square ? places.flatMap(([, a, b]) => (a === square ? [b] : b === square ? [a] : [])) : [];
+  pick.square = partners.length ? square : null;
+  const legal = new Set(lesson.position.legal.flatMap((c) => c.split("-")));
+  board.mark(pick.square ? { selected: pick.square, partners } : { legal: [...legal] });
+}
+
 /** Show the tutorial in `root`; returns what unmounts it. @param {HTMLElement} root */
 export function mountLearn(root) {
   const L = {
@@ -125,13 +149,18 @@ export function mountLearn(root) {
 
   function lessonCard(lesson) {
     const boardHost = h("div", { class: "board-wrap learn-board" });
-    const board = new Board(boardHost);
     const verdict = L.verdict;
+    const open = !(verdict && verdict.correct);
+    const pick = { square: null };
+    const board = new Board(boardHost, { onSquare: (q) => open && pickSquare(lesson, board, pick, q, (token) => tryMove(lesson, token)) });
     if (verdict && verdict.after) {
       board.render(verdict.after);
       const ev = { ...verdict.event, from: lesson.position.assam };
       board.showLastMove(lastMove([ev]));
-    } else board.render(lesson.position);
+    } else {
+      board.render(lesson.position);
+      if (open) pickSquare(lesson, board, pick, null, () => {});
+    }
     const choices = choiceGroup(lesson, {
       words,
       board,
