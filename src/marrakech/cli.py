@@ -30,6 +30,7 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
         "moderate the web app's chat: hide messages, list reports, ban addresses",
     ),
     "play": ("marrakech.tui.cli", "tui", "play in the terminal"),
+    "learn": ("marrakech.tui.tutorial", "tui", "learn to play: short lessons in the terminal"),
     "arena": ("marrakech.arena.cli", "arena", "play bots against each other and rate them"),
 }
 

@@ -25,6 +25,7 @@ from marrakech.tui.screen_base import AppScreen, Host
 from marrakech.tui.session import GameSetup, SeatSpec, default_seats
 from marrakech.tui.strings import LANGUAGE_NAMES, t
 from marrakech.tui.timing import SPEEDS
+from marrakech.tui.tutorial import first_time, offer_text
 from marrakech.tui.widgets import seat_chips
 
 
@@ -133,6 +134,8 @@ class SetupScreen(AppScreen):
                     id="hints",
                     compact=True,
                 )
+            if first_time():  # the tutorial, offered until it is first opened (in view at 80x24)
+                yield Label(offer_text(self.lang), id="learn-offer")
             with Horizontal(id="setup-buttons"):
                 yield Button(id="start", variant="primary")
                 yield Button(id="load")
@@ -186,6 +189,8 @@ class SetupScreen(AppScreen):
         lang = self.lang
         self.fit(self.size)
         self.query_one("#setup-title", Label).update(t("setup.title", lang))
+        for offer in self.query("#learn-offer").results(Label):
+            offer.update(offer_text(lang))
         self.query_one("#players-label", Label).update(t("setup.players", lang))
         self.query_one("#rules-label", Label).update(t("setup.rules", lang))
         self.query_one("#first-label", Label).update(t("setup.first", lang))

@@ -39,7 +39,7 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.routes import api, pages, socket
+from marrakech.web.routes import api, learn, pages, socket
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
@@ -122,6 +122,7 @@ def create_app(
     app.mount("/static", VersionedStatic(context.static), name="static")
     app.include_router(api.router)
     app.include_router(account_routes.router)
+    app.include_router(learn.router)
     app.include_router(socket.router)
     return app
 

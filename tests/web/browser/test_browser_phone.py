@@ -123,6 +123,12 @@ def test_every_page_fits_the_screen(
     page.wait_for_selector("[data-testid=end-screen][open]")
     fits_and_taps(page, touch, "replay")
 
+    page.goto(server.base + "/learn")
+    page.click("[data-testid=learn-step-cover]")
+    page.click("[data-testid=choice-c5-d5]")
+    page.wait_for_selector("[data-testid=learn-verdict]")
+    fits_and_taps(page, touch, "learn")
+
 
 def test_a_whole_game_by_taps_on_a_phone(server: LiveServer, new_page: Any, tmp_path: Path) -> None:
     page = new_page(touch=True, speed="fast", **PHONE)

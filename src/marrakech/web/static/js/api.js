@@ -47,6 +47,9 @@ export const api = {
     request("GET", `/api/games/${encodeURIComponent(id)}/replay?lang=${lang}`),
   replayRecord: (recordText, lang) => request("POST", `/api/replay?lang=${lang}`, recordText),
   analysis: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  lessons: (lang) => request("GET", `/api/lessons?lang=${lang}`),
+  lessonAnswer: (id, move, lang) =>
+    request("POST", `/api/lessons/${encodeURIComponent(id)}/answer?lang=${lang}`, { move }),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
   // Accounts (optional): the session is an HttpOnly cookie the page never reads.
   account: () => request("GET", "/api/account"),

@@ -3,12 +3,14 @@
 //   /g/{id}      live game (seat tokens in the fragment: #t=TOKEN,TOKEN)
 //   /r/{id}      replay of a stored game
 //   /r/upload    replay of a record chosen in the lobby
+//   /learn       the tutorial
 
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game.js";
 import { mountReplay } from "./replay.js";
+import { mountLearn } from "./learn/page.js";
 import { loadConfig } from "./config.js";
 import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
@@ -18,6 +20,7 @@ function route(path) {
   if (m) return { page: "game", id: decodeURIComponent(m[1]) };
   m = /^\/r\/([^/]+)\/?$/.exec(path);
   if (m) return { page: "replay", id: decodeURIComponent(m[1]) };
+  if (/^\/learn\/?$/.test(path)) return { page: "learn" };
   return { page: "lobby" };
 }
 
@@ -33,7 +36,7 @@ function renderChrome(where) {
   for (const b of group.querySelectorAll("button")) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
   }
-  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}` };
+  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}` };
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
 
@@ -52,6 +55,7 @@ function renderHelp() {
     h("p", {}, t("help.turn")),
     h("p", {}, t("help.goal")),
     h("p", {}, t("help.colours")),
+    h("p", {}, h("a", { href: "/learn", "data-testid": "help-learn" }, t("learn.open"))),
     h("p", { "data-testid": "help-touch" }, t("help.touch")),
     h("h3", {}, t("help.keys")),
     h(
@@ -100,6 +104,7 @@ async function start() {
   }
   if (where.page === "game") mountGame(main, where.id);
   else if (where.page === "replay") mountReplay(main, where.id);
+  else if (where.page === "learn") mountLearn(main);
   else mountLobby(main);
   document.body.dataset.page = where.page;
   document.body.dataset.ready = "1";

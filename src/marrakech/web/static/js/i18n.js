@@ -16,6 +16,11 @@ const STRINGS = {
     "nav.lang": "Language",
     "nav.home": "Back to the lobby",
     "nav.skip": "Skip to content",
+    "learn.title": "Learn to play",
+    "learn.offer": "New to Marrakech? Learn the rules in a few short lessons.",
+    "learn.open": "Learn to play",
+    "learn.dismiss": "No thanks",
+    "learn.roll": "Roll {n}",
 
     "colour.R": "Red",
     "colour.B": "Blue",
@@ -461,6 +466,11 @@ const STRINGS = {
     "nav.lang": "Langue",
     "nav.home": "Retour à l’accueil",
     "nav.skip": "Aller au contenu",
+    "learn.title": "Apprendre à jouer",
+    "learn.offer": "Nouveau à Marrakech ? Apprenez les règles en quelques courtes leçons.",
+    "learn.open": "Apprendre à jouer",
+    "learn.dismiss": "Non merci",
+    "learn.roll": "Dé {n}",
 
     "colour.R": "Rouge",
     "colour.B": "Bleu",

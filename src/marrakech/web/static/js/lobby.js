@@ -9,6 +9,7 @@ import { swatch } from "./board.js";
 import { newForm, createCard, createdCard } from "./lobby/form.js";
 import { mineCard, openCard, refresh } from "./lobby/lists.js";
 import { uploadCard } from "./lobby/upload.js";
+import { learnOffer } from "./learn/offer.js";
 
 export { createRequest } from "./lobby/form.js";
 
@@ -64,6 +65,7 @@ export function mountLobby(root) {
         h(
           "div",
           { class: "lobby", "data-testid": "lobby" },
+          learnOffer(),
           hero(),
           h("div", {}, createCard(L)),
           h("div", {}, L.created ? createdCard(L) : null, L.mineHost, L.openHost, uploadCard()),
