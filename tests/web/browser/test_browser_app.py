@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser.helpers import LiveServer
+from tests.web.browser.helpers import LiveServer, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -63,7 +63,8 @@ def test_the_worker_controls_the_pages_and_shows_the_offline_page(
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == server.base + "/"
     page.reload()  # the worker claims the pages: from now on it sees their loads
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    controlled = "navigator.serviceWorker.controller !== null"
+    wait_until(page, lambda: bool(page.evaluate(controlled)), "the worker to control the page")
     source, kind = fetch(server.base + "/sw.js")
     assert kind.startswith("text/javascript") and b"__VERSION__" not in source
     page.context.set_offline(True)
@@ -99,13 +100,16 @@ def test_the_turn_notification_is_shown_by_the_worker(server: LiveServer, new_pa
         }"""
     )
     assert shown is True
-    page.wait_for_function(
-        "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
-        ".then((notes) => notes.length > 0)"
+    read = (
+        "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((notes) =>"
+        " notes.map((n) => ({title: n.title, body: n.body, data: n.data})))"
     )
-    notes = page.evaluate(
-        "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
-        ".then((notes) => notes.map((n) => ({title: n.title, body: n.body, data: n.data})))"
-    )
+    notes: list[dict[str, Any]] = []
+
+    def shown_by_the_worker() -> bool:
+        notes[:] = page.evaluate(read)  # kept as read: the browser may close it later
+        return bool(notes)
+
+    wait_until(page, shown_by_the_worker, "the worker's notification")
     assert notes[0]["title"] == "Your turn"
     assert notes[0]["data"]["url"] == f"/g/{game['game_id']}"
