@@ -50,8 +50,8 @@ def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (("replay",), "marrakech replay: expected file, found none"),
         (
             ("pley",),
-            "marrakech: expected one of perft, bench, replay, analyse, serve, admin, play, arena, "
-            "completion, found 'pley'",
+            "marrakech: expected one of perft, bench, replay, analyse, serve, admin, play, learn, "
+            "arena, completion, found 'pley'",
         ),
         (
             ("bench", "--engine", "turbo"),
@@ -115,8 +115,8 @@ def test_the_bash_completion_script_is_valid_and_completes() -> None:
         return done.stdout.split()
 
     assert complete("marrakech", "") == [
-        "perft", "bench", "replay", "analyse", "serve", "admin", "play", "arena", "completion",
-        "-h", "--help", "--version",
+        "perft", "bench", "replay", "analyse", "serve", "admin", "play", "learn", "arena",
+        "completion", "-h", "--help", "--version",
     ]  # fmt: skip
     assert complete("marrakech", "pl") == ["play"]
     assert complete("marrakech", "a") == ["analyse", "admin", "arena"]
