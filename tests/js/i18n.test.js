@@ -2,7 +2,7 @@
 import { test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 
-import { t, plural, setLang, lang, missingKeys, clockLabel, levelName, seatColoursName, onLangChange } from "../../src/marrakech/web/static/js/i18n.js";
+import { t, plural, setLang, lang, missingKeys, clockLabel, levelName, seatColoursName, onLangChange, pickLang, browserLang } from "../../src/marrakech/web/static/js/i18n.js";
 
 afterEach(() => setLang("en", { remember: false }));
 
@@ -46,4 +46,19 @@ test("clock modes, bot levels and seat colours in words", () => {
   assert.equal(levelName("hard"), "hard");
   assert.equal(levelName("grandmaster"), "grandmaster", "a level new to the page keeps its name");
   assert.equal(seatColoursName(["R", "Y"]), "Red-Yellow");
+});
+
+test("the page's language: the player's choice, else the browser's, else the game's", () => {
+  // A guest with a French browser opening an English host's link reads French.
+  assert.equal(pickLang({ stored: null, languages: ["fr-FR", "en"], game: "en" }), "fr");
+  // ... unless they chose otherwise on this browser (the EN / FR buttons).
+  assert.equal(pickLang({ stored: "en", languages: ["fr-FR"], game: "fr" }), "en");
+  // The first language the page speaks, in the browser's order.
+  assert.equal(pickLang({ stored: null, languages: ["de-DE", "fr-CA", "en"], game: "en" }), "fr");
+  // A browser in neither language follows the game (the host's), else English.
+  assert.equal(pickLang({ stored: null, languages: ["de-DE"], game: "fr" }), "fr");
+  assert.equal(pickLang({ stored: null, languages: ["de-DE"], game: null }), "en");
+  assert.equal(pickLang({ stored: "xx", languages: [], game: "de" }), "en");
+  assert.equal(browserLang(["EN-gb"]), "en");
+  assert.equal(browserLang([]), null);
 });

@@ -789,15 +789,54 @@ const STRINGS = {
 const KEY = "marrakech.lang";
 const listeners = new Set();
 
-function initialLang() {
+/**
+ * The first of the browser's languages that the page speaks ("fr-CA" speaks French), or
+ * null when it speaks none of them (a German browser).
+ * @param {readonly string[]} languages  navigator.languages, most preferred first.
+ * @returns {string|null}
+ */
+export function browserLang(languages) {
+  for (const tag of languages || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return null;
+}
+
+/**
+ * The language a page shows: the player's choice on this browser, else the browser's
+ * own, else the game's (a guest with a German browser follows the host), else English.
+ * A guest with a French browser opening an English host's link reads French.
+ * @param {{stored?: string|null, languages?: readonly string[], game?: string|null}} from
+ * @returns {string}
+ */
+export function pickLang({ stored = null, languages = [], game = null }) {
+  if (stored && LANGS.includes(stored)) return stored;
+  return browserLang(languages) || (game && LANGS.includes(game) ? game : "en");
+}
+
+/** The browser's languages, most preferred first (none outside a browser). */
+function navigatorLanguages() {
+  if (typeof navigator === "undefined") return [];
+  return navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+}
+
+function storedLang() {
   try {
-    const stored = localStorage.getItem(KEY);
-    if (LANGS.includes(stored)) return stored;
+    return localStorage.getItem(KEY);
   } catch (_) {
     // localStorage may be unavailable (private mode); fall back to the browser.
+    return null;
   }
-  const nav = typeof navigator === "undefined" ? "en" : (navigator.languages && navigator.languages[0]) || navigator.language || "en";
-  return nav.toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+function initialLang() {
+  return pickLang({ stored: storedLang(), languages: navigatorLanguages() });
+}
+
+/** The language a game page shows, given the language the game was created in. */
+export function langForGame(game) {
+  return pickLang({ stored: storedLang(), languages: navigatorLanguages(), game });
 }
 
 let current = initialLang();
@@ -808,11 +847,7 @@ export function lang() {
 
 /** True when the player chose a language on this browser (the EN / FR buttons). */
 export function langChosen() {
-  try {
-    return LANGS.includes(localStorage.getItem(KEY));
-  } catch (_) {
-    return false;
-  }
+  return LANGS.includes(storedLang());
 }
 
 /** Switch language; `remember: false` for a default that is not the player's choice. */

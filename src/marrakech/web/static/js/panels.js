@@ -373,7 +373,8 @@ export function endScreen(view, meta, opts = {}) {
   const dialog = h(
     "dialog",
     { class: "end-screen", "data-testid": "end-screen", "aria-labelledby": "end-title" },
-    h("h2", { id: "end-title" }, t("game.over")),
+    // Focused when the dialog opens, so it opens on the result (not on its last button).
+    h("h2", { id: "end-title", tabindex: "-1", autofocus: true }, t("game.over")),
     h("p", { class: "result", "data-testid": "result" }, result),
     h("div", { class: "table-wrap" }, table),
     notes.map((n) => h("p", { class: "hint" }, n)),

@@ -99,7 +99,7 @@ const KEYS = { L: "←", S: "↑", R: "→" };
 function renderOrient(ctx, legal, disabled) {
   const { g, ui } = ctx;
   const controls = ui.controls;
-  controls.append(h("p", {}, t(orientLast(g) ? "game.phase.orient_last" : "game.phase.orient")));
+  controls.append(h("p", { class: g.orientPreview ? "phase-prompt previewing" : "phase-prompt" }, t(orientLast(g) ? "game.phase.orient_last" : "game.phase.orient")));
   const row = h("div", { class: "orient-row", role: "group", "aria-label": t("game.phase.orient") });
   for (const tok of ["L", "S", "R"]) {
     if (!legal.includes(tok)) continue;
@@ -165,8 +165,8 @@ export function showOrientInfo(ctx, tok) {
     h(
       "p",
       { class: "hint" },
-      t("preview.expected.long", { n: formatNumber(option.expected_tithe) }),
-      option.elimination_chance > 0 ? [" ", t("preview.risk", { p: formatPercent(option.elimination_chance) })] : null,
+      h("span", { class: "preview-expected" }, t("preview.expected.long", { n: formatNumber(option.expected_tithe) })),
+      option.elimination_chance > 0 ? [" ", h("span", { "data-testid": "preview-risk" }, t("preview.risk", { p: formatPercent(option.elimination_chance) }))] : null,
     ),
   );
 }

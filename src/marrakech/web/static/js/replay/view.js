@@ -1,7 +1,7 @@
 // The replay page's layout and drawing: the board at the position shown, the controls,
 // the position, the end and download buttons, the turning points.
 
-import { h, s, clear, download } from "../dom.js";
+import { h, s, clear, download, openDialog } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { Board } from "../board.js";
 import { Panels, Die, Log, endScreen, swatches, moverSeat, seatName } from "../panels.js";
@@ -167,7 +167,7 @@ function showEnd(R) {
   const dialog = endScreen(view, r.meta, { onClose: () => dialog.close(), analysis: r.analysis });
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
-  dialog.showModal();
+  openDialog(dialog);
 }
 
 /** @param {Replay} R */
