@@ -62,3 +62,16 @@ test("the page's language: the player's choice, else the browser's, else the gam
   assert.equal(browserLang(["EN-gb"]), "en");
   assert.equal(browserLang([]), null);
 });
+
+test("counts go through the plural rules; sentences end with a full stop", async () => {
+  const { whoLine } = await import("../../src/marrakech/web/static/js/lobby/lines.js");
+  assert.equal(plural("preview.expected", 1, { n: "1" }), "≈ 1 dirham");
+  assert.equal(plural("preview.expected", 2.5, { n: "2.5" }), "≈ 2.5 dirhams");
+  assert.equal(plural("game.place.count", 1), "1 legal placement");
+  assert.match(t("game.place.choice", { i: 1, n: 4, a: "c3", b: "c4" }), /c4\.$/);
+  setLang("fr", { remember: false });
+  assert.match(whoLine({ taken: 1, players: 3, seats: [] }), /^1 siège occupé sur 3/);
+  assert.match(whoLine({ taken: 2, players: 3, seats: [] }), /^2 sièges occupés sur 3/);
+  assert.equal(plural("preview.expected", 0.5, { n: "0,5" }), "≈ 0,5 dirham");
+  assert.match(t("game.place.choice", { i: 1, n: 4, a: "c3", b: "c4" }), /c4\.$/);
+});

@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from marrakech import State, random_game
+from marrakech.record import GameRecord
 from tests.web.browser.helpers import (
     PHONE,
     ROOMY,
     SIDEWAYS,
     SMALL,
     LiveServer,
+    analysed,
     choose_carpet,
     finished_bot_game,
     off_screen,
@@ -101,3 +106,34 @@ def test_the_end_screen_opens_on_the_result(
     for part in ("#end-title", "[data-testid=result]", "[data-testid=ranking]"):
         box = page.eval_on_selector(part, "e => e.getBoundingClientRect().toJSON()")
         assert box["top"] >= 0 and box["bottom"] <= size["height"], f"{part} off screen"
+
+
+def test_the_end_screen_says_what_the_board_shows(
+    server: LiveServer, new_page: Any, finished: str, tmp_path: Path
+) -> None:
+    analysed(server, finished)
+    page = new_page()
+    page.goto(f"{server.base}/g/{finished}")
+    page.wait_for_selector("[data-testid=end-screen][open] [data-testid=end-charts]")
+    # Hints were allowed and nobody asked: no "0 hints" badge.
+    assert page.locator("[data-testid^=end-hints-]").count() == 0
+    # The score axis goes by round steps (10, 20...), not "12, 23, 35".
+    labels = page.eval_on_selector_all(
+        "[data-testid=chart-scores] .chart-axis[text-anchor=end]",
+        "els => els.map(e => Number(e.textContent))",
+    )
+    steps = {b - a for a, b in pairwise(labels)}
+    assert len(steps) == 1 and steps.pop() in {1, 2, 5, 10, 20, 50}, labels
+    # A tie on score broken by dirhams (R21) is said in the result: seed 7 ends with Red
+    # and Blue on 48, Red with more dirhams.
+    _, actions = random_game(State.new(players=3), random.Random(7))
+    saved = tmp_path / "tie.json"
+    saved.write_text(GameRecord.from_actions(State.new(players=3), actions).to_json())
+    page.goto(server.base + "/")
+    page.set_input_files("[data-testid=upload-file]", str(saved))
+    page.click("[data-testid=upload-go]")
+    page.wait_for_url("**/r/upload")
+    page.wait_for_selector("#app[data-position='0']")
+    page.keyboard.press("End")
+    page.click("[data-testid=replay-result]")
+    assert page.inner_text("[data-testid=result]") == "Red wins on dirhams!"
