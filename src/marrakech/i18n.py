@@ -13,6 +13,7 @@ the same thing everywhere and the rules stay in the core::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -216,10 +217,19 @@ def _roll_sentence(event: Event, seat: str, steps: int, lang: str) -> str:
     return text("roll.loop", lang, seat=seat, steps=steps, moves=words, facing=facing)
 
 
-def describe_event(event: Event, lang: str = "en") -> str:
-    """The game-log sentence(s) for one applied action."""
+def seat_label(seat: int, players: int, lang: str = "en", names: Sequence[str] = ()) -> str:
+    """A seat as the log and the panels call it: ``Amir (Blue)`` when its player has a
+    name (``names[seat]``), else its colours, ``Blue``."""
+    colours = seat_name(seat, players, lang)
+    name = names[seat] if seat < len(names) else ""
+    return f"{name} ({colours})" if name else colours
+
+
+def describe_event(event: Event, lang: str = "en", names: Sequence[str] = ()) -> str:
+    """The game-log sentence(s) for one applied action; ``names``: each seat's player's
+    name ("" for none), so the log says "Amir (Blue)" as the web page's panels do."""
     players = event.before.players
-    seat = seat_name(event.seat, players, lang)
+    seat = seat_label(event.seat, players, lang, names)
     facings = FACINGS.get(lang, FACINGS["en"])
     action = event.action
     sentences: list[str] = []
@@ -237,7 +247,7 @@ def describe_event(event: Event, lang: str = "en") -> str:
                     key,
                     lang,
                     payer=seat,
-                    payee=seat_name(tithe.payee, players, lang),
+                    payee=seat_label(tithe.payee, players, lang, names),
                     paid=tithe.paid,
                     due=tithe.due,
                     colour=colour_name(tithe.colour, lang).lower(),

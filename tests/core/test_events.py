@@ -107,3 +107,12 @@ def test_a_corner_loop_is_said_as_one() -> None:
     # An arc between two squares keeps its words.
     edge = State.from_notation("7/7/7/7/7/7/7 a3W 30,30,30 10,10,10 - - roll:0 standard")
     assert "(along the border arc)" in describe_event(edge.describe(parse_action("r1")), "en")
+
+
+def test_the_log_names_players_as_the_panels_do() -> None:
+    state = State.new(players=3).apply(parse_action("L"))
+    event = state.describe(parse_action("r3"))
+    names = ("Amir", "", "Zoé")
+    assert describe_event(event, "en", names).startswith("Amir (Red) rolled 3")
+    assert describe_event(event, "fr", names).startswith("Amir (Rouge) a fait 3")
+    assert describe_event(event, "en").startswith("Red rolled 3")

@@ -108,7 +108,8 @@ def test_open_seat_joined_from_the_lobby(server: LiveServer, new_page: Any) -> N
     assert page.inner_text("[data-testid=status]").startswith("À vous")
     mouse_turn(page, random.Random(5))
     assert "Assam" in page.locator("[data-testid=log] li").last.inner_text()
-    assert page.locator("[data-testid=log] li").last.inner_text().startswith("Bleu-Violet a")
+    # The log names the player as the panels do.
+    assert page.locator("[data-testid=log] li").last.inner_text().startswith("Zoé (Bleu-Violet) a")
     # The lobby now lists it under "your games", with a link back to the seat.
     page.goto(server.base + "/")
     page.wait_for_selector(f"[data-testid=my-games] li[data-game='{game_id}']")

@@ -358,6 +358,7 @@ ChangeReason = Literal[
     "timeout",
     "took_back",
     "resigned",
+    "resign_pending",
     "rematch",
     "hint",
 ]
