@@ -89,7 +89,9 @@ export function renderClock(ctx) {
   if (!ui || !ui.clockEl) return;
   const clockEl = ui.clockEl;
   const left = clockLeft(g, performance.now());
-  if (left === null || !g.view || g.view.phase === "over") {
+  // The clock speaks of the turn the board shows: while the move before is still drawn
+  // (or the next one's clock has not come yet) it waits, never naming another seat.
+  if (left === null || !g.view || g.view.phase === "over" || g.clock.seat !== moverSeat(g.view)) {
     clockEl.hidden = true;
     return;
   }
