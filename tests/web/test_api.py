@@ -299,6 +299,9 @@ def test_uploaded_record_is_replayed_as_data(client: TestClient) -> None:
     assert replay["record"]["seats"][0] == "<script>alert(1)</script>"  # data, untouched
     assert len(replay["states"]) == len(actions) + 1
     assert replay["states"][-1]["notation"] == record.final_state().notation()
+    # The log names players as the panels do; a bot or "human" by its colour.
+    assert any(line.startswith("Ève (Yellow) ") for line in replay["log"])
+    assert any(line.startswith("Blue ") for line in replay["log"])
     # Turns counted as the lobby counts them: one per seat's go, not one per action.
     turns = replay["turns"]
     assert len(turns) == len(replay["states"]) and turns[0] == 1

@@ -361,6 +361,20 @@ async def stored_record(context: Context, game_id: str) -> GameRecord:
     return record
 
 
+def record_names(record: GameRecord) -> tuple[str, ...]:
+    """Each seat's player's name in a record ("" for ``human``, ``open``, ``bot:…``), as
+    the replay page's panels read them (static/js/replay.js ``metaFromRecord``), so its
+    log names players as they do.
+
+    >>> record_names(GameRecord(3, seats=("Ann", "bot:easy", "human")))
+    ('Ann', '', '')
+    """
+    return tuple(
+        "" if label in ("", "human", "open") or label.startswith("bot:") else label
+        for label in record.seats
+    )
+
+
 def replay(record: GameRecord, lang: str) -> Replay:
     """Everything a replay page shows: every position, every event, the log.
 
@@ -373,6 +387,7 @@ def replay(record: GameRecord, lang: str) -> Replay:
     states = [state_view(state)]
     events = []
     lines = []
+    names = record_names(record)
     # Player turns, as the lobby counts them (marrakech.turns), position by position.
     spans: list[TurnSpan] = []
     described: list[Event] = []
@@ -382,7 +397,7 @@ def replay(record: GameRecord, lang: str) -> Replay:
         state = event.after
         states.append(state_view(state))
         events.append(event_view(event))
-        lines.append(describe_event(event, lang))
+        lines.append(describe_event(event, lang, names))
         described.append(event)
         extend_turns(spans, described)
         turns.append(turn_number(spans, state, waiting=False))
