@@ -13,6 +13,7 @@ the same thing everywhere and the rules stay in the core::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "turn.straight": "{seat} kept Assam facing {facing}.",
         "roll": "{seat} rolled {steps}: Assam walks {path} and stops on {square}, facing {facing}.",
         "arc": " (along the border arc)",
+        "roll.loop": "{seat} rolled {steps}: Assam {moves}, facing {facing}.",
+        "walk": "walks {path}",
+        "walk.stop": "walks {path} and stops on {square}",
+        "loop": "loops back to {square}",
+        "then": ", then ",
+        "and": " and ",
         "tithe": "{payer} paid {paid} dirhams to {payee} ({due} squares of {colour}).",
         "tithe.one": "{payer} paid 1 dirham to {payee} (1 square of {colour}).",
         "eliminated": "{seat} could not pay {due} and is out of the game.",
@@ -61,6 +68,12 @@ _TEXT: dict[str, dict[str, str]] = {
             "face {facing}."
         ),
         "arc": " (par l’arc de bordure)",
+        "roll.loop": "{seat} a fait {steps} : Assam {moves}, face {facing}.",
+        "walk": "passe par {path}",
+        "walk.stop": "passe par {path} et s’arrête sur {square}",
+        "loop": "revient sur {square} par la boucle du coin",
+        "then": ", puis ",
+        "and": " et ",
         "tithe": "{payer} a payé {paid} dirhams à {payee} ({due} cases en {colour}).",
         "tithe.one": "{payer} a payé 1 dirham à {payee} (1 case en {colour}).",
         "eliminated": "{seat} ne peut pas payer {due} et quitte la partie.",
@@ -169,10 +182,54 @@ def seat_name(seat: int, players: int, lang: str = "en") -> str:
     return "-".join(colour_name(c, lang) for c in colours_of(seat, players))
 
 
-def describe_event(event: Event, lang: str = "en") -> str:
-    """The game-log sentence(s) for one applied action."""
+def _roll_sentence(event: Event, seat: str, steps: int, lang: str) -> str:
+    """Assam's walk in words; a corner loop (R2), where a step leaves and re-enters the
+    same corner square, is said as such: "walks a2, a1 and loops back to a1"."""
+    last = event.path[-1]
+    facing = FACINGS.get(lang, FACINGS["en"])[last.facing]
+    where = event.before.assam_square
+    clauses: list[tuple[str, list[str]]] = []  # ("walk" | "loop", squares)
+    for step in event.path:
+        if step.arc and step.square == where:
+            clauses.append(("loop", [square_name(step.square)]))
+        elif clauses and clauses[-1][0] == "walk":
+            clauses[-1][1].append(square_name(step.square))
+        else:
+            clauses.append(("walk", [square_name(step.square)]))
+        where = step.square
+    arcs = text("arc", lang) if any(s.arc for s in event.path) else ""
+    if all(kind == "walk" for kind, _ in clauses):
+        path = ", ".join(clauses[0][1]) + arcs
+        return text(
+            "roll", lang, seat=seat, steps=steps, path=path, square=square_name(last.square),
+            facing=facing,
+        )  # fmt: skip
+    words = ""
+    for i, (kind, squares) in enumerate(clauses):
+        final = i == len(clauses) - 1
+        if i:  # walks ... and loops back to ..., then walks ...
+            words += text("then" if kind == "walk" else "and", lang)
+        if kind == "loop":
+            words += text("loop", lang, square=squares[0])
+        else:
+            key = "walk.stop" if final else "walk"
+            words += text(key, lang, path=", ".join(squares), square=squares[-1])
+    return text("roll.loop", lang, seat=seat, steps=steps, moves=words, facing=facing)
+
+
+def seat_label(seat: int, players: int, lang: str = "en", names: Sequence[str] = ()) -> str:
+    """A seat as the log and the panels call it: ``Amir (Blue)`` when its player has a
+    name (``names[seat]``), else its colours, ``Blue``."""
+    colours = seat_name(seat, players, lang)
+    name = names[seat] if seat < len(names) else ""
+    return f"{name} ({colours})" if name else colours
+
+
+def describe_event(event: Event, lang: str = "en", names: Sequence[str] = ()) -> str:
+    """The game-log sentence(s) for one applied action; ``names``: each seat's player's
+    name ("" for none), so the log says "Amir (Blue)" as the web page's panels do."""
     players = event.before.players
-    seat = seat_name(event.seat, players, lang)
+    seat = seat_label(event.seat, players, lang, names)
     facings = FACINGS.get(lang, FACINGS["en"])
     action = event.action
     sentences: list[str] = []
@@ -181,21 +238,7 @@ def describe_event(event: Event, lang: str = "en") -> str:
         key = ("turn.left", "turn.straight", "turn.right")[action.turn + 1]
         sentences.append(text(key, lang, seat=seat, facing=facings[event.facing_after]))
     elif isinstance(action, Roll):
-        last = event.path[-1]
-        path = ", ".join(square_name(step.square) for step in event.path)
-        if any(step.arc for step in event.path):
-            path += text("arc", lang)
-        sentences.append(
-            text(
-                "roll",
-                lang,
-                seat=seat,
-                steps=action.steps,
-                path=path,
-                square=square_name(last.square),
-                facing=facings[last.facing],
-            )
-        )
+        sentences.append(_roll_sentence(event, seat, action.steps, lang))
         tithe = event.tithe
         if tithe is not None and tithe.paid > 0:
             key = "tithe.one" if tithe.paid == 1 and tithe.due == 1 else "tithe"
@@ -204,7 +247,7 @@ def describe_event(event: Event, lang: str = "en") -> str:
                     key,
                     lang,
                     payer=seat,
-                    payee=seat_name(tithe.payee, players, lang),
+                    payee=seat_label(tithe.payee, players, lang, names),
                     paid=tithe.paid,
                     due=tithe.due,
                     colour=colour_name(tithe.colour, lang).lower(),

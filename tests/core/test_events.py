@@ -82,3 +82,37 @@ def test_views_are_json_and_consistent_with_the_state(players: int) -> None:
             json.dumps(event_view(event))
             assert event.after == state.apply(action)
             assert describe_event(event, "en") and describe_event(event, "fr")
+
+
+def test_a_corner_loop_is_said_as_one() -> None:
+    """R2's corner loop leaves a1 and comes back to it: said so, not "walks a1, a1"."""
+    state = State.from_notation("7/7/7/7/7/7/7 c1W 30,30,30 10,10,10 - - roll:0 standard")
+    event = state.describe(parse_action("r3"))
+    assert describe_event(event, "en") == (
+        "Red rolled 3: Assam walks b1, a1 and loops back to a1, facing North."
+    )
+    assert describe_event(event, "fr") == (
+        "Rouge a fait 3 : Assam passe par b1, a1 et revient sur a1 par la boucle du coin,"
+        " face au nord."
+    )
+    event = state.describe(parse_action("r4"))
+    assert describe_event(event, "en") == (
+        "Red rolled 4: Assam walks b1, a1 and loops back to a1, then walks a2 and stops"
+        " on a2, facing North."
+    )
+    corner = State.from_notation("7/7/7/7/7/7/7 g7E 30,30,30 10,10,10 - - roll:0 standard")
+    assert describe_event(corner.describe(parse_action("r1")), "en") == (
+        "Red rolled 1: Assam loops back to g7, facing South."
+    )
+    # An arc between two squares keeps its words.
+    edge = State.from_notation("7/7/7/7/7/7/7 a3W 30,30,30 10,10,10 - - roll:0 standard")
+    assert "(along the border arc)" in describe_event(edge.describe(parse_action("r1")), "en")
+
+
+def test_the_log_names_players_as_the_panels_do() -> None:
+    state = State.new(players=3).apply(parse_action("L"))
+    event = state.describe(parse_action("r3"))
+    names = ("Amir", "", "Zoé")
+    assert describe_event(event, "en", names).startswith("Amir (Red) rolled 3")
+    assert describe_event(event, "fr", names).startswith("Amir (Rouge) a fait 3")
+    assert describe_event(event, "en").startswith("Red rolled 3")

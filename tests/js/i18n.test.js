@@ -2,7 +2,7 @@
 import { test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 
-import { t, plural, setLang, lang, missingKeys, clockLabel, levelName, seatColoursName, onLangChange } from "../../src/marrakech/web/static/js/i18n.js";
+import { t, plural, setLang, lang, missingKeys, clockLabel, levelName, seatColoursName, onLangChange, pickLang, browserLang } from "../../src/marrakech/web/static/js/i18n.js";
 
 afterEach(() => setLang("en", { remember: false }));
 
@@ -46,4 +46,32 @@ test("clock modes, bot levels and seat colours in words", () => {
   assert.equal(levelName("hard"), "hard");
   assert.equal(levelName("grandmaster"), "grandmaster", "a level new to the page keeps its name");
   assert.equal(seatColoursName(["R", "Y"]), "Red-Yellow");
+});
+
+test("the page's language: the player's choice, else the browser's, else the game's", () => {
+  // A guest with a French browser opening an English host's link reads French.
+  assert.equal(pickLang({ stored: null, languages: ["fr-FR", "en"], game: "en" }), "fr");
+  // ... unless they chose otherwise on this browser (the EN / FR buttons).
+  assert.equal(pickLang({ stored: "en", languages: ["fr-FR"], game: "fr" }), "en");
+  // The first language the page speaks, in the browser's order.
+  assert.equal(pickLang({ stored: null, languages: ["de-DE", "fr-CA", "en"], game: "en" }), "fr");
+  // A browser in neither language follows the game (the host's), else English.
+  assert.equal(pickLang({ stored: null, languages: ["de-DE"], game: "fr" }), "fr");
+  assert.equal(pickLang({ stored: null, languages: ["de-DE"], game: null }), "en");
+  assert.equal(pickLang({ stored: "xx", languages: [], game: "de" }), "en");
+  assert.equal(browserLang(["EN-gb"]), "en");
+  assert.equal(browserLang([]), null);
+});
+
+test("counts go through the plural rules; sentences end with a full stop", async () => {
+  const { whoLine } = await import("../../src/marrakech/web/static/js/lobby/lines.js");
+  assert.equal(plural("preview.expected", 1, { n: "1" }), "≈ 1 dirham");
+  assert.equal(plural("preview.expected", 2.5, { n: "2.5" }), "≈ 2.5 dirhams");
+  assert.equal(plural("game.place.count", 1), "1 legal placement");
+  assert.match(t("game.place.choice", { i: 1, n: 4, a: "c3", b: "c4" }), /c4\.$/);
+  setLang("fr", { remember: false });
+  assert.match(whoLine({ taken: 1, players: 3, seats: [] }), /^1 siège occupé sur 3/);
+  assert.match(whoLine({ taken: 2, players: 3, seats: [] }), /^2 sièges occupés sur 3/);
+  assert.equal(plural("preview.expected", 0.5, { n: "0,5" }), "≈ 0,5 dirham");
+  assert.match(t("game.place.choice", { i: 1, n: 4, a: "c3", b: "c4" }), /c4\.$/);
 });

@@ -6,6 +6,7 @@ import json
 import logging
 import random
 from dataclasses import fields
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -298,6 +299,15 @@ def test_uploaded_record_is_replayed_as_data(client: TestClient) -> None:
     assert replay["record"]["seats"][0] == "<script>alert(1)</script>"  # data, untouched
     assert len(replay["states"]) == len(actions) + 1
     assert replay["states"][-1]["notation"] == record.final_state().notation()
+    # The log names players as the panels do; a bot or "human" by its colour.
+    assert any(line.startswith("Ève (Yellow) ") for line in replay["log"])
+    assert any(line.startswith("Blue ") for line in replay["log"])
+    # Turns counted as the lobby counts them: one per seat's go, not one per action.
+    turns = replay["turns"]
+    assert len(turns) == len(replay["states"]) and turns[0] == 1
+    assert all(b - a in (0, 1) for a, b in pairwise(turns))
+    mover_changes = sum(a["turn"] != b["turn"] for a, b in pairwise(replay["states"]))
+    assert turns[-1] <= mover_changes + 1 < len(actions)
     assert replay["events"][-1]["game_over"] is True
 
 

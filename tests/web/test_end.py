@@ -211,3 +211,18 @@ def test_a_rematch_seat_given_its_token_elsewhere_opens_at_once(apps: Apps) -> N
         with client.websocket_connect(f"/ws/{new_id}") as ws:
             blue = Conn(ws, [new_blue])
             assert blue.you == [1] and blue.errors == []
+
+
+def test_a_two_player_turning_point_is_listed_once() -> None:
+    """At two players one seat's gain is the other's loss: each turn listed once, by the
+    seat that gained."""
+    import random
+
+    from marrakech import State, random_game
+    from marrakech.web.analysis_jobs import analyse
+
+    _, actions = random_game(State.new(players=2), random.Random(4))
+    swings = analyse(GameRecord.from_actions(State.new(players=2), actions), "g").swings
+    assert len(swings) >= 2
+    assert len({swing.turn for swing in swings}) == len(swings)
+    assert all(swing.after >= swing.before for swing in swings)

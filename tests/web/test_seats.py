@@ -178,8 +178,10 @@ def test_resign_is_an_action_of_the_record_and_ends_a_game(client: TestClient) -
         # Resigning while another seat's roll is awaited: at the next decision (R22).
         yellow.until(lambda c: c.version == 2)
         yellow.send({"type": "resign", "seat": 2})
-        yellow.send({"type": "ping"})
-        assert yellow.receive() == {"type": "pong"}
+        # Every page is told at once, before the roll that applies it.
+        until_reason(yellow, "resign_pending", 2)
+        until_reason(blue, "resign_pending", 2)
+        until_reason(red, "resign_pending", 2)
         assert yellow.version == 2
         yellow.send({"type": "resign", "seat": 2})
         yellow.expect_error("already_resigned")
@@ -207,8 +209,7 @@ def test_a_resignation_waiting_for_the_next_decision_survives_a_restart(apps: Ap
         assert red.legal == {"0": ["roll"]}
         yellow.until(lambda c: c.version == 1)
         yellow.send({"type": "resign", "seat": 2})  # waits for red's roll (R22)
-        yellow.send({"type": "ping"})
-        assert yellow.receive() == {"type": "pong"}
+        until_reason(yellow, "resign_pending", 2)
     apps.stop(client)
     client = apps.start()
     with client.websocket_connect(f"/ws/{game_id}") as ws:

@@ -72,7 +72,16 @@ def analyse(record: GameRecord, game_id: str) -> Analysis:
         for seat in range(record.players):
             before, after = chances[index - 1][seat], chances[index][seat]
             swings.append(Swing(seat=seat, turn=turn, version=version, before=before, after=after))
-    swings.sort(key=lambda swing: (-abs(swing.after - swing.before), swing.turn, swing.seat))
+    # Biggest moves first, the seat that gained before the one that lost as much; then
+    # each turn once (at two players one seat's gain is the other's loss).
+    # (Rounded: at two players the two moves differ only in the last bits of a float.)
+    swings.sort(
+        key=lambda s: (-round(abs(s.after - s.before), 9), s.before > s.after, s.turn, s.seat)
+    )
+    once: dict[int, Swing] = {}
+    for swing in swings:
+        once.setdefault(swing.turn, swing)
+    swings = list(once.values())
     return Analysis(
         game_id=game_id,
         luck=[round(value, 3) for value in dice_luck(record)],

@@ -219,7 +219,8 @@ def small_controls(page: Any) -> list[str]:
     or wide, described by test id or text, so a failure says which."""
     script = """(min) => {
       const out = [];
-      const sel = 'button, a.btn, select, input:not([type=hidden]), .radio-row label';
+      const sel = 'button, a.btn, a.brand, .meta-line a, select, input:not([type=hidden]),'
+        + ' .radio-row label';
       for (const found of document.querySelectorAll(sel)) {
         // A checkbox or radio is tapped through its label: the label is the target.
         const boxed = found.matches('input[type=checkbox], input[type=radio]');
@@ -277,6 +278,27 @@ def touch_turn(page: Any, rng: random.Random) -> str:
 #: Phone viewports the layout must fit: landscape, and a small portrait screen.
 SIDEWAYS = {"width": 844, "height": 390}
 SMALL = {"width": 360, "height": 740}
+
+
+def off_screen(page: Any, testids: list[str]) -> list[str]:
+    """Of the elements named by test id, those not wholly inside the window as the page
+    stands (not scrolled), each with its box, so a failure says which and where."""
+    script = """(ids) => {
+      const out = [];
+      if (window.scrollY || window.scrollX) out.push(`page scrolled to ${window.scrollY}`);
+      for (const id of ids) {
+        const el = document.querySelector(`[data-testid="${id}"]`);
+        if (!el) { out.push(`${id} missing`); continue; }
+        const r = el.getBoundingClientRect();
+        if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5
+            || r.right > innerWidth + 0.5) {
+          out.push(`${id} at ${Math.round(r.left)},${Math.round(r.top)}`
+            + `-${Math.round(r.right)},${Math.round(r.bottom)}`);
+        }
+      }
+      return out;
+    }"""
+    return list(page.evaluate(script, testids))
 
 
 def page_fits(page: Any) -> None:

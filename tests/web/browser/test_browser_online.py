@@ -111,6 +111,8 @@ def test_absent_player_clock_stand_in_and_take_back(
         mouse_turn(host, rng)
     # Bea's turn, Bea away: her time runs (the page counts it down) ...
     host.wait_for_selector("[data-testid=clock][data-seat='1']")
+    # The clock names the seat whose turn the board and the panels show.
+    assert "to-move" in (host.get_attribute("[data-testid=panel-1]", "class") or "")
     first = int(host.get_attribute("[data-testid=clock]", "data-left") or 0)
     assert 0 < first <= BLITZ
     assert "away" in host.inner_text("[data-testid=status]")

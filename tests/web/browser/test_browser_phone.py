@@ -198,6 +198,9 @@ def watch_status_until_my_turn(page: Any) -> None:
         assert not status.startswith("Your turn") or mine, (
             f"status {status!r} beside another's panel"
         )
+        # ... and waits for the last animation (the bot's carpet landing).
+        busy = page.get_attribute("#app", "data-busy") == "1"
+        assert not status.startswith("Your turn") or not busy, "Your turn while animating"
         return page.get_attribute("#app", "data-input") not in {None, "wait"}
 
     wait_until(page, consistent, "this page's turn again", timeout=30)

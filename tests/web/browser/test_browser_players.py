@@ -90,7 +90,8 @@ def test_open_seat_joined_from_the_lobby(server: LiveServer, new_page: Any) -> N
         },
     )
     game_id = answer["game_id"]
-    page = new_page()
+    # A browser that speaks neither English nor French follows the game's language.
+    page = new_page(locale="de-DE")
     page.goto(server.base + "/")
     page.click(f"[data-testid=join-{game_id}-1]")
     # A seat is taken with a name: without one the lobby asks for it.
@@ -101,12 +102,14 @@ def test_open_seat_joined_from_the_lobby(server: LiveServer, new_page: Any) -> N
     page.click("[data-testid=join-go]")
     page.wait_for_url(f"**/g/{game_id}#t=*")
     assert wait_input(page) == "orient"
-    # Someone who never chose a language sees the game in the one it was created in.
+    # Someone who never chose a language, on a browser in neither of the page's
+    # languages, sees the game in the one it was created in.
     page.wait_for_selector("html[lang=fr]")
     assert page.inner_text("[data-testid=status]").startswith("À vous")
     mouse_turn(page, random.Random(5))
     assert "Assam" in page.locator("[data-testid=log] li").last.inner_text()
-    assert page.locator("[data-testid=log] li").last.inner_text().startswith("Bleu-Violet a")
+    # The log names the player as the panels do.
+    assert page.locator("[data-testid=log] li").last.inner_text().startswith("Zoé (Bleu-Violet) a")
     # The lobby now lists it under "your games", with a link back to the seat.
     page.goto(server.base + "/")
     page.wait_for_selector(f"[data-testid=my-games] li[data-game='{game_id}']")

@@ -111,3 +111,53 @@ def test_a_bad_record_is_explained(server: LiveServer, new_page: Any, tmp_path: 
     page.wait_for_url("**/r/upload")
     error = page.inner_text("[data-testid=replay-error]")
     assert "could not be read" in error and len(error) > 40
+
+
+def english_game(server: LiveServer, second: str) -> tuple[str, str]:
+    """A game an English host made (its log in English): a bot first, then ``second``
+    (``human`` or ``open``); its id and the second seat's link, if any."""
+    answer = server.api(
+        "POST",
+        "/api/games",
+        {
+            "players": 2,
+            "seats": [{"kind": "bot", "level": "easy"}, {"kind": second}],
+            "first_seat": 1,
+            "lang": "en",
+        },
+    )
+    return str(answer["game_id"]), str(answer["seats"][1].get("link") or "")
+
+
+def test_a_french_guest_reads_french(server: LiveServer, new_page: Any) -> None:
+    _, link = english_game(server, "human")
+    page = new_page(locale="fr-FR")
+    page.goto(server.base + link)
+    assert wait_input(page) == "orient"
+    page.wait_for_selector("[data-testid=log] li")
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.inner_text("[data-testid=status]").startswith("À vous")
+    # The log comes in the guest's language too, not the host's.
+    keyboard_turn(page, random.Random(2))
+    assert "Assam" in page.locator("[data-testid=log] li").last.inner_text()
+    assert " a " in page.locator("[data-testid=log] li").last.inner_text()
+    # A choice made on this browser wins over the browser's language.
+    page.click("[data-testid=lang-en]")
+    page.wait_for_selector("html[lang=en]")
+    page.reload()
+    page.wait_for_selector("#app[data-welcomes]")
+    assert page.get_attribute("html", "lang") == "en"
+
+
+def test_a_game_joined_from_the_french_lobby_is_french(server: LiveServer, new_page: Any) -> None:
+    game_id, _ = english_game(server, "open")
+    page = new_page(locale="en-GB")
+    page.goto(server.base + "/")
+    page.click("[data-testid=lang-fr]")
+    page.click(f"[data-testid=join-{game_id}-1]")
+    page.fill("[data-testid=join-name]", "Zoé")
+    page.click("[data-testid=join-go]")
+    page.wait_for_url(f"**/g/{game_id}#t=*")
+    assert wait_input(page) == "orient"
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.inner_text("[data-testid=status]").startswith("À vous")

@@ -358,6 +358,7 @@ ChangeReason = Literal[
     "timeout",
     "took_back",
     "resigned",
+    "resign_pending",
     "rematch",
     "hint",
 ]
@@ -591,6 +592,9 @@ class Replay(StrictModel):
     states: list[StateView]
     events: list[EventView]
     log: list[str]
+    #: The player turn at each position, as the lobby counts turns (:mod:`marrakech.turns`):
+    #: a 30-turn game ends at 30, not at its 90-odd actions.
+    turns: list[int] = Field(default_factory=list)
     #: The game's chat as it may be shown (hidden and reported lines left out; the
     #: spectators' channel once the game is over).
     chat: list[ChatLine] = Field(default_factory=list)

@@ -140,6 +140,8 @@ async def apply_resign(room: Room, message: ResignMessage) -> None:
                 "server_error", "the server could not store the resignation: send it again"
             ) from error
         room.pending_resigns.add(seat)
+        # Every page says so now, not only once the die is rolled.
+        room.seats_changed("resign_pending", seat)
 
 
 # -- take back --------------------------------------------------------------------------

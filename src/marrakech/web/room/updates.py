@@ -64,6 +64,9 @@ class Updates:
 
     def _clear(self) -> None:
         self._logs = {}
+        #: The players' names the logs were written with (a seat taken later, or a
+        #: player kicked, writes them again: the log names players as the panels do).
+        self._log_names: tuple[str, ...] = ()
         #: The state view the connections have (None: none is computed yet).
         self._view: StateView | None = None
         self._preview: tuple[int, PreviewView | None] = (-1, None)
@@ -86,10 +89,14 @@ class Updates:
         self._view = None
 
     def log(self, room: UpdatedRoom, lang: str) -> list[str]:
-        """The game log in ``lang``, one entry per action (cached)."""
+        """The game log in ``lang``, one entry per action (cached), players named as
+        the panels name them: "Amir (Blue)"."""
+        names = tuple(row.name or "" for row in room.seats)
+        if names != self._log_names:
+            self._logs, self._last_moves, self._log_names = {}, {}, names
         lines = self._logs.setdefault(lang, [])
         for event in room.events[len(lines) :]:
-            lines.append(describe_event(event, lang))
+            lines.append(describe_event(event, lang, names))
         return lines
 
     def view(self, room: UpdatedRoom) -> StateView:
@@ -112,11 +119,12 @@ class Updates:
 
     def last_move(self, room: UpdatedRoom, lang: str) -> TurnSummary | None:
         """The last finished turn (made once per turn and language)."""
+        log = self.log(room, lang)  # first: new names forget the summaries made before
         done = finished(room.spans, room.state)
         cached = self._last_moves.get(lang)
         if cached is not None and cached[0] == len(done):
             return cached[1]
-        last = summary(len(done), done[-1], room.events, self.log(room, lang)) if done else None
+        last = summary(len(done), done[-1], room.events, log) if done else None
         self._last_moves[lang] = (len(done), last, None if last is None else last.model_dump())
         return last
 

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from marrakech.errors import NotationError
+from marrakech.events import Event
 from marrakech.i18n import (
     LANGUAGES,
     RuleWords,
@@ -29,6 +30,7 @@ from marrakech.i18n import (
 from marrakech.palette import WEB_CARPETS
 from marrakech.record import GameRecord
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
+from marrakech.turns import TurnSpan, extend_turns, turn_number
 from marrakech.views import event_view, rim_view, state_view
 from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context
@@ -377,25 +379,47 @@ async def stored_record(context: Context, game_id: str) -> GameRecord:
     return record
 
 
+def record_names(record: GameRecord) -> tuple[str, ...]:
+    """Each seat's player's name in a record ("" for ``human``, ``open``, ``bot:…``), as
+    the replay page's panels read them (static/js/replay.js ``metaFromRecord``), so its
+    log names players as they do.
+
+    >>> record_names(GameRecord(3, seats=("Ann", "bot:easy", "human")))
+    ('Ann', '', '')
+    """
+    return tuple(
+        "" if label in ("", "human", "open") or label.startswith("bot:") else label
+        for label in record.seats
+    )
+
+
 def replay(record: GameRecord, lang: str) -> Replay:
     """Everything a replay page shows: every position, every event, the log.
 
     >>> from marrakech import State, parse_action
     >>> view = replay(GameRecord.from_actions(State.new(3), [parse_action("L")]), "en")
-    >>> len(view.states), view.log
-    (2, ['Red turned Assam left, to face West.'])
+    >>> len(view.states), view.log, view.turns
+    (2, ['Red turned Assam left, to face West.'], [1, 1])
     """
     state = record.initial_state()
     states = [state_view(state)]
     events = []
     lines = []
+    names = record_names(record)
+    # Player turns, as the lobby counts them (marrakech.turns), position by position.
+    spans: list[TurnSpan] = []
+    described: list[Event] = []
+    turns = [turn_number(spans, state, waiting=False)]
     for action in record.actions:
         event = state.describe(action)
         state = event.after
         states.append(state_view(state))
         events.append(event_view(event))
-        lines.append(describe_event(event, lang))
-    return Replay(record=record.to_dict(), states=states, events=events, log=lines)
+        lines.append(describe_event(event, lang, names))
+        described.append(event)
+        extend_turns(spans, described)
+        turns.append(turn_number(spans, state, waiting=False))
+    return Replay(record=record.to_dict(), states=states, events=events, log=lines, turns=turns)
 
 
 def replay_json(record: GameRecord, lang: str) -> tuple[bytes, bool]:

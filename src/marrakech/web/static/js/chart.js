@@ -14,6 +14,32 @@ const BOTTOM = 22;
 const DASHES = ["", "7 4", "2 4", "9 3 2 3"];
 
 /**
+ * A round step for about `count` ticks up to `max`: 1, 2 or 5 times a power of ten.
+ * @param {number} max
+ * @param {number} count
+ */
+export function niceStep(max, count) {
+  const rough = Math.max(max, 1) / count;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((m) => m >= rough - 1e-9);
+  return Math.max(1, step || 10 * power);
+}
+
+/**
+ * The axis of a chart of whole numbers up to `max`: round ticks from 0, the last at or
+ * just above `max` ("0, 10, 20, 30, 40, 50" for 46; not "0, 12, 23, 35, 46").
+ * @param {number} max
+ * @returns {number[]}
+ */
+export function roundTicks(max, count = 5) {
+  const step = niceStep(max, count);
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  const ticks = [];
+  for (let v = 0; v <= top + 1e-9; v += step) ticks.push(v);
+  return ticks;
+}
+
+/**
  * A line chart of one series of the analysis (`scores` or `chances`).
  * @param {object} analysis the server's Analysis
  * @param {string[]} firstColours each seat's first colour letter
@@ -24,7 +50,8 @@ export function seriesChart(analysis, firstColours, series, text) {
   const points = analysis[series];
   const turns = analysis.turns;
   const percent = series === "chances";
-  const top = percent ? 1 : Math.max(1, ...points.flat());
+  const ticks = percent ? [0, 0.25, 0.5, 0.75, 1] : roundTicks(Math.max(1, ...points.flat()));
+  const top = ticks[ticks.length - 1];
   const lastTurn = Math.max(1, turns[turns.length - 1] || 1);
   const x = (turn) => LEFT + ((W - LEFT - RIGHT) * turn) / lastTurn;
   const y = (value) => TOP + (H - TOP - BOTTOM) * (1 - value / top);
@@ -35,9 +62,8 @@ export function seriesChart(analysis, firstColours, series, text) {
     "aria-label": text.title,
     "data-testid": `chart-${series}`,
   });
-  // Grid: four bands, labelled on the left; turns along the bottom.
-  for (let k = 0; k <= 4; k++) {
-    const value = (top * k) / 4;
+  // Grid: round values, labelled on the left; turns along the bottom, round too.
+  for (const value of ticks) {
     svg.append(
       s("line", { x1: LEFT, x2: W - RIGHT, y1: y(value), y2: y(value), class: "chart-grid" }),
       s(
@@ -47,7 +73,7 @@ export function seriesChart(analysis, firstColours, series, text) {
       ),
     );
   }
-  const step = Math.max(1, Math.ceil(lastTurn / 6));
+  const step = niceStep(lastTurn, 6);
   for (let turn = 0; turn <= lastTurn; turn += step) {
     svg.append(s("text", { x: x(turn), y: H - 6, class: "chart-axis", "text-anchor": "middle" }, String(turn)));
   }

@@ -95,3 +95,13 @@ export function download(filename, text, type = "application/json") {
 export function button(label, attrs, key = null) {
   return h("button", { type: "button", class: "btn", ...attrs }, label, key ? [" ", h("kbd", { "aria-hidden": "true" }, key)] : null);
 }
+
+/**
+ * Open a modal dialog on its beginning (its title), not scrolled down to the first
+ * button the browser focuses; `scrollTop` keeps where a redrawn dialog was read.
+ * @param {HTMLDialogElement} dialog
+ */
+export function openDialog(dialog, scrollTop = 0) {
+  dialog.showModal();
+  dialog.scrollTop = scrollTop;
+}

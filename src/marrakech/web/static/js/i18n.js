@@ -113,6 +113,7 @@ const STRINGS = {
     "game.connected": "Connected",
     "game.spectator": "You are watching this game.",
     "game.turn.you": "Your turn, {seat}",
+    "game.turn.you_next": "You are next, {seat}…",
     "game.turn.other": "{seat} to play",
     "game.turn.bot": "{seat} (bot) is thinking…",
     "game.turn.bot_busy": "{seat} (bot) is thinking… The server's bots are busy: they think faster than usual and may take a moment.",
@@ -130,8 +131,9 @@ const STRINGS = {
     "game.place.clear": "Clear",
     "game.place.prev": "Previous placement",
     "game.place.next": "Next placement",
-    "game.place.count": "{n} legal placements",
-    "game.place.choice": "Placement {i} of {n}: {a} and {b}",
+    "game.place.count.one": "{n} legal placement",
+    "game.place.count.other": "{n} legal placements",
+    "game.place.choice": "Placement {i} of {n}: {a} and {b}.",
     "game.place.pick": "Click a highlighted square, then a second one next to it.",
     "game.place.pick2": "Now click the second square (highlighted).",
     "game.die": "Die",
@@ -147,6 +149,7 @@ const STRINGS = {
     "game.score": "Score",
     "game.squares": "Squares",
     "game.result.win": "{seat} wins!",
+    "game.result.win_dirhams": "{seat} wins on dirhams!",
     "game.result.shared": "Shared win: {seats}",
     "game.tiebreak": "Tie on score broken by dirhams.",
     "game.shared": "Equal score and dirhams: the win is shared.",
@@ -191,6 +194,7 @@ const STRINGS = {
     "replay.play": "Play",
     "replay.pause": "Pause",
     "replay.position": "Move {i} of {n}",
+    "replay.position.turn": "Turn {turn} of {turns} (move {i} of {n})",
     "replay.start": "Start of the game",
     "replay.download": "Download the record",
     "replay.upload.none": "No record to show: choose a file in the lobby.",
@@ -231,7 +235,8 @@ const STRINGS = {
     "lobby.join.cancel": "Cancel",
     "lobby.join.needed": "Please give a name to take a seat.",
     "lobby.host": "hosted by {name}",
-    "lobby.seats": "{taken} of {n} seats taken",
+    "lobby.seats.one": "{taken} of {n} seats taken",
+    "lobby.seats.other": "{taken} of {n} seats taken",
     "lobby.seats.open.one": "{n} open",
     "lobby.seats.open.other": "{n} open",
     "lobby.bots": "bots: {levels}",
@@ -286,6 +291,8 @@ const STRINGS = {
     "reason.timeout.you": "Your time ran out: a bot plays for you until you take your seat back.",
     "reason.took_back": "{seat} is back in their seat.",
     "reason.resigned": "{seat} resigned.",
+    "reason.resign_pending": "{seat} resigns: they leave the game at the next decision, once the die is rolled.",
+    "reason.resign_pending.you": "You resign: you leave the game at the next decision, once the die is rolled.",
     "reason.rematch": "A rematch is ready.",
     "reason.hint": "{seat} used a hint.",
     "reason.hint.you": "You used a hint: everyone sees how many each player used.",
@@ -357,8 +364,10 @@ const STRINGS = {
       "You leave the game: your carpets stay on the board, your dirhams leave the game, and you rank last. This cannot be undone.",
     "resign.cancel": "Keep playing",
     "resign.confirm": "Resign",
-    "preview.expected": "≈ {n} dirhams",
-    "preview.expected.long": "Expected tithe: {n} dirhams.",
+    "preview.expected.one": "≈ {n} dirham",
+    "preview.expected.other": "≈ {n} dirhams",
+    "preview.expected.long.one": "Expected tithe: {n} dirham.",
+    "preview.expected.long.other": "Expected tithe: {n} dirhams.",
     "preview.risk": "Chance of being out: {p}.",
     "preview.title": "{choice} (facing {facing}): where each die result leads",
     "preview.die": "Die",
@@ -563,6 +572,7 @@ const STRINGS = {
     "game.connected": "Connecté",
     "game.spectator": "Vous regardez cette partie.",
     "game.turn.you": "À vous, {seat}",
+    "game.turn.you_next": "À vous ensuite, {seat}…",
     "game.turn.other": "À {seat} de jouer",
     "game.turn.bot": "{seat} (robot) réfléchit…",
     "game.turn.bot_busy": "{seat} (robot) réfléchit… Les robots du serveur sont très sollicités : ils réfléchissent plus vite que d’habitude et peuvent mettre un moment.",
@@ -580,8 +590,9 @@ const STRINGS = {
     "game.place.clear": "Effacer",
     "game.place.prev": "Placement précédent",
     "game.place.next": "Placement suivant",
-    "game.place.count": "{n} placements possibles",
-    "game.place.choice": "Placement {i} sur {n} : {a} et {b}",
+    "game.place.count.one": "{n} placement possible",
+    "game.place.count.other": "{n} placements possibles",
+    "game.place.choice": "Placement {i} sur {n} : {a} et {b}.",
     "game.place.pick": "Cliquez une case en surbrillance, puis une seconde à côté.",
     "game.place.pick2": "Cliquez maintenant la seconde case (en surbrillance).",
     "game.die": "Dé",
@@ -597,6 +608,7 @@ const STRINGS = {
     "game.score": "Score",
     "game.squares": "Cases",
     "game.result.win": "{seat} gagne !",
+    "game.result.win_dirhams": "{seat} gagne aux dirhams !",
     "game.result.shared": "Victoire partagée : {seats}",
     "game.tiebreak": "Égalité de score départagée aux dirhams.",
     "game.shared": "Même score et mêmes dirhams : la victoire est partagée.",
@@ -642,6 +654,7 @@ const STRINGS = {
     "replay.play": "Lecture",
     "replay.pause": "Pause",
     "replay.position": "Coup {i} sur {n}",
+    "replay.position.turn": "Tour {turn} sur {turns} (coup {i} sur {n})",
     "replay.start": "Début de la partie",
     "replay.download": "Télécharger l’enregistrement",
     "replay.upload.none": "Aucun enregistrement à montrer : choisissez un fichier dans l’accueil.",
@@ -683,7 +696,8 @@ const STRINGS = {
     "lobby.join.cancel": "Annuler",
     "lobby.join.needed": "Donnez un nom pour prendre un siège.",
     "lobby.host": "organisée par {name}",
-    "lobby.seats": "{taken} sièges occupés sur {n}",
+    "lobby.seats.one": "{taken} siège occupé sur {n}",
+    "lobby.seats.other": "{taken} sièges occupés sur {n}",
     "lobby.seats.open.one": "{n} libre",
     "lobby.seats.open.other": "{n} libres",
     "lobby.bots": "robots : {levels}",
@@ -738,6 +752,8 @@ const STRINGS = {
     "reason.timeout.you": "Votre temps est écoulé : un robot joue pour vous jusqu’à ce que vous repreniez votre place.",
     "reason.took_back": "{seat} a repris sa place.",
     "reason.resigned": "{seat} a abandonné.",
+    "reason.resign_pending": "{seat} abandonne : il quitte la partie à la prochaine décision, une fois le dé lancé.",
+    "reason.resign_pending.you": "Vous abandonnez : vous quittez la partie à la prochaine décision, une fois le dé lancé.",
     "reason.rematch": "Une revanche est prête.",
     "reason.hint": "{seat} a utilisé un conseil.",
     "reason.hint.you": "Vous avez utilisé un conseil : tout le monde voit combien chacun en a utilisé.",
@@ -809,8 +825,10 @@ const STRINGS = {
       "Vous quittez la partie : vos tapis restent sur le plateau, vos dirhams quittent le jeu et vous êtes classé dernier. C’est définitif.",
     "resign.cancel": "Continuer à jouer",
     "resign.confirm": "Abandonner",
-    "preview.expected": "≈ {n} dirhams",
-    "preview.expected.long": "Taxe attendue : {n} dirhams.",
+    "preview.expected.one": "≈ {n} dirham",
+    "preview.expected.other": "≈ {n} dirhams",
+    "preview.expected.long.one": "Taxe attendue : {n} dirham.",
+    "preview.expected.long.other": "Taxe attendue : {n} dirhams.",
     "preview.risk": "Risque d’être éliminé : {p}.",
     "preview.title": "{choice} (vers {facing}) : où mène chaque résultat du dé",
     "preview.die": "Dé",
@@ -915,15 +933,54 @@ const STRINGS = {
 const KEY = "marrakech.lang";
 const listeners = new Set();
 
-function initialLang() {
+/**
+ * The first of the browser's languages that the page speaks ("fr-CA" speaks French), or
+ * null when it speaks none of them (a German browser).
+ * @param {readonly string[]} languages  navigator.languages, most preferred first.
+ * @returns {string|null}
+ */
+export function browserLang(languages) {
+  for (const tag of languages || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return null;
+}
+
+/**
+ * The language a page shows: the player's choice on this browser, else the browser's
+ * own, else the game's (a guest with a German browser follows the host), else English.
+ * A guest with a French browser opening an English host's link reads French.
+ * @param {{stored?: string|null, languages?: readonly string[], game?: string|null}} from
+ * @returns {string}
+ */
+export function pickLang({ stored = null, languages = [], game = null }) {
+  if (stored && LANGS.includes(stored)) return stored;
+  return browserLang(languages) || (game && LANGS.includes(game) ? game : "en");
+}
+
+/** The browser's languages, most preferred first (none outside a browser). */
+function navigatorLanguages() {
+  if (typeof navigator === "undefined") return [];
+  return navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+}
+
+function storedLang() {
   try {
-    const stored = localStorage.getItem(KEY);
-    if (LANGS.includes(stored)) return stored;
+    return localStorage.getItem(KEY);
   } catch (_) {
     // localStorage may be unavailable (private mode); fall back to the browser.
+    return null;
   }
-  const nav = typeof navigator === "undefined" ? "en" : (navigator.languages && navigator.languages[0]) || navigator.language || "en";
-  return nav.toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+function initialLang() {
+  return pickLang({ stored: storedLang(), languages: navigatorLanguages() });
+}
+
+/** The language a game page shows, given the language the game was created in. */
+export function langForGame(game) {
+  return pickLang({ stored: storedLang(), languages: navigatorLanguages(), game });
 }
 
 let current = initialLang();
@@ -934,11 +991,7 @@ export function lang() {
 
 /** True when the player chose a language on this browser (the EN / FR buttons). */
 export function langChosen() {
-  try {
-    return LANGS.includes(localStorage.getItem(KEY));
-  } catch (_) {
-    return false;
-  }
+  return LANGS.includes(storedLang());
 }
 
 /** Switch language; `remember: false` for a default that is not the player's choice. */

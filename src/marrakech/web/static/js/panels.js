@@ -285,7 +285,12 @@ export function endScreen(view, meta, opts = {}) {
   const seats = [...view.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   const winners = view.winners;
   let result;
-  if (winners.length === 1) result = t("game.result.win", { seat: seatName(view, meta, winners[0]) });
+  if (winners.length === 1) {
+    // A tie on score broken by dirhams (R21) is said in the result itself.
+    const best = view.seats[winners[0]];
+    const tied = view.seats.some((x) => x.seat !== best.seat && x.in_game && x.score === best.score);
+    result = t(tied ? "game.result.win_dirhams" : "game.result.win", { seat: seatName(view, meta, winners[0]) });
+  }
   else if (winners.length > 1)
     result = t("game.result.shared", { seats: winners.map((w) => seatName(view, meta, w)).join(", ") });
   else result = t("game.over");
@@ -337,7 +342,8 @@ export function endScreen(view, meta, opts = {}) {
             x.in_game
               ? null
               : [" ", h("span", { class: "badge out" }, meta && meta.seats && meta.seats[x.seat] && meta.seats[x.seat].resigned ? t("seat.resigned") : t("seat.out"))],
-            meta && meta.hints
+            // Only a merchant who asked: no "0 hints" badge.
+            meta && meta.hints && hintsUsed(meta, x.seat)
               ? [" ", h("span", { class: "badge hints", "data-testid": `end-hints-${x.seat}` }, plural("seat.hints", hintsUsed(meta, x.seat)))]
               : null,
           ),
@@ -373,7 +379,8 @@ export function endScreen(view, meta, opts = {}) {
   const dialog = h(
     "dialog",
     { class: "end-screen", "data-testid": "end-screen", "aria-labelledby": "end-title" },
-    h("h2", { id: "end-title" }, t("game.over")),
+    // Focused when the dialog opens, so it opens on the result (not on its last button).
+    h("h2", { id: "end-title", tabindex: "-1", autofocus: true }, t("game.over")),
     h("p", { class: "result", "data-testid": "result" }, result),
     h("div", { class: "table-wrap" }, table),
     notes.map((n) => h("p", { class: "hint" }, n)),

@@ -92,6 +92,9 @@ function renderHint(ctx, disabled) {
   );
 }
 
+/** A number as formatNumber shows it (one decimal), for the plural rules: "≈ 1 dirham". */
+const roundedTenth = (x) => Math.round(x * 10) / 10;
+
 const ARROWS = { L: "↶", S: "↑", R: "↷" };
 const KEYS = { L: "←", S: "↑", R: "→" };
 
@@ -99,7 +102,7 @@ const KEYS = { L: "←", S: "↑", R: "→" };
 function renderOrient(ctx, legal, disabled) {
   const { g, ui } = ctx;
   const controls = ui.controls;
-  controls.append(h("p", {}, t(orientLast(g) ? "game.phase.orient_last" : "game.phase.orient")));
+  controls.append(h("p", { class: g.orientPreview ? "phase-prompt previewing" : "phase-prompt" }, t(orientLast(g) ? "game.phase.orient_last" : "game.phase.orient")));
   const row = h("div", { class: "orient-row", role: "group", "aria-label": t("game.phase.orient") });
   for (const tok of ["L", "S", "R"]) {
     if (!legal.includes(tok)) continue;
@@ -108,7 +111,7 @@ function renderOrient(ctx, legal, disabled) {
       [
         h("span", { class: "orient-label" }, h("span", { "aria-hidden": "true" }, ARROWS[tok]), " ", t(`game.orient.${tok}`)),
         option
-          ? h("small", { class: "orient-cost", "data-testid": `expected-${tok}` }, t("preview.expected", { n: formatNumber(option.expected_tithe) }))
+          ? h("small", { class: "orient-cost", "data-testid": `expected-${tok}` }, plural("preview.expected", roundedTenth(option.expected_tithe), { n: formatNumber(option.expected_tithe) }))
           : null,
       ],
       {
@@ -165,8 +168,8 @@ export function showOrientInfo(ctx, tok) {
     h(
       "p",
       { class: "hint" },
-      t("preview.expected.long", { n: formatNumber(option.expected_tithe) }),
-      option.elimination_chance > 0 ? [" ", t("preview.risk", { p: formatPercent(option.elimination_chance) })] : null,
+      h("span", { class: "preview-expected" }, plural("preview.expected.long", roundedTenth(option.expected_tithe), { n: formatNumber(option.expected_tithe) })),
+      option.elimination_chance > 0 ? [" ", h("span", { "data-testid": "preview-risk" }, t("preview.risk", { p: formatPercent(option.elimination_chance) }))] : null,
     ),
   );
 }
@@ -235,7 +238,7 @@ function renderPlace(ctx, seat, disabled) {
   } else if (g.placeFirst) {
     label = t(touching() ? "game.place.pick2.touch" : "game.place.pick2");
   } else {
-    label = `${t("game.place.count", { n: list.length })}. ${t(touching() ? "game.place.pick.touch" : "game.place.pick")}`;
+    label = `${plural("game.place.count", list.length)}. ${t(touching() ? "game.place.pick.touch" : "game.place.pick")}`;
   }
   ui.controls.append(h("p", { class: "hint", "data-testid": "place-hint", "aria-live": "polite" }, label));
   ui.controls.append(

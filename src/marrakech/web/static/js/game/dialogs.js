@@ -2,7 +2,7 @@
 // screen (again with the analysis and the rematch when they arrive), the rematch's link,
 // and the page shown when the game does not exist.
 
-import { h, clear, button } from "../dom.js";
+import { h, clear, button, openDialog } from "../dom.js";
 import { t } from "../i18n.js";
 import { endScreen, seatName, swatches } from "../panels.js";
 import { gameLink } from "../store.js";
@@ -130,7 +130,7 @@ export function showEnd(ctx) {
   const dialog = endDialog(ctx);
   document.body.append(dialog);
   g.endDialog = dialog;
-  dialog.showModal();
+  openDialog(dialog);
 }
 
 /** The end screen again with what arrived since (the analysis, the rematch link). @param {Ctx} ctx */
@@ -140,8 +140,9 @@ export function refreshEnd(ctx) {
   const old = g.endDialog;
   const dialog = endDialog(ctx);
   g.endDialog = dialog;
+  const read = old.scrollTop;
   old.replaceWith(dialog);
-  dialog.showModal();
+  openDialog(dialog, read);
 }
 
 /** No such game: one clear message and the way back, nothing left "connecting". @param {Ctx} ctx */

@@ -2,7 +2,7 @@
 // animates its events, and what arrives meanwhile waits in the queue (docs/web-protocol.md).
 
 import { announce } from "../dom.js";
-import { t, lang, setLang, langChosen } from "../i18n.js";
+import { t, lang, setLang, langForGame } from "../i18n.js";
 import { playEvents, timings, addToTurn } from "../animate.js";
 import { seatName } from "../panels.js";
 import { remember } from "../store.js";
@@ -83,8 +83,10 @@ function welcome(ctx, msg) {
   ui.log.set(g.log);
   ui.die.show(null);
   chatWelcomed(ctx);
-  // A player who never picked a language sees the game in the one it was created in.
-  if (!langChosen() && g.meta.lang && g.meta.lang !== lang()) setLang(g.meta.lang, { remember: false });
+  // The player's choice, else the browser's language; the game's own (the host's) only
+  // for a browser that speaks neither English nor French.
+  const shown = langForGame(g.meta.lang);
+  if (shown !== lang()) setLang(shown, { remember: false });
 }
 
 /** @param {Ctx} ctx */

@@ -36,7 +36,9 @@ function statusSentence(ctx, mover) {
   const info = seatInfo(g, mover);
   const kind = info ? info.kind : "human";
   if (info && info.stand_in) return t("game.turn.stand_in", { seat: name, level: levelName(info.stand_in) });
-  if (g.you.includes(mover)) return t("game.turn.you", { seat: name });
+  // "Your turn" waits for the last animation (the carpet just placed): the controls come
+  // with it, and the board has finished showing the move before.
+  if (g.you.includes(mover)) return t(g.busy || g.queue.length ? "game.turn.you_next" : "game.turn.you", { seat: name });
   if (kind === "bot" && g.botsBusy) return t("game.turn.bot_busy", { seat: name });
   if (kind === "bot") return t("game.turn.bot", { seat: name });
   if (kind === "open") return t("game.turn.open", { seat: name });
@@ -87,7 +89,9 @@ export function renderClock(ctx) {
   if (!ui || !ui.clockEl) return;
   const clockEl = ui.clockEl;
   const left = clockLeft(g, performance.now());
-  if (left === null || !g.view || g.view.phase === "over") {
+  // The clock speaks of the turn the board shows: while the move before is still drawn
+  // (or the next one's clock has not come yet) it waits, never naming another seat.
+  if (left === null || !g.view || g.view.phase === "over" || g.clock.seat !== moverSeat(g.view)) {
     clockEl.hidden = true;
     return;
   }

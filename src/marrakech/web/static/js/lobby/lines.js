@@ -41,7 +41,7 @@ export function whoLine(summary) {
   const parts = [];
   if (summary.host) parts.push(t("lobby.host", { name: playerName(summary.host) }));
   if (typeof summary.taken === "number") {
-    parts.push(t("lobby.seats", { taken: summary.taken, n: summary.players }));
+    parts.push(plural("lobby.seats", summary.taken, { taken: summary.taken, n: summary.players }));
   }
   const open = (summary.open_seats || []).length;
   if (open) parts.push(plural("lobby.seats.open", open));

@@ -1,7 +1,7 @@
 // The replay page's layout and drawing: the board at the position shown, the controls,
 // the position, the end and download buttons, the turning points.
 
-import { h, s, clear, download } from "../dom.js";
+import { h, s, clear, download, openDialog } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { Board } from "../board.js";
 import { Panels, Die, Log, endScreen, swatches, moverSeat, seatName } from "../panels.js";
@@ -12,13 +12,15 @@ import { words } from "../game/chat.js";
 /** @typedef {import("../replay.js").Replay} Replay */
 
 // Media-control icons drawn in SVG (fonts often lack the ⏮ ⏭ ⏸ glyphs).
-const ICONS = {
-  first: "M3 2h2v12H3z M14 2v12L6 8z",
-  prev: "M12 2v12L4 8z",
+export const ICONS = {
+  // Previous and next are one step: a triangle against a bar (|◀, ▶|), so Next never
+  // looks like Play (a lone triangle); first and last are two triangles and a bar.
+  first: "M1 2h2v12H1z M9 2v12L3 8z M15 2v12L9 8z",
+  prev: "M3 2h2v12H3z M13 2v12L6 8z",
   play: "M4 2v12l10-6z",
   pause: "M3 2h4v12H3z M9 2h4v12H9z",
-  next: "M4 2v12l8-6z",
-  last: "M11 2h2v12h-2z M2 2v12l8-6z",
+  next: "M3 2v12l7-6z M11 2h2v12h-2z",
+  last: "M1 2v12l6-6z M7 2v12l6-6z M13 2h2v12h-2z",
 };
 
 export function icon(name) {
@@ -103,13 +105,23 @@ export function render(R) {
   else if (!ev) ui.die.show(null);
   ui.panels.render(view, r.meta, []);
   ui.log.set(r.data.log.slice(0, r.pos), r.pos > 0 ? r.pos - 1 : null);
-  ui.posLabel.textContent = r.pos === 0 ? t("replay.start") : t("replay.position", { i: r.pos, n });
+  ui.posLabel.textContent = r.pos === 0 ? t("replay.start") : positionText(r.data.turns || [], r.pos, n);
   ui.slider.max = String(n);
   ui.slider.value = String(r.pos);
   ui.slider.setAttribute("aria-valuetext", ui.posLabel.textContent);
   root.dataset.position = String(r.pos);
   renderButtons(R, view, n);
   renderSwings(R);
+}
+
+/**
+ * Where the replay stands, turns counted as the lobby counts them (the server's): "Turn 3
+ * of 30 (move 8 of 90)"; by moves only for a server that sent no turns.
+ * @param {number[]} turns  The player turn at each position.
+ */
+export function positionText(turns, pos, n) {
+  if (turns.length !== n + 1) return t("replay.position", { i: pos, n });
+  return t("replay.position.turn", { turn: turns[pos], turns: turns[n], i: pos, n });
 }
 
 /** Whose turn it is, the result at the end, download, and the live game if it goes on. @param {Replay} R */
@@ -167,7 +179,7 @@ function showEnd(R) {
   const dialog = endScreen(view, r.meta, { onClose: () => dialog.close(), analysis: r.analysis });
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
-  dialog.showModal();
+  openDialog(dialog);
 }
 
 /** @param {Replay} R */
