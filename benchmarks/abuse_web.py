@@ -22,7 +22,7 @@ The abuses (docs/web.md, "Abuse"):
 - ``replay-flood``: replays of a finished game and of an unfinished one, 8 at a time.
 - ``upload-flood``: uploaded records to replay (``POST /api/replay``), 8 at a time.
 - ``big-bodies``: 1 MB request bodies, 8 at a time.
-- ``slowloris``: 500 connections sending their headers a line every 2 s.
+- ``slowloris``: 500 connections sending their headers a line every 2 s (15 s at least).
 - ``garbage``: 20 WebSockets sending malformed, oversized and binary frames, flat out.
 - ``action-flood``: 20 WebSockets sending forged seats and illegal actions, flat out.
 
@@ -51,7 +51,7 @@ from typing import Any
 from load_web import percentile, write_docs
 from web_clients import Seat, Totals, loopback_source, next_state, request
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 
 from marrakech import State
 from marrakech.playout import random_game
@@ -104,7 +104,7 @@ class Attack:
             while time.monotonic() < deadline:
                 try:
                     await one()
-                except (OSError, ConnectionClosed, InvalidStatus) as error:
+                except (OSError, ConnectionClosed, InvalidMessage, InvalidStatus) as error:
                     self.answers[type(error).__name__] += 1
                     await asyncio.sleep(0.05)
 
@@ -185,7 +185,7 @@ class Attack:
                 message = json.loads(await ws.recv())
                 self.answers[message.get("code") or message["type"]] += 1
                 self.held.append(ws)
-            except (OSError, ConnectionClosed, InvalidStatus) as error:
+            except (OSError, ConnectionClosed, InvalidMessage, InvalidStatus) as error:
                 self.answers[type(error).__name__] += 1
 
         for start in range(0, attempts, 100):
@@ -215,6 +215,9 @@ class Attack:
         loop = asyncio.get_running_loop()
         print("ready", flush=True)
 
+        # Longer than the server's header deadline (10 s), so it has the time to close them.
+        seconds = max(self.seconds, 15.0)
+
         async def one(number: int) -> None:
             sock = socket.socket()
             sock.setblocking(False)
@@ -222,7 +225,7 @@ class Attack:
             try:
                 await loop.sock_connect(sock, (host, int(port)))
                 await loop.sock_sendall(sock, f"GET / HTTP/1.1\r\nHost: {host}\r\n".encode())
-                deadline = time.monotonic() + self.seconds
+                deadline = time.monotonic() + seconds
                 while time.monotonic() < deadline:
                     await asyncio.sleep(2)
                     await loop.sock_sendall(sock, b"X-Slow: 1\r\n")

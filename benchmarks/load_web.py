@@ -514,8 +514,10 @@ KILL_MARK = "<!-- load_web.py --kills --write-docs -->"
 def write_docs(mark: str, text: str) -> None:
     """Put ``text`` between the two ``mark`` lines of docs/web.md."""
     docs = ROOT / "docs" / "web.md"
-    before, _, rest = docs.read_text(encoding="utf-8").partition(mark + "\n")
-    _, _, after = rest.partition("\n" + mark)
+    before, found, rest = docs.read_text(encoding="utf-8").partition(mark)
+    _, closing, after = rest.partition(mark)
+    if not found or not closing:
+        raise SystemExit(f"docs/web.md: expected two lines {mark}, found {int(bool(found))}")
     docs.write_text(f"{before}{mark}\n{text}\n{mark}{after}", encoding="utf-8")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import websockets.asyncio.client as websockets
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from marrakech.cli import build_parser
 from marrakech.web.cli import url
@@ -206,6 +206,52 @@ def test_a_flooding_socket_is_dropped_at_once(tmp_path: Path) -> None:
 
         answer = asyncio.run(refused())
         assert answer["code"] == "rate_limited" and "flooded" in str(answer["message"])
+    finally:
+        server.stop()
+
+
+def test_a_connection_flood_is_closed_as_it_opens(tmp_path: Path) -> None:
+    """One address opening sockets past its cap, over and over (issue 23): the first
+    refusal says why, the next ones are refused at the handshake, and past 100 of those
+    in 10 s every connection from it is closed as it opens, before a byte is read;
+    another address is served as before."""
+    server = Served(tmp_path / "games.sqlite3", "--max-sockets-per-client", "1")
+    flooder, other = "127.0.0.2", "127.0.0.3"
+    try:
+        uri = server.url.replace("http", "ws") + "ws/nogame12345"
+
+        async def flood() -> list[str]:
+            outcomes = []
+            async with websockets.connect(uri, local_addr=(flooder, 0), ping_interval=None):
+                for _ in range(120):
+                    try:
+                        ws = await websockets.connect(uri, local_addr=(flooder, 0))
+                        outcomes.append(json.loads(await ws.recv())["code"])
+                        await ws.close()
+                    except websockets.InvalidStatus as refused:
+                        outcomes.append(str(refused.response.status_code))
+                    except (ConnectionClosed, InvalidMessage, OSError) as closed:
+                        outcomes.append(type(closed).__name__)
+            return outcomes
+
+        outcomes = asyncio.run(flood())
+        assert outcomes[0] == "too_many_connections"
+        assert outcomes[1:101] == ["429"] * 100
+        assert "429" not in outcomes[102:] and len(outcomes) == 120
+
+        def health(source: str) -> int:
+            with socket.create_connection(
+                ("127.0.0.1", server.port), timeout=10, source_address=(source, 0)
+            ) as raw:
+                raw.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                try:
+                    answer = raw.recv(1024)
+                except ConnectionResetError:
+                    answer = b""
+            return int(answer.split()[1]) if answer else 0
+
+        assert health(flooder) == 0  # closed unanswered, for the cooldown
+        assert health(other) == 200
     finally:
         server.stop()
 

@@ -16,7 +16,7 @@ import importlib.util
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,7 +26,7 @@ for _module in ("fastapi", "uvicorn", "platformdirs"):
     if importlib.util.find_spec(_module) is None:
         raise ImportError(f"marrakech serve needs {_module}: pip install 'marrakech[web]'")
 
-from marrakech.web.limits import Limits  # noqa: E402 (after the check above)
+from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the check above)
 
 #: The options of :class:`Limits`: option, field, what it limits.
 LIMIT_OPTIONS = (
@@ -42,6 +42,20 @@ LIMIT_OPTIONS = (
 #: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the
 #: app, which answers ``too_large``; anything past this is cut off by the server.
 WS_MAX_SIZE = 64 * 1024
+
+
+def flooding(app: Any, forwarded_allow_ips: str | None) -> Callable[[str], bool]:
+    """Whether a connection from an address is to be closed as it opens: the address
+    floods (its sockets' limits, ``SocketCounts.cooling``). Never a trusted proxy's:
+    behind one every client has its address (an ``X-Forwarded-For`` the app reads)."""
+    trusted = forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    proxies = {ip.strip() for ip in trusted.split(",")}
+    sockets = app.state.web.sockets
+
+    def refuse(ip: str) -> bool:
+        return "*" not in proxies and ip not in proxies and sockets.cooling(address_key(ip)) > 0
+
+    return refuse
 
 
 def loopback_hosts(host: str, allow_origins: Sequence[str]) -> list[str] | None:
@@ -260,7 +274,9 @@ def run(args: argparse.Namespace) -> int:
     )
     config = uvicorn.Config(
         app,
-        http=protocol_with_header_deadline(max(0.5, args.header_timeout)),
+        http=protocol_with_header_deadline(
+            max(0.5, args.header_timeout), flooding(app, args.forwarded_allow_ips)
+        ),
         ws=FirmWebSocketProtocol,
         log_level=args.log_level,
         ws_max_size=WS_MAX_SIZE,

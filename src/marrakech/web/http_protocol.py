@@ -8,7 +8,9 @@ then holds a socket, a file and memory for as long as it likes, and a few thousa
 clients exhaust the server. :func:`protocol_with_header_deadline` gives uvicorn's HTTP
 protocol a deadline: a connection whose request headers are not complete
 ``seconds`` after its first byte (or after it opened) is closed. A WebSocket, once
-upgraded, is no longer the HTTP protocol's and keeps its connection.
+upgraded, is no longer the HTTP protocol's and keeps its connection. A connection from
+an address that floods (:meth:`marrakech.web.limits.SocketCounts.cooling`) is closed as
+it opens.
 
 uvicorn's WebSocket protocol, closing a connection, sends its close frame and then reads
 and discards whatever the peer still sends until the peer answers, for up to 10 s. A
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -32,9 +35,13 @@ from marrakech.web.security import error_body, security_headers
 HEADER_SECONDS = 10.0
 
 
-def protocol_with_header_deadline(seconds: float = HEADER_SECONDS) -> type[asyncio.Protocol]:
+def protocol_with_header_deadline(
+    seconds: float = HEADER_SECONDS, refuse: Callable[[str], bool] | None = None
+) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol class (httptools' if installed, else h11's) closing a
-    connection whose request headers take longer than ``seconds``."""
+    connection whose request headers take longer than ``seconds``, and a connection
+    from an address ``refuse`` names (a flooding one) as soon as it opens, before a
+    byte of it is read: the cheapest refusal there is."""
     base: Any
     if importlib.util.find_spec("httptools") is not None:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as base
@@ -58,6 +65,10 @@ def protocol_with_header_deadline(seconds: float = HEADER_SECONDS) -> type[async
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             self._deadline: asyncio.TimerHandle | None = None
+            peer = transport.get_extra_info("peername")
+            if refuse is not None and peer and refuse(str(peer[0])):
+                transport.close()
+                return
             self._arm()
 
         def data_received(self, data: bytes) -> None:

@@ -100,6 +100,9 @@ class FinishedCache:
 
 #: Seconds between two explained refusals of one address's sockets.
 QUIET = 10.0
+#: Handshakes refused unexplained within :data:`QUIET` seconds past which an address is
+#: taken for a connection flood, and cools down like a flooding socket.
+HANDSHAKE_FLOOD = 100
 
 
 class SocketCounts:
@@ -128,6 +131,8 @@ class SocketCounts:
         self._cooling: OrderedDict[str, float] = OrderedDict()
         #: When each address was last told why a socket was refused.
         self._explained: OrderedDict[str, float] = OrderedDict()
+        #: Each address's handshakes refused unexplained: since when, how many.
+        self._refused: OrderedDict[str, tuple[float, int]] = OrderedDict()
 
     def open(self, key: str) -> bool:
         """Count one more socket of ``key``; False (not counted) past the cap."""
@@ -183,6 +188,23 @@ class SocketCounts:
             self._explained.popitem(last=False)
         return True
 
+    def refused_quietly(self, key: str, cooldown: float, clients: int = 100_000) -> None:
+        """Count a handshake of ``key`` refused without its reason: past
+        :data:`HANDSHAKE_FLOOD` within :data:`QUIET` seconds, ``key`` is flooding and
+        cools down for ``cooldown`` seconds (its connections are then closed as they
+        open: ``marrakech serve`` checks :meth:`cooling` before reading a byte)."""
+        now = self._clock()
+        since, count = self._refused.get(key, (now, 0))
+        if now - since > QUIET:
+            since, count = now, 0
+        self._refused[key] = (since, count + 1)
+        self._refused.move_to_end(key)
+        while len(self._refused) > clients:
+            self._refused.popitem(last=False)
+        if count + 1 > HANDSHAKE_FLOOD:
+            del self._refused[key]
+            self.flooded(key, cooldown)
+
     def cooling(self, key: str) -> float:
         """Seconds before ``key`` may open a socket again after flooding (0: it may)."""
         until = self._cooling.get(key)
@@ -195,6 +217,23 @@ class SocketCounts:
         return left
 
 
+def address_key(host: str) -> str:
+    """The key of one client address: itself, an IPv6 address by its /64 network.
+
+    >>> address_key("203.0.113.7"), address_key("2001:db8:1:2:3:4:5:6")
+    ('203.0.113.7', '2001:db8:1:2::/64')
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 def client_key(scope: Mapping[str, Any]) -> str:
     """Who a request comes from, for its limits: the client's address (behind a trusted
     proxy, the one it forwarded), an IPv6 address by its /64 network.
@@ -205,16 +244,7 @@ def client_key(scope: Mapping[str, Any]) -> str:
     '2001:db8:1:2::/64'
     """
     client = scope.get("client")
-    host = str(client[0]) if client else ""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host or "unknown"
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
+    return address_key(str(client[0]) if client else "")
 
 
 class ClientRates:

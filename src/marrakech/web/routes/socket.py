@@ -59,6 +59,7 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
             await websocket.send_text(refusal(code, message).model_dump_json())
             await websocket.close(CLOSE_TOO_MANY, "too many connections")
         else:
+            sockets.refused_quietly(address, context.limits.flood_cooldown)
             await deny_websocket(
                 websocket.scope, websocket.send, 429, code, message, CLOSE_TOO_MANY
             )
