@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import websockets.asyncio.client as websockets
-from websockets.exceptions import ConnectionClosed, InvalidMessage
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 
 from marrakech.cli import build_parser
 from marrakech.web.cli import url
@@ -228,7 +228,7 @@ def test_a_connection_flood_is_closed_as_it_opens(tmp_path: Path) -> None:
                         ws = await websockets.connect(uri, local_addr=(flooder, 0))
                         outcomes.append(json.loads(await ws.recv())["code"])
                         await ws.close()
-                    except websockets.InvalidStatus as refused:
+                    except InvalidStatus as refused:
                         outcomes.append(str(refused.response.status_code))
                     except (ConnectionClosed, InvalidMessage, OSError) as closed:
                         outcomes.append(type(closed).__name__)
