@@ -192,15 +192,21 @@ def watch_status_until_my_turn(page: Any) -> None:
     """While the bots play, the status never says "Your turn" beside a panel that gives
     the move to someone else (it follows the panels at once)."""
 
+    # Read at one instant: read one by one, a new update may start between two reads.
+    read = """() => [
+        document.querySelector("[data-testid=status]").innerText,
+        document.querySelector("[data-testid=panel-0]").className,
+        document.querySelector("#app").dataset.busy || "",
+    ]"""
+
     def consistent() -> bool:
-        status = page.inner_text("[data-testid=status]")
-        mine = "to-move" in (page.get_attribute("[data-testid=panel-0]", "class") or "")
+        status, panel, busy = page.evaluate(read)
+        mine = "to-move" in panel
         assert not status.startswith("Your turn") or mine, (
             f"status {status!r} beside another's panel"
         )
         # ... and waits for the last animation (the bot's carpet landing).
-        busy = page.get_attribute("#app", "data-busy") == "1"
-        assert not status.startswith("Your turn") or not busy, "Your turn while animating"
+        assert not status.startswith("Your turn") or busy != "1", "Your turn while animating"
         return page.get_attribute("#app", "data-input") not in {None, "wait"}
 
     wait_until(page, consistent, "this page's turn again", timeout=30)
