@@ -17,6 +17,11 @@ from marrakech import State, random_game
 from marrakech.cli import build_parser, main
 from marrakech.record import GameRecord
 
+# The subcommands of the optional layers (play, arena, serve...) and their options are
+# part of what this checks: without the terminal's extra (the wheel checked bare) they
+# are not there.
+pytest.importorskip("textual")
+
 
 def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     with pytest.raises(SystemExit) as exit_:
