@@ -164,6 +164,9 @@ class Room:
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.here = SeatPresence()
+        #: Seats a connection that declared itself a bot held during this room's life
+        #: (in memory: after a restart, the program says so again in its hello).
+        self.external: set[int] = set()
         self.die = services.rng(game.id, "die", self.version)
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -286,8 +289,12 @@ class Room:
         return self.clock.view()
 
     def meta(self) -> GameMeta:
+        self.external.difference_update(row.seat for row in self.seats if row.kind == "open")
         seats = [
-            seat_info(row, self.presence(row.seat), row.seat in self.resigned) for row in self.seats
+            seat_info(
+                row, self.presence(row.seat), row.seat in self.resigned, row.seat in self.external
+            )
+            for row in self.seats
         ]
         status = play_status(self.status)
         return game_meta(
@@ -300,10 +307,16 @@ class Room:
         """Register a connection and queue its ``welcome`` (atomically: no update can
         come between the welcome and the connection's registration)."""
         before = self.here.of_all(self.seats)
+        labelled = client.seats - self.external if client.bot else frozenset()
+        self.external.update(labelled)
         self.clients.add(client)
         self.here.attach(client)
         self.send_welcome(client)
         self._presence_changed(before, skip=client)
+        after = self.here.of_all(self.seats)
+        for seat in sorted(labelled):
+            if before[seat] == after[seat]:  # no presence message said it: say it now
+                self.broadcast_meta("connected", seat, skip=client)
 
     def detach(self, client: Client) -> None:
         before = self.here.of_all(self.seats)

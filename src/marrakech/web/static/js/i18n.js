@@ -93,6 +93,9 @@ const STRINGS = {
 
     "seat.human": "Human",
     "seat.bot": "Bot ({level})",
+    "seat.external": "Bot (external)",
+    "seat.external.short": "external",
+    "seat.external.help": "A program plays this seat: it connected as a bot from outside this site.",
     "seat.open": "Open seat",
     "seat.you": "you",
     "seat.out": "out",
@@ -553,6 +556,9 @@ const STRINGS = {
 
     "seat.human": "Humain",
     "seat.bot": "Robot ({level})",
+    "seat.external": "Robot (externe)",
+    "seat.external.short": "externe",
+    "seat.external.help": "Un programme joue ce siège : il s’est connecté comme robot depuis l’extérieur du site.",
     "seat.open": "Place libre",
     "seat.you": "vous",
     "seat.out": "éliminé",
