@@ -25,7 +25,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from marrakech.state import State
-from marrakech.web.client.agent import Agent, AgentError, StopTimer, agent_of, quick_agent
+from marrakech.web.client.agent import Agent, StopTimer, agent_of, quick_agent
 from marrakech.web.client.seats import ConnectError, Target
 
 #: Refusals of an action a client meets in a normal game (its action crossed a change,
@@ -374,8 +374,8 @@ class GameClient:
         except TimeoutError:
             self._late = future
             return self._quick(state, f"{agent.name} was still thinking after {budget:.1f} s")
-        except (AgentError, ValueError) as error:
-            return self._quick(state, f"{agent.name} failed: {error}")
+        except Exception as error:  # a researcher's policy may raise anything
+            return self._quick(state, f"{agent.name} failed: {error!r}")
         finally:
             timer.cancel()
 
