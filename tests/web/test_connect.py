@@ -265,3 +265,37 @@ def test_a_server_may_refuse_external_bots(tmp_path: Path, policy: str) -> None:
                 play_seat(server.url.rstrip("/") + joined["link"], "easy", patience=5)
     finally:
         server.stop()
+
+
+def test_a_slow_agent_plays_quick_moves_within_the_clock(tmp_path: Path) -> None:
+    """Blitz at 4 s a turn and an agent that thinks 8 s: the client plays a quick move
+    before the seat's time runs out, every turn, so no stand-in ever takes the seat."""
+    server = Served(tmp_path / "games.sqlite3", "--bot-delay", "0", "--blitz-seconds", "4")
+    thinking = []
+
+    def slow(state: Any, rng: Any) -> Any:
+        thinking.append(state.turn)
+        time.sleep(8)
+        return state.legal_actions()[0]
+
+    try:
+        created = create(
+            server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], clock="blitz"
+        )
+        client = GameClient(parse_target(link(server, created, 0)), slow, seed=3)
+
+        async def scenario() -> None:
+            task = asyncio.create_task(client.play())
+            while client.decisions < 6:  # three turns: orient and place each
+                assert not task.done(), task
+                await asyncio.sleep(0.1)
+            seats = await asyncio.to_thread(seats_of, server, created["game_id"])
+            task.cancel()
+            assert seats[0]["stand_in"] is None  # never timed out
+            assert seats[0]["external"]
+
+        asyncio.run(scenario())
+        assert thinking  # the agent was asked
+        assert client.quick_moves == client.decisions  # and was always too slow
+    finally:
+        server.stop()
