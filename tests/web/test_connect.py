@@ -76,13 +76,16 @@ def wait_until(check: Any, timeout: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-def check_finished(server: Served, result: GameResult) -> None:
+def check_finished(server: Served, result: GameResult, clean: bool = True) -> None:
     """The server's record ends where the client saw the game end, with its winners."""
     record = GameRecord.from_dict(call(server, "GET", f"api/games/{result.game_id}/record"))
     final = list(record.states())[-1]
     assert final.is_terminal
     assert tuple(final.outcome().winners) == result.winners
     assert result.decisions >= 10  # it played its own turns: orientations and placements
+    # It never sent an action out of turn, at a draw or a roll it did not own (R10, R17):
+    # the server would have refused it (across a restart, an action may cross the drop).
+    assert result.refusals == 0 or not clean
 
 
 def connect(*argv: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
@@ -201,7 +204,7 @@ def test_the_client_reconnects_after_a_server_restart(tmp_path: Path) -> None:
         result = asyncio.run(scenario())
         assert result.reconnections >= 1
         assert second is not None
-        check_finished(second, result)
+        check_finished(second, result, clean=False)
     finally:
         first.stop()
         if second is not None:
@@ -299,3 +302,37 @@ def test_a_slow_agent_plays_quick_moves_within_the_clock(tmp_path: Path) -> None
         assert client.quick_moves == client.decisions  # and was always too slow
     finally:
         server.stop()
+
+
+def test_the_client_takes_its_seat_back_from_a_stand_in(server: Served) -> None:
+    """The host put a bot in the program's seat while it was away (``replace``): when
+    the program connects, it sends ``take_back`` and the seat is its own again."""
+    created = create(server, [{"kind": "human", "name": "Host"}, {"kind": "human"}])
+    game = created["game_id"]
+    socket_url = server.url.replace("http://", "ws://") + f"ws/{game}"
+    lines: list[str] = []
+    client = GameClient(
+        parse_target(link(server, created, 1)), load_agent("easy"), report=lines.append
+    )
+
+    async def scenario() -> None:
+        async with websockets.connect(socket_url) as host:
+            hello = {"type": "hello", "tokens": [created["seats"][0]["token"]]}
+            await host.send(json.dumps(hello))
+            await host.send(json.dumps({"type": "replace", "seat": 1, "level": "easy"}))
+            while True:
+                message = json.loads(await host.recv())
+                if message["type"] == "game" and message["reason"] == "replaced":
+                    break
+            assert (await asyncio.to_thread(seats_of, server, game))[1]["stand_in"] == "easy"
+            task = asyncio.create_task(client.play())
+            while True:
+                message = json.loads(await asyncio.wait_for(host.recv(), 30))
+                if message["type"] == "game" and message["reason"] == "took_back":
+                    break
+            seat = message["game"]["seats"][1]
+            assert seat["stand_in"] is None and seat["external"]
+            task.cancel()
+
+    asyncio.run(scenario())
+    assert any("taking it back" in line for line in lines)

@@ -99,6 +99,9 @@ class GameResult:
     #: Decisions played by the quick move because the agent would have been late.
     quick_moves: int = 0
     reconnections: int = 0
+    #: Actions the server refused (a game without mishaps has none: the client never
+    #: sends out of turn, at a draw, or a token that is not legal).
+    refusals: int = 0
 
     @property
     def won(self) -> bool:
@@ -171,6 +174,7 @@ class GameClient:
         self.decisions = 0
         self.quick_moves = 0
         self.reconnections = 0
+        self.refusals = 0
         self._acting: tuple[int, int] | None = None
         self._illegal_at = -1
         self._taking_back: set[tuple[int, int]] = set()
@@ -290,6 +294,7 @@ class GameClient:
 
     async def _refused(self, ws: ClientConnection, message: dict[str, Any]) -> None:
         code = str(message.get("code"))
+        self.refusals += 1
         if code in FATAL:
             raise ConnectError(f"{FATAL[code]} ({code}: {message.get('message')})")
         if code == "illegal_action":
@@ -413,4 +418,5 @@ class GameClient:
             decisions=self.decisions,
             quick_moves=self.quick_moves,
             reconnections=self.reconnections,
+            refusals=self.refusals,
         )
