@@ -297,6 +297,11 @@ class GameClient:
         self.refusals += 1
         if code in FATAL:
             raise ConnectError(f"{FATAL[code]} ({code}: {message.get('message')})")
+        if code == "bad_message" and self.seen.version < 0:  # the hello itself
+            raise ConnectError(
+                f"the server refused the hello of a bot ({message.get('message')}): a server "
+                "older than external bots cannot show the seat as a bot, so it is not played"
+            )
         if code == "illegal_action":
             self._illegal_at = self.seen.version
         elif code not in RETRY:
