@@ -29,7 +29,7 @@ from marrakech.web.client import (
     play_seat,
     take_seat,
 )
-from tests.web.servers import Served
+from tests.web.servers import Served, run_showing_logs
 
 ROOT = Path(__file__).resolve().parents[2]
 MARRAKECH = [sys.executable, "-c", "import sys; from marrakech.cli import main; sys.exit(main())"]
@@ -336,3 +336,35 @@ def test_the_client_takes_its_seat_back_from_a_stand_in(server: Served) -> None:
 
     asyncio.run(scenario())
     assert any("taking it back" in line for line in lines)
+
+
+def test_the_label_crosses_instances(pg_url: str) -> None:
+    """Two instances on one PostgreSQL database: the program plays on one, a person's
+    page is on the other, and that page sees the seat as an external bot too."""
+    options = ("--bot-delay", "0", "--bot-processes", "0")
+    one = Served(pg_url, *options)
+    two = Served(pg_url, *options)
+    try:
+        created = create(one, [{"kind": "human", "name": "Ana"}, {"kind": "human"}])
+        game = created["game_id"]
+        client = GameClient(parse_target(link(two, created, 1)), load_agent("easy"))
+
+        async def scenario() -> None:
+            uri = one.url.replace("http://", "ws://") + f"ws/{game}"
+            async with websockets.connect(uri, ping_interval=None) as ana:
+                hello = {"type": "hello", "tokens": [created["seats"][0]["token"]]}
+                await ana.send(json.dumps(hello))
+                task = asyncio.create_task(client.play())
+                while True:
+                    message = json.loads(await asyncio.wait_for(ana.recv(), 30))
+                    kind = message["type"]
+                    meta = message.get("game") if kind in ("game", "welcome") else None
+                    if meta is not None and meta["seats"][1]["external"]:
+                        break
+                assert not meta["seats"][0]["external"]
+                task.cancel()
+
+        run_showing_logs(scenario(), one=one, two=two)
+    finally:
+        one.stop()
+        two.stop()

@@ -129,6 +129,11 @@ class RoomServices:
         return random.Random(f"{self.seed}/{game_id}/{purpose}/{version}")
 
 
+#: Added to a seat's number in the seats an instance tells the others it holds, for a
+#: seat a declared bot holds (seats are 0..3): the others label it external too.
+EXTERNAL_MARK = 4
+
+
 class Room:
     """One game being played: state, log, connections; clock, presence, hints and bots
     in components of their own.
@@ -281,8 +286,10 @@ class Room:
         return self.here.of(self.seats[seat])
 
     def local_seats(self) -> frozenset[int]:
-        """The seats with a connection on this instance."""
-        return self.here.local_seats()
+        """The seats with a connection on this instance, as told to the others: a seat
+        a declared bot holds here also as its number plus :data:`EXTERNAL_MARK`."""
+        here = self.here.local_seats()
+        return here | frozenset(seat + EXTERNAL_MARK for seat in self.external & here)
 
     def clock_view(self) -> Clock:
         """The clock as the pages see it now (the running turn's deadline, if any)."""
@@ -317,6 +324,7 @@ class Room:
         for seat in sorted(labelled):
             if before[seat] == after[seat]:  # no presence message said it: say it now
                 self.broadcast_meta("connected", seat, skip=client)
+                self.services.cluster.presence(self.game_id, self.local_seats())
 
     def detach(self, client: Client) -> None:
         before = self.here.of_all(self.seats)
@@ -340,10 +348,18 @@ class Room:
             self.services.cluster.presence(self.game_id, self.local_seats())
 
     def set_remote(self, instance: str, seats: frozenset[int]) -> None:
-        """Another instance says which of this game's seats its connections hold."""
+        """Another instance says which of this game's seats its connections hold (and
+        which of them a declared bot holds: marked, see :meth:`local_seats`)."""
         before = self.here.of_all(self.seats)
-        self.here.set_remote(instance, seats)
+        marked = {seat - EXTERNAL_MARK for seat in seats if seat >= EXTERNAL_MARK}
+        labelled = marked - self.external
+        self.external.update(labelled)
+        self.here.set_remote(instance, frozenset(seat for seat in seats if seat < EXTERNAL_MARK))
         self._tell_presence(before)
+        after = self.here.of_all(self.seats)
+        for seat in sorted(labelled):
+            if seat < len(before) and before[seat] == after[seat]:
+                self.broadcast_meta("connected", seat)
 
     def keep_remote(self, living: set[str]) -> None:
         """Forget the connections of instances that are gone (killed: they could not
