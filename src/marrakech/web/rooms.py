@@ -424,7 +424,7 @@ class RoomManager:
         if room is not None:
             async with room.lock:  # the last open seat taken: play begins
                 if bot:
-                    room.external.add(seat)
+                    room.here.external.add(seat)
                 await room.reload_seats("joined", seat)
         else:  # loaded, its bots go on if the game starts with one to move
             loaded = await self.get(game_id)

@@ -62,8 +62,8 @@ from marrakech.web.room.bot_loop import BotLoop
 from marrakech.web.room.chat import Chat, ChatGate
 from marrakech.web.room.clock import Target, TurnClock
 from marrakech.web.room.hints import Hints
-from marrakech.web.room.meta import game_meta, seat_info
-from marrakech.web.room.presence import SeatPresence
+from marrakech.web.room.meta import game_meta
+from marrakech.web.room.presence import SeatPresence, tell_labels
 from marrakech.web.room.rematch import send_rematch
 from marrakech.web.room.status import bot_to_move, clock_target, game_status, seat_to_move
 from marrakech.web.room.updates import Updates
@@ -129,11 +129,6 @@ class RoomServices:
         return random.Random(f"{self.seed}/{game_id}/{purpose}/{version}")
 
 
-#: Added to a seat's number in the seats an instance tells the others it holds, for a
-#: seat a declared bot holds (seats are 0..3): the others label it external too.
-EXTERNAL_MARK = 4
-
-
 class Room:
     """One game being played: state, log, connections; clock, presence, hints and bots
     in components of their own.
@@ -169,9 +164,6 @@ class Room:
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.here = SeatPresence()
-        #: Seats a connection that declared itself a bot held during this room's life
-        #: (in memory: after a restart, the program says so again in its hello).
-        self.external: set[int] = set()
         self.die = services.rng(game.id, "die", self.version)
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -286,23 +278,15 @@ class Room:
         return self.here.of(self.seats[seat])
 
     def local_seats(self) -> frozenset[int]:
-        """The seats with a connection on this instance, as told to the others: a seat
-        a declared bot holds here also as its number plus :data:`EXTERNAL_MARK`."""
-        here = self.here.local_seats()
-        return here | frozenset(seat + EXTERNAL_MARK for seat in self.external & here)
+        """The seats with a connection on this instance."""
+        return self.here.local_seats()
 
     def clock_view(self) -> Clock:
         """The clock as the pages see it now (the running turn's deadline, if any)."""
         return self.clock.view()
 
     def meta(self) -> GameMeta:
-        self.external.difference_update(row.seat for row in self.seats if row.kind == "open")
-        seats = [
-            seat_info(
-                row, self.presence(row.seat), row.seat in self.resigned, row.seat in self.external
-            )
-            for row in self.seats
-        ]
+        seats = [self.here.info(row, row.seat in self.resigned) for row in self.seats]
         status = play_status(self.status)
         return game_meta(
             self.setting, seats, status, self.clock_view(), self.rematch, self.rules.token()
@@ -314,17 +298,11 @@ class Room:
         """Register a connection and queue its ``welcome`` (atomically: no update can
         come between the welcome and the connection's registration)."""
         before = self.here.of_all(self.seats)
-        labelled = client.seats - self.external if client.bot else frozenset()
-        self.external.update(labelled)
         self.clients.add(client)
         self.here.attach(client)
         self.send_welcome(client)
         self._presence_changed(before, skip=client)
-        after = self.here.of_all(self.seats)
-        for seat in sorted(labelled):
-            if before[seat] == after[seat]:  # no presence message said it: say it now
-                self.broadcast_meta("connected", seat, skip=client)
-                self.services.cluster.presence(self.game_id, self.local_seats())
+        tell_labels(self, before, skip=client)
 
     def detach(self, client: Client) -> None:
         before = self.here.of_all(self.seats)
@@ -348,18 +326,11 @@ class Room:
             self.services.cluster.presence(self.game_id, self.local_seats())
 
     def set_remote(self, instance: str, seats: frozenset[int]) -> None:
-        """Another instance says which of this game's seats its connections hold (and
-        which of them a declared bot holds: marked, see :meth:`local_seats`)."""
+        """Another instance says which of this game's seats its connections hold."""
         before = self.here.of_all(self.seats)
-        marked = {seat - EXTERNAL_MARK for seat in seats if seat >= EXTERNAL_MARK}
-        labelled = marked - self.external
-        self.external.update(labelled)
-        self.here.set_remote(instance, frozenset(seat for seat in seats if seat < EXTERNAL_MARK))
+        self.here.set_remote(instance, seats)
         self._tell_presence(before)
-        after = self.here.of_all(self.seats)
-        for seat in sorted(labelled):
-            if seat < len(before) and before[seat] == after[seat]:
-                self.broadcast_meta("connected", seat)
+        tell_labels(self, before)
 
     def keep_remote(self, living: set[str]) -> None:
         """Forget the connections of instances that are gone (killed: they could not
