@@ -20,15 +20,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from marrakech.web.connection import Client
-from marrakech.web.protocol import Presence, SeatInfo
+from marrakech.web.protocol import ChangeReason, Presence, SeatInfo
 from marrakech.web.room.meta import seat_info
 from marrakech.web.store import SeatRow
-
-if TYPE_CHECKING:
-    from marrakech.web.room.game_room import Room
 
 #: Added to a seat's number among the seats an instance tells the others it holds, for
 #: a seat a declared bot holds there (seats are 0..3): the others label it too.
@@ -103,7 +100,33 @@ class SeatPresence:
         return bool(gone)
 
 
-def tell_labels(room: Room, before: list[Presence], skip: Client | None = None) -> None:
+class _Cluster(Protocol):
+    def presence(self, game_id: str, seats: frozenset[int]) -> None: ...
+
+
+class _Services(Protocol):
+    @property
+    def cluster(self) -> _Cluster: ...
+
+
+class LabelledRoom(Protocol):
+    """What :func:`tell_labels` needs of a room."""
+
+    @property
+    def here(self) -> SeatPresence: ...
+    @property
+    def seats(self) -> list[SeatRow]: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def services(self) -> _Services: ...
+    def local_seats(self) -> frozenset[int]: ...
+    def broadcast_meta(
+        self, reason: ChangeReason, seat: int | None = None, skip: Client | None = None
+    ) -> None: ...
+
+
+def tell_labels(room: LabelledRoom, before: list[Presence], skip: Client | None = None) -> None:
     """Tell the pages (and, for a connection here, the other instances) of seats newly
     labelled external whose presence did not change since ``before``: a presence
     change already told them, with the label."""
