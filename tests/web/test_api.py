@@ -70,6 +70,7 @@ def test_create_answers_links_for_each_human_seat(client: TestClient) -> None:
         "resigned": False,
         "host": True,
         "hints": 0,
+        "external": False,
     }
     assert summary["hints"] is True  # hints are allowed unless the creator turns them off
     assert summary["host"] == "Zoé" and summary["taken"] == 3 and summary["turn"] == 0
@@ -142,6 +143,7 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
             "resigned": False,
             "host": False,
             "hints": 0,
+            "external": False,
         }
     taken = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bea"})
     assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"

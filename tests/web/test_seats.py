@@ -109,6 +109,7 @@ def test_a_game_waits_for_its_open_seats_until_the_host_starts_it(client: TestCl
             "resigned": False,
             "host": False,
             "hints": 0,
+            "external": False,
         }
         assert red.legal == {"0": ["L", "S", "R"]}
         red.send({"type": "start"})

@@ -36,7 +36,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from marrakech.web.accounts import routes as account_routes
 from marrakech.web.accounts.passwords import Passwords
-from marrakech.web.context import WebContext
+from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, pages, socket
@@ -68,6 +68,7 @@ def create_app(
     blitz_seconds: int = 30,
     open_game_ttl: float = 3600.0,
     passwords: Passwords | None = None,
+    external_bots: ExternalBots = "allow",
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -83,6 +84,8 @@ def create_app(
     the names browsers may reach it by (its ``Host``; None: any).
     ``relaxed_seconds``/``blitz_seconds``: the seconds per player turn of those turn
     clocks. ``open_game_ttl``: seconds an open game nobody joins stays in the lobby.
+    ``external_bots``: whether programs that declare themselves bots may take seats
+    (``allow``, ``invited``: by invitation link only, ``refuse``).
     """
     hide_frames()
     context = WebContext(
@@ -102,6 +105,7 @@ def create_app(
         blitz_seconds=blitz_seconds,
         open_game_ttl=open_game_ttl,
         passwords=passwords,
+        external_bots=external_bots,
     )
     app = FastAPI(
         title="Marrakech",

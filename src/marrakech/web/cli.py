@@ -28,6 +28,9 @@ for _module in ("fastapi", "uvicorn", "platformdirs"):
 
 from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the check above)
 
+#: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
+EXTERNAL_BOTS = ("allow", "invited", "refuse")
+
 #: The options of :class:`Limits`: option, field, what it limits.
 LIMIT_OPTIONS = (
     ("--games-per-minute", "creates_per_minute", "new games per minute per client address"),
@@ -125,6 +128,14 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         default=3600,
         metavar="SECONDS",
         help="seconds an open game nobody joins stays in the lobby (3600)",
+    )
+    parser.add_argument(
+        "--external-bots",
+        choices=EXTERNAL_BOTS,
+        default="allow",
+        help="programs that declare themselves bots (marrakech connect): allow them on "
+        "any seat (default), only on seats they were invited to by link, or refuse "
+        "them; they are always shown as 'bot (external)'",
     )
     parser.add_argument(
         "--rate",
@@ -271,6 +282,7 @@ def run(args: argparse.Namespace) -> int:
         relaxed_seconds=args.relaxed_seconds,
         blitz_seconds=args.blitz_seconds,
         open_game_ttl=args.open_game_ttl,
+        external_bots=args.external_bots,
     )
     config = uvicorn.Config(
         app,

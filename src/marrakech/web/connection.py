@@ -27,8 +27,11 @@ class Client:
         queue_size: int = 256,
         tokens: dict[int, str] | None = None,
         address: str = "",
+        bot: bool = False,
     ) -> None:
         self.seats = seats
+        #: The connection declared itself a program playing its seats (an external bot).
+        self.bot = bot
         #: Who is connected, for per-client limits (:func:`marrakech.web.limits.client_key`).
         self.address = address
         self.lang = lang

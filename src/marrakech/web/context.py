@@ -26,6 +26,9 @@ from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion
 from marrakech.web.store import GameStore
 
+#: What ``marrakech serve --external-bots`` may say (see :attr:`WebContext.external_bots`).
+ExternalBots = Literal["allow", "invited", "refuse"]
+
 
 def is_postgres(database: str | Path | None) -> bool:
     """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` URL).
@@ -55,6 +58,10 @@ class WebContext:
     relaxed_seconds: int = 180
     blitz_seconds: int = 30
     open_game_ttl: float = 3600.0
+    #: Programs that declare themselves bots (``marrakech connect``): ``allow`` them on
+    #: any seat, only on seats they were ``invited`` to (a link, not the lobby), or
+    #: ``refuse`` them. Always shown as "bot (external)" where they play.
+    external_bots: ExternalBots = "allow"
     #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
     passwords: Passwords | None = None
     rooms: RoomManager | None = None

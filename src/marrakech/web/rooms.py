@@ -403,9 +403,10 @@ class RoomManager:
                 room.seats[seat] = replace(room.seats[seat], token_hash=token_hash)
             self.cluster.seats_changed(game_id, None, seat)
 
-    async def join(self, game_id: str, seat: int, name: str) -> str:
+    async def join(self, game_id: str, seat: int, name: str, bot: bool = False) -> str:
         """Claim an open seat: returns its new token. Raises KeyError (no such game) or
-        :class:`ApiError` (no such seat, or the seat is not open)."""
+        :class:`ApiError` (no such seat, or the seat is not open). ``bot``: a program
+        takes it (an external bot), labelled so from now on."""
         games = await self.store.summaries([game_id])
         if not games:
             raise KeyError(game_id)
@@ -422,6 +423,8 @@ class RoomManager:
         room = self.rooms.get(game_id)
         if room is not None:
             async with room.lock:  # the last open seat taken: play begins
+                if bot:
+                    room.here.external.add(seat)
                 await room.reload_seats("joined", seat)
         else:  # loaded, its bots go on if the game starts with one to move
             loaded = await self.get(game_id)

@@ -144,6 +144,8 @@ ErrorCode = Literal[
     "chat_channel",
     "no_such_message",
     "banned",
+    # A program declared itself a bot where the server takes none (``--external-bots``).
+    "bots_refused",
 ]
 ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 #: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.
@@ -170,6 +172,8 @@ ApiErrorCode = Literal[
     "name_taken",
     "weak_password",
     "bad_passkey",
+    # External bots (``marrakech serve --external-bots``).
+    "bots_refused",
 ]
 #: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
 ClockMode = Literal["none", "relaxed", "blitz"]
@@ -215,11 +219,16 @@ Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
 class Hello(StrictModel):
-    """First message of a connection: the seat tokens it holds (none for a spectator)."""
+    """First message of a connection: the seat tokens it holds (none for a spectator).
+
+    ``bot``: the connection is a program playing its seats (``marrakech connect``, the
+    :class:`marrakech.web.client.GameClient`): the other players see those seats as
+    "bot (external)" (docs/web-protocol.md, "External bots")."""
 
     type: Literal["hello"]
     tokens: list[Token] = Field(default_factory=list, max_length=4)
     lang: Lang = "en"
+    bot: bool = False
 
 
 class ActionMessage(StrictModel):
@@ -527,6 +536,8 @@ class JoinGame(StrictModel):
 
     seat: int = Field(ge=0, le=3)
     name: RequiredName
+    #: A program takes the seat (an external bot): shown as such to the other players.
+    bot: bool = False
 
 
 #: Shows a faulty value briefly, however deeply nested.

@@ -81,6 +81,9 @@ class SeatInfo(StrictModel):
     resigned: bool
     host: bool
     hints: int = 0
+    #: A program plays the seat: its connection declared itself a bot (an external bot,
+    #: ``marrakech connect``), shown as "bot (external)" to everyone.
+    external: bool = False
 
 
 class Clock(StrictModel):
@@ -534,6 +537,10 @@ class PageConfig(StrictModel):
     #: ``message_burst`` per WebSocket): public, so a page or a load test can keep
     #: within them.
     limits: dict[str, float]
+    #: Whether programs that declare themselves bots may take seats: ``allow`` (any
+    #: seat), ``invited`` (by an invitation link only, not from the lobby) or ``refuse``
+    #: (``marrakech serve --external-bots``).
+    external_bots: str = "allow"
 
 
 class GameSummary(GameMeta):

@@ -62,8 +62,8 @@ from marrakech.web.room.bot_loop import BotLoop
 from marrakech.web.room.chat import Chat, ChatGate
 from marrakech.web.room.clock import Target, TurnClock
 from marrakech.web.room.hints import Hints
-from marrakech.web.room.meta import game_meta, seat_info
-from marrakech.web.room.presence import SeatPresence
+from marrakech.web.room.meta import game_meta
+from marrakech.web.room.presence import SeatPresence, tell_labels
 from marrakech.web.room.rematch import send_rematch
 from marrakech.web.room.status import bot_to_move, clock_target, game_status, seat_to_move
 from marrakech.web.room.updates import Updates
@@ -286,9 +286,7 @@ class Room:
         return self.clock.view()
 
     def meta(self) -> GameMeta:
-        seats = [
-            seat_info(row, self.presence(row.seat), row.seat in self.resigned) for row in self.seats
-        ]
+        seats = [self.here.info(row, row.seat in self.resigned) for row in self.seats]
         status = play_status(self.status)
         return game_meta(
             self.setting, seats, status, self.clock_view(), self.rematch, self.rules.token()
@@ -304,6 +302,7 @@ class Room:
         self.here.attach(client)
         self.send_welcome(client)
         self._presence_changed(before, skip=client)
+        tell_labels(self, before, skip=client)
 
     def detach(self, client: Client) -> None:
         before = self.here.of_all(self.seats)
@@ -331,6 +330,7 @@ class Room:
         before = self.here.of_all(self.seats)
         self.here.set_remote(instance, seats)
         self._tell_presence(before)
+        tell_labels(self, before)
 
     def keep_remote(self, living: set[str]) -> None:
         """Forget the connections of instances that are gone (killed: they could not

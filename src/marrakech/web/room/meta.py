@@ -27,8 +27,9 @@ from marrakech.web.protocol import (
 from marrakech.web.store import SeatRow, StoredGame
 
 
-def seat_info(row: SeatRow, presence: Presence, resigned: bool) -> SeatInfo:
-    """A seat as every page sees it (never its token)."""
+def seat_info(row: SeatRow, presence: Presence, resigned: bool, external: bool = False) -> SeatInfo:
+    """A seat as every page sees it (never its token); ``external``: a program that
+    declared itself a bot plays it."""
     return SeatInfo(
         seat=row.seat,
         kind=row.kind,
@@ -39,6 +40,7 @@ def seat_info(row: SeatRow, presence: Presence, resigned: bool) -> SeatInfo:
         resigned=resigned,
         host=row.host,
         hints=row.hints,
+        external=external and row.kind == "human",
     )
 
 

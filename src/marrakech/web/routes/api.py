@@ -109,6 +109,7 @@ async def page_config(context: Context) -> PageConfig:
         palette=WEB_CARPETS,
         chat_max=MAX_CHAT,
         reactions=list(REACTIONS),
+        external_bots=context.external_bots,
         limits={
             **asdict(context.limits),
             "messages_per_second": context.rate,
@@ -252,7 +253,15 @@ async def join_game(request: Request, context: Context, game_id: str) -> JoinedS
     if player is not None:  # one account from several addresses: its own budget too
         context.join_rates.check(f"account:{player.account.id}", "seats taken", "your account")
     try:
-        token = await context.manager.join(game_id, spec.seat, spec.name)
+        if spec.bot and context.external_bots != "allow":
+            invited = context.external_bots == "invited"
+            raise ApiError(
+                403,
+                "bots_refused",
+                "this server takes no external bot from the lobby"
+                + (": ask the host for an invitation link" if invited else ""),
+            )
+        token = await context.manager.join(game_id, spec.seat, spec.name, bot=spec.bot)
     except KeyError:
         raise no_game(game_id) from None
     if player is not None:

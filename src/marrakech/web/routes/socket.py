@@ -45,6 +45,8 @@ MAX_REFUSED = 200
 #: 4429 too many sockets from one address, 4403 an address the operator banned.
 CLOSE_NOT_FOUND, CLOSE_NO_HELLO, CLOSE_POLICY, CLOSE_TOO_MANY = 4404, 4408, 1008, 4429
 CLOSE_BANNED = 4403
+#: A program that declared itself a bot where this server takes none (``--external-bots``).
+CLOSE_BOTS_REFUSED = 4406
 
 
 @router.websocket("/ws/{game_id}")
@@ -74,7 +76,9 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
             await websocket.close(CLOSE_BANNED, "banned")
             return
         limiter = RateLimiter(context.rate, context.burst)
-        session = Session(websocket, context.manager, game_id, limiter)
+        session = Session(
+            websocket, context.manager, game_id, limiter, external_bots=context.external_bots
+        )
         await session.run(context.hello_timeout)
     finally:
         context.sockets.close(address)
@@ -126,8 +130,14 @@ class Session:
     """
 
     def __init__(
-        self, websocket: WebSocket, manager: RoomManager, game_id: str, limiter: RateLimiter
+        self,
+        websocket: WebSocket,
+        manager: RoomManager,
+        game_id: str,
+        limiter: RateLimiter,
+        external_bots: str = "allow",
     ) -> None:
+        self.external_bots = external_bots
         self.websocket = websocket
         self.manager = manager
         self.game_id = game_id
@@ -221,12 +231,18 @@ class Session:
                 # A rematch's seat may have got its token on another instance just now.
                 await room.reload_seats()
                 tokens, unknown = seats_for(room, message.tokens)
+            refused = self._bot_refused(room, message, frozenset(tokens))
+            if refused is not None:
+                await self._send_now(refusal("bots_refused", refused))
+                await self.websocket.close(CLOSE_BOTS_REFUSED, "external bots refused")
+                return None
             client = Client(
                 frozenset(tokens),
                 message.lang,
                 self.manager.queue_size,
                 tokens,
                 address=client_key(self.websocket.scope),
+                bot=message.bot and bool(tokens),
             )
             self.room, self.client = room, client
             if unknown:
@@ -240,6 +256,20 @@ class Session:
                 )
             room.attach(client)
             return client
+
+    def _bot_refused(self, room: Room, hello: Hello, seats: frozenset[int]) -> str | None:
+        """Why this server refuses a program that declared itself a bot on ``seats``
+        (``--external-bots``), or None. A bot watching without a seat is a spectator."""
+        if not hello.bot or not seats or self.external_bots == "allow":
+            return None
+        if self.external_bots == "refuse":
+            return "this server takes no external bot"
+        if any(room.seats[seat].joined for seat in seats):
+            return (
+                "this server takes external bots on invitation only, not on a seat "
+                "taken from the lobby: ask the host for an invitation link"
+            )
+        return None
 
     async def _send_now(self, message: ErrorMessage | Pong) -> None:
         await self.websocket.send_text(message.model_dump_json())

@@ -25,6 +25,9 @@ export function seatKind(meta, seat) {
   if (!info) return "";
   if (info.kind === "bot") return t("seat.bot", { level: levelName(info.level) });
   if (info.kind === "open") return t("seat.open");
+  if (info.external) {
+    return h("span", { class: "external-bot", "data-testid": `external-${seat}`, title: t("seat.external.help") }, t("seat.external"));
+  }
   return t("seat.human");
 }
 

@@ -46,6 +46,7 @@ export function whoLine(summary) {
   const open = (summary.open_seats || []).length;
   if (open) parts.push(plural("lobby.seats.open", open));
   const bots = (summary.seats || []).filter((x) => x.kind === "bot").map((x) => levelName(x.level));
+  for (const seat of summary.seats || []) if (seat.external) bots.push(t("seat.external.short"));
   parts.push(bots.length ? t("lobby.bots", { levels: bots.join(", ") }) : t("lobby.no_bots"));
   return parts.join(" · ");
 }
