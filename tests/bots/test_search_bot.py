@@ -109,7 +109,7 @@ def test_without_numba_the_levels_search_in_python() -> None:
         state = State.new(players=3)
         bot = make_bot("hard@iterations=30")
         print(bot.compiled, bot.choose(state, random.Random(1)) in state.legal_actions())
-        print(round(sum(winning_chances(state)), 6))
+        print(round(sum(winning_chances(state)), 5))  # each chance is rounded to 6 digits
         try:
             make_bot("expert@use_fast=true")
         except ValueError as error:

@@ -4,8 +4,10 @@
 seat is expected to finish ahead of the others (or behind them). :func:`hint` advises
 the seat to move from a short search: every legal decision with its winning chance.
 
-:func:`winning_chances` reads the learned value (:mod:`marrakech.bots.value`): each seat's
-chance of winning, summing to 1, exact once the game is over (tied winners share, R21).
+:func:`winning_chances` reads the learned value (:mod:`marrakech.bots.value`),
+recalibrated per player count and stage of the game (:mod:`marrakech.bots.calibration`):
+each seat's chance of winning, summing to 1, exact once the game is over (tied winners
+share, R21).
 It is plain Python (no Numba needed) and takes tens of microseconds, so a whole game
 (about 150 positions at four players) is analysed in well under a second.
 
@@ -23,7 +25,7 @@ turn)::
     >>> record = GameRecord.from_actions(start, actions)
     >>> analysis = analyse_game(record)
     >>> analysis.turns[0].chances
-    (0.34559, 0.327205, 0.327205)
+    (0.345849, 0.327075, 0.327075)
     >>> sum(analysis.turns[-1].chances)
     1.0
     >>> len(analysis.swings(3))
@@ -37,7 +39,8 @@ import random
 from dataclasses import dataclass
 
 from marrakech.actions import Action
-from marrakech.bots.value import load_value
+from marrakech.bots.calibration import load_calibration
+from marrakech.bots.value import ValueModel, load_value, progress
 from marrakech.events import Event
 from marrakech.record import GameRecord
 from marrakech.state import State
@@ -47,16 +50,28 @@ _DIGITS = 6  # chances are rounded for stable output and JSON
 _MARGIN_DIGITS = 2  # margins in points, to a hundredth
 
 
+def calibrated_chances(model: ValueModel, state: State) -> list[float]:
+    """The value's chances in ``state``, recalibrated for its player count and stage
+    (:mod:`marrakech.bots.calibration`); exact once the game is over."""
+    chances = model.chances(state)
+    if state.is_terminal:
+        return chances
+    return load_calibration(state.players).apply(chances, progress(state))
+
+
 def winning_chances(state: State) -> tuple[float, ...]:
-    """Each seat's chance of winning ``state`` (seat order; they sum to 1).
+    """Each seat's chance of winning ``state`` (seat order; they sum to 1): the learned
+    value's, recalibrated per player count and stage of the game on arena games
+    (:mod:`marrakech.bots.calibration`), so that a seat given 30% wins about 30% of the
+    time.
 
     >>> from marrakech import State
     >>> winning_chances(State.new(players=4))
-    (0.264348, 0.245217, 0.245217, 0.245217)
+    (0.264025, 0.245325, 0.245325, 0.245325)
     """
     if not isinstance(state, State):
         raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
-    return tuple(round(c, _DIGITS) for c in load_value(state.players).chances(state))
+    return tuple(round(c, _DIGITS) for c in calibrated_chances(load_value(state.players), state))
 
 
 def expected_margins(state: State) -> tuple[float, ...]:
@@ -115,7 +130,9 @@ def hint(state: State, iterations: int | None = None, seed: int = 0) -> Hint:
     leaves) run for ``iterations`` (default :data:`HINT_ITERATIONS`, or
     :data:`HINT_ITERATIONS_PYTHON` without Numba) with a fixed ``seed``, so the same
     position always gets the same hint. Every legal decision is listed with the
-    seat's winning chance after it, the advised one (the most searched) first.
+    seat's winning chance after it (the search's mean, recalibrated like
+    :func:`winning_chances`: :meth:`~marrakech.bots.calibration.Calibration.apply_one`),
+    the advised one (the most searched) first.
 
     >>> from marrakech import State
     >>> advice = hint(State.new(players=3), iterations=2000)
@@ -137,8 +154,17 @@ def hint(state: State, iterations: int | None = None, seed: int = 0) -> Hint:
     bot = SearchBot(seconds=None, iterations=iterations)
     rows = bot.statistics(state, random.Random(seed))
     total = sum(visits for _, visits, _ in rows) or 1.0
+    # The search averages the value's raw chances; they are recalibrated like
+    # winning_chances' (the seat's own chance only is known: the others share the rest).
+    calibration = load_calibration(state.players)
+    seats = state.players - len(state.eliminated)
+    done = progress(state)
     options = tuple(
-        Option(action, round(value, _DIGITS), round(visits / total, _DIGITS))
+        Option(
+            action,
+            round(calibration.apply_one(value, seats, done), _DIGITS),
+            round(visits / total, _DIGITS),
+        )
         for action, visits, value in rows
     )
     return Hint(state.to_move, options)
@@ -201,7 +227,7 @@ def analyse_game(record: GameRecord) -> GameAnalysis:
     model = load_value(record.players)
 
     def chances(state: State) -> tuple[float, ...]:
-        return tuple(round(c, _DIGITS) for c in model.chances(state))
+        return tuple(round(c, _DIGITS) for c in calibrated_chances(model, state))
 
     def margins(state: State) -> tuple[float, ...]:
         return tuple(round(m, _MARGIN_DIGITS) for m in model.margins(state))

@@ -18,7 +18,7 @@ with the game. One point per position after each player turn
 >>> result = analyse(GameRecord.from_actions(start, actions), "g1")
 >>> len(result.turns) == len(result.scores) == len(result.chances), result.method
 (True, 'value')
->>> [round(sum(point), 6) for point in result.chances][:3], len(result.swings) <= MAX_SWINGS
+>>> [round(sum(point), 3) for point in result.chances][:3], len(result.swings) <= MAX_SWINGS
 ([1.0, 1.0, 1.0], True)
 """
 
