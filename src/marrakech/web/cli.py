@@ -127,6 +127,14 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         help="seconds an open game nobody joins stays in the lobby (3600)",
     )
     parser.add_argument(
+        "--leaderboard-min-games",
+        type=int,
+        default=5,
+        metavar="N",
+        help="rated games an account plays at a player count before it shows on "
+        "that count's leaderboard (5)",
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -271,6 +279,7 @@ def run(args: argparse.Namespace) -> int:
         relaxed_seconds=args.relaxed_seconds,
         blitz_seconds=args.blitz_seconds,
         open_game_ttl=args.open_game_ttl,
+        leaderboard_min_games=max(1, args.leaderboard_min_games),
     )
     config = uvicorn.Config(
         app,

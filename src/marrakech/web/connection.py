@@ -27,10 +27,13 @@ class Client:
         queue_size: int = 256,
         tokens: dict[int, str] | None = None,
         address: str = "",
+        account: str | None = None,
     ) -> None:
         self.seats = seats
         #: Who is connected, for per-client limits (:func:`marrakech.web.limits.client_key`).
         self.address = address
+        #: The signed-in account of the connection (None: a guest), for per-account limits.
+        self.account = account
         self.lang = lang
         #: The token of each seat held (in memory only: a rematch's tokens derive from
         #: them, :func:`marrakech.web.room.rematch_token`).

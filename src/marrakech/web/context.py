@@ -55,6 +55,9 @@ class WebContext:
     relaxed_seconds: int = 180
     blitz_seconds: int = 30
     open_game_ttl: float = 3600.0
+    #: Rated games an account must have played at a player count to be on its
+    #: leaderboard.
+    leaderboard_min_games: int = 5
     #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
     passwords: Passwords | None = None
     rooms: RoomManager | None = None
