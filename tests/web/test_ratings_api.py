@@ -221,4 +221,8 @@ def test_the_leaderboard_needs_its_minimum_and_a_profile_says_it_all(
     ]
     assert profile["plays_like"] == by_count[2]["plays_like"] and profile["plays_like"]
     assert client.get("/api/players/nobody").status_code == 404
+    # The account's data export holds its ratings and their history.
+    export = client.get("/api/account/export").json()
+    assert sorted(row["players"] for row in export["ratings"]) == [2, 3]
+    assert [row["game_id"] for row in export["rating_history"]] == ["g1", "g2", "g3", "g4"]
     store.close()
