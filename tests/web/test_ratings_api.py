@@ -226,3 +226,33 @@ def test_the_leaderboard_needs_its_minimum_and_a_profile_says_it_all(
     assert sorted(row["players"] for row in export["ratings"]) == [2, 3]
     assert [row["game_id"] for row in export["rating_history"]] == ["g1", "g2", "g3", "g4"]
     store.close()
+
+
+def test_a_seat_opened_again_belongs_to_its_next_players_account(apps: Apps) -> None:
+    ana = start(apps)
+    sign_up(ana, "Ana")
+    spec = {
+        "players": 4,
+        "rated": True,
+        "seats": [{"kind": "human"}, {"kind": "open"}, {"kind": "open"}, {"kind": "bot"}],
+        "name": "Ana",
+    }
+    game = create_game(ana, **spec)
+    join = f"/api/games/{game['game_id']}/join"
+    bo, cy = TestClient(ana.app), TestClient(ana.app)
+    sign_up(bo, "Bo")
+    sign_up(cy, "Cy")
+    assert bo.post(join, json={"seat": 1, "name": "Bo"}).status_code == 200
+    assert [g["game_id"] for g in ana.get("/api/players/bo").json()["last_games"]] == [
+        game["game_id"]
+    ]
+    with ana.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        host = Conn(ws, [seat_token(game, 0)])
+        host.send({"type": "kick", "seat": 1})  # Bo is away: the seat is open again
+        host.until(lambda c: c.game["seats"][1]["kind"] == "open")
+    assert cy.post(join, json={"seat": 1, "name": "Cy"}).status_code == 200
+    # The seat is Cy's account's now, not Bo's: Bo's profile no longer lists the game.
+    assert ana.get("/api/players/bo").json()["last_games"] == []
+    assert [g["game_id"] for g in ana.get("/api/players/cy").json()["last_games"]] == [
+        game["game_id"]
+    ]

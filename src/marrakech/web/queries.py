@@ -34,6 +34,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    literal_column,
     null,
     select,
     true,
@@ -157,6 +158,8 @@ class Queries:
                 name=P("new_name"),
                 joined=True,
                 host=~exists().where(other.c.game_id == s.c.game_id, other.c.host == true()),
+                # A new holder: the seat is no earlier player's account's (a kicked one).
+                account_id=null(),
             )
         )
         no_open_seat = ~exists().where(s.c.game_id == P("game_id"), s.c.kind == "open")
@@ -173,7 +176,17 @@ class Queries:
         self.update_seat = self._compile(
             update(s)
             .where(s.c.game_id == P("game_id"), s.c.seat == P("at_seat"))
-            .values({name: P("new_" + name) for name in SEAT_SETTINGS})
+            .values(
+                {
+                    **{name: P("new_" + name) for name in SEAT_SETTINGS},
+                    # A seat opened again (the host's kick) is no longer its player's
+                    # account's.
+                    "account_id": case(
+                        (cast(P("new_kind"), Text) == literal_column("'open'"), null()),
+                        else_=s.c.account_id,
+                    ),
+                }
+            )
         )
         bots = select(func.count()).where(s.c.game_id == P("game_id"), s.c.kind == "bot")
         self.seats_changed = self._compile(
