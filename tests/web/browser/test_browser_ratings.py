@@ -81,6 +81,8 @@ def test_a_rated_game_with_a_bot_moves_both_ratings(server: LiveServer, new_page
     bo.click("[data-testid=join-go]")
     bo.wait_for_url(f"**/g/{game_id}**")
 
+    # The game says it is rated, with a link to its leaderboard.
+    assert bo.get_attribute("[data-testid=rated-game]", "href") == "/leaderboard?players=3"
     # Both play to the end (the bot plays its own seat).
     rng = random.Random(24)
     pages = [ana, bo]
