@@ -4,6 +4,7 @@ failed end moves nothing; places are kept for every game (R21 ties shared)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -195,3 +196,38 @@ async def test_an_unrated_end_keeps_places_and_rates_nobody(open_store: Callable
     assert await places(store, "u1") == [3, 1, 2]
     assert await ratings(store) == {}
     await store.close()
+
+
+@in_fresh_loop
+async def test_two_ends_at_once_rate_one_player_twice(open_store: Callable[..., Any]) -> None:
+    """Two games of the same players end at the same moment through two connections
+    (two instances on PostgreSQL): each end reads the rating the other wrote, none is
+    lost."""
+    one, two = await open_store(), await open_store()
+    await setup(one)
+    for game_id in ("c1", "c2", "c3", "c4"):
+        await rated_game(one, game_id)
+    for pair, places in ((("c1", "c2"), (1, 2, 3)), (("c3", "c4"), (2, 1, 3))):
+        ends = [
+            store.append_actions(game_id, 0, [ActionRow("L", 0)], "over", False, 1, GameEnd(places))
+            for store, game_id in zip((one, two), pair, strict=True)
+        ]
+        await asyncio.gather(*ends)
+    stored = await ratings(one)
+    assert {key: row["games"] for key, row in stored.items()} == {
+        ("account", "a1"): 4,
+        ("account", "a2"): 4,
+        ("bot", "hard"): 4,
+    }
+    assert len(await table(one, "rating_history")) == 12
+    # Rated in turn: each game starts from the rating the one before left (a chain
+    # from the start through all four, in the order they committed).
+    rows = [row for row in await table(one, "rating_history") if row["player"] == "a1"]
+    mu, chained = START.mu, 0
+    while rows:
+        (following,) = [row for row in rows if row["mu_before"] == pytest.approx(mu)]
+        rows.remove(following)
+        mu, chained = following["mu"], chained + 1
+    assert chained == 4 and stored[("account", "a1")]["mu"] == pytest.approx(mu)
+    await one.close()
+    await two.close()
