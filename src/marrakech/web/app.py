@@ -16,7 +16,8 @@ lifespan) and closed when it stops::
      '/api/games/open', '/api/games/{game_id}',
      '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
      '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
-     '/api/lessons', '/api/lessons/{lesson_id}/answer', '/api/replay']
+     '/api/leaderboard', '/api/lessons', '/api/lessons/{lesson_id}/answer',
+     '/api/players/{name}', '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
