@@ -160,3 +160,19 @@ def test_the_profile_and_the_leaderboard_fit_a_phone_in_both_languages(
     missing.goto(server.base + "/players/personne")
     missing.wait_for_selector("[data-testid=profile-page][aria-busy=false]")
     assert missing.inner_text("[role=alert]") == "Aucun joueur ne porte ce nom."
+
+
+def test_the_lobby_says_why_a_rated_game_is_refused(server: LiveServer, new_page: Any) -> None:
+    page = new_page(locale="fr-FR")
+    # Two seats on this screen: refused by the page before asking the server.
+    lobby_form(page, server.base, 3, {0: "here", 1: "here", 2: "bot"})
+    page.check("[data-testid=rated]")
+    page.click("[data-testid=create]")
+    error = page.locator("form .notice.error[role=alert]")
+    assert error.inner_text().startswith("Une partie classée a au plus un joueur sur cet écran")
+    # A guest's rated game: the server refuses it, and the page says why in French.
+    page.select_option("[data-testid=seat-kind-1]", "bot")
+    page.click("[data-testid=create]")
+    wait_until(page, lambda: "connectés" in error.inner_text(), "the refusal")
+    assert error.inner_text().startswith("Une partie classée est réservée aux joueurs connectés")
+    assert "/g/" not in page.url

@@ -268,6 +268,13 @@ async function create(L) {
     if (field instanceof HTMLElement) field.focus();
     return;
   }
+  if (body.rated && seats.filter((spec) => spec.kind === "human").length > 1) {
+    // A rated game's people sign in on their own devices: one seat here, open seats for them.
+    L.createError = t("lobby.rated.one_seat");
+    L.busy = false;
+    L.render();
+    return;
+  }
   saveName(yourName);
   try {
     const answer = await api.createGame(body);
