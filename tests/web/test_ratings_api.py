@@ -221,6 +221,11 @@ def test_the_leaderboard_needs_its_minimum_and_a_profile_says_it_all(
     ]
     assert profile["plays_like"] == by_count[2]["plays_like"] and profile["plays_like"]
     assert client.get("/api/players/nobody").status_code == 404
+    # A name with a slash is one name, in the API and the page's path alike.
+    slash = TestClient(client.app)
+    sign_up(slash, "Ana/Bo")
+    assert client.get("/api/players/ana%2Fbo").json()["name"] == "Ana/Bo"
+    assert client.get("/players/Ana%2FBo").status_code == 200
     # The account's data export holds its ratings and their history.
     export = client.get("/api/account/export").json()
     assert sorted(row["players"] for row in export["ratings"]) == [2, 3]

@@ -26,7 +26,7 @@ PAGES = (
     "/r/{game_id}",
     "/learn",
     "/leaderboard",
-    "/players/{name}",
+    "/players/{name:path}",
 )
 
 

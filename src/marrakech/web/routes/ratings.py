@@ -175,7 +175,7 @@ async def leaderboard(request: Request, context: Context, players: int = 2) -> L
     )
 
 
-@router.get("/players/{name}")
+@router.get("/players/{name:path}")
 async def profile(request: Request, context: Context, name: str) -> Profile:
     """An account's profile (404 for a name no account has, or a deleted one's)."""
     context.replay_rates.check(client_key(request.scope), "pages of ratings")
