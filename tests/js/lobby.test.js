@@ -43,3 +43,9 @@ test("rule options on are sent in options, by name", () => {
   assert.equal(body.hints, false);
   assert.equal(body.rules, "bga");
 });
+
+test("a rated game says so; an unrated one leaves the default out", () => {
+  assert.equal(createRequest(form({ rated: true })).rated, true);
+  assert.equal(createRequest(form({ rated: false })).rated, undefined);
+  assert.equal(createRequest(form()).rated, undefined);
+});

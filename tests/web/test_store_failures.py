@@ -12,7 +12,7 @@ from typing import Any
 from marrakech.web.protocol import CreateGame
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.store import ActionRow, GameStatus
+from marrakech.web.store import ActionRow, GameEnd, GameStatus
 from marrakech.web.store_worker import StoreWorker
 from tests.web.test_rooms import in_fresh_loop
 
@@ -36,11 +36,12 @@ class FailingAppends:
         status: GameStatus,
         bot_to_move: bool,
         turns: int,
+        end: GameEnd | None = None,
     ) -> None:
         if self.failing:
             self.refused += 1
             raise OSError("the database is restarting")
-        await self.store.append_actions(game_id, version, actions, status, bot_to_move, turns)
+        await self.store.append_actions(game_id, version, actions, status, bot_to_move, turns, end)
 
 
 @in_fresh_loop

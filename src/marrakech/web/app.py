@@ -16,7 +16,8 @@ lifespan) and closed when it stops::
      '/api/games/open', '/api/games/{game_id}',
      '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
      '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
-     '/api/lessons', '/api/lessons/{lesson_id}/answer', '/api/replay']
+     '/api/leaderboard', '/api/lessons', '/api/lessons/{lesson_id}/answer',
+     '/api/players/{name}', '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
@@ -39,7 +40,7 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.routes import api, learn, pages, socket
+from marrakech.web.routes import api, learn, pages, ratings, socket
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
@@ -69,6 +70,7 @@ def create_app(
     open_game_ttl: float = 3600.0,
     passwords: Passwords | None = None,
     external_bots: ExternalBots = "allow",
+    leaderboard_min_games: int = 5,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -86,6 +88,8 @@ def create_app(
     clocks. ``open_game_ttl``: seconds an open game nobody joins stays in the lobby.
     ``external_bots``: whether programs that declare themselves bots may take seats
     (``allow``, ``invited``: by invitation link only, ``refuse``).
+    ``leaderboard_min_games``: rated games an account plays at a player count before
+    it shows on that count's leaderboard.
     """
     hide_frames()
     context = WebContext(
@@ -106,6 +110,7 @@ def create_app(
         open_game_ttl=open_game_ttl,
         passwords=passwords,
         external_bots=external_bots,
+        leaderboard_min_games=leaderboard_min_games,
     )
     app = FastAPI(
         title="Marrakech",
@@ -127,6 +132,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(account_routes.router)
     app.include_router(learn.router)
+    app.include_router(ratings.router)
     app.include_router(socket.router)
     return app
 

@@ -138,6 +138,14 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         "them; they are always shown as 'bot (external)'",
     )
     parser.add_argument(
+        "--leaderboard-min-games",
+        type=int,
+        default=5,
+        metavar="N",
+        help="rated games an account plays at a player count before it shows on "
+        "that count's leaderboard (5)",
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=20.0,
@@ -283,6 +291,7 @@ def run(args: argparse.Namespace) -> int:
         blitz_seconds=args.blitz_seconds,
         open_game_ttl=args.open_game_ttl,
         external_bots=args.external_bots,
+        leaderboard_min_games=max(1, args.leaderboard_min_games),
     )
     config = uvicorn.Config(
         app,

@@ -28,12 +28,15 @@ class Client:
         tokens: dict[int, str] | None = None,
         address: str = "",
         bot: bool = False,
+        account: str | None = None,
     ) -> None:
         self.seats = seats
         #: The connection declared itself a program playing its seats (an external bot).
         self.bot = bot
         #: Who is connected, for per-client limits (:func:`marrakech.web.limits.client_key`).
         self.address = address
+        #: The signed-in account of the connection (None: a guest), for per-account limits.
+        self.account = account
         self.lang = lang
         #: The token of each seat held (in memory only: a rematch's tokens derive from
         #: them, :func:`marrakech.web.room.rematch_token`).

@@ -62,6 +62,10 @@ class WebContext:
     #: any seat, only on seats they were ``invited`` to (a link, not the lobby), or
     #: ``refuse`` them. Always shown as "bot (external)" where they play.
     external_bots: ExternalBots = "allow"
+
+    #: Rated games an account must have played at a player count to be on its
+    #: leaderboard.
+    leaderboard_min_games: int = 5
     #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
     passwords: Passwords | None = None
     rooms: RoomManager | None = None

@@ -35,7 +35,7 @@ from psycopg import AsyncConnection, IntegrityError
 from psycopg.rows import DictRow, TupleRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from marrakech.web.queries import Queries
+from marrakech.web.queries import Queries, RatingQueries
 from marrakech.web.schema import (
     MIGRATION_LOCK,
     game_fields,
@@ -45,12 +45,14 @@ from marrakech.web.schema import (
     turn_values,
     upgrade,
 )
+from marrakech.web.standings import end_game_async
 from marrakech.web.store import (
     ActionRow,
     Append,
     BanKind,
     ChatReport,
     ChatRow,
+    GameEnd,
     GameStatus,
     SeatRow,
     Step,
@@ -70,6 +72,7 @@ __all__ = ["GAMES_CHANNEL", "MIGRATION_LOCK", "PostgresStore", "notice"]
 #: game on if it is at the version and this instance owns it, inserts the actions and
 #: announces them, in one statement: a row comes back only if it happened.
 Q = Queries("postgresql")
+RQ = RatingQueries("postgresql")
 
 
 def notice(game_id: str, version: int, owner: str | None, actions: Sequence[ActionRow]) -> str:
@@ -189,11 +192,11 @@ class PostgresStore:
         status: GameStatus,
         bot_to_move: bool,
         turns: int = 0,
+        end: GameEnd | None = None,
     ) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._appends.append(
-            (Append(game_id, version, tuple(actions), status, bot_to_move, turns), future)
-        )
+        append = Append(game_id, version, tuple(actions), status, bot_to_move, turns, end)
+        self._appends.append((append, future))
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_appends())
         await future
@@ -225,7 +228,15 @@ class PostgresStore:
 
     async def _append_batch(self, appends: list[Append]) -> list[Exception | None]:
         """Write appends in one transaction and one round trip: each one's fault
-        (:class:`StoreConflict`) or None."""
+        (:class:`StoreConflict`) or None. An append that ends a game goes in a
+        transaction of its own, with its places and ratings (:func:`end_game_async`)."""
+        if any(append.end is not None for append in appends):
+            return [
+                await self._append_end(append)
+                if append.end is not None
+                else (await self._append_batch([append]))[0]
+                for append in appends
+            ]
         now = time.time()
         async with self.pool.connection() as conn:
             async with conn.transaction(), conn.pipeline():
@@ -235,6 +246,27 @@ class PostgresStore:
             for append, done in zip(appends, applied, strict=True):
                 outcomes.append(None if done else await self._conflict(conn, append))
         return outcomes
+
+    async def _append_end(self, append: Append) -> Exception | None:
+        """The append that ends a game, then its places and ratings, in one transaction
+        (the ratings' rows locked until it commits): all of it or nothing."""
+        assert append.end is not None
+        now = time.time()
+        async with self.pool.connection() as conn:
+            try:
+                async with conn.transaction():
+                    if not await _all(conn, Q.append.sql, self._params(append, now)):
+                        raise _NotApplied
+                    await end_game_async(
+                        RQ,
+                        lambda sql, params: _rows(conn, sql, params),
+                        append.game_id,
+                        append.end,
+                        now,
+                    )
+            except _NotApplied:
+                return await self._conflict(conn, append)
+        return None
 
     def _params(self, append: Append, now: float) -> dict[str, Any]:
         version = append.version + len(append.actions)
@@ -456,11 +488,24 @@ class PostgresStore:
         return [ActionRow(row["token"], row["seat"], row["at"]) for row in rows]
 
 
+class _NotApplied(Exception):
+    """The append changed nothing (rolls its transaction back)."""
+
+
 async def _all(conn: AsyncConnection[TupleRow], sql: str, params: dict[str, Any]) -> list[DictRow]:
     """The rows of a query, by column name."""
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(sql, params)
         return await cursor.fetchall()
+
+
+async def _rows(
+    conn: AsyncConnection[TupleRow], sql: str, params: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The rows of any statement, by column name (none for one without any)."""
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(sql, params)
+        return [dict(row) for row in await cursor.fetchall()] if cursor.description else []
 
 
 async def _one(conn: AsyncConnection[TupleRow], sql: str, params: dict[str, Any]) -> DictRow | None:

@@ -281,6 +281,7 @@ class RoomManager:
             creator,
             spec.hints,
             spec.chat,
+            spec.rated,
         )
         room = await self._open(game)
         return room, tokens
@@ -325,6 +326,7 @@ class RoomManager:
         creator: str,
         hints: bool,
         chat: bool = True,
+        rated: bool = False,
     ) -> StoredGame:
         start = State.new(players, parse_rules(rules), first_seat)
         status = game_status(start, seats)
@@ -344,6 +346,7 @@ class RoomManager:
             turns=0 if status == "waiting" else 1,
             hints=hints,
             chat=chat,
+            rated=rated,
         )
 
     async def _open(self, game: StoredGame) -> Room:

@@ -2,7 +2,8 @@
 
 Both stores create, migrate and query the same tables from this declaration:
 :data:`games`, :data:`seats`, :data:`actions`, the chat (:data:`chat`,
-:data:`chat_reports`, :data:`bans`), :data:`instances` (the PostgreSQL instances'
+:data:`chat_reports`, :data:`bans`), the ratings (:data:`ratings`,
+:data:`rating_history`), :data:`instances` (the PostgreSQL instances'
 heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
 :data:`sessions` and :data:`challenges`. Alembic migrations shipped in
 :mod:`marrakech.web.migrations` bring any database to the declared schema when a store
@@ -95,6 +96,8 @@ games = Table(
     Column("pending_resigns", Integer, nullable=False, server_default=text("0")),
     # Issue 24: whether the game has a chat (its host may turn it off at creation).
     Column("chat", Boolean, nullable=False, server_default=true()),
+    # Issue 24: whether the game is rated (chosen at creation: accounts and bots only).
+    Column("rated", Boolean, nullable=False, server_default=false()),
     CheckConstraint("players BETWEEN 2 AND 4", name="games_players_check"),
     CheckConstraint("status IN ('waiting', 'running', 'over')", name="games_status_check"),
 )
@@ -130,6 +133,10 @@ seats = Table(
     # The account the seat's player signed in with (issue #24), or NULL for a guest:
     # written only by the accounts' statements (never by a seat change).
     Column("account_id", Text, ForeignKey("accounts.id")),
+    # The seat's place when the game ended (1 first, ties shared as R21 ranks them; a
+    # seat that resigned or ran out of time last), written with the game's end; NULL
+    # before (and in games finished before ratings).
+    Column("place", SmallInteger),
     CheckConstraint("seat BETWEEN 0 AND 3", name="seats_seat_check"),
     CheckConstraint("kind IN ('human', 'open', 'bot')", name="seats_kind_check"),
     sqlite_with_rowid=False,
@@ -191,6 +198,45 @@ bans = Table(
     Column("at", Double, nullable=False),
     Column("reason", Text, nullable=False, server_default=text("''")),
     CheckConstraint("kind IN ('address', 'account')", name="bans_kind_check"),
+)
+
+# Issue 24: the ratings (docs/web.md, "Ratings"). A rated player is an account (``kind``
+# ``account``, ``player`` its id) or a bot level (``bot``, the level); each has a rating
+# per player count, changed only with the end of a rated game, in its transaction.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("kind", Text, primary_key=True),
+    Column("player", Text, primary_key=True),
+    Column("players", SmallInteger, primary_key=True),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("games", Integer, nullable=False, server_default=text("0")),
+    Column("wins", Integer, nullable=False, server_default=text("0")),
+    Column("updated", Double, nullable=False),
+    CheckConstraint("kind IN ('account', 'bot')", name="ratings_kind_check"),
+    CheckConstraint("players BETWEEN 2 AND 4", name="ratings_players_check"),
+)
+Index("ratings_by_count", ratings.c.players, ratings.c.kind, ratings.c.games)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    # One row per rated player per rated game: its place and its rating before and after.
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("kind", Text, primary_key=True),
+    Column("player", Text, primary_key=True),
+    Column("players", SmallInteger, nullable=False),
+    Column("at", Double, nullable=False),
+    Column("place", SmallInteger, nullable=False),
+    Column("mu_before", Double, nullable=False),
+    Column("sigma_before", Double, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    CheckConstraint("kind IN ('account', 'bot')", name="rating_history_kind_check"),
+)
+Index(
+    "rating_history_by_player", rating_history.c.kind, rating_history.c.player, rating_history.c.at
 )
 
 instances = Table(

@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from marrakech.web.queries import Queries
+from marrakech.web.queries import Queries, RatingQueries
 from marrakech.web.schema import (
     game_fields,
     game_values,
@@ -40,12 +40,14 @@ from marrakech.web.schema import (
     turn_values,
     upgrade,
 )
+from marrakech.web.standings import end_game
 from marrakech.web.store import (
     ActionRow,
     Append,
     BanKind,
     ChatReport,
     ChatRow,
+    GameEnd,
     GameStatus,
     SeatRow,
     Step,
@@ -57,6 +59,7 @@ from marrakech.web.store import (
 
 #: The statements, compiled for SQLite (named parameters).
 Q = Queries("sqlite")
+RQ = RatingQueries("sqlite")
 
 
 class SQLiteStore:
@@ -195,9 +198,10 @@ class SQLiteStore:
         status: GameStatus,
         bot_to_move: bool,
         turns: int = 0,
+        end: GameEnd | None = None,
     ) -> None:
         with self._lock, self._transaction():
-            self._append(Append(game_id, version, tuple(actions), status, bot_to_move, turns))
+            self._append(Append(game_id, version, tuple(actions), status, bot_to_move, turns, end))
 
     def append_batch(self, appends: Sequence[Append]) -> list[Exception | None]:
         """Several appends (of any games) in one transaction, each in its own savepoint:
@@ -245,6 +249,11 @@ class SQLiteStore:
                 "another writer was first"
             )
         self._insert_actions(game_id, version, actions, now)
+        if append.end is not None:  # the places and ratings, in the same transaction
+            end_game(RQ, self._rows, game_id, append.end, now)
+
+    def _rows(self, sql: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._db.execute(sql, params).fetchall()]
 
     def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         with self._lock, self._transaction():

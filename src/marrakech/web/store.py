@@ -124,6 +124,9 @@ class StoredGame:
     pending_resigns: frozenset[int] = frozenset()
     #: Whether the game has a chat (its host may turn it off at creation).
     chat: bool = True
+    #: Whether the game is rated (chosen at creation): its human seats are accounts',
+    #: and its end moves their ratings and its bots' (docs/web.md, "Ratings").
+    rated: bool = False
 
     def __post_init__(self) -> None:
         if self.version < 0:
@@ -171,6 +174,16 @@ class ChatReport:
 
 
 @dataclass(frozen=True)
+class GameEnd:
+    """How a game ended, stored with the append that ends it: each seat's place (1
+    first, ties shared as R21 ranks them, a seat that resigned or ran out of time last:
+    :func:`marrakech.web.ratings.ranks_with_leavers`). A rated game's ratings move in
+    the same transaction (:mod:`marrakech.web.standings`)."""
+
+    places: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Append:
     """One :meth:`GameStore.append_actions` call, as stores batch them."""
 
@@ -180,6 +193,7 @@ class Append:
     status: GameStatus
     bot_to_move: bool
     turns: int = 0
+    end: GameEnd | None = None
 
 
 @dataclass(frozen=True)
@@ -223,10 +237,13 @@ class GameStore(Protocol):
         status: GameStatus,
         bot_to_move: bool,
         turns: int = 0,
+        end: GameEnd | None = None,
     ) -> None:
         """Append ``actions`` after the first ``version`` actions, atomically, and only
         then return (the server broadcasts nothing before); ``turns`` is the game's
-        player-turn number after them (the lobby shows it).
+        player-turn number after them (the lobby shows it). ``end``, with the append
+        that ends the game, stores the seats' places and, in a rated game, moves the
+        ratings, in the same transaction: all of it is stored or none.
 
         Raises :class:`StoreConflict` if the game is not at ``version`` (or, on a shared
         database, this instance does not own the game).

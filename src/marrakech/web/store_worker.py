@@ -36,6 +36,7 @@ from marrakech.web.store import (
     BanKind,
     ChatReport,
     ChatRow,
+    GameEnd,
     GameStatus,
     SeatRow,
     Step,
@@ -144,8 +145,11 @@ class StoreWorker:
         status: GameStatus,
         bot_to_move: bool,
         turns: int = 0,
+        end: GameEnd | None = None,
     ) -> None:
-        await self._submit(Append(game_id, version, tuple(actions), status, bot_to_move, turns))
+        await self._submit(
+            Append(game_id, version, tuple(actions), status, bot_to_move, turns, end)
+        )
 
     async def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         return await self.run(self.store.claim_seat, game_id, seat, token_hash, name)

@@ -22,7 +22,7 @@ from marrakech.web.accounts.names import DELETED_NAME, account_name, name_key
 from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.limits import ClientRates
 from marrakech.web.protocol import ApiError
-from marrakech.web.queries import AccountQueries, Statement
+from marrakech.web.queries import AccountQueries, RatingQueries, Statement
 from marrakech.web.store import GameStore, Step, StoreConflict, Usage, hash_token
 
 #: Seconds a session lasts without being used, and at most.
@@ -72,6 +72,7 @@ class Accounts:
     def __init__(self, store: GameStore, passwords: Passwords | None = None) -> None:
         self.store = store
         self.q = AccountQueries("postgresql" if store.dialect == "postgresql" else "sqlite")
+        self.rq = RatingQueries("postgresql" if store.dialect == "postgresql" else "sqlite")
         self.passwords = passwords or Passwords()
         # Two hashes at a time at most: each takes 64 MiB and a core for a moment.
         self._hashing = asyncio.Semaphore(2)
@@ -463,11 +464,13 @@ class Accounts:
         """Everything stored about the account, as JSON data (no secret: password
         hashes, keys and session tokens are not data a person needs back)."""
         account_id = signed_in.account.id
-        credentials, sessions, seats = await self.store.transact(
+        credentials, sessions, seats, ratings, history = await self.store.transact(
             [
                 _step(self.q.credentials_of, account_id=account_id),
                 _step(self.q.sessions_of, account_id=account_id),
                 _step(self.q.seats_of, account_id=account_id),
+                _step(self.rq.ratings_of, account_id=account_id),
+                _step(self.rq.history_of, account_id=account_id),
             ]
         )
         account = signed_in.account
@@ -508,6 +511,30 @@ class Accounts:
                     "record": f"/api/games/{row['game_id']}/record",
                 }
                 for row in seats
+            ],
+            "ratings": [
+                {
+                    "players": row["players"],
+                    "mu": row["mu"],
+                    "sigma": row["sigma"],
+                    "games": row["games"],
+                    "wins": row["wins"],
+                    "updated": iso(row["updated"]),
+                }
+                for row in ratings
+            ],
+            "rating_history": [
+                {
+                    "game_id": row["game_id"],
+                    "players": row["players"],
+                    "at": iso(row["at"]),
+                    "place": row["place"],
+                    "mu_before": row["mu_before"],
+                    "sigma_before": row["sigma_before"],
+                    "mu": row["mu"],
+                    "sigma": row["sigma"],
+                }
+                for row in history
             ],
         }
 

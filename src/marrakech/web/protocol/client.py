@@ -174,6 +174,9 @@ ApiErrorCode = Literal[
     "bad_passkey",
     # External bots (``marrakech serve --external-bots``).
     "bots_refused",
+    # Ratings (issue #24): a rated game's seats are for signed-in accounts.
+    "sign_in_required",
+    "already_seated",
 ]
 #: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
 ClockMode = Literal["none", "relaxed", "blitz"]
@@ -474,6 +477,10 @@ class CreateGame(StrictModel):
     hints: bool = True
     #: Whether the game has a chat (players', spectators', quick reactions).
     chat: bool = True
+    #: Whether the game is rated (docs/web.md, "Ratings"): its people's seats are taken
+    #: by signed-in accounts only (its creator's, and those who join its open seats),
+    #: bots allowed.
+    rated: bool = False
     name: Name = ""
 
     @model_validator(mode="before")
@@ -511,6 +518,17 @@ class CreateGame(StrictModel):
             raise ValueError(
                 f"name: expected the host's name once, found {self.name!r} and"
                 f" {self.seats[host].name!r} on seat {host}"
+            )
+        humans = sum(seat.kind == "human" for seat in self.seats)
+        if self.rated and humans > 1:
+            raise ValueError(
+                "rated: expected at most one person's seat taken at creation (the"
+                " creator's; the others join its open seats, each signed in), found"
+                f" {humans}"
+            )
+        if self.rated and not any(seat.kind in ("human", "open") for seat in self.seats):
+            raise ValueError(
+                "rated: expected a seat for a person (human or open): bots alone are not rated"
             )
         if any(seat.kind == "open" for seat in self.seats) and host is not None:
             if not (self.name or self.seats[host].name):

@@ -123,6 +123,8 @@ class GameMeta(StrictModel):
     rematch: str | None = None
     #: Whether the game has a chat (its host may turn it off at creation).
     chat: bool = True
+    #: Whether the game is rated (its end moves its accounts' and bots' ratings).
+    rated: bool = False
 
     #: The named rule set under the options (``standard``, ``bga``), or ``custom``, and
     #: each rule option (:data:`marrakech.rules.RULE_OPTIONS`, by field) on or off: both

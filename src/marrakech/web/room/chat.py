@@ -120,9 +120,13 @@ class ChatGate:
         self.players = ClientRates(limits.chats_per_minute, limits.chat_burst)
         self.addresses = ClientRates(limits.address_chats_per_minute, limits.address_chat_burst)
 
-    def check(self, player: str, address: str) -> None:
-        """Take a message from both budgets, or refuse it (``chat_too_fast``)."""
+    def check(self, player: str, address: str, account: str | None = None) -> None:
+        """Take a message from both budgets (and from the signed-in ``account``'s, as
+        an address's: one account from several addresses), or refuse it
+        (``chat_too_fast``)."""
         waited = max(self.players.wait(player), self.addresses.wait(address))
+        if account is not None:
+            waited = max(waited, self.addresses.wait(f"account:{account}"))
         if waited > 0:
             raise ProtocolError(
                 "chat_too_fast",
@@ -306,6 +310,8 @@ class Chat:
             raise ProtocolError("chat_off", "this game has no chat (its host turned it off)")
         if await self.store.is_banned("address", client.address):
             raise ProtocolError("banned", "your address is banned from this server's chat")
+        if client.account is not None and await self.store.is_banned("account", client.account):
+            raise ProtocolError("banned", "your account is banned from this server's chat")
 
     async def _write(
         self, client: Client, seat: int | None, channel: ChatChannel, kind: ChatKind, text: str
@@ -321,8 +327,16 @@ class Chat:
             if seat is not None:
                 raise ProtocolError("not_your_seat", "spectators write as spectators, not seats")
             author, player = SPECTATOR, f"{self.room.game_id}/{client.address}"
-        self.gate.check(player, client.address)
-        row = ChatRow(self.room.game_id, author, channel, kind, text, address=client.address)
+        self.gate.check(player, client.address, client.account)
+        row = ChatRow(
+            self.room.game_id,
+            author,
+            channel,
+            kind,
+            text,
+            address=client.address,
+            account_id=client.account,
+        )
         try:
             row = await self.store.add_chat(row)
         except Exception:

@@ -58,6 +58,7 @@ from marrakech.web.protocol import (
     ProtocolError,
     play_status,
 )
+from marrakech.web.ratings import ranks_with_leavers
 from marrakech.web.room.bot_loop import BotLoop
 from marrakech.web.room.chat import Chat, ChatGate
 from marrakech.web.room.clock import Target, TurnClock
@@ -69,6 +70,7 @@ from marrakech.web.room.status import bot_to_move, clock_target, game_status, se
 from marrakech.web.room.updates import Updates
 from marrakech.web.store import (
     ActionRow,
+    GameEnd,
     GameStatus,
     GameStore,
     SeatRow,
@@ -106,8 +108,9 @@ class RoomLobby(Protocol):
     async def activate(self, game_id: str, seat: int, token_hash: str) -> None:
         """Give a rematch's seat its token hash."""
 
-    def check_creation_rate(self, address: str) -> None:
-        """Take a game creation from ``address``'s budget, or raise ``ApiError``."""
+    def check_creation_rate(self, address: str, account: str | None = None) -> None:
+        """Take a game creation from ``address``'s budget (and the signed-in
+        ``account``'s), or raise ``ApiError``."""
 
 
 @dataclass(frozen=True)
@@ -450,9 +453,10 @@ class Room:
         status: GameStatus = game_status(state, self.seats)
         turns = turn_number(self.spans, state, status == "waiting", events)
         store = self.services.store
+        end = self._end(state, events) if state.is_terminal else None
         try:
             await store.append_actions(
-                self.game_id, self.version, rows, status, bot_to_move(state, self.seats), turns
+                self.game_id, self.version, rows, status, bot_to_move(state, self.seats), turns, end
             )
         except StoreConflict:
             # Another server instance moved this game on: this copy is stale. Catch up
@@ -470,6 +474,14 @@ class Room:
             ) from None
         self._apply(events)
         self.kick()
+
+    def _end(self, state: State, events: list[Event]) -> GameEnd:
+        """The seats' places at the end (R21), stored with it: a seat that resigned,
+        or in a rated game one a bot stands in for (its time ran out), last."""
+        leavers = self.resigned | {e.action.seat for e in events if isinstance(e.action, Resign)}
+        if self.setting.rated:
+            leavers |= {row.seat for row in self.seats if row.stand_in}
+        return GameEnd(tuple(ranks_with_leavers(state.ranks(), sorted(leavers))))
 
     def _apply(self, events: list[Event]) -> None:
         """Take stored ``events`` in: state, turns, resignations, clock, broadcast."""

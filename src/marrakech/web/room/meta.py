@@ -89,6 +89,7 @@ def game_meta(
         hints=game.hints,
         rematch=rematch,
         chat=game.chat,
+        rated=game.rated,
     )
 
 

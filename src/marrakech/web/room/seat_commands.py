@@ -56,7 +56,7 @@ def command_sender(room: Room, client: Client, message: SeatMessage) -> int:
             raise ProtocolError("not_your_seat", "spectators cannot ask for a rematch")
         if room.rematch is None:  # a new game: the asker's creation budget pays for it
             with refused_as_protocol_error():
-                room.services.lobby.check_creation_rate(client.address)
+                room.services.lobby.check_creation_rate(client.address, client.account)
         return min(client.seats)
     host = room.host
     if host is None or host not in client.seats:

@@ -66,6 +66,7 @@ from marrakech.web.protocol import (
 from marrakech.web.room.chat import MAX_CHAT
 from marrakech.web.room.meta import stored_meta
 from marrakech.web.rooms import RoomManager
+from marrakech.web.routes import ratings as rated
 from marrakech.web.store import StoredGame
 
 router = APIRouter(prefix="/api")
@@ -138,6 +139,8 @@ async def create_game(request: Request, context: Context) -> CreatedGame:
         since = time.time() - context.limits.active
         bots = sum(seat.kind == "bot" for seat in spec.seats)
         check_caps(await context.accounts.usage(player, since), context.limits, bots)
+    if spec.rated and spec.host_seat is not None and player is None:
+        raise rated_needs_account()
     humans = [seat for seat in spec.seats if seat.kind == "human"]
     if player is not None and humans and not humans[0].name and not spec.name:
         # Signed in, the host is the account's player: its name, unless another is given.
@@ -252,6 +255,16 @@ async def join_game(request: Request, context: Context, game_id: str) -> JoinedS
     player = await signed_in(request, context.accounts)
     if player is not None:  # one account from several addresses: its own budget too
         context.join_rates.check(f"account:{player.account.id}", "seats taken", "your account")
+    games = await context.manager.store.summaries([game_id])
+    if games and games[0].rated:
+        if player is None:
+            raise rated_needs_account()
+        if await rated.seat_of(context.manager.store, game_id, player.account.id) is not None:
+            raise ApiError(
+                409,
+                "already_seated",
+                "your account already has a seat in this rated game: one seat an account",
+            )
     try:
         if spec.bot and context.external_bots != "allow":
             invited = context.external_bots == "invited"
@@ -267,6 +280,16 @@ async def join_game(request: Request, context: Context, game_id: str) -> JoinedS
     if player is not None:
         await context.accounts.claim(player, [(game_id, token)])
     return JoinedSeat(seat=spec.seat, token=token, link=seat_link(game_id, token))
+
+
+def rated_needs_account() -> ApiError:
+    """The refusal of a guest's seat in a rated game."""
+    return ApiError(
+        403,
+        "sign_in_required",
+        "a rated game's seats are for signed-in accounts: sign in first (or play an"
+        " unrated game, open to anyone)",
+    )
 
 
 @router.get("/games/{game_id}/record")

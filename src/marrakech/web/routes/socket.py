@@ -17,6 +17,7 @@ from typing import cast
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from marrakech.web.accounts.sessions import COOKIE
 from marrakech.web.connection import Client
 from marrakech.web.context import Context
 from marrakech.web.limits import client_key
@@ -68,6 +69,7 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
         return
     sockets.open(address)
     await websocket.accept()
+    account: str | None = None
     try:
         try:
             await context.manager.check_address(address)
@@ -75,13 +77,33 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
             await websocket.send_text(refusal("banned", error.message).model_dump_json())
             await websocket.close(CLOSE_BANNED, "banned")
             return
+        signed = await context.accounts.session(websocket.cookies.get(COOKIE))
+        if signed is not None:  # one account from several addresses: its own cap too
+            if not sockets.open(f"account:{signed.account.id}"):
+                message = (
+                    f"your account has {sockets.cap} pages of this server open, the most it"
+                    " may have: close one and reload"
+                )
+                await websocket.send_text(
+                    refusal("too_many_connections", message).model_dump_json()
+                )
+                await websocket.close(CLOSE_TOO_MANY, "too many connections")
+                return
+            account = signed.account.id
         limiter = RateLimiter(context.rate, context.burst)
         session = Session(
-            websocket, context.manager, game_id, limiter, external_bots=context.external_bots
+            websocket,
+            context.manager,
+            game_id,
+            limiter,
+            account,
+            external_bots=context.external_bots,
         )
         await session.run(context.hello_timeout)
     finally:
         context.sockets.close(address)
+        if account is not None:
+            context.sockets.close(f"account:{account}")
     if limiter.refused > MAX_REFUSED:
         context.sockets.flooded(address, context.limits.flood_cooldown)
 
@@ -135,8 +157,11 @@ class Session:
         manager: RoomManager,
         game_id: str,
         limiter: RateLimiter,
+        account: str | None = None,
         external_bots: str = "allow",
     ) -> None:
+        #: The signed-in account of the connection (its cookie), for per-account limits.
+        self.account = account
         self.external_bots = external_bots
         self.websocket = websocket
         self.manager = manager
@@ -243,6 +268,7 @@ class Session:
                 tokens,
                 address=client_key(self.websocket.scope),
                 bot=message.bot and bool(tokens),
+                account=self.account,
             )
             self.room, self.client = room, client
             if unknown:

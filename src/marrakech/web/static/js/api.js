@@ -66,4 +66,7 @@ export const api = {
   deleteAccount: (name) => request("POST", "/api/account/delete", { name }),
   claim: (seats) => request("POST", "/api/account/claim", { seats }),
   exportUrl: "/api/account/export",
+  // Ratings (docs/web.md, "Ratings").
+  leaderboard: (players) => request("GET", `/api/leaderboard?players=${players}`),
+  profile: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
 };

@@ -4,6 +4,8 @@
 //   /r/{id}      replay of a stored game
 //   /r/upload    replay of a record chosen in the lobby
 //   /learn       the tutorial
+//   /leaderboard the rated players by player count (?players=N)
+//   /players/{name}  a player's profile
 
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
@@ -14,6 +16,7 @@ import { mountLearn } from "./learn/page.js";
 import { loadConfig } from "./config.js";
 import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
+import { mountLeaderboard, mountProfile } from "./ratings.js";
 
 function route(path) {
   let m = /^\/g\/([^/]+)\/?$/.exec(path);
@@ -21,6 +24,9 @@ function route(path) {
   m = /^\/r\/([^/]+)\/?$/.exec(path);
   if (m) return { page: "replay", id: decodeURIComponent(m[1]) };
   if (/^\/learn\/?$/.test(path)) return { page: "learn" };
+  if (/^\/leaderboard\/?$/.test(path)) return { page: "leaderboard" };
+  m = /^\/players\/([^/]+)\/?$/.exec(path);
+  if (m) return { page: "profile", id: decodeURIComponent(m[1]) };
   return { page: "lobby" };
 }
 
@@ -36,7 +42,7 @@ function renderChrome(where) {
   for (const b of group.querySelectorAll("button")) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
   }
-  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}` };
+  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, leaderboard: `${t("app.title")} — ${t("ratings.leaderboard")}`, profile: `${t("app.title")} — ${where.id}` };
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
 
@@ -105,6 +111,8 @@ async function start() {
   if (where.page === "game") mountGame(main, where.id);
   else if (where.page === "replay") mountReplay(main, where.id);
   else if (where.page === "learn") mountLearn(main);
+  else if (where.page === "leaderboard") mountLeaderboard(main);
+  else if (where.page === "profile") mountProfile(main, where.id);
   else mountLobby(main);
   document.body.dataset.page = where.page;
   document.body.dataset.ready = "1";

@@ -115,3 +115,71 @@ export function seriesChart(analysis, firstColours, series, text) {
   );
   return h("figure", { class: "chart-figure" }, h("figcaption", {}, text.title), svg, legend);
 }
+
+/**
+ * Round ticks from `low` to `high` (a rating axis does not start at 0).
+ * @param {number} low
+ * @param {number} high
+ * @returns {number[]}
+ */
+export function rangeTicks(low, high, count = 4) {
+  const step = niceStep(Math.max(1, high - low), count);
+  const first = Math.floor(low / step) * step;
+  const ticks = [];
+  for (let v = first; v < high + step - 1e-9; v += step) ticks.push(v);
+  if (ticks.length < 2) ticks.push(first + step);
+  return ticks;
+}
+
+/**
+ * A player's rating after each of its rated games, one line per player count (the
+ * profile's chart): the games along the bottom, the rating shown on the left.
+ * @param {{players: number, rating: number}[]} history oldest first
+ * @param {{title: string, count: (n: number) => string}} text
+ */
+export function ratingChart(history, text) {
+  const counts = [...new Set(history.map((point) => point.players))].sort();
+  const values = history.map((point) => point.rating);
+  const ticks = rangeTicks(Math.min(...values), Math.max(...values));
+  const low = ticks[0];
+  const high = ticks[ticks.length - 1];
+  const games = Math.max(1, ...counts.map((n) => history.filter((point) => point.players === n).length));
+  const x = (index) => LEFT + 8 + ((W - LEFT - RIGHT - 8) * index) / Math.max(1, games - 1);
+  const y = (value) => TOP + (H - TOP - BOTTOM) * (1 - (value - low) / Math.max(1, high - low));
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": text.title, "data-testid": "rating-chart" });
+  for (const value of ticks) {
+    svg.append(
+      s("line", { x1: LEFT, x2: W - RIGHT, y1: y(value), y2: y(value), class: "chart-grid" }),
+      s("text", { x: LEFT - 4, y: y(value) + 4, class: "chart-axis", "text-anchor": "end" }, String(value)),
+    );
+  }
+  const step = niceStep(games, 6);
+  for (let game = step; game <= games; game += step) {
+    svg.append(s("text", { x: x(game - 1), y: H - 6, class: "chart-axis", "text-anchor": "middle" }, String(game)));
+  }
+  counts.forEach((n, line) => {
+    const points = history.filter((point) => point.players === n);
+    const d = points.map((point, i) => `${i ? "L" : "M"} ${x(i).toFixed(1)} ${y(point.rating).toFixed(1)}`).join(" ");
+    svg.append(s("path", { d, class: "chart-line", stroke: "#7a2a12", "stroke-dasharray": DASHES[line % DASHES.length], "data-players": n }));
+    for (const [i, point] of points.entries()) {
+      svg.append(s("circle", { cx: x(i), cy: y(point.rating), r: 2.5, class: "chart-dot", fill: "#7a2a12" }, s("title", {}, `${text.count(n)}: ${point.rating}`)));
+    }
+  });
+  const legend = h(
+    "ul",
+    { class: "chart-legend" },
+    counts.map((n, line) =>
+      h(
+        "li",
+        {},
+        s(
+          "svg",
+          { viewBox: "0 0 30 10", width: 30, height: 10, "aria-hidden": "true" },
+          s("line", { x1: 1, x2: 29, y1: 5, y2: 5, class: "chart-line", stroke: "#7a2a12", "stroke-dasharray": DASHES[line % DASHES.length] }),
+        ),
+        text.count(n),
+      ),
+    ),
+  );
+  return h("figure", { class: "chart-figure" }, h("figcaption", {}, text.title), svg, legend);
+}

@@ -37,7 +37,14 @@ function hero() {
   return h(
     "section",
     { class: "lobby-hero" },
-    h("div", {}, h("h1", {}, t("app.title")), h("p", {}, t("app.tagline")), h("p", {}, t("help.goal"))),
+    h(
+      "div",
+      {},
+      h("h1", {}, t("app.title")),
+      h("p", {}, t("app.tagline")),
+      h("p", {}, t("help.goal")),
+      h("p", {}, h("a", { class: "btn secondary", href: "/leaderboard", "data-testid": "lobby-leaderboard" }, t("lobby.leaderboard"))),
+    ),
     art,
   );
 }

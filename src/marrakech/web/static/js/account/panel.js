@@ -233,6 +233,13 @@ function signedIn(M) {
     h("button", { type: "button", class: "btn secondary", disabled: M.busy, "data-testid": testid, onclick: () => run(M, action, note), ...attrs }, label);
   return [
     h("p", { "data-testid": "account-name-shown" }, h("strong", {}, a.name), " · ", t("account.since", { date: since })),
+    h(
+      "p",
+      { class: "account-links" },
+      h("a", { class: "btn secondary", href: `/players/${encodeURIComponent(a.name)}`, "data-testid": "account-profile" }, t("profile.open")),
+      " ",
+      h("a", { class: "btn secondary", href: "/leaderboard", "data-testid": "account-leaderboard" }, t("ratings.leaderboard")),
+    ),
     h("p", { "data-testid": "account-credentials" }, t(a.password ? "account.has.password" : "account.has.no_password"), " · ", t("account.has.passkeys", { n: a.passkeys })),
     a.passkeys ? passkeyList(M) : null,
     h(

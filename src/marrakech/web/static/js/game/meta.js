@@ -34,6 +34,7 @@ export function renderMeta(ctx) {
   const parts = [
     h("span", { "data-testid": "rules-label" }, t("game.rules", { rules: rulesLabel(g.meta) })),
     g.meta.clock && g.meta.clock.mode !== "none" ? h("span", { "data-testid": "clock-mode" }, clockLabel(g.meta.clock.mode, g.meta.clock.seconds)) : null,
+    g.meta.rated ? h("a", { href: `/leaderboard?players=${g.meta.players}`, "data-testid": "rated-game" }, t("lobby.rated")) : null,
     copy,
     h("a", { href: `/r/${gameId}` }, t("game.replay")),
     h("a", { href: api.recordUrl(gameId), download: `marrakech-${gameId}.json` }, t("game.download")),

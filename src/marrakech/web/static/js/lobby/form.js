@@ -28,6 +28,7 @@ export function newForm() {
     options: Object.fromEntries(config.ruleOptions.map((option) => [option.name, Boolean(option.default)])),
     hints: true,
     chat: true,
+    rated: false,
     name: savedName(),
     seats: ["here", "bot", "bot", "bot"].map((kind) => ({ kind, level: config.defaultLevel, name: "" })),
   };
@@ -37,7 +38,7 @@ export function newForm() {
  * The body of POST /api/games for the new-game form (docs/web-protocol.md). Defaults are
  * left out: no clock, every rule option off, hints and chat allowed.
  * @param {{players: number, rules: string, first: string, lang: string, clock: string,
- *   options: Record<string, boolean>, hints: boolean, chat?: boolean, name: string,
+ *   options: Record<string, boolean>, hints: boolean, chat?: boolean, rated?: boolean, name: string,
  *   seats: {kind: string, level: string|null, name: string}[]}} form
  */
 export function createRequest(form) {
@@ -67,6 +68,7 @@ export function createRequest(form) {
   if (Object.keys(options).length) body.options = options;
   if (!form.hints) body.hints = false;
   if (form.chat === false) body.chat = false;
+  if (form.rated) body.rated = true;
   if (form.clock !== "none") body.clock = form.clock;
   return body;
 }
@@ -241,6 +243,7 @@ export function createCard(L) {
     checkField("allow-hints", form, "hints", t("lobby.hints"), t("lobby.hints.help")),
     // The server offers a chat when its config lists the quick reactions.
     config.reactions.length ? checkField("allow-chat", form, "chat", t("lobby.chat"), t("lobby.chat.help")) : null,
+    checkField("rated", form, "rated", t("lobby.rated"), t("lobby.rated.help")),
     h("div", { class: "dialog-actions" }, submit),
     L.createError ? h("p", { class: "notice error", role: "alert" }, L.createError) : null,
   );
@@ -263,6 +266,13 @@ async function create(L) {
     L.render();
     const field = L.root.querySelector("[data-testid=your-name]");
     if (field instanceof HTMLElement) field.focus();
+    return;
+  }
+  if (body.rated && seats.filter((spec) => spec.kind === "human").length > 1) {
+    // A rated game's people sign in on their own devices: one seat here, open seats for them.
+    L.createError = t("lobby.rated.one_seat");
+    L.busy = false;
+    L.render();
     return;
   }
   saveName(yourName);

@@ -23,6 +23,10 @@ export function saveName(name) {
 
 /** What went wrong with a request: the server unreachable, or its refusal and why. */
 export function failure(error) {
+  // A refusal the page has its own words for (a rated game's seats...).
+  const key = `lobby.error.${error.code}`;
+  const known = error.code ? t(key) : key;
+  if (known !== key) return known;
   return error.status ? t("lobby.refused", { message: error.message }) : t("lobby.error", { message: error.message });
 }
 
@@ -54,6 +58,7 @@ export function whoLine(summary) {
 /** How far a listed game is: status, player turn, clock, age. */
 export function progressLine(summary) {
   const parts = [t(`lobby.status.${summary.status}`)];
+  if (summary.rated) parts.push(t("lobby.rated.badge"));
   const turn = typeof summary.turn === "number" ? summary.turn : null;
   if (turn !== null && summary.status !== "waiting") parts.push(t("lobby.turn", { n: turn }));
   if (summary.clock && summary.clock.mode && summary.clock.mode !== "none") {
