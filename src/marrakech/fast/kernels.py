@@ -122,6 +122,11 @@ _NOT_G = np.int64(NOT_FILE_G)
 _NOT_A = np.int64(NOT_FILE_A)
 _ONE = np.int64(1)
 _LOW32 = np.uint64(0xFFFFFFFF)
+_U1, _U2, _U4, _U56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
 
 
 # -- random numbers (mirroring marrakech.splitmix) ------------------------------------------
@@ -160,6 +165,11 @@ def seed_streams(seed: np.uint64, salt: np.uint64, out: np.ndarray) -> None:
 
 
 # -- rules (mirroring marrakech.state) -----------------------------------------------------
+#
+# The steps of a turn (orient, roll, placements, place, draw and the turn passing) are
+# inlined into their callers by Numba (``inline="always"``): LLVM alone leaves them as
+# calls, and a call per ply (with the row's reference counting around it) cost the
+# playout loop about 20% (issue 27).
 
 
 @njit(cache=True)
@@ -217,12 +227,9 @@ def colour_bits(s: np.ndarray, colour: int) -> np.int64:
 @njit(cache=True)
 def _paint(s: np.ndarray, square: int, old_cell: int, colour: int) -> None:
     """Keep the colour bitboards in step with a square turning to ``colour``."""
-    if square < BITS_SPLIT:
-        field = BITS
-        bit = np.int32(1) << square
-    else:
-        field = BITS + 1
-        bit = np.int32(1) << (square - BITS_SPLIT)
+    high = np.int64(square >= BITS_SPLIT)  # branch-free: which half is unpredictable
+    field = BITS + high
+    bit = np.int32(1) << (square - BITS_SPLIT * high)
     if old_cell != 0:
         s[field + 2 * ((old_cell - 1) & 3)] &= ~bit
     s[field + 2 * colour] |= bit
@@ -241,11 +248,12 @@ def fill_bits(s: np.ndarray) -> None:
 
 @njit(cache=True)
 def _popcount(bits: np.int64) -> int:
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
+    # Branch-free (SWAR): a loop's exit on a varying count is mispredicted each time.
+    x = np.uint64(bits)
+    x = x - ((x >> _U1) & _M1)
+    x = (x & _M2) + ((x >> _U2) & _M2)
+    x = (x + (x >> _U4)) & _M4
+    return int((x * _H01) >> _U56)
 
 
 @njit(cache=True)
@@ -273,7 +281,7 @@ def _begin(s: np.ndarray) -> int:
     return ROLL if s[ORIENT_LAST] != 0 else ORIENT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pass_turn(s: np.ndarray, turn: int) -> None:
     """The turn passes to the next seat (mirrors ``marrakech.state._pass_turn``, R7, R19)."""
     players = s[PLAYERS]
@@ -299,7 +307,7 @@ def _pass_turn(s: np.ndarray, turn: int) -> None:
     s[PILE] = pile
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def orient(s: np.ndarray, turn_by: int) -> None:
     """R9: ``turn_by`` 0, 1, 2 = left, straight, right (the Orient action id); then the
     roll, or with R32 the next seat's turn."""
@@ -315,7 +323,7 @@ def orient(s: np.ndarray, turn_by: int) -> None:
     s[PILE] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def roll(s: np.ndarray, steps: int) -> None:
     """R10-R13: move Assam ``steps`` squares, pay the tithe, eliminate who cannot pay."""
     position = PATH_END[s[ASSAM] * 5 + steps]
@@ -369,7 +377,7 @@ def placement_ok(s: np.ndarray, slot: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def placements(s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal slot numbers (in id order) into ``out``; return how many."""
     square = s[ASSAM] >> 2
@@ -389,7 +397,7 @@ def placements(s: np.ndarray, out: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place(s: np.ndarray, slot: int) -> None:
     """R14-R17 and R19: lay the seat's next carpet on ``slot`` and pass the turn."""
     players = s[PLAYERS]
@@ -430,7 +438,7 @@ def place(s: np.ndarray, slot: int) -> None:
     _pass_turn(s, turn)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(s: np.ndarray, colour: int) -> None:
     """R7: the top of a 2-player pile is revealed as ``colour``."""
     s[TOPS + s[PILE]] = colour
@@ -534,10 +542,7 @@ def results(s: np.ndarray, out: np.ndarray) -> None:
         bits = colour_bits(s, seat)
         if players == 2:
             bits |= colour_bits(s, seat + 2)
-        score = 0
-        while bits:  # visible squares of the seat's colours
-            bits &= bits - 1
-            score += 1
+        score = _popcount(bits)  # visible squares of the seat's colours
         money = s[MONEY + seat]
         if _is_out(s, seat):
             key = np.int64(0)
@@ -750,6 +755,62 @@ def _informed_place(
     return _best_of(scores, count, state)
 
 
+@njit(cache=True, inline="always")
+def _finish_game(
+    s: np.ndarray, start: np.ndarray, o: np.ndarray, places: int, options: int
+) -> None:
+    """A finished playout's :func:`results` and :data:`STATS` counters, into ``o``."""
+    results(s, o)
+    base = 3 * s[PLAYERS]
+    o[base + STAT_PLIES] = s[PLIES]
+    o[base + STAT_TURNS] = s[TURNS]
+    o[base + STAT_TITHES] = s[TITHES]
+    o[base + STAT_TITHE_DIRHAMS] = s[TITHE_DIRHAMS]
+    o[base + STAT_OUT] = s[NOUT] - start[NOUT]
+    o[base + STAT_PLACES] = places
+    o[base + STAT_PLACE_OPTIONS] = options
+
+
+@njit(cache=True)
+def _uniform_playouts(start: np.ndarray, state: np.uint64, out: np.ndarray) -> np.uint64:
+    """:func:`playouts` with decisions uniform over the legal ones: the loop of the
+    benchmark, on its own so that the compiler sees a small loop with no policy
+    branches (the same draws from ``state`` as the general loop, so the same games)."""
+    n = out.shape[0]
+    s = np.empty(WIDTH, dtype=np.int32)
+    slots = np.empty(12, dtype=np.int32)
+    for game in range(n):
+        for k in range(POSITION_FIELDS):
+            s[k] = start[k]
+        for k in range(POSITION_FIELDS, WIDTH):
+            s[k] = 0
+        places = 0
+        options = 0
+        while True:
+            phase = s[PHASE]
+            if phase == ORIENT:
+                state, k = below(state, 3)
+                orient(s, k)
+            elif phase == ROLL:
+                state, face = below(state, 6)
+                roll(s, DIE[face])
+            elif phase == PLACE:
+                count = placements(s, slots)
+                places += 1
+                options += count
+                state, k = below(state, count)
+                place(s, slots[k])
+            elif phase == DRAW:
+                pile = s[PILE]
+                first = s[HAND + pile]
+                state, k = below(state, first + s[HAND + pile + 2])
+                draw(s, pile if k < first else pile + 2)
+            else:
+                break
+        _finish_game(s, start, out[game], places, options)
+    return state
+
+
 @njit(cache=True)
 def playouts(
     start: np.ndarray,
@@ -777,6 +838,9 @@ def playouts(
     slot_weights = np.empty(12, dtype=np.float64)
     received = np.empty(4, dtype=np.float64)  # roll_threat's incomes, unused here
     state = mix64(seed ^ _SALT_PLAYOUTS)
+    if not smart and not weighted:
+        _uniform_playouts(start, state, out)
+        return
     players = start[PLAYERS]
     for game in range(n):
         for k in range(POSITION_FIELDS):
@@ -829,16 +893,7 @@ def playouts(
                 draw(s, pile if k < first else pile + 2)
             else:
                 break
-        o = out[game]
-        results(s, o)
-        base = 3 * players
-        o[base + STAT_PLIES] = s[PLIES]
-        o[base + STAT_TURNS] = s[TURNS]
-        o[base + STAT_TITHES] = s[TITHES]
-        o[base + STAT_TITHE_DIRHAMS] = s[TITHE_DIRHAMS]
-        o[base + STAT_OUT] = s[NOUT] - start[NOUT]
-        o[base + STAT_PLACES] = places
-        o[base + STAT_PLACE_OPTIONS] = options
+        _finish_game(s, start, out[game], places, options)
 
 
 # -- batches -------------------------------------------------------------------------------
