@@ -25,6 +25,9 @@ GAMES = [
     ("4p-standard", 4, "standard", 0, 5),
     ("4p-bga", 4, "bga", 1, 6),
     ("3p-bankrupt", 3, "custom:10/6/10:4:no-own", 0, 7),
+    # R32 at 2 players: the placer's pile reveals its next top before he orients.
+    ("2p-bga-orient-last", 2, "bga+orient-last", 1, 8),
+    ("3p-orient-last", 3, "standard+orient-last", 2, 9),
 ]
 
 

@@ -308,13 +308,24 @@ def _validate(fields: Fields) -> None:
                 problems.append("a draw phase exists only at 2 players")
             elif tops[pile] >= 0 or not carpets_held(pile, players, hand):
                 problems.append(f"seat {pile}'s pile has nothing to reveal")
+            elif rules.orient_last and any(board) and pile != turn:
+                problems.append(
+                    f"under orient-last (R32) the placer's pile reveals its next top before "
+                    f"he orients: expected draw:{pile}:{pile}, found draw:{pile}:{turn} (the "
+                    "order of engines before record version 2)"
+                )
         elif players == 2:
             for seat in (0, 1):
-                # R32: the placer turns Assam before its pile reveals its next top.
-                placer = rules.orient_last and phase == Phase.ORIENT and seat == turn
                 held = carpets_held(seat, players, hand)
-                if seat not in out and held and tops[seat] < 0 and not placer:
-                    problems.append(f"seat {seat}'s pile top is not revealed outside a draw")
+                if seat not in out and held and tops[seat] < 0:
+                    why = f"seat {seat}'s pile top is not revealed outside a draw"
+                    if rules.orient_last and phase == Phase.ORIENT and seat == turn:
+                        why += (
+                            " (under orient-last, R32, the placer's pile reveals its next "
+                            "top before he orients; engines before record version 2 did "
+                            "it after)"
+                        )
+                    problems.append(why)
         if phase == Phase.PLACE and not _has_next_carpet(fields, turn):
             problems.append(f"seat {turn} has no carpet to place")
     if problems:

@@ -95,11 +95,8 @@ def preview_rolls(state: State) -> tuple[RollPreview, ...]:
 
 def preview_orientations(state: State) -> tuple[OrientPreview, ...]:
     """For the seat about to orient: each legal orientation, where each roll would take
-    Assam and what it would cost (the next seat's roll under R32's orient-last option).
-
-    Where the pile's next carpet is drawn between the orientation and the roll (two
-    players with orient-last), each roll's ``event`` follows the first draw outcome;
-    where Assam lands and what is paid are the same whichever carpet is drawn."""
+    Assam and what it would cost (the next seat's roll under R32's orient-last option,
+    the placer's pile having already shown its next carpet at two players, R7)."""
     if state.phase is not Phase.ORIENT:
         raise ValueError(f"expected a position to orient, found phase {state.phase.name}")
     previews: list[OrientPreview] = []
@@ -107,11 +104,6 @@ def preview_orientations(state: State) -> tuple[OrientPreview, ...]:
         assert isinstance(orient, Orient)
         turned = state.apply(orient)
         facing = turned.assam_facing
-        # R32 at two players: the placer orients, then its pile shows its next carpet (R7)
-        # before the next seat rolls. The die's outcomes do not depend on that carpet's
-        # colour, so the first draw stands for all of them.
-        while turned.phase is Phase.DRAW:
-            turned = turned.apply(turned.chance_outcomes()[0][0])
         previews.append(OrientPreview(orient, facing, preview_rolls(turned)))
     return tuple(previews)
 

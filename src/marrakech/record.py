@@ -1,7 +1,11 @@
 """Game records: the rule set, the seats and every action in order, as JSON.
 
 A record holds no seed: rolls and draws are actions like any other, so replaying it is
-exact. The format is versioned (``"format": "marrakech-record"``, ``"version": 1``)::
+exact. The format is versioned (``"format": "marrakech-record"``, ``"version": 2``).
+Version 2 records 2-player orient-last games (R32) in Board Game Arena's order: the
+placer's pile reveals its next top before he orients. Version 1 records, written before,
+still load: their orientations and the reveals that followed them are put back in that
+order (:func:`reveal_before_orient`)::
 
     >>> import random
     >>> from marrakech import State, random_game
@@ -21,13 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from marrakech.actions import Action, parse_action
+from marrakech.actions import Action, Draw, Orient, parse_action
 from marrakech.errors import IllegalActionError, MarrakechError, NotationError
 from marrakech.rules import PLAYER_COUNTS, STANDARD, RuleSet, parse_rules
 from marrakech.state import State
 
 FORMAT = "marrakech-record"
-VERSION = 1
+VERSION = 2
+#: Record versions this code reads: 1 (2-player orient-last games in the old order,
+#: the orientation before the pile's reveal) and 2.
+VERSIONS = (1, 2)
 MAX_ACTIONS = 2000  # a 4-player game has about 150; this bounds hostile input
 
 
@@ -122,8 +129,11 @@ class GameRecord:
             raise NotationError(f"expected a JSON object, found {type(data).__name__}")
         if data.get("format") != FORMAT:
             raise NotationError(f'expected "format": "{FORMAT}", found {data.get("format")!r}')
-        if data.get("version") != VERSION:
-            raise NotationError(f"expected record version {VERSION}, found {data.get('version')!r}")
+        version = data.get("version")
+        if version not in VERSIONS or isinstance(version, bool):
+            raise NotationError(
+                f"expected record version {' or '.join(map(str, VERSIONS))}, found {version!r}"
+            )
         players = _field(data, "players", int)
         if players not in PLAYER_COUNTS:
             raise NotationError(f'"players": expected 2, 3 or 4, found {players!r}')
@@ -147,6 +157,8 @@ class GameRecord:
                 actions.append(parse_action(token))
             except NotationError as error:
                 raise NotationError(f"action {number}: {error}") from None
+        if version == 1:
+            actions = list(reveal_before_orient(players, rules, actions))
         start = _field(data, "start", str, default=None)
         meta = _field(data, "meta", dict, default={})
         record = cls(players, rules, first_seat, tuple(actions), tuple(seats), start, meta)
@@ -158,6 +170,31 @@ class GameRecord:
             raise NotationError('"start" does not match "players" and "rules"')
         record.final_state()  # every action must be legal where it stands
         return record
+
+
+def reveal_before_orient(
+    players: int, rules: RuleSet, actions: Sequence[Action]
+) -> tuple[Action, ...]:
+    """``actions`` of a 2-player orient-last game (R32) in today's order: engines before
+    record version 2 let the placer orient and then revealed his pile's next top (R7);
+    Board Game Arena reveals it first, and so does the engine now. Each orientation
+    directly followed by a draw is swapped with it; no other game changes, and actions
+    already in today's order come back unchanged (there an orientation is never
+    directly followed by a draw).
+
+    >>> from marrakech.rules import parse_rules
+    >>> old = [parse_action(t) for t in ("+R", "+B", "r2", "d5-d6", "L", "+Y", "r1")]
+    >>> rules = parse_rules("standard+orient-last")
+    >>> [str(a) for a in reveal_before_orient(2, rules, old)]
+    ['+R', '+B', 'r2', 'd5-d6', '+Y', 'L', 'r1']
+    """
+    if players != 2 or not rules.orient_last:
+        return tuple(actions)
+    moved = list(actions)
+    for index in range(len(moved) - 1):
+        if isinstance(moved[index], Orient) and isinstance(moved[index + 1], Draw):
+            moved[index], moved[index + 1] = moved[index + 1], moved[index]
+    return tuple(moved)
 
 
 def read_text(path: str | os.PathLike[str], what: str = "game record") -> str:

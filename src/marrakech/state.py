@@ -1,8 +1,10 @@
 """The game state: an immutable, hashable position and the rules that move it on.
 
 A turn goes ORIENT (the seat chooses) → ROLL (chance; moving Assam and paying the tithe
-happen here) → PLACE (the seat chooses) → the next seat. Two-player games add DRAW
-chance nodes that reveal the top carpet of a pile (R7). The engine owns no random
+happen here) → PLACE (the seat chooses) → the next seat; under R32's orient-last option
+ROLL → PLACE → ORIENT, the placer turning Assam for the next seat. Two-player games add
+DRAW chance nodes that reveal the top carpet of a pile (R7), right after each placement
+(under R32 before the placer orients, as Board Game Arena shows it). The engine owns no random
 generator: whoever drives a game samples :meth:`State.chance_outcomes` and applies the
 outcome like any other action::
 
@@ -191,7 +193,9 @@ class State(tuple[Any, ...]):
 
     @property
     def turn(self) -> int:
-        """The seat whose turn it is (or comes next, during a DRAW)."""
+        """The seat whose turn it is; during a DRAW, the seat that decides next: after a
+        placement the next seat, or under R32 the placer, who orients once his pile has
+        shown its next top."""
         return self[FIELD_TURN]
 
     @property
@@ -388,7 +392,9 @@ class State(tuple[Any, ...]):
                 facing = ((assam & 3) + aid - 1) & 3
                 assam = (assam & ~3) | facing
                 if rules.orient_last:  # R32: the placer turned Assam for the next seat
-                    return _pass_turn(players, rules, board, assam, money, hand, tops, out, turn)
+                    return _pass_turn(
+                        players, rules, board, assam, money, hand, tops, out, turn, False
+                    )
                 return _new(
                     State, (players, rules, board, assam, money, hand, tops, out, _ROLL, turn, 0)
                 )
@@ -520,11 +526,15 @@ class State(tuple[Any, ...]):
                     (players, rules, tuple(cells), assam, money, hand, tops, out, _OVER, 0, 0),
                 )
         if rules.orient_last:  # R32: the placer turns Assam before the turn passes
+            # ... once his pile has shown his next carpet, as Board Game Arena does (R7).
+            phase, pile = _ORIENT, 0
+            if players == 2 and hand[turn] + hand[turn + 2]:
+                phase, pile = _DRAW, turn
             return _new(
                 State,
-                (players, rules, tuple(cells), assam, money, hand, tops, out, _ORIENT, turn, 0),
+                (players, rules, tuple(cells), assam, money, hand, tops, out, phase, turn, pile),
             )
-        return _pass_turn(players, rules, tuple(cells), assam, money, hand, tops, out, turn)
+        return _pass_turn(players, rules, tuple(cells), assam, money, hand, tops, out, turn, True)
 
     def _resign(self, seat: int) -> State | None:
         """R22: ``seat`` leaves the game as if it could not pay (R13), its dirhams lost."""
@@ -548,7 +558,9 @@ class State(tuple[Any, ...]):
     def _draw(self, colour: int) -> State:
         players, rules, board, assam, money, hand, tops, out, _, turn, pile = self
         tops = (colour, tops[1]) if pile == 0 else (tops[0], colour)
-        phase, pile = _begin(rules), 0
+        # After a placement an orientation follows: the next seat's (R9) or, under R32,
+        # the placer's own; the opening's reveals (nothing placed yet) begin the first turn.
+        phase, pile = (_begin(rules) if board == _EMPTY_BOARD else _ORIENT), 0
         for seat in (0, 1):  # the opening reveals seat 0's top, then seat 1's (R7)
             if tops[seat] < 0 and seat not in out and hand[seat] + hand[seat + 2]:
                 phase, pile = _DRAW, seat
@@ -600,12 +612,14 @@ def _pass_turn(
     tops: tuple[int, ...],
     out: tuple[int, ...],
     turn: int,
+    reveal: bool,
 ) -> State:
     """The turn passes to the next seat still in, preferring one with carpets (R19); at
-    2 players the placer's pile reveals its next top first (R7)."""
+    2 players the placer's pile reveals its next top first (R7) when ``reveal`` (under
+    R32 it was revealed before the placer oriented)."""
     phase, pile = _begin(rules), 0
     if players == 2:
-        if hand[turn] + hand[turn + 2]:
+        if reveal and hand[turn] + hand[turn + 2]:
             phase, pile = _DRAW, turn  # reveal this pile's next top first (R7)
         nxt = 1 - turn
         turn = nxt if hand[nxt] + hand[nxt + 2] else _next_seat(turn, players, out, hand)

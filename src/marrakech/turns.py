@@ -3,9 +3,10 @@
 Versions count actions (a roll and each reveal included), but people count turns: a
 30-turn game must not read "turn 90". A **player turn** is the run of events during
 which one seat is the seat whose turn it is (``State.turn``): its orientation, roll,
-tithe and placement (R9-R17, or R32's order), the reveal of its pile's next carpet that
-follows (R7; the opening's reveals begin the first turn) and any resignation that comes
-meanwhile (R22)::
+tithe and placement (R9-R17, or R32's order), the reveal of its pile's next carpet after
+that placement (R7; under R32 it comes before the placer orients, otherwise it ends the
+turn, though ``State.turn`` already names the next seat; the opening's reveals begin the
+first turn) and any resignation that comes meanwhile (R22)::
 
     >>> from marrakech import State, parse_action
     >>> state, events = State.new(players=3), []
@@ -64,8 +65,12 @@ def extend_turns(spans: list[TurnSpan], events: Sequence[Event]) -> list[TurnSpa
 
 
 def _done(span: TurnSpan, state: State) -> bool:
-    """Whether the turn ``span`` is over in ``state`` (a later seat's turn, or the end)."""
-    return state.is_terminal or state.turn != span.seat
+    """Whether the turn ``span`` (the last one) is over in ``state``: a later seat's
+    turn, or the end. A pile about to reveal its top (R7) belongs to the turn under way,
+    whatever ``State.turn`` says: the placer's, or the first seat's at the opening."""
+    if state.is_terminal:
+        return True
+    return state.phase is not Phase.DRAW and state.turn != span.seat
 
 
 def finished(spans: Sequence[TurnSpan], state: State) -> Sequence[TurnSpan]:
@@ -88,8 +93,8 @@ def turn_number(
         belongs = _seat_of(event, seat)
         if belongs != seat:
             count, seat = count + 1, belongs
-    if state.is_terminal or (count and seat == state.turn):
-        return count
+    if state.is_terminal or (count and (seat == state.turn or state.phase is Phase.DRAW)):
+        return count  # a reveal to come belongs to the turn under way (R7)
     return count + 1
 
 

@@ -79,13 +79,22 @@ def test_a_whole_four_player_game_is_analysed_turn_by_turn(rules: str) -> None:
 
 
 @pytest.mark.parametrize("rules", ["standard", "standard+orient-last"])
-def test_two_player_reveals_end_the_placer_s_turn(rules: str) -> None:
+def test_r7_r32_two_player_reveals_belong_to_the_placer_s_turn(rules: str) -> None:
     record = game(2, seed=4, rules=rules)
     turns = analyse_game(record).turns[1:]
     assert [str(a)[0] for a in turns[0].actions[:2]] == ["+", "+"]  # the opening's reveals
-    for turn in turns:  # a reveal of the placer's pile (R7) can only end a turn
-        middle = turn.actions[2 if turn is turns[0] else 0 : -1]
-        assert not any(str(a).startswith("+") for a in middle)
+    reveals = 0
+    for turn in turns:  # a reveal of the placer's pile (R7) follows his placement and
+        # ends his turn, or under R32 comes before his orientation, which ends it
+        tokens = [str(a) for a in turn.actions[2 if turn is turns[0] else 0 :]]
+        for index, token in enumerate(tokens):
+            if token.startswith("+"):
+                reveals += 1
+                assert "-" in tokens[index - 1]
+                after = tokens[index + 1 :]
+                assert after == ([] if rules == "standard" else [tokens[-1]])
+                assert rules == "standard" or tokens[-1] in ("L", "S", "R")
+    assert reveals > 20
     played = [a for t in turns for a in t.actions]
     assert played == list(record.actions)
 

@@ -15,6 +15,7 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 def test_there_are_golden_games_for_every_player_count_and_rule_set() -> None:
     names = {path.stem for path in GOLDEN}
     assert {"2p-standard", "2p-bga", "3p-standard", "3p-bga", "4p-standard", "4p-bga"} <= names
+    assert {"2p-bga-orient-last", "3p-orient-last"} <= names  # R32, BGA's order at 2 players
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])

@@ -90,6 +90,33 @@ def test_impossible_positions_are_refused(text: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # Positions of the order before record version 2 (marrakech 1245eaa): the placer
+        # oriented with his pile's next top still hidden, then the pile revealed it.
+        (
+            "7/7/3BeBw2/7/7/7/7 d6N 30,30 12,11,12,12 R,- - orient:1 standard+orient-last",
+            r"seat 1's pile top is not revealed outside a draw \(under orient-last, R32, the "
+            r"placer's pile reveals its next top before he orients",
+        ),
+        (
+            "7/7/3BeBw2/7/7/7/7 d6W 30,30 12,11,12,12 R,- - draw:1:0 standard+orient-last",
+            r"expected draw:1:1, found draw:1:0",
+        ),
+    ],
+)
+def test_r32_positions_of_the_old_order_are_refused_saying_what_changed(
+    text: str, message: str
+) -> None:
+    with pytest.raises(InvalidStateError, match=message):
+        State.from_notation(text)
+    today = (
+        text.replace("orient:1", "draw:1:1").replace("d6W", "d6N").replace("draw:1:0", "draw:1:1")
+    )
+    assert State.from_notation(today).draw_pile == 1  # the same moment in today's order
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "7/7/7/7/7/7/7 d4N 30,30,30 10,10,10 - - over standard",  # everyone holds carpets

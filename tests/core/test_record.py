@@ -27,7 +27,7 @@ def test_record_round_trips_and_replays_every_state() -> None:
     assert list(again.states()) == list(record.states())
     assert again.final_state().is_terminal
     data = json.loads(record.to_json())
-    assert data["format"] == "marrakech-record" and data["version"] == 1
+    assert data["format"] == "marrakech-record" and data["version"] == 2
     assert data["rules"] == "bga" and data["first_seat"] == 1
     assert all(isinstance(token, str) for token in data["actions"])
 
@@ -58,7 +58,8 @@ def edit(change: dict[str, object]) -> str:
         ("not json", "expected a JSON game record"),
         ("[]", "expected a JSON object"),
         (edit({"format": "chess"}), "format"),
-        (edit({"version": 99}), "version 1"),
+        (edit({"version": 99}), "expected record version 1 or 2, found 99"),
+        (edit({"version": True}), "expected record version 1 or 2, found True"),
         (edit({"players": 5}), "2, 3 or 4"),
         (edit({"players": "3"}), "expected int"),
         (edit({"players": True}), "expected int"),
@@ -100,3 +101,73 @@ def test_fuzz_arbitrary_json_values(value: object) -> None:
     with contextlib.suppress(NotationError):
         record = GameRecord.from_json(json.dumps(value))
         assert GameRecord.from_json(record.to_json()) == record
+
+
+# A 2-player orient-last game as the engine recorded it before record version 2
+# (marrakech 1245eaa): the placer oriented, then his pile revealed its next top.
+OLD_ORDER = {
+    "format": "marrakech-record",
+    "version": 1,
+    "players": 2,
+    "rules": "standard+orient-last",
+    "first_seat": 1,
+    "seats": [],
+    "actions": [
+        "+R",
+        "+B",
+        "r2",
+        "d5-e5",
+        "L",
+        "+B",
+        "r4",
+        "b6-b7",
+        "R",
+        "+R",
+        "r3",
+        "b4-c4",
+        "L",
+        "+B",
+        "r2",
+        "c5-c6",
+        "R",
+        "+Y",
+        "r3",
+        "d1-e1",
+        "L",
+        "+P",
+        "r3",
+        "f2-f3",
+        "R",
+        "+R",
+    ],
+}
+OLD_FINAL = (
+    "1Rs5/1RnRs4/2RnBeBw2/1BeBw4/5Ys1/5Yn1/3BeBw2 f1S 28,32 10,9,11,12 R,P - roll:1 "
+    "standard+orient-last"
+)
+
+
+def test_r32_a_version_1_record_loads_with_the_reveal_before_the_orientation() -> None:
+    record = GameRecord.from_json(json.dumps(OLD_ORDER))
+    tokens = [str(a) for a in record.actions]
+    assert tokens[3:6] == ["d5-e5", "+B", "L"] and tokens[-2:] == ["+R", "R"]
+    assert record.final_state().notation() == OLD_FINAL  # the same game, every carpet
+    states = list(record.states())
+    for before, action in zip(states, record.actions, strict=False):
+        if str(action) in ("L", "S", "R"):  # the placer saw his next carpet (R7, R32)
+            assert before.pile_top(before.turn) is not None
+    again = json.loads(record.to_json())
+    assert again["version"] == 2 and again["actions"] == tokens
+    assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_r32_a_version_2_record_in_the_old_order_is_refused_where_it_breaks() -> None:
+    data = dict(OLD_ORDER, version=2)
+    with pytest.raises(NotationError, match=r"record action 5 \(L\): illegal action L in the DRAW"):
+        GameRecord.from_json(json.dumps(data))
+
+
+def test_a_version_1_record_of_other_games_loads_unchanged() -> None:
+    record = a_record(players=2)
+    data = dict(record.to_dict(), version=1)
+    assert GameRecord.from_json(json.dumps(data)).actions == record.actions

@@ -19,13 +19,20 @@ from tests.reference.naive import perft as naive_perft
 
 def naive_game(players: int, rules: RuleSet, first_seat: int = 0) -> NaiveGame:
     return NaiveGame(
-        players, rules.carpets_per_colour(players), rules.money, rules.own_cover, first_seat
+        players,
+        rules.carpets_per_colour(players),
+        rules.money,
+        rules.own_cover,
+        first_seat,
+        orient_last=rules.orient_last,
     )
 
 
 def assert_same(state: State, game: NaiveGame) -> None:
     phase = state.phase.name.lower()
     assert game.phase() == phase
+    if not state.is_terminal:  # who decides, or whose pile reveals (R7, R32)
+        assert game.seat() == (state.turn if state.draw_pile is None else state.draw_pile)
     assert sorted(str(a) for a in state.legal_actions()) == sorted(game.legal())
     if state.is_chance:
         mine = {str(a): p for a, p in state.chance_outcomes()}
@@ -63,7 +70,7 @@ POVERTY += ["r3", "b2-b3", "R", "r2", "c3-c4"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("rules", ["standard", "bga"])
+@pytest.mark.parametrize("rules", ["standard", "bga", "standard+orient-last"])
 def test_perft_from_the_opening_agrees(players: int, rules: str) -> None:
     ruleset = parse_rules(rules)
     depth = 7 if players == 2 else 6
@@ -135,7 +142,16 @@ def test_hand_made_positions_show_what_they_claim() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("rules", ["standard", "bga", "custom:3/3/3:2:no-own"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "standard",
+        "bga",
+        "custom:3/3/3:2:no-own",
+        "bga+orient-last",
+        "custom:3/3/3:2:own+orient-last",
+    ],
+)
 def test_random_games_agree_position_by_position(players: int, rules: str) -> None:
     ruleset = parse_rules(rules)
     rng = random.Random(players * 1000 + len(rules))
@@ -157,7 +173,7 @@ def test_random_games_agree_position_by_position(players: int, rules: str) -> No
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("rules", ["standard", "bga", "custom:4/4/4:3:own"])
+@pytest.mark.parametrize("rules", ["standard", "bga", "custom:4/4/4:3:own", "standard+orient-last"])
 def test_many_random_games_agree_position_by_position(players: int, rules: str) -> None:
     ruleset = parse_rules(rules)
     rng = random.Random(7 + players)

@@ -13,6 +13,7 @@ from marrakech import (
     TERMINAL,
     IllegalActionError,
     Phase,
+    RuleSet,
     State,
     parse_action,
     parse_square,
@@ -448,3 +449,56 @@ def test_r32_options_round_trip_through_the_rule_word() -> None:
         parse_rules("standard+fast")
     with pytest.raises(ValueError, match="expected rule options among orient_last"):
         BGA.with_options(fast=True)
+
+
+def _play(state: State, tokens: str) -> list[str]:
+    """Apply ``tokens``; the phase after each, as the notation writes it."""
+    phases = []
+    for token in tokens.split():
+        state = state.apply(parse_action(token))
+        phases.append(state.notation().split()[6])
+    return phases
+
+
+def test_r32_two_players_the_placers_next_carpet_is_drawn_before_he_orients() -> None:
+    # Board Game Arena's order (R32, R7): roll, place, the placer's pile shows his next
+    # carpet, then he turns Assam for the next seat, who rolls at once.
+    state = State.new(2, STANDARD.with_options(orient_last=True), first_seat=1)
+    tokens = "+R +B r2 d5-e5 +P L r3"
+    assert _play(state, tokens) == [
+        "draw:1:1",
+        "roll:1",  # the first player rolls without orienting
+        "place:1",
+        "draw:1:1",  # seat 1 placed; his pile reveals while it is still his turn
+        "orient:1",
+        "roll:0",
+        "place:0",
+    ]
+    for token in tokens.split()[:4]:
+        state = state.apply(parse_action(token))
+    assert state.to_move == CHANCE and state.draw_pile == 1 and state.turn == 1
+    shown = state.apply(parse_action("+P"))
+    assert shown.to_move == 1 and shown.pile_top(1) == 3  # P, shown during the orientation
+    assert [str(a) for a in shown.legal_actions()] == ["L", "S", "R"]
+    with pytest.raises(IllegalActionError, match=r"DRAW phase of seat 1's pile: expected one"):
+        state.apply(parse_action("L"))  # the old order: orient before the reveal
+
+
+def test_r32_the_placers_last_carpet_is_followed_by_his_orientation_alone() -> None:
+    # R32 with an empty pile: nothing to reveal (R7), the placer orients at once; the
+    # placement that ends the game is followed by nobody's orientation (R19).
+    state = State.new(2, RuleSet(carpets=(1, 1, 1), orient_last=True))
+    for token in ["+R", "+B", "r2", "d5-e5", "+Y", "L", "r1", "c7-d7", "+P", "S", "r1"]:
+        state = state.apply(parse_action(token))
+    assert (state.phase, state.turn, state.pile_top(0)) == (Phase.PLACE, 0, 2)
+    state = state.apply(state.legal_actions()[0])  # seat 0's last carpet
+    assert (state.phase, state.turn, state.carpets_in_hand(0)) == (Phase.ORIENT, 0, 0)
+    state = state.apply(parse_action("S")).apply(parse_action("r1"))
+    assert (state.phase, state.turn) == (Phase.PLACE, 1)
+    assert state.apply(state.legal_actions()[0]).is_terminal
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_r32_other_player_counts_keep_their_order(players: int) -> None:
+    state = State.new(players, STANDARD.with_options(orient_last=True))
+    assert _play(state, "r2 d5-e5 L r1") == ["place:0", "orient:0", "roll:1", "place:1"]

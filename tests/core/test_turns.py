@@ -74,3 +74,30 @@ def test_r22_a_resignation_during_a_turn_belongs_to_that_turn() -> None:
     events.append(state.describe(Resign(2)))  # seat 2 leaves while seat 0 places
     spans = extend_turns([], events)
     assert [(s.seat, s.start, s.end) for s in spans] == [(0, 0, 3)]
+
+
+@pytest.mark.parametrize("orient_last", [False, True])
+def test_r7_r32_a_two_player_reveal_belongs_to_the_placers_turn_until_it_comes(
+    orient_last: bool,
+) -> None:
+    # The docstring's promise at every step of 2-player games: while the placer's pile is
+    # about to reveal its next top (R7; under R32 before he orients), his turn is not
+    # finished and is the turn counted; it is once the next seat's turn begins.
+    rules = dataclasses.replace(RuleSet(), orient_last=orient_last)
+    reveals = 0
+    for seed in range(4):
+        events = random_events(2, rules, seed)
+        spans: list[TurnSpan] = []
+        for index, event in enumerate(events):
+            extend_turns(spans, events[: index + 1])
+            state = event.after
+            done = finished(spans, state)
+            if isinstance(event.action, Place) and state.phase is Phase.DRAW:
+                reveals += 1
+                assert spans[-1].seat == state.draw_pile == event.before.turn
+                assert list(done) == spans[:-1]
+                assert turn_number(spans, state, waiting=False) == len(spans)
+            elif not state.is_terminal and state.turn != spans[-1].seat:
+                assert list(done) == spans  # the next seat's turn has begun
+                assert turn_number(spans, state, waiting=False) == len(spans) + 1
+    assert reveals > 50

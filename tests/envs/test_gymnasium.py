@@ -15,6 +15,7 @@ from marrakech.bots import BOTS, make_bot
 from marrakech.envs.gymnasium_env import MarrakechEnv
 from marrakech.envs.planes import planes as to_planes
 from marrakech.envs.spec import observation, outcome_rewards
+from marrakech.observation import PHASE_OFFSET, SEAT_TOP_FIRST, SEATS_OFFSET
 
 LOW_MONEY = parse_rules("custom:12/10/12:4:no-own")
 STRONGER = [name for name in ("greedy",) if name in BOTS]
@@ -182,3 +183,26 @@ def test_planes_observations_pass_the_checker() -> None:
     assert planes.shape == (42, 7, 7) and env.observation_space.contains(planes)
     assert isinstance(env.unwrapped, MarrakechEnv)
     assert np.array_equal(planes, to_planes(observation(env.unwrapped.game_state, 0)))
+
+
+def test_r32_the_orientation_observation_shows_the_placers_next_carpet() -> None:
+    # Two players orient last (R32): the learner's pile has revealed his next carpet (R7)
+    # before he orients, so the observation and mask at that decision already show it.
+    env = MarrakechEnv(players=2, opponents=("random",), rules="standard+orient-last")
+    rng = np.random.default_rng(3)
+    shown = 0
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            state = env.game_state
+            if obs[PHASE_OFFSET] == 1.0 and state.carpets_in_hand(0):  # ORIENT, carpets left
+                own = SEATS_OFFSET + SEAT_TOP_FIRST  # relative seat 0: the learner
+                assert obs[own] + obs[own + 1] == 1.0  # one of his two colours is on top
+                assert state.pile_top(0) is not None and state.phase.name == "ORIENT"
+                assert list(np.flatnonzero(env.action_masks())) == [0, 1, 2]
+                shown += 1
+            legal = np.flatnonzero(env.action_masks())
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+            done = terminated or truncated
+    assert shown > 30

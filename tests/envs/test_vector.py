@@ -94,7 +94,8 @@ def replay_in_aec(
 
 @pytest.mark.parametrize("backend", backends())
 @pytest.mark.parametrize(
-    ("players", "rules"), [(2, "standard"), (3, "bga"), (4, "standard"), (4, LOW_MONEY)]
+    ("players", "rules"),
+    [(2, "standard"), (2, "bga+orient-last"), (3, "bga"), (4, "standard"), (4, LOW_MONEY)],
 )
 def test_trajectories_match_the_aec_environment(
     backend: BackendName, players: int, rules: RuleSet | str

@@ -13,6 +13,10 @@ pytest.importorskip("numba")
 
 from dataclasses import replace
 
+import numpy as np
+
+from marrakech import State, parse_action
+from marrakech.fast import from_arrays, kernels, to_arrays
 from marrakech.rules import BGA, STANDARD, RuleSet
 
 from .differential import drive_batch, drive_rows
@@ -64,3 +68,24 @@ def test_batch_follows_the_core_10000_games(players: int, rules: RuleSet) -> Non
 def test_rows_follow_the_core_many_games(players: int, rules: RuleSet) -> None:
     tally = drive_rows(players, rules, games=500, seed=99 + players)
     assert tally.games == 500
+
+
+@pytest.mark.parametrize("rules", [STANDARD, BGA, POOR], ids=lambda r: r.token())
+def test_r32_a_kernel_row_reveals_the_placers_next_carpet_before_he_orients(
+    rules: RuleSet,
+) -> None:
+    """R32 at 2 players, as Board Game Arena plays it: placement, the placer's pile
+    reveals its next top (R7), his orientation, the next seat's roll; the kernels refuse
+    the old order (an orientation before the reveal) as the core does."""
+    state = State.new(2, replace(rules, orient_last=True), first_seat=1)
+    row = to_arrays(state)
+    phases = []
+    for token in ["+R", "+B", "r2", "d5-e5", "+P", "L", "r3"]:
+        action = parse_action(token)
+        if token == "+P":  # the old order: orientation first
+            assert not kernels.apply_action(row, np.int64(0))  # type: ignore[arg-type]
+        assert kernels.apply_action(row, np.int64(action.id))  # type: ignore[arg-type]
+        state = state.apply(action)
+        assert from_arrays(row) == state
+        phases.append(state.notation().split()[6])
+    assert phases[3:6] == ["draw:1:1", "orient:1", "roll:0"]

@@ -165,6 +165,7 @@ class NaiveGame:
         money: int,
         own_cover: bool,
         first_seat: int = 0,
+        orient_last: bool = False,
     ) -> None:
         if players not in (2, 3, 4):
             raise ValueError("players must be 2, 3 or 4")
@@ -172,6 +173,8 @@ class NaiveGame:
             raise ValueError("first_seat out of range")
         self.players: int = players
         self.own_cover: bool = own_cover
+        # R32: Assam is turned by the placer at the end of his turn, not at the start.
+        self.orient_last: bool = orient_last
 
         # R5: money per seat.
         self.money: list[int] = [money] * players
@@ -196,7 +199,8 @@ class NaiveGame:
         self.tops: list[int | None] = [None] * players
 
         self.current_seat: int = first_seat
-        self.current_phase: str = "orient"
+        # R9, or R32: the first player rolls without orienting.
+        self.current_phase: str = "roll" if orient_last else "orient"
         # For 'draw' phases: whose pile is being revealed.
         self.draw_seat: int = 0
         # 2 players, start of game: seats whose first top is still to reveal.
@@ -239,7 +243,8 @@ class NaiveGame:
             self.current_phase = "draw"
         else:
             self.opening = False
-            self.current_phase = "orient"
+            # R32: the first player rolls without orienting.
+            self.current_phase = "roll" if self.orient_last else "orient"
 
     def _pass_turn(self) -> None:
         """End the current turn: game over (R19) or the next seat still in."""
@@ -252,7 +257,8 @@ class NaiveGame:
             if self._in_game(seat):
                 break
         self.current_seat = seat
-        self.current_phase = "orient"
+        # R32: the seat before turned Assam for this one, who rolls at once.
+        self.current_phase = "roll" if self.orient_last else "orient"
 
     def _placing_colour(self) -> int:
         """The colour the current seat must place (R14)."""
@@ -359,7 +365,10 @@ class NaiveGame:
         phase = self.current_phase
         if phase == "orient":
             self.facing = turn(self.facing, token)
-            self.current_phase = "roll"
+            if self.orient_last:
+                self._pass_turn()  # R32: the orientation ends the placer's turn
+            else:
+                self.current_phase = "roll"
         elif phase == "roll":
             self._apply_roll(int(token[1:]))
         elif phase == "place":
@@ -422,6 +431,14 @@ class NaiveGame:
                 self.draw_seat = seat
                 self.current_phase = "draw"
                 return
+        self._end_of_placement()
+
+    def _end_of_placement(self) -> None:
+        """After a placement and its pile's reveal: the placer orients under R32, unless
+        the game is over (R19); otherwise the turn passes."""
+        if self.orient_last and not self._game_should_end():
+            self.current_phase = "orient"
+            return
         self._pass_turn()
 
     def _apply_draw(self, colour: int) -> None:
@@ -430,8 +447,9 @@ class NaiveGame:
             # R7: opening reveals (seat 0's pile, then seat 1's), then ORIENT.
             self._next_initial_draw_or_orient()
             return
-        # A reveal after a placement: the placing seat's turn is over.
-        self._pass_turn()
+        # A reveal after a placement: the placing seat's turn is over, or under R32 he
+        # now orients, having seen his next carpet (as Board Game Arena plays it).
+        self._end_of_placement()
 
     # -- test setup helper -----------------------------------------------------
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from marrakech.actions import parse_action
+from marrakech.position import Phase
 from marrakech.preview import preview_orientations
+from marrakech.rules import parse_rules
 from marrakech.state import State
-from marrakech.tui.widgets import outlook_text
+from marrakech.tui.session import SeatSpec
+from marrakech.tui.widgets import outlook_text, seat_text
+from marrakech.views import state_view
 
 
 def test_the_outlook_tells_the_tithe_and_the_risk_of_elimination_R11_R13() -> None:
@@ -26,3 +31,16 @@ def test_the_outlook_tells_the_tithe_and_the_risk_of_elimination_R11_R13() -> No
     assert french[0] == "Assam tourné au nord, le dé :"
     assert french[1] == "1 (1/6) → d5 : vous devez 2 à Bleu, payez vos 1 et êtes éliminé (R13)"
     assert french[-2:] == ["Tribut attendu : 0,5 dirham.", "Risque d’élimination : 1/2."]
+
+
+def test_r32_the_seat_panel_shows_the_placers_next_carpet_while_he_orients() -> None:
+    # Two players orient last (R32): the placer's pile reveals his next carpet (R7)
+    # before he orients, and his panel shows it then, as Board Game Arena does.
+    state = State.new(2, parse_rules("standard+orient-last"), first_seat=1)
+    for token in ["+R", "+B", "r2", "d5-e5", "+P"]:
+        state = state.apply(parse_action(token))
+    assert state.phase is Phase.ORIENT and state.turn == 1
+    for lang, word in (("en", "next"), ("fr", "suivant")):
+        panel = seat_text(state, 1, SeatSpec("human"), lang).plain
+        assert panel.startswith("▶ ") and panel.endswith(f"{word} P")  # not "?"
+    assert state_view(state)["seats"][1]["pile_top"] == "P"  # what the page's panel shows

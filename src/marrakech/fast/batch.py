@@ -282,8 +282,8 @@ class Batch:
     def last_chance(self) -> npt.NDArray[np.int32]:
         """``(n, CHANCE_SLOTS)`` the chance outcome ids resolved in the last reset or step,
         in order (-1 pad): a roll ``87..90`` after ORIENT, a draw ``91..94`` after PLACE at
-        2 players, two draws after a 2-player reset; under R32 the draw and the rolls that
-        follow the placer's orientation."""
+        2 players (under R32 before the placer orients), two draws after a 2-player reset;
+        under R32 the rolls that follow the placer's orientation."""
         return self.rows[:, CHANCE_LOG : CHANCE_LOG + CHANCE_SLOTS].copy()
 
     # -- core states ----------------------------------------------------------------------

@@ -31,17 +31,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from marrakech.actions import DRAW_BASE, PLACE_BASE, ROLL_BASE
+from marrakech.actions import PLACE_BASE, ROLL_BASE
 from marrakech.fast.kernels import (
-    DRAW,
-    HAND,
     MONEY,
     NOUT,
     ORIENT,
     OUT,
     OVER,
     PHASE,
-    PILE,
     PLACE,
     PLAYERS,
     ROLL,
@@ -200,28 +197,16 @@ def greedy_scores(s: np.ndarray, params: np.ndarray, scores: np.ndarray) -> int:
         rolled[:] = s
         apply_unchecked(rolled, turn_by)
         total = 0.0
-        phase = rolled[PHASE]
-        if phase == ROLL:  # rolls 1..4 with their chances, as chance_outcomes lists them
-            for steps in range(1, 5):
-                after[:] = rolled
-                apply_unchecked(after, ROLL_BASE + steps - 1)
-                p = _ROLL_SIXTHS[steps] / 6.0
-                total += p * _after_roll_value(
-                    after, seat, params, slots, inner, child, values, scratch
-                )
-        elif phase == DRAW:  # R32 at 2 players: the pile's top, then the rolls
-            pile = rolled[PILE]
-            first = rolled[HAND + pile]
-            second = rolled[HAND + pile + 2]
-            for which in range(2):  # the pile's first colour, then its second
-                left = first if which == 0 else second
-                if left:
-                    after[:] = rolled
-                    apply_unchecked(after, DRAW_BASE + pile + 2 * which)
-                    p = left / (first + second)
-                    total += p * _after_roll_value(
-                        after, seat, params, slots, inner, child, values, scratch
-                    )
+        # An orientation is always followed by the roll (under R32 at 2 players the pile
+        # showed its next top before the placer oriented): rolls 1..4 with their
+        # chances, as chance_outcomes lists them.
+        for steps in range(1, 5):
+            after[:] = rolled
+            apply_unchecked(after, ROLL_BASE + steps - 1)
+            p = _ROLL_SIXTHS[steps] / 6.0
+            total += p * _after_roll_value(
+                after, seat, params, slots, inner, child, values, scratch
+            )
         scores[turn_by] = total
     return 3
 

@@ -282,13 +282,14 @@ def _begin(s: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def _pass_turn(s: np.ndarray, turn: int) -> None:
-    """The turn passes to the next seat (mirrors ``marrakech.state._pass_turn``, R7, R19)."""
+def _pass_turn(s: np.ndarray, turn: int, reveal: bool) -> None:
+    """The turn passes to the next seat (mirrors ``marrakech.state._pass_turn``, R7, R19);
+    at 2 players the placer's pile reveals its next top first when ``reveal``."""
     players = s[PLAYERS]
     phase = _begin(s)
     pile = 0
     if players == 2:
-        if s[HAND + turn] + s[HAND + turn + 2] > 0:
+        if reveal and s[HAND + turn] + s[HAND + turn + 2] > 0:
             phase = DRAW  # reveal this pile's next top first (R7)
             pile = turn
         nxt = 1 - turn
@@ -316,8 +317,8 @@ def orient(s: np.ndarray, turn_by: int) -> None:
     s[ASSAM] = (assam & ~3) | facing
     s[TURNS] += 1
     s[PLIES] += 1
-    if s[ORIENT_LAST] != 0:
-        _pass_turn(s, s[TURN])
+    if s[ORIENT_LAST] != 0:  # R32: the placer's pile was revealed before he oriented
+        _pass_turn(s, s[TURN], False)
         return
     s[PHASE] = ROLL
     s[PILE] = 0
@@ -431,11 +432,14 @@ def place(s: np.ndarray, slot: int) -> None:
             s[TURN] = 0
             s[PILE] = 0
             return
-    if s[ORIENT_LAST] != 0:  # R32: the placer turns Assam before the turn passes
-        s[PHASE] = ORIENT
+    if s[ORIENT_LAST] != 0:  # R32: the placer turns Assam before the turn passes,
+        s[PHASE] = ORIENT  # once his pile has shown his next carpet (R7, as on BGA)
         s[PILE] = 0
+        if players == 2 and s[HAND + turn] + s[HAND + turn + 2] > 0:
+            s[PHASE] = DRAW
+            s[PILE] = turn
         return
-    _pass_turn(s, turn)
+    _pass_turn(s, turn, True)
 
 
 @njit(cache=True, inline="always")
@@ -443,7 +447,12 @@ def draw(s: np.ndarray, colour: int) -> None:
     """R7: the top of a 2-player pile is revealed as ``colour``."""
     s[TOPS + s[PILE]] = colour
     s[PLIES] += 1
-    phase = _begin(s)
+    # After a placement an orientation follows (the next seat's, or the placer's under
+    # R32); the opening's reveals, with nothing placed yet, begin the first turn.
+    placed = 0
+    for k in range(8):
+        placed |= s[BITS + k]
+    phase = ORIENT if placed != 0 else _begin(s)
     pile = 0
     for seat in range(2):  # the opening reveals seat 0's top, then seat 1's (R7)
         if s[TOPS + seat] < 0 and not _is_out(s, seat):

@@ -6,6 +6,10 @@ top in proportion to the colours left), expansion, leaf evaluation by the learne
 (:func:`win_chances`, optionally blended with one informed playout) and the backup of a
 per-seat value vector. The rules are the kernels' (:mod:`marrakech.fast.kernels`), which
 are differential-tested against the core, so the tree only ever holds legal actions.
+Numba compiles those kernels into this module's cached builds and notices changes to
+this file only: a change to the kernels' rules (such as R32's 2-player order, the
+placer's reveal before his orientation) comes with an edit here, so that no stale build
+survives it.
 
 The tree is a set of flat arrays (:class:`Tree`) that :func:`grow` extends by a number of
 iterations per call, so the caller can watch a clock between calls::
