@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from marrakech import Orient, State, bots
 from marrakech.actions import Action
 from marrakech.bots import make_bot
+from marrakech.playout import sample_outcome
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
 from marrakech.web.rooms import RoomManager
@@ -194,3 +195,38 @@ async def test_jobs_wait_for_the_decisions(tmp_path: Path) -> None:
     await asyncio.gather(first, second)
     assert order == ["decision", "decision", "job"]
     workers.shutdown()
+
+
+def test_r32_a_two_player_orient_last_game_stored_in_the_old_order_loads() -> None:
+    """Before record version 2 the server stored a 2-player orient-last game (R32) with
+    the placer's orientation before his pile's reveal; such a game loads in today's order
+    (Board Game Arena's: the reveal first) and replays to the same position."""
+    from marrakech.actions import Draw, Orient
+    from marrakech.rules import parse_rules
+    from marrakech.state import State
+    from marrakech.web.room import stored_actions
+    from marrakech.web.store import ActionRow, SeatRow, StoredGame
+
+    rules = parse_rules("bga+orient-last")
+    state, rng, played = State.new(2, rules, 0), random.Random(7), []
+    while not state.is_terminal and len(played) < 60:
+        legal = state.legal_actions()
+        action = sample_outcome(state, rng) if state.is_chance else rng.choice(legal)
+        played.append(action)
+        state = state.apply(action)
+    old = list(played)  # the old order: each orientation before the reveal it follows
+    swaps = 0
+    for index in range(len(old) - 1):
+        if isinstance(old[index], Draw) and isinstance(old[index + 1], Orient):
+            old[index], old[index + 1] = old[index + 1], old[index]
+            swaps += 1
+    assert swaps > 3
+    seats = (SeatRow(0, "human"), SeatRow(1, "bot"))
+    rows = tuple(ActionRow(str(action), 0) for action in old)
+    game = StoredGame("g1", 2, "bga+orient-last", 0, "en", seats, rows)
+    loaded = stored_actions(game)
+    assert [str(a) for a in loaded] == [str(a) for a in played]
+    replayed = State.new(2, rules, 0)
+    for action in loaded:
+        replayed = replayed.apply(action)
+    assert replayed == state

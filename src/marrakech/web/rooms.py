@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from marrakech.actions import parse_action
 from marrakech.bots import Bot
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
@@ -36,7 +35,7 @@ from marrakech.web.protocol import (
     ProtocolError,
     iso_time,
 )
-from marrakech.web.room import Room, RoomServices, bot_to_move, game_status
+from marrakech.web.room import Room, RoomServices, bot_to_move, game_status, stored_actions
 from marrakech.web.room.chat import ChatGate, public_lines
 from marrakech.web.room.play import submit_action
 from marrakech.web.room.seat_commands import submit_command
@@ -511,7 +510,7 @@ class RoomManager:
             if game is None:
                 return None
             start = State.new(game.players, parse_rules(game.rules), game.first_seat)
-            actions = [parse_action(row.token) for row in game.actions]
+            actions = list(stored_actions(game))
             seats, created = list(game.seats), game.created
         return GameRecord.from_actions(
             start,

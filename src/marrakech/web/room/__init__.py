@@ -18,7 +18,7 @@ their own, what happens around it. Which file holds what:
 """
 
 from marrakech.web.room.clock import RESUME_SECONDS, resumed_deadline
-from marrakech.web.room.game_room import COMMAND, Room, RoomLobby, RoomServices
+from marrakech.web.room.game_room import COMMAND, Room, RoomLobby, RoomServices, stored_actions
 from marrakech.web.room.handlers import HANDLERS, handle
 from marrakech.web.room.rematch import rematch_token
 from marrakech.web.room.status import bot_to_move, game_status, mover_kind, seat_to_move
@@ -37,4 +37,5 @@ __all__ = [
     "rematch_token",
     "resumed_deadline",
     "seat_to_move",
+    "stored_actions",
 ]

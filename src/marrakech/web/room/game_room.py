@@ -38,6 +38,7 @@ from marrakech.actions import Action, Resign, parse_action
 from marrakech.errors import MarrakechError
 from marrakech.events import Event
 from marrakech.playout import sample_outcome
+from marrakech.record import reveal_before_orient
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
 from marrakech.turns import TurnSpan, extend_turns, turn_number
@@ -86,6 +87,20 @@ COMMAND = 2**31 - 1
 #: A stand-in that could not be stored (the database restarting) is tried again after
 #: this long.
 STAND_IN_RETRY_SECONDS = 5.0
+
+
+def stored_actions(game: StoredGame) -> tuple[Action, ...]:
+    """The actions of a stored game in today's order: a 2-player orient-last game (R32)
+    stored before the engine revealed the placer's pile before his orientation has them
+    swapped back (:func:`marrakech.record.reveal_before_orient`; games stored since come
+    back unchanged). A token that is not an action is refused with its number."""
+    actions = []
+    for number, row in enumerate(game.actions, 1):
+        try:
+            actions.append(parse_action(row.token))
+        except MarrakechError as error:
+            raise MarrakechError(f"game {game.id}, stored action {number}: {error}") from None
+    return reveal_before_orient(game.players, parse_rules(game.rules), actions)
 
 
 class RoomLobby(Protocol):
@@ -191,9 +206,9 @@ class Room:
         """Take the seats and replay the action log of a stored game."""
         events = []
         state = self.start
-        for number, row in enumerate(game.actions, 1):
+        for number, action in enumerate(stored_actions(game), 1):
             try:
-                event = state.describe(parse_action(row.token))
+                event = state.describe(action)
             except MarrakechError as error:
                 raise MarrakechError(f"game {game.id}, stored action {number}: {error}") from None
             events.append(event)
