@@ -25,9 +25,9 @@ Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -40,10 +40,15 @@ from marrakech.web.context import WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, pages, socket
+from marrakech.web.routes import mail as mail_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
+
+if TYPE_CHECKING:
+    from marrakech.web.reminders.senders import Sender
+    from marrakech.web.reminders.settings import MailSettings
 
 STATIC_DIR = Path(__file__).with_name("static")
 
@@ -68,6 +73,9 @@ def create_app(
     blitz_seconds: int = 30,
     open_game_ttl: float = 3600.0,
     passwords: Passwords | None = None,
+    mail: MailSettings | None = None,
+    mail_sender: Sender | None = None,
+    mail_clock: Callable[[], float] | None = None,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -83,6 +91,8 @@ def create_app(
     the names browsers may reach it by (its ``Host``; None: any).
     ``relaxed_seconds``/``blitz_seconds``: the seconds per player turn of those turn
     clocks. ``open_game_ttl``: seconds an open game nobody joins stays in the lobby.
+    ``mail``: send email reminders (:mod:`marrakech.web.reminders`; None: none), through
+    ``mail_sender`` (None: the SMTP relay of ``mail``), on ``mail_clock`` (tests).
     """
     hide_frames()
     context = WebContext(
@@ -102,6 +112,9 @@ def create_app(
         blitz_seconds=blitz_seconds,
         open_game_ttl=open_game_ttl,
         passwords=passwords,
+        mail=mail,
+        mail_sender=mail_sender,
+        mail_clock=mail_clock,
     )
     app = FastAPI(
         title="Marrakech",
@@ -123,6 +136,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(account_routes.router)
     app.include_router(learn.router)
+    app.include_router(mail_routes.router)
     app.include_router(socket.router)
     return app
 
@@ -133,9 +147,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     context: WebContext = app.state.web
     manager = await context.open()
     await manager.start()
+    if context.reminders is not None:
+        context.reminders.start()
     try:
         yield
     finally:
+        if context.reminders is not None:
+            await context.reminders.stop()
         await manager.stop()
 
 
