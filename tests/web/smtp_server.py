@@ -38,7 +38,7 @@ class Handler:
         self.refuse: set[str] = set()
         self.lock = threading.Lock()
 
-    async def handle_RCPT(  # noqa: N802 (aiosmtpd's name)
+    async def handle_RCPT(
         self, server: Any, session: Any, envelope: Any, address: str, options: Any
     ) -> str:
         if address in self.refuse:
@@ -46,9 +46,7 @@ class Handler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(  # noqa: N802 (aiosmtpd's name)
-        self, server: Any, session: Any, envelope: Any
-    ) -> str:
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         with self.lock:
@@ -80,9 +78,7 @@ class Inbox:
             options.update(tls_context=starttls, require_starttls=True)
         if users is not None:
             # On a TLS socket aiosmtpd does not see the TLS: it may not ask for it.
-            options.update(
-                authenticator=self._authenticator(users), auth_require_tls=tls is None
-            )
+            options.update(authenticator=self._authenticator(users), auth_require_tls=tls is None)
         self.controller = Controller(
             self.handler,
             hostname="127.0.0.1",
@@ -204,9 +200,7 @@ class Certificates:
         self.cert_file.write_bytes(leaf.public_bytes(pem))
         self.key_file = folder / "server.key"
         self.key_file.write_bytes(
-            key.private_bytes(
-                pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-            )
+            key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
         )
 
     def server_context(self) -> ssl.SSLContext:

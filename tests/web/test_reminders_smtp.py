@@ -73,10 +73,12 @@ def test_tls_from_the_start_with_auth(certificates: Certificates) -> None:
 
 
 def test_an_untrusted_certificate_is_a_failure_to_try_again(certificates: Certificates) -> None:
-    with Inbox(tls=certificates.server_context()) as inbox:
-        # The system's authorities do not know the throwaway one.
-        with pytest.raises(TemporaryFailure, match="certificate"):
-            send(parse_smtp_url(f"smtps://localhost:{inbox.port}"))
+    # The system's authorities do not know the throwaway one.
+    with (
+        Inbox(tls=certificates.server_context()) as inbox,
+        pytest.raises(TemporaryFailure, match="certificate"),
+    ):
+        send(parse_smtp_url(f"smtps://localhost:{inbox.port}"))
     assert inbox.messages == []
 
 

@@ -7,7 +7,7 @@ instances on one PostgreSQL database as on one SQLite file.
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, exists, func, insert, null, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import ClauseElement
@@ -72,7 +72,7 @@ class ReminderQueries:
             )
             .values(
                 status="verified",
-                verify_nonce=None,
+                verify_nonce=null(),
                 unsubscribe_nonce=P("unsubscribe"),
                 changed=P("now"),
             )
@@ -85,7 +85,7 @@ class ReminderQueries:
                 a.c.unsubscribe_nonce == P("nonce"),
                 a.c.status == "verified",
             )
-            .values(status="unsubscribed", unsubscribe_nonce=None, changed=P("now"))
+            .values(status="unsubscribed", unsubscribe_nonce=null(), changed=P("now"))
             .returning(a.c.id, a.c.owner, a.c.address, a.c.lang)
         )
         self.undeliverable = compiled(
@@ -175,13 +175,13 @@ class ReminderQueries:
         self.finish = compiled(
             update(o)
             .where(mine)
-            .values(status=P("new_status"), done_at=P("now"), link=None, problem=P("problem"))
+            .values(status=P("new_status"), done_at=P("now"), link=null(), problem=P("problem"))
             .returning(o.c.key)
         )
         self.retry = compiled(
             update(o)
             .where(mine)
-            .values(status="queued", due=P("due"), claimed_by=None, problem=P("problem"))
+            .values(status="queued", due=P("due"), claimed_by=null(), problem=P("problem"))
             .returning(o.c.key)
         )
         self.next_due = compiled(select(func.min(o.c.due)).where(o.c.status == "queued"))
