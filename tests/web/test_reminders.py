@@ -72,7 +72,7 @@ def web(apps: Apps, inbox: Inbox, clock: Clock) -> TestClient:
     )
 
 
-def wait_until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+def wait_until(check: Callable[[], object], what: str, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -212,6 +212,7 @@ def test_a_your_turn_email_after_the_quiet_delay_once(
     listener = web.app.state.web.reminders  # type: ignore[attr-defined]
     from marrakech.web.reminders.hooks import TurnStart
 
+    assert web.portal is not None
     web.portal.call(
         listener._queue_turn, TurnStart(game["game_id"], 1, queued["turn"], None, 7200.0, False)
     )
