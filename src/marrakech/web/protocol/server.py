@@ -534,6 +534,8 @@ class PageConfig(StrictModel):
     #: ``message_burst`` per WebSocket): public, so a page or a load test can keep
     #: within them.
     limits: dict[str, float]
+    #: Whether this server sends email reminders (it was given ``--smtp-url``).
+    reminders: bool = False
 
 
 class GameSummary(GameMeta):
