@@ -557,6 +557,18 @@ def test_the_accounts_address_covers_its_seats(
     assert message["To"] == "bob@example.org"
     removed = web.post("/api/mail/account/remove")
     assert removed.json() == {"email": None}
+    assert rows(db_path, "SELECT * FROM mail_addresses WHERE account_id IS NOT NULL") == []
+
+
+def test_deleting_the_account_deletes_its_address(
+    web: TestClient, inbox: Inbox, db_path: Path
+) -> None:
+    sign_up(web, "Dee")
+    reply = web.post("/api/mail/account", json={"address": "dee@example.org", "lang": "en"})
+    assert reply.status_code == 202
+    assert rows(db_path, "SELECT address FROM mail_addresses") == [{"address": "dee@example.org"}]
+    assert web.post("/api/account/delete", json={"name": "Dee"}).status_code == 204
+    assert rows(db_path, "SELECT address FROM mail_addresses") == []
 
 
 def test_a_server_without_smtp_has_no_reminders(client: TestClient) -> None:

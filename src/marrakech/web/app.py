@@ -5,7 +5,7 @@
 lifespan) and closed when it stops::
 
     >>> app = create_app(":memory:", bot_delay=0)
-    >>> sorted(app.openapi()["paths"])  # the HTTP API; beside it, the pages and /ws/{game_id}
+    >>> sorted(app.openapi()["paths"])  # the HTTP API; beside it, pages, /mail/..., /ws/{id}
     ... # doctest: +NORMALIZE_WHITESPACE
     ['/api/account', '/api/account/claim', '/api/account/delete', '/api/account/export',
      '/api/account/passkey/register', '/api/account/passkey/register/options',
@@ -16,7 +16,9 @@ lifespan) and closed when it stops::
      '/api/games/open', '/api/games/{game_id}',
      '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
      '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
-     '/api/lessons', '/api/lessons/{lesson_id}/answer', '/api/replay']
+     '/api/lessons', '/api/lessons/{lesson_id}/answer', '/api/mail/account',
+     '/api/mail/account/remove', '/api/mail/seat', '/api/mail/seat/mute',
+     '/api/mail/seat/remove', '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
