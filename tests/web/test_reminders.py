@@ -624,3 +624,21 @@ def test_the_verification_link_end_to_end_with_a_real_server(tmp_path: Path) -> 
             assert post_json(f"{api}/mail/seat", ask)["email"]["status"] == "verified"
         finally:
             served.stop()
+
+
+def test_a_seat_that_changed_hands_keeps_nothing_of_the_old_address(
+    web: TestClient, inbox: Inbox, clock: Clock, db_path: Path
+) -> None:
+    game = two_people(web)
+    verified_seat(web, inbox, game, 1, "first@example.org")
+    # Another player holds the seat now, with another token (as when the host opens a
+    # left seat again and someone else joins): the first player's address is not theirs.
+    with sqlite3.connect(db_path) as connection:
+        connection.execute(
+            "UPDATE seats SET token_hash = 'another' WHERE game_id = ? AND seat = 1",
+            (game["game_id"],),
+        )
+    play_turn(web, game, 0)
+    clock.advance(QUIET + 1)
+    deliver(web, db_path, clock)
+    assert outbox(db_path, "your_turn") == [] and len(inbox.messages) == 1

@@ -287,6 +287,9 @@ mail_addresses = Table(
     Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE")),
     Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE")),
     Column("seat", SmallInteger),
+    # A seat's address holds for the token that gave it: a seat opened again and taken
+    # by someone else does not send its reminders to the first player.
+    Column("token_hash", Text),
     Column("address", Text, nullable=False),
     Column("lang", Text, nullable=False, server_default=text("'en'")),
     # pending (its link not followed yet), verified, unsubscribed, undeliverable.

@@ -7,10 +7,12 @@ instances on one PostgreSQL database as on one SQLite file.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import and_, bindparam, delete, exists, func, insert, null, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql import ClauseElement, ColumnElement
 
 from marrakech.web.queries import Statement, compile_statement
 from marrakech.web.schema import (
@@ -54,6 +56,7 @@ class ReminderQueries:
                 "account_id",
                 "game_id",
                 "seat",
+                "token_hash",
                 "address",
                 "lang",
                 "status",
@@ -96,21 +99,28 @@ class ReminderQueries:
         self.set_lang = compiled(
             update(a).where(a.c.owner == P("owner")).values(lang=P("lang")).returning(a.c.id)
         )
+
         # The address reminders of a seat go to: its own (a guest's, for this game) or
         # its account's, verified, unless the seat muted the game.
-        account = (
-            select(seats.c.account_id)
-            .where(seats.c.game_id == P("game_id"), seats.c.seat == P("seat"))
-            .scalar_subquery()
-        )
+        def of_seat(column: ColumnElement[Any]) -> Any:
+            return (
+                select(column)
+                .where(seats.c.game_id == P("game_id"), seats.c.seat == P("seat"))
+                .scalar_subquery()
+            )
+
         muted = exists().where(m.c.game_id == P("game_id"), m.c.seat == P("seat"))
         self.seat_address = compiled(
             select(a)
             .where(
                 a.c.status == "verified",
                 or_(
-                    and_(a.c.game_id == P("game_id"), a.c.seat == P("seat")),
-                    a.c.account_id == account,
+                    and_(
+                        a.c.game_id == P("game_id"),
+                        a.c.seat == P("seat"),
+                        a.c.token_hash == of_seat(seats.c.token_hash),
+                    ),
+                    a.c.account_id == of_seat(seats.c.account_id),
                 ),
                 ~muted,
             )
@@ -195,6 +205,8 @@ class ReminderQueries:
                 seats.c.kind,
                 seats.c.stand_in,
                 seats.c.name,
+                seats.c.token_hash,
+                seats.c.account_id,
                 games.c.clock_seat,
                 games.c.clock_turn,
                 games.c.clock_deadline,

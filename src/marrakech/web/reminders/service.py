@@ -165,9 +165,11 @@ class Reminders:
         account_id: str | None = None,
         game_id: str | None = None,
         seat: int | None = None,
+        token_hash: str | None = None,
     ) -> AddressState:
         """Give ``owner`` this address (replacing any other: the old one's links die)
-        and queue its verification message."""
+        and queue its verification message. A seat's address (``game_id``, ``seat``)
+        holds while the seat has the token of ``token_hash``."""
         address = address.strip()
         problem = address_problem(address)
         if problem is not None:
@@ -192,6 +194,7 @@ class Reminders:
                         account_id=account_id,
                         game_id=game_id,
                         seat=seat,
+                        token_hash=token_hash,
                         address=address,
                         lang=lang,
                         status="pending",
@@ -460,6 +463,11 @@ class Reminders:
             or game["stand_in"]
         ):
             return "the turn is over", game
+        if address["game_id"] is None:
+            if address["account_id"] != game["account_id"]:
+                return "the seat is not the account's any more", game
+        elif address["token_hash"] != game["token_hash"]:
+            return "the seat changed hands", game
         if row["kind"] == "deadline" and (
             game["clock_seat"] != seat or game["clock_turn"] != row["turn"]
         ):

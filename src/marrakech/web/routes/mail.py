@@ -176,7 +176,12 @@ async def seat_mail(request: Request, context: Context) -> SeatMail:
     if isinstance(form, SeatAddress):
         _limit(context, request)
         await reminders.set_address(
-            seat_owner(form.game, seat), form.address, form.lang, game_id=form.game, seat=seat
+            seat_owner(form.game, seat),
+            form.address,
+            form.lang,
+            game_id=form.game,
+            seat=seat,
+            token_hash=hash_token(form.token),
         )
     return await _seat_mail(reminders, form.game, seat, account)
 

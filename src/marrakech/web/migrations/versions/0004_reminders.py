@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("account_id", sa.Text, sa.ForeignKey("accounts.id", ondelete="CASCADE")),
         sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE")),
         sa.Column("seat", sa.SmallInteger),
+        sa.Column("token_hash", sa.Text),
         sa.Column("address", sa.Text, nullable=False),
         sa.Column("lang", sa.Text, nullable=False, server_default="en"),
         sa.Column("status", sa.Text, nullable=False, server_default="pending"),
