@@ -478,6 +478,14 @@ def test_an_unreachable_relay_queues_retries_and_sends_once(
         assert len(inbox.messages) == 1
     (row,) = outbox(db_path)
     assert (row["status"], row["attempts"], row["link"]) == ("sent", 3, None)
+    # Done messages are forgotten after a while.
+    reminders = web.app.state.web.reminders  # type: ignore[attr-defined]
+    assert web.portal is not None
+    web.portal.call(reminders.purge)
+    assert len(outbox(db_path)) == 1
+    clock.advance(TIMING.keep_done + 1)
+    web.portal.call(reminders.purge)
+    assert outbox(db_path) == []
 
 
 def test_a_move_never_waits_for_the_relay(apps: Apps, clock: Clock, db_path: Path) -> None:

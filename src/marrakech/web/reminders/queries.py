@@ -194,6 +194,13 @@ class ReminderQueries:
             .values(status="queued", due=P("due"), claimed_by=null(), problem=P("problem"))
             .returning(o.c.key)
         )
+        # Done messages are kept a while (their keys stop a turn told again from being
+        # reminded twice), then forgotten.
+        self.purge = compiled(
+            delete(o).where(
+                o.c.status != "queued", o.c.status != "sending", o.c.done_at < P("before")
+            )
+        )
         self.next_due = compiled(select(func.min(o.c.due)).where(o.c.status == "queued"))
         # The game and seat as stored now, for the checks at sending time.
         self.turn_now = compiled(

@@ -7,9 +7,15 @@ A sender says how a delivery failed, and the outbox acts on it: a
 again later; a :class:`PermanentFailure` (``5xx`` for the recipient: no such mailbox,
 a bad address) marks the address undeliverable, and nothing more goes to it.
 
-Web Push (issue 25, item 4) would be another sender of the same shape, delivering to a
-browser's push subscription instead of an address; it needs the internet to be tested,
-so none ships (docs/deploy.md, "Email reminders").
+The reminders hand a :class:`Channel` a :class:`~marrakech.web.reminders.mail.Letter`
+(what to say, to whom, in which language, with which links), never a rendered message:
+:class:`EmailChannel` renders it as an email and gives it to its :class:`Sender`. Web
+Push (issue 25, item 4) would be another channel: a table of browsers' push
+subscriptions beside the addresses, and a channel rendering the letter's kind, language
+and game link as a push payload, encrypted for the subscription (RFC 8291) and signed
+for the push service (VAPID, RFC 8292), with the same failures (a ``404``/``410`` from
+the push service being a :class:`PermanentFailure` of the subscription). It needs the
+internet to be tested, so none ships (docs/deploy.md, "Email reminders").
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import ssl
 from email.message import EmailMessage
 from typing import Protocol
 
+from marrakech.web.reminders.mail import Letter, compose
 from marrakech.web.reminders.settings import SmtpRelay
 
 
@@ -45,6 +52,24 @@ class Sender(Protocol):
     """Delivers one message to one recipient, or raises a :class:`DeliveryError`."""
 
     async def send(self, message: EmailMessage, recipient: str) -> None: ...
+
+
+class Channel(Protocol):
+    """One way reminders reach a player: delivers ``letter`` to ``letter.to``, or
+    raises a :class:`DeliveryError`."""
+
+    async def deliver(self, letter: Letter) -> None: ...
+
+
+class EmailChannel:
+    """Reminders as emails (plain text and HTML) from ``mail_from``, through ``sender``."""
+
+    def __init__(self, sender: Sender, mail_from: str) -> None:
+        self.sender = sender
+        self.mail_from = mail_from
+
+    async def deliver(self, letter: Letter) -> None:
+        await self.sender.send(compose(letter, self.mail_from), letter.to)
 
 
 class SmtpSender:

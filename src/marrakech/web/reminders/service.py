@@ -35,9 +35,11 @@ from marrakech.i18n import LANGUAGES, seat_label
 from marrakech.web.protocol import ApiError
 from marrakech.web.queries import Statement
 from marrakech.web.reminders.hooks import TurnStart
-from marrakech.web.reminders.mail import Kind, Letter, compose
+from marrakech.web.reminders.mail import Kind, Letter
 from marrakech.web.reminders.queries import ReminderQueries
 from marrakech.web.reminders.senders import (
+    Channel,
+    EmailChannel,
     MessageRefused,
     PermanentFailure,
     Sender,
@@ -119,6 +121,8 @@ class Reminders:
         self.settings = settings
         self.timing = settings.timing
         self.sender = sender
+        #: How the reminders reach players (a push channel would be another).
+        self.channel: Channel = EmailChannel(sender, settings.mail_from)
         self.present = present
         self.clock = clock
         self.instance = instance or secrets.token_hex(6)
@@ -398,9 +402,8 @@ class Reminders:
                 return
             assert address is not None
             letter = await self._letter(row, address, float(game_now["clock_deadline"]))
-        message = compose(letter, self.settings.mail_from)
         try:
-            await self.sender.send(message, letter.to)
+            await self.channel.deliver(letter)
         except PermanentFailure as error:
             log.warning("reminders: %s is undeliverable: %s", row["address_id"], error)
             await self.store.transact(
@@ -522,11 +525,20 @@ class Reminders:
         self._wake = asyncio.Event()
         self._loop = asyncio.get_running_loop().create_task(self._run(), name="reminders")
 
+    async def purge(self) -> None:
+        """Forget the messages done for longer than :attr:`ReminderTiming.keep_done`."""
+        before = self.clock() - self.timing.keep_done
+        await self.store.transact([_step(self.q.purge, before=before)])
+
     async def _run(self) -> None:
         assert self._wake is not None
+        purged = 0.0
         while True:
             self._wake.clear()
             try:
+                if self.clock() - purged > 3600.0:
+                    purged = self.clock()
+                    await self.purge()
                 while await self.run_once() > 0:
                     pass
             except asyncio.CancelledError:

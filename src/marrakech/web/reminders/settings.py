@@ -187,6 +187,9 @@ class ReminderTiming:
     poll: float = 5.0
     #: How long a verification link works.
     verify_valid: float = 2 * 86400.0
+    #: How long sent, skipped and failed messages stay in the outbox (longer than any
+    #: turn: their keys keep a turn from being reminded twice).
+    keep_done: float = 30 * 86400.0
 
     def deadline_warning(self, turn_seconds: float) -> float | None:
         """Seconds before the deadline the deadline email goes, or None (too short a
