@@ -280,6 +280,13 @@ class Reminders:
         )
         return "done" if rows else "used"
 
+    async def seat_of_token(self, game_id: str, token_hash: str) -> tuple[int, str | None] | None:
+        """The seat of the game whose token has this hash, and its account; None."""
+        (rows,) = await self.store.transact(
+            [_step(self.q.seat_of_token, game_id=game_id, token_hash=token_hash)]
+        )
+        return (int(rows[0]["seat"]), rows[0]["account_id"]) if rows else None
+
     async def set_muted(self, game_id: str, seat: int, muted: bool) -> None:
         statement = self.q.mute if muted else self.q.unmute
         await self.store.transact([_step(statement, game_id=game_id, seat=seat, at=self.clock())])

@@ -34,9 +34,6 @@ from marrakech.web.reminders.service import (
     account_owner,
     seat_owner,
 )
-from marrakech.web.reminders.service import (
-    _step as step,
-)
 from marrakech.web.routes.api import read_body, read_json_body
 from marrakech.web.store import hash_token
 
@@ -111,12 +108,10 @@ async def _account(request: Request, context: WebContext) -> str:
 
 async def _seat(reminders: Reminders, ask: SeatAsk) -> tuple[int, str | None]:
     """The seat the token holds in the game, and its account; 403 for any other token."""
-    (rows,) = await reminders.store.transact(
-        [step(reminders.q.seat_of_token, game_id=ask.game, token_hash=hash_token(ask.token))]
-    )
-    if not rows:
+    found = await reminders.seat_of_token(ask.game, hash_token(ask.token))
+    if found is None:
         raise ApiError(403, "forbidden", "expected the token of a seat of this game")
-    return int(rows[0]["seat"]), rows[0]["account_id"]
+    return found
 
 
 async def _seat_mail(reminders: Reminders, game: str, seat: int, account: str | None) -> SeatMail:
