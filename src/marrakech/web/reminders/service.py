@@ -235,6 +235,8 @@ class Reminders:
         fields = unsign(await self.key(), token, purpose)
         if fields is None or len(fields) != (3 if purpose == "verify" else 2):
             return "forged"
+        if purpose == "verify" and not fields[2].isdigit():
+            return "forged"
         if purpose == "verify" and float(fields[2]) < self.clock():
             return "expired"
         (rows,) = await self.store.transact([_step(self.q.address, address_id=fields[0])])
