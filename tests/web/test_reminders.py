@@ -27,7 +27,7 @@ from marrakech.web.reminders.settings import MailSettings, ReminderTiming, parse
 from tests.web.conftest import Apps, Conn, create_game, mover, seat_token
 from tests.web.postgres import free_port
 from tests.web.servers import Served
-from tests.web.smtp_server import Inbox, text_part
+from tests.web.smtp_server import Certificates, Inbox, text_part
 from tests.web.test_accounts import CHEAP, sign_up
 
 FROM = "Marrakech <games@example.org>"
@@ -593,15 +593,30 @@ def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+def get_json(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        answer: dict[str, Any] = json.loads(reply.read())
+    return answer
+
+
 @pytest.mark.slow
-def test_the_verification_link_end_to_end_with_a_real_server(tmp_path: Path) -> None:
-    """``marrakech serve --smtp-url ...`` as deployed: the link in the email verifies."""
+def test_the_verification_link_end_to_end_with_a_real_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``marrakech serve`` as deployed, its relay's URL (TLS and AUTH, a private CA) in
+    ``MARRAKECH_SMTP_URL``: the link in the email verifies the address."""
     port = free_port()
-    with Inbox() as inbox:
+    certificates = Certificates(tmp_path)
+    tls = certificates.server_context()
+    with Inbox(tls=tls, users={"games@example.org": "s3cret:/@"}) as inbox:
+        monkeypatch.setenv(
+            "MARRAKECH_SMTP_URL",
+            f"smtps://games%40example.org:s3cret%3A%2F%40@localhost:{inbox.port}",
+        )
         served = Served(
             tmp_path / "games.sqlite3",
-            "--smtp-url",
-            f"smtp://127.0.0.1:{inbox.port}",
+            "--smtp-ca-file",
+            str(certificates.ca_file),
             "--mail-from",
             FROM,
             "--public-url",
@@ -610,6 +625,7 @@ def test_the_verification_link_end_to_end_with_a_real_server(tmp_path: Path) -> 
         )
         try:
             api = f"http://127.0.0.1:{port}/api"
+            assert get_json(f"{api}/config")["reminders"] is True
             game = post_json(f"{api}/games", {"players": 2, "seats": [{"kind": "human"}] * 2})
             ask = {"game": game["game_id"], "token": game["seats"][1]["token"]}
             state = post_json(
@@ -630,6 +646,7 @@ def test_the_verification_link_end_to_end_with_a_real_server(tmp_path: Path) -> 
             with urllib.request.urlopen(request, timeout=10) as done:
                 assert "confirmed" in done.read().decode()
             assert post_json(f"{api}/mail/seat", ask)["email"]["status"] == "verified"
+            assert inbox.logins == ["games@example.org"]
         finally:
             served.stop()
 
