@@ -293,6 +293,29 @@ def test_a_deadline_email_before_the_time_runs_out(
     assert "UTC" in text_part(message) and "a bot plays for you" in text_part(message)
 
 
+def test_no_deadline_email_for_short_turns_nor_with_the_page_open(
+    web: TestClient, inbox: Inbox, clock: Clock, db_path: Path
+) -> None:
+    blitz = two_people(web, clock="blitz")  # 30 seconds a turn: an email would come late
+    verified_seat(web, inbox, blitz, 1, "bob@example.org")
+    play_turn(web, blitz, 0)
+    wait_until(lambda: outbox(db_path, "your_turn"), "the your-turn reminder queued")
+    assert outbox(db_path, "deadline") == []
+
+    game = two_people(web, clock="relaxed")
+    verified_seat(web, inbox, game, 1, "bob@example.org")
+    play_turn(web, game, 0)
+    wait_until(lambda: outbox(db_path, "deadline"), "the deadline reminder queued")
+    with web.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        Conn(ws, [seat_token(game, 1)])  # the page is open when the warning is due
+        clock.advance(7200 - 1800 + 1)
+        deliver(web, db_path, clock)
+    (row,) = outbox(db_path, "deadline")
+    assert (row["status"], row["problem"]) == ("skipped", "the page is open")
+    subjects = [message["Subject"] for message in inbox.messages]
+    assert "Marrakech: your time runs out soon" not in subjects
+
+
 def test_french_emails(web: TestClient, inbox: Inbox, clock: Clock, db_path: Path) -> None:
     game = two_people(web, clock="relaxed")
     verified_seat(web, inbox, game, 1, "chloe@example.org", lang="fr")
