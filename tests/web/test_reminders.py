@@ -597,6 +597,8 @@ def test_deleting_the_account_deletes_its_address(
     sign_up(web, "Dee")
     reply = web.post("/api/mail/account", json={"address": "dee@example.org", "lang": "en"})
     assert reply.status_code == 202
+    exported = web.get("/api/account/export").json()["email"]
+    assert [(e["address"], e["status"]) for e in exported] == [("dee@example.org", "pending")]
     assert rows(db_path, "SELECT address FROM mail_addresses") == [{"address": "dee@example.org"}]
     assert web.post("/api/account/delete", json={"name": "Dee"}).status_code == 204
     assert rows(db_path, "SELECT address FROM mail_addresses") == []

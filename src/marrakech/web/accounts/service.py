@@ -464,11 +464,12 @@ class Accounts:
         """Everything stored about the account, as JSON data (no secret: password
         hashes, keys and session tokens are not data a person needs back)."""
         account_id = signed_in.account.id
-        credentials, sessions, seats = await self.store.transact(
+        credentials, sessions, seats, mail = await self.store.transact(
             [
                 _step(self.q.credentials_of, account_id=account_id),
                 _step(self.q.sessions_of, account_id=account_id),
                 _step(self.q.seats_of, account_id=account_id),
+                _step(self.q.mail_of, account_id=account_id),
             ]
         )
         account = signed_in.account
@@ -509,6 +510,16 @@ class Accounts:
                     "record": f"/api/games/{row['game_id']}/record",
                 }
                 for row in seats
+            ],
+            # The reminders' address (issue 25), if the account gave one.
+            "email": [
+                {
+                    "address": row["address"],
+                    "lang": row["lang"],
+                    "status": row["status"],
+                    "created": iso(row["created"]),
+                }
+                for row in mail
             ],
         }
 
