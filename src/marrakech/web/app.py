@@ -5,7 +5,7 @@
 lifespan) and closed when it stops::
 
     >>> app = create_app(":memory:", bot_delay=0)
-    >>> sorted(app.openapi()["paths"])  # the HTTP API; beside it, the pages and /ws/{game_id}
+    >>> sorted(app.openapi()["paths"])  # the HTTP API; beside it, pages, /mail/..., /ws/{id}
     ... # doctest: +NORMALIZE_WHITESPACE
     ['/api/account', '/api/account/claim', '/api/account/delete', '/api/account/export',
      '/api/account/passkey/register', '/api/account/passkey/register/options',
@@ -17,7 +17,8 @@ lifespan) and closed when it stops::
      '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
      '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
      '/api/leaderboard', '/api/lessons', '/api/lessons/{lesson_id}/answer',
-     '/api/players/{name}', '/api/replay']
+     '/api/mail/account', '/api/mail/account/remove', '/api/mail/seat',
+     '/api/mail/seat/mute', '/api/mail/seat/remove', '/api/players/{name}', '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
@@ -26,9 +27,9 @@ Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -41,10 +42,15 @@ from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, pages, ratings, socket
+from marrakech.web.routes import mail as mail_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
+
+if TYPE_CHECKING:
+    from marrakech.web.reminders.senders import Sender
+    from marrakech.web.reminders.settings import MailSettings
 
 STATIC_DIR = Path(__file__).with_name("static")
 
@@ -71,6 +77,9 @@ def create_app(
     passwords: Passwords | None = None,
     external_bots: ExternalBots = "allow",
     leaderboard_min_games: int = 5,
+    mail: MailSettings | None = None,
+    mail_sender: Sender | None = None,
+    mail_clock: Callable[[], float] | None = None,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -90,6 +99,8 @@ def create_app(
     (``allow``, ``invited``: by invitation link only, ``refuse``).
     ``leaderboard_min_games``: rated games an account plays at a player count before
     it shows on that count's leaderboard.
+    ``mail``: send email reminders (:mod:`marrakech.web.reminders`; None: none), through
+    ``mail_sender`` (None: the SMTP relay of ``mail``), on ``mail_clock`` (tests).
     """
     hide_frames()
     context = WebContext(
@@ -111,6 +122,9 @@ def create_app(
         passwords=passwords,
         external_bots=external_bots,
         leaderboard_min_games=leaderboard_min_games,
+        mail=mail,
+        mail_sender=mail_sender,
+        mail_clock=mail_clock,
     )
     app = FastAPI(
         title="Marrakech",
@@ -133,6 +147,7 @@ def create_app(
     app.include_router(account_routes.router)
     app.include_router(learn.router)
     app.include_router(ratings.router)
+    app.include_router(mail_routes.router)
     app.include_router(socket.router)
     return app
 
@@ -143,9 +158,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     context: WebContext = app.state.web
     manager = await context.open()
     await manager.start()
+    if context.reminders is not None:
+        context.reminders.start()
     try:
         yield
     finally:
+        if context.reminders is not None:
+            await context.reminders.stop()
         await manager.stop()
 
 

@@ -18,7 +18,7 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 # Without the 'web' extra the command line offers to install it (see marrakech.cli).
@@ -30,6 +30,8 @@ from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the ch
 
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
 EXTERNAL_BOTS = ("allow", "invited", "refuse")
+if TYPE_CHECKING:
+    from marrakech.web.reminders.settings import MailSettings
 
 #: The options of :class:`Limits`: option, field, what it limits.
 LIMIT_OPTIONS = (
@@ -203,6 +205,44 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=f"{what} ({default:g})",
         )
+    mail = parser.add_argument_group(
+        "email reminders", "send players reminders of their turns (docs/deploy.md)"
+    )
+    mail.add_argument(
+        "--smtp-url",
+        default=os.environ.get("MARRAKECH_SMTP_URL"),
+        metavar="URL",
+        help="the SMTP relay: smtp://HOST[:PORT], smtp+starttls://USER:PASS@HOST[:PORT] "
+        "(or smtp://...?starttls), smtps://USER:PASS@HOST[:PORT] (TLS); also read from "
+        "MARRAKECH_SMTP_URL, which keeps the password out of the process list. "
+        "Default: no reminders",
+    )
+    mail.add_argument(
+        "--mail-from",
+        default=os.environ.get("MARRAKECH_MAIL_FROM"),
+        metavar="ADDRESS",
+        help='the reminders\' sender ("Marrakech <games@example.org>"); needed with --smtp-url',
+    )
+    mail.add_argument(
+        "--public-url",
+        default=os.environ.get("MARRAKECH_PUBLIC_URL"),
+        metavar="URL",
+        help="this site's address as players reach it, for the links in emails "
+        "(https://games.example.org); needed with --smtp-url",
+    )
+    mail.add_argument(
+        "--smtp-ca-file",
+        default=None,
+        metavar="PATH",
+        help="certificates (PEM) to trust for the relay's TLS, besides the system's (a private CA)",
+    )
+    mail.add_argument(
+        "--reminder-delay",
+        type=_turn_seconds,
+        default=600,
+        metavar="SECONDS",
+        help="quiet delay before a your-turn email (600)",
+    )
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -262,6 +302,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
     try:
+        mail = mail_settings(args)
+    except ValueError as error:
+        print(f"marrakech serve: {error}", file=sys.stderr)
+        return 2
+    try:
         where = check_store(db)  # create or migrate the schema now, to fail clearly
     except (StoreError, ImportError) as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
@@ -292,6 +337,7 @@ def run(args: argparse.Namespace) -> int:
         open_game_ttl=args.open_game_ttl,
         external_bots=args.external_bots,
         leaderboard_min_games=max(1, args.leaderboard_min_games),
+        mail=mail,
     )
     config = uvicorn.Config(
         app,
@@ -326,6 +372,42 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0 if server.started else 1
+
+
+def mail_settings(args: argparse.Namespace) -> MailSettings | None:
+    """The reminders' settings of ``serve``'s options (None without ``--smtp-url``);
+    :class:`~marrakech.web.reminders.settings.MailSettingsError` says what is wrong."""
+    from marrakech.web.reminders.settings import (
+        MailSettings,
+        MailSettingsError,
+        ReminderTiming,
+        parse_mail_from,
+        parse_public_url,
+        parse_smtp_url,
+    )
+
+    if not args.smtp_url:
+        if args.mail_from:
+            raise MailSettingsError("--mail-from: expected --smtp-url too (where to send)")
+        return None
+    if args.smtp_ca_file is not None and not Path(args.smtp_ca_file).is_file():
+        raise MailSettingsError(f"--smtp-ca-file: no such file {args.smtp_ca_file!r}")
+    relay = parse_smtp_url(args.smtp_url, cafile=args.smtp_ca_file)
+    if not args.mail_from:
+        raise MailSettingsError(
+            "--smtp-url: expected --mail-from too (the sender, games@example.org)"
+        )
+    mail_from = parse_mail_from(args.mail_from)
+    if not args.public_url:
+        raise MailSettingsError(
+            "--smtp-url: expected --public-url too (https://games.example.org, for the links)"
+        )
+    return MailSettings(
+        relay,
+        mail_from,
+        parse_public_url(args.public_url),
+        ReminderTiming(quiet_delay=float(args.reminder_delay)),
+    )
 
 
 def _sqlite_path(db: str | None, default: Any) -> Path:

@@ -10,9 +10,10 @@ it share the games).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
@@ -28,6 +29,10 @@ from marrakech.web.store import GameStore
 
 #: What ``marrakech serve --external-bots`` may say (see :attr:`WebContext.external_bots`).
 ExternalBots = Literal["allow", "invited", "refuse"]
+if TYPE_CHECKING:
+    from marrakech.web.reminders.senders import Sender
+    from marrakech.web.reminders.service import Reminders
+    from marrakech.web.reminders.settings import MailSettings
 
 
 def is_postgres(database: str | Path | None) -> bool:
@@ -68,7 +73,13 @@ class WebContext:
     leaderboard_min_games: int = 5
     #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
     passwords: Passwords | None = None
+    #: The reminders' settings (None: no ``--smtp-url``, no reminders), and what
+    #: delivers them and tells the time (None: SMTP and the clock; tests pass others).
+    mail: MailSettings | None = None
+    mail_sender: Sender | None = None
+    mail_clock: Callable[[], float] | None = None
     rooms: RoomManager | None = None
+    reminders: Reminders | None = None
     _accounts: Accounts | None = None
 
     def __post_init__(self) -> None:
@@ -78,6 +89,8 @@ class WebContext:
         self.replay_rates = ClientRates(limits.replays_per_minute, limits.replay_burst)
         #: Finished games' replays and analyses, computed once.
         self.finished = FinishedCache()
+        #: Addresses given per client (each sends a verification message).
+        self.mail_rates = ClientRates(per_minute=2, burst=5)
 
     @property
     def static_dir(self) -> Path:
@@ -109,7 +122,32 @@ class WebContext:
             open_game_ttl=self.open_game_ttl,
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
+        if self.mail is not None:
+            self.reminders = self._open_reminders(self.rooms, self.mail)
         return self.rooms
+
+    def _open_reminders(self, rooms: RoomManager, mail: MailSettings) -> Reminders:
+        """The reminders on the store, told of turns and visits by the rooms; a seat's
+        page is open if this instance's room of the game says so."""
+        import time
+
+        from marrakech.web.reminders.senders import SmtpSender
+        from marrakech.web.reminders.service import Reminders
+
+        def present(game_id: str, seat: int) -> bool:
+            room = rooms.rooms.get(game_id)
+            return room is not None and room.presence(seat) == "connected"
+
+        reminders = Reminders(
+            rooms.store,
+            mail,
+            self.mail_sender or SmtpSender(mail.relay),
+            present=present,
+            clock=self.mail_clock or time.time,
+            instance=rooms.cluster.instance,
+        )
+        rooms.services.reminders.listener = reminders
+        return reminders
 
     @property
     def accounts(self) -> Accounts:

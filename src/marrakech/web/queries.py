@@ -58,6 +58,7 @@ from marrakech.web.schema import (
     chat_reports,
     credentials,
     games,
+    mail_addresses,
     seat_values,
     seats,
     sessions,
@@ -473,6 +474,18 @@ class AccountQueries:
         )
         self.delete_session = compiled(delete(s).where(s.c.token_hash == P("token_hash")))
         self.delete_sessions_of = compiled(delete(s).where(s.c.account_id == P("account_id")))
+        # Issue 25: the reminders' address of an account, exported, and deleted with it.
+        self.mail_of = compiled(
+            select(
+                mail_addresses.c.address,
+                mail_addresses.c.lang,
+                mail_addresses.c.status,
+                mail_addresses.c.created,
+            ).where(mail_addresses.c.account_id == P("account_id"))
+        )
+        self.delete_mail_of = compiled(
+            delete(mail_addresses).where(mail_addresses.c.account_id == P("account_id"))
+        )
         self.delete_other_sessions = compiled(
             delete(s).where(s.c.account_id == P("account_id"), s.c.token_hash != P("token_hash"))
         )

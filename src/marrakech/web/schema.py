@@ -5,9 +5,10 @@ Both stores create, migrate and query the same tables from this declaration:
 :data:`chat_reports`, :data:`bans`), the ratings (:data:`ratings`,
 :data:`rating_history`), :data:`instances` (the PostgreSQL instances'
 heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
-:data:`sessions` and :data:`challenges`. Alembic migrations shipped in
-:mod:`marrakech.web.migrations` bring any database to the declared schema when a store
-opens (:func:`upgrade`), under a lock, in one transaction.
+:data:`sessions` and :data:`challenges`, and the reminders' :data:`mail_addresses`,
+:data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys`.
+Alembic migrations shipped in :mod:`marrakech.web.migrations` bring any database to the
+declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
 A column whose name is a field of :class:`~marrakech.web.store.StoredGame` (games) or
 :class:`~marrakech.web.store.SeatRow` (seats) is written from that field and read back
@@ -315,6 +316,100 @@ challenges = Table(
     CheckConstraint("purpose IN ('register', 'authenticate')", name="challenges_purpose_check"),
 )
 Index("challenges_by_expiry", challenges.c.expires)
+
+# -- reminders (issue 25) -----------------------------------------------------------------
+#
+# docs/playing.md, "Reminders"; marrakech.web.reminders. An address belongs to an account
+# (every game of its seats) or to one guest seat of one game; reminders wait in the outbox
+# until a background task of any instance claims and sends them.
+
+mail_addresses = Table(
+    "mail_addresses",
+    metadata,
+    # Random, never reused: the signed links name it.
+    Column("id", Text, primary_key=True),
+    # ``account:ID`` or ``seat:GAME:SEAT`` (unique: one address each).
+    Column("owner", Text, nullable=False, unique=True),
+    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE")),
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE")),
+    Column("seat", SmallInteger),
+    # A seat's address holds for the token that gave it: a seat opened again and taken
+    # by someone else does not send its reminders to the first player.
+    Column("token_hash", Text),
+    Column("address", Text, nullable=False),
+    Column("lang", Text, nullable=False, server_default=text("'en'")),
+    # pending (its link not followed yet), verified, unsubscribed, undeliverable.
+    Column("status", Text, nullable=False, server_default=text("'pending'")),
+    # SHA-256 of the nonces the verify and unsubscribe links carry: each link works once.
+    Column("verify_nonce", Text),
+    Column("unsubscribe_nonce", Text),
+    Column("created", Double, nullable=False),
+    Column("changed", Double, nullable=False),
+    Column("problem", Text, nullable=False, server_default=text("''")),
+    CheckConstraint(
+        "status IN ('pending', 'verified', 'unsubscribed', 'undeliverable')",
+        name="mail_addresses_status_check",
+    ),
+)
+Index("mail_addresses_by_game", mail_addresses.c.game_id, mail_addresses.c.seat)
+Index("mail_addresses_by_account", mail_addresses.c.account_id)
+
+mail_mutes = Table(
+    "mail_mutes",
+    metadata,
+    # A seat's player muted this game's reminders.
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", SmallInteger, primary_key=True),
+    Column("at", Double, nullable=False),
+)
+
+mail_visits = Table(
+    "mail_visits",
+    metadata,
+    # When a seat's player last had the game's page open (opened or closed it): a
+    # your-turn reminder is not sent after a visit that saw the turn.
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", SmallInteger, primary_key=True),
+    Column("at", Double, nullable=False),
+)
+
+mail_outbox = Table(
+    "mail_outbox",
+    metadata,
+    # The idempotency key: ``GAME/SEAT/TURN/KIND`` (a reminder) or ``verify/ID/NONCE``:
+    # a second insert of one key is a no-op, so nothing is queued (or sent) twice.
+    Column("key", Text, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("address_id", Text, ForeignKey("mail_addresses.id", ondelete="CASCADE")),
+    Column("game_id", Text),
+    Column("seat", SmallInteger),
+    Column("turn", Integer),
+    # A verify message's link (its token) until it is sent; then cleared.
+    Column("link", Text),
+    Column("due", Double, nullable=False),
+    # queued, sending (claimed until ``claimed_until``), sent, skipped, failed.
+    Column("status", Text, nullable=False, server_default=text("'queued'")),
+    Column("claimed_by", Text),
+    Column("claimed_until", Double, nullable=False, server_default=text("0")),
+    Column("attempts", Integer, nullable=False, server_default=text("0")),
+    Column("created", Double, nullable=False),
+    Column("done_at", Double),
+    Column("problem", Text, nullable=False, server_default=text("''")),
+    CheckConstraint(
+        "status IN ('queued', 'sending', 'sent', 'skipped', 'failed')",
+        name="mail_outbox_status_check",
+    ),
+)
+Index("mail_outbox_due", mail_outbox.c.status, mail_outbox.c.due)
+Index("mail_outbox_by_game", mail_outbox.c.game_id, mail_outbox.c.seat)
+
+mail_keys = Table(
+    "mail_keys",
+    metadata,
+    # The key that signs the links (made once, on first use, shared by every instance).
+    Column("name", Text, primary_key=True),
+    Column("secret", Text, nullable=False),
+)
 
 # -- rows by name -------------------------------------------------------------------------
 

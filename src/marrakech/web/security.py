@@ -43,6 +43,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: What ``OPTIONS`` answers for any path (no CORS: other sites get no permission).
 ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS"
+#: Paths other sites may POST to: RFC 8058's one-click unsubscribe comes from the mail
+#: provider (or its webmail page), and the link's own signed token is its authority.
+CROSS_SITE_PATHS = frozenset({"/mail/unsubscribe"})
 
 
 class HideFrames(logging.Filter):
@@ -178,7 +181,7 @@ class Guard:
             )
             await send({"type": "http.response.body", "body": b""})
             return
-        if method not in SAFE_METHODS:
+        if method not in SAFE_METHODS and scope["path"] not in CROSS_SITE_PATHS:
             refused = cross_site(header_map(scope), self.allowed_origins)
             if refused is not None:
                 await send_error(send, 403, "forbidden", self._origin_message(refused))

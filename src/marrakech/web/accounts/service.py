@@ -447,8 +447,8 @@ class Accounts:
     # -- the account's data -------------------------------------------------------------
 
     async def delete(self, signed_in: SignedIn) -> None:
-        """Delete the account: its credentials and sessions go, its name is free again,
-        its games stay with their seats named :data:`DELETED_NAME`."""
+        """Delete the account: its credentials, sessions and reminders' address go, its
+        name is free again, its games stay with their seats named :data:`DELETED_NAME`."""
         account_id = signed_in.account.id
         now = time.time()
         await self.store.transact(
@@ -456,6 +456,7 @@ class Accounts:
                 _step(self.q.delete_account, account_id=account_id, now=now),
                 _step(self.q.delete_credentials_of, account_id=account_id),
                 _step(self.q.delete_sessions_of, account_id=account_id),
+                _step(self.q.delete_mail_of, account_id=account_id),
                 _step(self.q.rename_seats, account_id=account_id, new_name=DELETED_NAME),
             ]
         )
@@ -464,13 +465,14 @@ class Accounts:
         """Everything stored about the account, as JSON data (no secret: password
         hashes, keys and session tokens are not data a person needs back)."""
         account_id = signed_in.account.id
-        credentials, sessions, seats, ratings, history = await self.store.transact(
+        credentials, sessions, seats, ratings, history, mail = await self.store.transact(
             [
                 _step(self.q.credentials_of, account_id=account_id),
                 _step(self.q.sessions_of, account_id=account_id),
                 _step(self.q.seats_of, account_id=account_id),
                 _step(self.rq.ratings_of, account_id=account_id),
                 _step(self.rq.history_of, account_id=account_id),
+                _step(self.q.mail_of, account_id=account_id),
             ]
         )
         account = signed_in.account
@@ -535,6 +537,16 @@ class Accounts:
                     "sigma": row["sigma"],
                 }
                 for row in history
+            ],
+            # The reminders' address (issue 25), if the account gave one.
+            "email": [
+                {
+                    "address": row["address"],
+                    "lang": row["lang"],
+                    "status": row["status"],
+                    "created": iso(row["created"]),
+                }
+                for row in mail
             ],
         }
 

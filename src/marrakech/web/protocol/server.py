@@ -543,6 +543,8 @@ class PageConfig(StrictModel):
     #: seat), ``invited`` (by an invitation link only, not from the lobby) or ``refuse``
     #: (``marrakech serve --external-bots``).
     external_bots: str = "allow"
+    #: Whether this server sends email reminders (it was given ``--smtp-url``).
+    reminders: bool = False
 
 
 class GameSummary(GameMeta):

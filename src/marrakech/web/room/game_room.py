@@ -60,6 +60,7 @@ from marrakech.web.protocol import (
     play_status,
 )
 from marrakech.web.ratings import ranks_with_leavers
+from marrakech.web.reminders.hooks import ReminderHooks, TurnStart
 from marrakech.web.room.bot_loop import BotLoop
 from marrakech.web.room.chat import Chat, ChatGate
 from marrakech.web.room.clock import Target, TurnClock
@@ -141,6 +142,8 @@ class RoomServices:
     bot_delay: float
     seed: str
     chat: ChatGate = field(default_factory=ChatGate)
+    #: Where the rooms tell the reminders of new turns and visits (issue 25).
+    reminders: ReminderHooks = field(default_factory=ReminderHooks)
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
         """A generator for one room; a resumed room gets fresh draws (``version``)."""
@@ -193,6 +196,8 @@ class Room:
             lambda: services.lobby.release(self),
         )
         self.clock = TurnClock(game, services.store, self.later, self._time_out)
+        #: The (seat, turn) the reminders were last told of (told once per turn).
+        self._told_turn: tuple[int, int] | None = None
         self.advice = Hints(services.bots, services.store)
         self.chat = Chat(self, services.store, services.cluster, services.chat)
         #: Seats that resigned while another seat's roll was awaited (R22 applies at a
@@ -318,6 +323,7 @@ class Room:
         before = self.here.of_all(self.seats)
         self.clients.add(client)
         self.here.attach(client)
+        self.services.reminders.visited(self.game_id, client.seats)
         self.send_welcome(client)
         self._presence_changed(before, skip=client)
         tell_labels(self, before, skip=client)
@@ -326,6 +332,7 @@ class Room:
         before = self.here.of_all(self.seats)
         self.clients.discard(client)
         self.here.detach(client)
+        self.services.reminders.visited(self.game_id, client.seats)
         self._presence_changed(before)
         self.services.lobby.release(self)
 
@@ -578,6 +585,30 @@ class Room:
         with the pending resignations and arms its timer."""
         arm = self.owner and not self.closed
         self.clock.update(self._clock_target(), frozenset(self.pending_resigns), arm)
+        if arm:
+            self._tell_turn()
+
+    def _tell_turn(self) -> None:
+        """Tell the reminders when a human's turn begins (with or without a clock)."""
+        seat = seat_to_move(self.state) if self.status == "running" else None
+        if seat is None or self.seats[seat].kind != "human" or self.seats[seat].stand_in:
+            self._told_turn = None
+            return
+        turn = (seat, self.turn_number())
+        if turn == self._told_turn:
+            return
+        self._told_turn = turn
+        deadline = self.clock.deadline
+        self.services.reminders.turn_started(
+            TurnStart(
+                self.game_id,
+                seat,
+                turn[1],
+                deadline[2] if deadline is not None and deadline[:2] == turn else None,
+                float(self.clock.seconds),
+                self.presence(seat) == "connected",
+            )
+        )
 
     def _time_out(self, target: Target) -> None:
         self.later(self._stand_in(target))

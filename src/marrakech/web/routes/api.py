@@ -116,6 +116,7 @@ async def page_config(context: Context) -> PageConfig:
             "messages_per_second": context.rate,
             "message_burst": context.burst,
         },
+        reminders=context.reminders is not None,
     )
 
 

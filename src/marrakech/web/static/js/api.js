@@ -69,4 +69,13 @@ export const api = {
   // Ratings (docs/web.md, "Ratings").
   leaderboard: (players) => request("GET", `/api/leaderboard?players=${players}`),
   profile: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  // Email reminders (when the server sends them: config.reminders).
+  accountMail: () => request("GET", "/api/mail/account"),
+  setAccountMail: (address, lang) => request("POST", "/api/mail/account", { address, lang }),
+  removeAccountMail: () => request("POST", "/api/mail/account/remove", {}),
+  seatMail: (game, token) => request("POST", "/api/mail/seat", { game, token }),
+  setSeatMail: (game, token, address, lang) =>
+    request("POST", "/api/mail/seat", { game, token, address, lang }),
+  removeSeatMail: (game, token) => request("POST", "/api/mail/seat/remove", { game, token }),
+  muteSeat: (game, token, muted) => request("POST", "/api/mail/seat/mute", { game, token, muted }),
 };

@@ -2,7 +2,8 @@
 // bot levels, weakest first, the level a new bot seat starts at, the board's rim (R2)
 // for board.js, each clock's seconds per turn, the player counts, the named rule sets
 // and the yes/no rule options with their words in every language, and the carpets'
-// colours, the chat's longest message and its quick reactions. The page types none of it; app.js loads it before any page shows.
+// colours, the chat's longest message and its quick reactions, and whether the server
+// sends email reminders. The page types none of it; app.js loads it before any page shows.
 
 import { api } from "./api.js";
 import { lang } from "./i18n.js";
@@ -16,7 +17,7 @@ import { lang } from "./i18n.js";
 /**
  * @type {{levels: string[], defaultLevel: string|null, rim: object[], clocks: Record<string, number>,
  *   players: number[], ruleSets: RuleSetInfo[], ruleOptions: RuleOptionInfo[], palette: Record<string, Shades>,
- *   chatMax: number, reactions: string[]}}
+ *   chatMax: number, reactions: string[], reminders: boolean}}
  */
 export const config = {
   levels: [],
@@ -29,6 +30,7 @@ export const config = {
   palette: {},
   chatMax: 200,
   reactions: [],
+  reminders: false,
 };
 
 /** Keep what GET /api/config answered (also what the unit tests give). */
@@ -43,6 +45,7 @@ export function setConfig(answer) {
   config.palette = answer.palette || {};
   config.chatMax = answer.chat_max || 200;
   config.reactions = answer.reactions || [];
+  config.reminders = Boolean(answer.reminders);
 }
 
 export async function loadConfig() {

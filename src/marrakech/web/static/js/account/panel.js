@@ -7,6 +7,7 @@ import { t, lang } from "../i18n.js";
 import { api } from "../api.js";
 import { myGames } from "../store.js";
 import { createPasskey, usePasskey, passkeysAvailable } from "./webauthn.js";
+import { accountMailSection } from "./mail.js";
 
 /** @typedef {import("../account.js").AccountModel} AccountModel */
 
@@ -273,6 +274,7 @@ function signedIn(M) {
         M.tab = "signin";
       }, t("account.note.signed_out.everywhere")),
     ),
+    accountMailSection(),
     passwordForm(M),
     deleteForm(M),
   ];

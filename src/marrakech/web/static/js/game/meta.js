@@ -9,6 +9,7 @@ import { api } from "../api.js";
 import { rulesLabel } from "../config.js";
 import * as signals from "../signals.js";
 import { activeSeat } from "./state.js";
+import { remindersMenu } from "./reminders.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
@@ -40,6 +41,7 @@ export function renderMeta(ctx) {
     h("a", { href: api.recordUrl(gameId), download: `marrakech-${gameId}.json` }, t("game.download")),
     h("label", {}, t("game.speed"), " ", speed),
     ...(g.you.length ? signalButtons(ctx) : []),
+    g.you.length ? remindersMenu(ctx) : null,
   ];
   ui.metaLine.append(...parts.filter(Boolean));
 }
