@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from marrakech.arena import MatchConfig, ProgressBar, read_results, run_match, summarise
+from marrakech.arena.evaluate import OPPONENTS
 from marrakech.arena.match import GameResult
 from marrakech.arena.stats import BotSummary, bradley_terry, rating_intervals
 from marrakech.errors import MarrakechError
@@ -133,6 +134,22 @@ MATCHES = (
         "paranoid",
         0.0,
     ),
+)
+
+# Issue 27: the learned baselines against the reference opponents of `marrakech evaluate`
+# (its files have these names: `marrakech evaluate policy-2p --players 2 --games 400
+# --seed 1 --out benchmarks/strength` plays the same games).
+MATCHES += tuple(
+    Match(
+        f"{policy}-{label}-{players}p",
+        players,
+        (policy, *(opponent,) * (players - 1)),
+        400,
+        "learned baseline",
+        0.0,
+    )
+    for players, policy in ((2, "policy-2p"), (4, "policy-4p"))
+    for label, opponent in OPPONENTS[players].items()
 )
 
 
