@@ -281,10 +281,15 @@ def run(args: argparse.Namespace) -> int:
     if own:
         everything = own + reference_games(folder, players, written)
         source = f"these games and {folder}/" if folder is not None else "these games alone"
+        rows = ladder(everything)
+        # The fit centres the ratings on their mean, which moves with the set of bots;
+        # the gap to greedy, a bot every ladder holds, does not: quote that one.
+        anchor = next((rating for bot, _, rating, _, _ in rows if bot == "greedy"), None)
         print(f"\nBradley-Terry ladder at {players} players ({source}; mean 1500, 95% CI):")
-        for bot, count, rating, low, high in ladder(everything):
+        for bot, count, rating, low, high in rows:
             mark = "  <--" if bot == policy.spec else ""
-            print(f"  {rating:6.0f} ({low:.0f}-{high:.0f})  {bot} [{count} games]{mark}")
+            gap = "" if anchor is None else f"  greedy {rating - anchor:+5.0f}"
+            print(f"  {rating:6.0f} ({low:.0f}-{high:.0f}){gap}  {bot} [{count} games]{mark}")
     if stopped:
         print(f"stopped: run the same command again to continue (results in {out}/)")
         return 130
