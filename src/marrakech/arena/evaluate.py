@@ -281,12 +281,12 @@ def run(args: argparse.Namespace) -> int:
     if own:
         everything = own + reference_games(folder, players, written)
         source = f"these games and {folder}/" if folder is not None else "these games alone"
-        rows = ladder(everything)
+        ladder_rows = ladder(everything)
         # The fit centres the ratings on their mean, which moves with the set of bots;
         # the gap to greedy, a bot every ladder holds, does not: quote that one.
-        anchor = next((rating for bot, _, rating, _, _ in rows if bot == "greedy"), None)
+        anchor = next((rating for bot, _, rating, _, _ in ladder_rows if bot == "greedy"), None)
         print(f"\nBradley-Terry ladder at {players} players ({source}; mean 1500, 95% CI):")
-        for bot, count, rating, low, high in rows:
+        for bot, count, rating, low, high in ladder_rows:
             mark = "  <--" if bot == policy.spec else ""
             gap = "" if anchor is None else f"  greedy {rating - anchor:+5.0f}"
             print(f"  {rating:6.0f} ({low:.0f}-{high:.0f}){gap}  {bot} [{count} games]{mark}")
