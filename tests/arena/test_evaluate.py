@@ -82,6 +82,8 @@ def test_a_policy_file_and_a_function_become_bot_specs(tmp_path: Path) -> None:
         (["greedy", "--opponents", "random,grandmaster"], "found grandmaster"),
         (["greedy", "--out", "no/such/folder"], "no such folder"),
         (["greedy", "--games", "0"], "at least 1 game"),
+        (["policy-2p", "--players", "4"], "trained for 2-player games, found a 4-player game"),
+        (["tests.bots.test_policy:always_fifty"], "returned 50, not legal here"),
     ],
 )
 def test_bad_input_gets_a_clear_error(

@@ -22,6 +22,7 @@ continues where it stopped (game ``i`` depends on the seed and ``i`` only).
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import signal
 import sys
@@ -35,6 +36,7 @@ from marrakech.arena.stats import bradley_terry, rating_intervals, summarise
 from marrakech.bots import make_bot, parse_bot_spec
 from marrakech.bots.policy import PolicyError, PolicyNetwork, load_function
 from marrakech.errors import MarrakechError
+from marrakech.state import State
 
 #: The reference opponents by player count, weakest first: the bot specs of the ladder
 #: in docs/bots.md. ``hard`` and ``expert`` are the compiled search at fixed counts
@@ -210,6 +212,19 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _check_plays(policy: Policy, players: int) -> None:
+    """One decision of a fresh game of ``players``, before any match: a policy trained
+    for another player count, or a function that answers an illegal id, is refused here
+    with its own message rather than by a worker in the middle of a match."""
+    state, rng = State.new(players=players), random.Random(0)
+    while state.is_chance:
+        state = state.apply(state.legal_actions()[0])
+    try:
+        make_bot(policy.spec).choose(state, rng)
+    except ValueError as error:
+        raise MarrakechError(f"{policy.spec} cannot play {players}-player games: {error}") from None
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -226,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
         raise MarrakechError(
             f"expected opponents among {', '.join(known)}, found {', '.join(unknown) or 'none'}"
         )
+    _check_plays(policy, players)
     out = Path(args.out)
     if not out.is_dir():
         raise MarrakechError(f"--out {out}: no such folder (it is not created)")
