@@ -304,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nBradley-Terry ladder at {players} players ({source}; mean 1500, 95% CI):")
         for bot, count, rating, low, high in ladder_rows:
             mark = "  <--" if bot == policy.spec else ""
-            gap = "" if anchor is None else f"  greedy {rating - anchor:+5.0f}"
+            gap = "" if anchor is None else f"  {rating - anchor:+5.0f} vs greedy"
             print(f"  {rating:6.0f} ({low:.0f}-{high:.0f}){gap}  {bot} [{count} games]{mark}")
     if stopped:
         print(f"stopped: run the same command again to continue (results in {out}/)")
