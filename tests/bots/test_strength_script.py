@@ -111,3 +111,13 @@ def test_the_learned_baselines_matches_are_the_files_marrakech_evaluate_writes()
             match = matches[match_name(policy, label, players)]
             assert match.bots == (policy.spec, *(opponent,) * (players - 1))
             assert match.players == players and match.games == 400
+
+
+def test_the_learned_table_has_a_row_per_policy_match(tmp_path: Path) -> None:
+    script = load_script()
+    run_match(
+        MatchConfig(2, ("policy-2p", "random"), games=2, seed=1),
+        out=tmp_path / "policy-2p-random-2p.jsonl",
+    )
+    rows = [line for line in script.learned_table(tmp_path).splitlines() if "random (" in line]
+    assert rows == [rows[0]] and rows[0].startswith("| 2 | `policy-2p` | random (`random`) | 2 |")
