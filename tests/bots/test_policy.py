@@ -213,3 +213,31 @@ def test_the_shipped_files_are_in_the_package_data() -> None:
         assert 0 < len(data) < 4_000_000
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             assert "meta.npy" in archive.namelist()
+
+
+def test_the_shipped_policy_plays_without_numpy() -> None:
+    """The base install has no numpy: the policy file is read with zipfile and the
+    network runs in plain Python (a fresh interpreter with numpy and Numba blocked)."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys; sys.modules['numpy'] = None; sys.modules['numba'] = None\n"
+        "import random\n"
+        "from marrakech import State\n"
+        "from marrakech.bots import make_bot\n"
+        "bot = make_bot('policy-4p')\n"
+        "assert bot.network._numpy is None\n"
+        "rng, state = random.Random(1), State.new(players=4)\n"
+        "while not state.is_terminal:\n"
+        "    legal = state.legal_actions()\n"
+        "    choice = rng.choice(legal) if state.is_chance else bot.choose(state, rng)\n"
+        "    assert choice in legal\n"
+        "    state = state.apply(choice)\n"
+        "print('over', state.outcome().over)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "over True"
