@@ -32,6 +32,11 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("marrakech.tui.cli", "tui", "play in the terminal"),
     "learn": ("marrakech.tui.tutorial", "tui", "learn to play: short lessons in the terminal"),
     "arena": ("marrakech.arena.cli", "arena", "play bots against each other and rate them"),
+    "evaluate": (
+        "marrakech.arena.evaluate",
+        "arena",
+        "rate a policy or bot against the reference bots, on the bots' ladder",
+    ),
     "connect": (
         "marrakech.web.client.cli",
         "connect",

@@ -44,6 +44,9 @@ def test_levels_map_to_the_bots() -> None:
         "expert-v1",
         "search-quick",
         "search",
+        "policy",
+        "policy-2p",
+        "policy-4p",
     }
 
 

@@ -96,3 +96,28 @@ def test_ladder_rates_every_bot_of_a_player_count_together(tmp_path: Path) -> No
     assert games["`greedy`"] == 6 and games["`random`"] == 4
     curve = script.curve_table(tmp_path)
     assert "| 2 | `search@iterations=2000` | 2 |" in curve and "`greedy` |" not in curve
+
+
+def test_the_learned_baselines_matches_are_the_files_marrakech_evaluate_writes() -> None:
+    """`marrakech evaluate policy-2p --out benchmarks/strength` plays the very matches the
+    tables of docs/bots.md read (issue 27): same file names, same seats."""
+    from marrakech.arena.evaluate import OPPONENTS, match_name, policy_spec
+
+    script = load_script()
+    matches = {match.name: match for match in script.MATCHES}
+    for players in (2, 4):
+        policy = policy_spec(f"policy-{players}p")
+        for label, opponent in OPPONENTS[players].items():
+            match = matches[match_name(policy, label, players)]
+            assert match.bots == (policy.spec, *(opponent,) * (players - 1))
+            assert match.players == players and match.games == 400
+
+
+def test_the_learned_table_has_a_row_per_policy_match(tmp_path: Path) -> None:
+    script = load_script()
+    run_match(
+        MatchConfig(2, ("policy-2p", "random"), games=2, seed=1),
+        out=tmp_path / "policy-2p-random-2p.jsonl",
+    )
+    rows = [line for line in script.learned_table(tmp_path).splitlines() if "random (" in line]
+    assert rows == [rows[0]] and rows[0].startswith("| 2 | `policy-2p` | random (`random`) | 2 |")

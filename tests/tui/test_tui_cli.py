@@ -155,8 +155,8 @@ def test_a_record_seating_an_unknown_bot_is_refused(
     write_game(path, seats=("human", "bot:wizard", "bot:easy"))
     assert refusal(capsys, "--load", str(path)) == (
         "the record seats 'bot:wizard' at seat 1 (Blue): unknown bot 'wizard': expected one "
-        "of random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, search, easy, "
-        "medium, hard, expert (choose the seats with --seats)"
+        "of random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, search, policy, "
+        "policy-2p, policy-4p, easy, medium, hard, expert (choose the seats with --seats)"
     )
     options = parse("--load", str(path), "--seats", "human,easy,easy")
     assert options.seats == (SeatSpec.human(), SeatSpec.bot("easy"), SeatSpec.bot("easy"))

@@ -35,7 +35,8 @@ def test_every_level_and_bot_of_the_registry_takes_a_seat() -> None:
         assert game.bots[1].name == bot_name(spec.spec)
     message = (
         "expected a seat: human, a bot level (easy, medium, hard, expert) or a bot spec "
-        "(random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, search, with "
+        "(random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, search, policy, "
+        "policy-2p, policy-4p, with "
         ":SECONDS or @KEY=VALUE such as mcts:0.5 "
         "or mcts@iterations=300); found 'grandmaster'"
     )
@@ -155,7 +156,7 @@ def test_a_record_seat_of_an_unknown_bot_is_refused() -> None:
     assert str(error.value) == (
         "the record seats 'bot:wizard' at seat 1 (Blue): unknown bot 'wizard': "
         "expected one of random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, "
-        "search, easy, medium, hard, expert"
+        "search, policy, policy-2p, policy-4p, easy, medium, hard, expert"
     )
 
 

@@ -11,6 +11,9 @@ expert  search          compiled MCTS with the learned value            1 s a de
 -       mcts            Python MCTS, compiled playouts                  1 s a decision
 -       hard-v1         ``expectimax`` at its level settings (frozen)   1 s a decision
 -       expert-v1       ``mcts`` at its level settings (frozen)         1 s a decision
+-       policy-2p       a learned policy network (2 players)            instant
+-       policy-4p       a learned policy network (4 players)            instant
+-       policy          any policy file or function (``@weights=``)     instant
 ======  ==============  ==============================================  ==================
 
 ``hard-v1`` and ``expert-v1`` are the ``hard`` and ``expert`` levels of version 0.1, kept
@@ -47,6 +50,7 @@ from marrakech.bots.base import Bot
 from marrakech.bots.expectimax import ExpectimaxBot
 from marrakech.bots.greedy import GreedyBot
 from marrakech.bots.mcts import MctsBot
+from marrakech.bots.policy import PolicyBot
 from marrakech.bots.random_bot import RandomBot
 from marrakech.bots.search import SearchBot
 
@@ -75,6 +79,10 @@ REGISTRY: tuple[BotEntry, ...] = (
     BotEntry("expert-v1", MctsBot),
     BotEntry("search-quick", SearchBot, level="hard", presets=(("seconds", 0.25),)),
     BotEntry("search", SearchBot, level="expert"),
+    # Learned baselines (issue 27): a network over the observation, no search.
+    BotEntry("policy", PolicyBot),
+    BotEntry("policy-2p", PolicyBot, presets=(("weights", "policy-2p"),)),
+    BotEntry("policy-4p", PolicyBot, presets=(("weights", "policy-4p"),)),
 )
 
 #: Bot names -> their classes (constructors taking keyword budgets and options).
@@ -212,6 +220,7 @@ __all__ = [
     "GreedyBot",
     "MctsBot",
     "Option",
+    "PolicyBot",
     "RandomBot",
     "SearchBot",
     "bot_name",
