@@ -39,7 +39,7 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.routes import api, learn, pages, socket
+from marrakech.web.routes import api, learn, my_games, pages, socket
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
@@ -68,6 +68,8 @@ def create_app(
     blitz_seconds: int = 30,
     open_game_ttl: float = 3600.0,
     passwords: Passwords | None = None,
+    turn_scale: float = 1.0,
+    sweep_seconds: float = 10.0,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -83,6 +85,8 @@ def create_app(
     the names browsers may reach it by (its ``Host``; None: any).
     ``relaxed_seconds``/``blitz_seconds``: the seconds per player turn of those turn
     clocks. ``open_game_ttl``: seconds an open game nobody joins stays in the lobby.
+    ``turn_scale``: a factor on the turn-based clocks' times per move (tests);
+    ``sweep_seconds``: the pause between two sweeps of deadlines and games to resume.
     """
     hide_frames()
     context = WebContext(
@@ -102,6 +106,8 @@ def create_app(
         blitz_seconds=blitz_seconds,
         open_game_ttl=open_game_ttl,
         passwords=passwords,
+        turn_scale=turn_scale,
+        sweep_seconds=sweep_seconds,
     )
     app = FastAPI(
         title="Marrakech",
@@ -121,6 +127,7 @@ def create_app(
     app.include_router(pages.router)
     app.mount("/static", VersionedStatic(context.static), name="static")
     app.include_router(api.router)
+    app.include_router(my_games.router)
     app.include_router(account_routes.router)
     app.include_router(learn.router)
     app.include_router(socket.router)

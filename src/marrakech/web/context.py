@@ -55,6 +55,8 @@ class WebContext:
     relaxed_seconds: int = 180
     blitz_seconds: int = 30
     open_game_ttl: float = 3600.0
+    turn_scale: float = 1.0
+    sweep_seconds: float = 10.0
     #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
     passwords: Passwords | None = None
     rooms: RoomManager | None = None
@@ -96,6 +98,8 @@ class WebContext:
             relaxed_seconds=self.relaxed_seconds,
             blitz_seconds=self.blitz_seconds,
             open_game_ttl=self.open_game_ttl,
+            turn_scale=self.turn_scale,
+            sweep_seconds=self.sweep_seconds,
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
         return self.rooms

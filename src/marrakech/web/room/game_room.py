@@ -75,6 +75,7 @@ from marrakech.web.store import (
     StoreConflict,
     StoredGame,
 )
+from marrakech.web.turn_events import TurnEvents
 
 log = logging.getLogger("marrakech.web")
 
@@ -123,6 +124,8 @@ class RoomServices:
     bot_delay: float
     seed: str
     chat: ChatGate = field(default_factory=ChatGate)
+    #: Who listens to the turn-based clocks' turns (reminders).
+    turn_events: TurnEvents = field(default_factory=TurnEvents)
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
         """A generator for one room; a resumed room gets fresh draws (``version``)."""
@@ -174,7 +177,9 @@ class Room:
             services.bot_delay,
             lambda: services.lobby.release(self),
         )
-        self.clock = TurnClock(game, services.store, self.later, self._time_out)
+        self.clock = TurnClock(
+            game, services.store, self.later, self._time_out, services.turn_events
+        )
         self.advice = Hints(services.bots, services.store)
         self.chat = Chat(self, services.store, services.cluster, services.chat)
         #: Seats that resigned while another seat's roll was awaited (R22 applies at a
@@ -554,6 +559,12 @@ class Room:
 
     def _time_out(self, target: Target) -> None:
         self.later(self._stand_in(target))
+
+    async def time_out(self, target: Target) -> None:
+        """A sweep found ``target``'s stored deadline passed (a turn-based clock, its
+        room maybe loaded just for this): the stand-in plays for the seat, unless the
+        turn is over already (the store is the judge of time, not this room's timer)."""
+        await self._stand_in(target)
 
     async def _stand_in(self, target: Target) -> None:
         """The seat's time ran out: a bot of the game's stand-in level plays for it."""

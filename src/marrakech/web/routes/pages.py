@@ -18,8 +18,8 @@ from marrakech.web.static_files import NO_CACHE
 router = APIRouter(include_in_schema=False)
 
 #: The paths of the page: the lobby, a live game, the replay of an upload or of a game,
-#: the tutorial.
-PAGES = ("/", "/g/{game_id}", "/r/upload", "/r/{game_id}", "/learn")
+#: the tutorial, the player's games (where the installed app opens).
+PAGES = ("/", "/g/{game_id}", "/r/upload", "/r/{game_id}", "/learn", "/my-games")
 
 
 async def page(context: Context) -> Response:

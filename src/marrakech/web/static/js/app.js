@@ -4,6 +4,7 @@
 //   /r/{id}      replay of a stored game
 //   /r/upload    replay of a record chosen in the lobby
 //   /learn       the tutorial
+//   /my-games    this device's and account's games, yours to play first (the app opens here)
 
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
@@ -11,6 +12,7 @@ import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game.js";
 import { mountReplay } from "./replay.js";
 import { mountLearn } from "./learn/page.js";
+import { mountMyGames } from "./mygames.js";
 import { loadConfig } from "./config.js";
 import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
@@ -21,6 +23,7 @@ function route(path) {
   m = /^\/r\/([^/]+)\/?$/.exec(path);
   if (m) return { page: "replay", id: decodeURIComponent(m[1]) };
   if (/^\/learn\/?$/.test(path)) return { page: "learn" };
+  if (/^\/my-games\/?$/.test(path)) return { page: "mygames" };
   return { page: "lobby" };
 }
 
@@ -36,7 +39,7 @@ function renderChrome(where) {
   for (const b of group.querySelectorAll("button")) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
   }
-  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}` };
+  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, mygames: `${t("mygames.title")} — ${t("app.title")}` };
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
 
@@ -105,6 +108,7 @@ async function start() {
   if (where.page === "game") mountGame(main, where.id);
   else if (where.page === "replay") mountReplay(main, where.id);
   else if (where.page === "learn") mountLearn(main);
+  else if (where.page === "mygames") mountMyGames(main);
   else mountLobby(main);
   document.body.dataset.page = where.page;
   document.body.dataset.ready = "1";
