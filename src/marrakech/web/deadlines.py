@@ -19,10 +19,11 @@ running turn's deadline is stored with the game (``games.clock_deadline``, index
 The time bank (Board Game Arena's "extra time"): every seat starts with one move's time
 in its bank; a move that takes longer than its time spends the excess from the bank,
 which is never refilled. A turn's deadline is its start, plus the time per move, plus
-its seat's bank as the turn began::
+its seat's bank as the turn began. Seat 1, with 6 s in its bank, due at 110 s, moves at
+108 s: 4 s past its move's own time (which ended at 104 s)::
 
-    >>> spend((4, 6.0, 5.0, 3.0), seat=1, deadline=110.0, now=108.0)
-    (4, 4.0, 5.0, 3.0)
+    >>> spend((4.0, 6.0, 5.0, 3.0), seat=1, deadline=110.0, now=108.0)
+    (4.0, 2.0, 5.0, 3.0)
     >>> parse_banks("", 2, 3600.0), encode_banks((3600.0, 12.25))
     ((3600.0, 3600.0), '3600.0,12.2')
 """

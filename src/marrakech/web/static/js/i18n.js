@@ -1118,6 +1118,7 @@ export function clockLabel(mode, seconds) {
 /** "2 d 3 h", "5 h 12 min", "12 min", "40 s": a long duration, its two largest units. */
 export function durationText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds || 0));
+  /** @type {[string, number][]} */
   const parts = [
     ["clock.days", Math.floor(whole / 86400)],
     ["clock.hours", Math.floor((whole % 86400) / 3600)],

@@ -52,16 +52,30 @@ export function mountMyGames(root) {
   render();
   refresh();
   setInterval(refresh, REFRESH_MS);
-  // The time left counts down between two refreshes.
-  setInterval(() => M.answer && render(), 1000);
+  // The time left counts down between two refreshes (in place: the focus stays).
+  setInterval(() => tick(root, M), 1000);
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && refresh());
   onLangChange(render);
+}
+
+/** The time left of each game, counted down since the last answer. */
+function tick(root, M) {
+  const elapsed = (Date.now() - M.at) / 1000;
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-remaining]"))) {
+    el.textContent = leftText(Number(el.dataset.remaining) - elapsed);
+  }
+}
+
+function leftText(seconds) {
+  return seconds > 0 ? t("mygames.left", { time: durationText(seconds) }) : t("mygames.late");
 }
 
 function renderPage(root, M) {
   const count = M.answer ? M.answer.your_turn : 0;
   document.title = titleWith(count);
   setBadge(count);
+  // A refresh redraws the list: the focus goes back where it was (keyboard players).
+  const focused = document.activeElement instanceof HTMLElement && root.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
   clear(root);
   const games = M.answer ? M.answer.games : [];
   const mine = new Map(myGames().map((g) => [g.id, g]));
@@ -91,6 +105,10 @@ function renderPage(root, M) {
       h("p", {}, h("a", { class: "btn secondary", href: "/", "data-testid": "my-games-lobby" }, t("mygames.lobby"))),
     ),
   );
+  if (focused) {
+    const again = root.querySelector(`[data-testid="${focused}"]`);
+    if (again instanceof HTMLElement) again.focus();
+  }
 }
 
 function gameLine(g, entry, elapsed) {
@@ -102,8 +120,7 @@ function gameLine(g, entry, elapsed) {
   else action = h("a", { class: "btn small secondary", href: `/g/${summary.game_id}` }, t("mygames.watch"));
   let left = null;
   if (g.remaining !== null && g.remaining !== undefined && summary.status !== "over") {
-    const seconds = g.remaining - elapsed;
-    left = h("small", { class: g.your_turn ? "time-left urgent" : "time-left", "data-testid": `left-${summary.game_id}` }, seconds > 0 ? t("mygames.left", { time: durationText(seconds) }) : t("mygames.late"));
+    left = h("small", { class: g.your_turn ? "time-left urgent" : "time-left", "data-testid": `left-${summary.game_id}`, "data-remaining": String(g.remaining) }, leftText(g.remaining - elapsed));
   }
   return h(
     "li",
