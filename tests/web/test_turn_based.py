@@ -319,3 +319,38 @@ def test_a_deadline_armed_on_one_instance_is_handled_by_another(pg_url: str) -> 
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_slow_move_spends_the_time_bank(tmp_path: Path) -> None:
+    """A move that takes longer than its time spends the excess from its seat's bank
+    (stored with the game); the next turn's deadline counts the next seat's full bank."""
+    db = tmp_path / "games.sqlite3"
+    options = ("--turn-based-scale", "0.002", "--sweep-seconds", "0.2", "--bot-delay", "0")
+    server = Served(db, *options, "--bot-processes", "0")  # 7 s a move, 7 s in each bank
+    try:
+        game = two_humans(server)
+        game_id, token = game["game_id"], game["seats"][0]["token"]
+        _, _, first_deadline, _ = stored_clock(db, game_id)
+
+        async def scenario() -> float:
+            ws, welcome = await hello(server.url, game_id, token)
+            await asyncio.sleep(max(0.0, first_deadline - 7 + 2 - time.time()))  # 2 s over
+            update = welcome
+            while True:  # orient, roll, place: the turn ends
+                update = await play(ws, update, 0)
+                if not update["legal"].get("0"):
+                    break
+            ended = time.time()
+            await ws.close()
+            return ended
+
+        ended = asyncio.run(scenario())
+        seat, _, deadline, banks = stored_clock(db, game_id)
+        bank = float(banks.split(",")[0])
+        spent = ended - (first_deadline - 7)  # past the move's own 7 s
+        assert seat == 1 and banks.endswith(",7.0")
+        assert bank == pytest.approx(7 - spent, abs=0.3) and 0 < bank < 6
+        assert deadline == pytest.approx(ended + 7 + 7, abs=1.0)
+        assert stand_in(server, game_id, 0) is None
+    finally:
+        server.stop()
