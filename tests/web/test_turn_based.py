@@ -24,8 +24,9 @@ from marrakech.web.protocol import CreateGame
 from marrakech.web.rooms import RoomManager
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.turn_events import TurnEvent
-from tests.web.conftest import apply_changes
+from tests.web.conftest import Apps, apply_changes
 from tests.web.servers import Served, run_showing_logs
+from tests.web.test_accounts import CHEAP, sign_up
 
 websockets = pytest.importorskip("websockets.asyncio.client")
 
@@ -354,3 +355,23 @@ def test_a_slow_move_spends_the_time_bank(tmp_path: Path) -> None:
         assert stand_in(server, game_id, 0) is None
     finally:
         server.stop()
+
+
+def test_my_games_adds_the_signed_in_accounts_games(apps: Apps) -> None:
+    """Signed in, "My games" lists the account's seats even from a device that holds
+    no token of them (``held`` is then empty: the game opens for watching)."""
+    web = apps.start(passwords=CHEAP)
+    sign_up(web)
+    spec = {"players": 2, "seats": [{"kind": "human"}] * 2, "clock": "turn_1d", "first_seat": 0}
+    created = web.post("/api/games", json=spec).json()
+    answer = web.post("/api/my-games", json={"seats": []}).json()
+    assert answer["signed_in"] is True and answer["your_turn"] == 1
+    [entry] = answer["games"]
+    assert entry["game"]["game_id"] == created["game_id"]
+    assert entry["seats"] == [0] and entry["held"] == [] and entry["your_turn"]
+    web.post("/api/account/signout", json={})
+    assert web.post("/api/my-games", json={"seats": []}).json() == {
+        "games": [],
+        "your_turn": 0,
+        "signed_in": False,
+    }
