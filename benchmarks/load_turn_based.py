@@ -43,7 +43,7 @@ from typing import Any
 
 import websockets.asyncio.client as ws_client
 from load_web import ROOT, Instance, percentile, start_balancer
-from web_clients import request
+from web_clients import loopback_source, request
 
 MARK = "<!-- load_turn_based.py --write-docs -->"
 
@@ -54,6 +54,11 @@ def rss_bytes(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+#: Loopback addresses the players come from behind the balancer, which allows each
+#: address 120 POSTs a minute and 40 connections (deploy/haproxy.cfg).
+SOURCES = 64
 
 
 def create(address: str, first: int) -> dict[str, Any]:
@@ -74,12 +79,16 @@ def rooms(addresses: list[str]) -> int:
 
 
 async def check_in(
-    address: str, seats: list[tuple[str, str]], loads: list[float], rng: random.Random
+    address: str,
+    seats: list[tuple[str, str]],
+    loads: list[float],
+    rng: random.Random,
+    source: str | None,
 ) -> int:
-    """One player: "My games", then each game where it is its turn, opened, one move
-    played, left. Returns the actions played."""
+    """One player (from the address ``source``): "My games", then each game where it
+    is its turn, opened, one move played, left. Returns the actions played."""
     body = {"seats": [{"game_id": game_id, "token": token} for game_id, token in seats]}
-    status, answer = await asyncio.to_thread(request, address, "POST", "api/my-games", body)
+    status, answer = await asyncio.to_thread(request, address, "POST", "api/my-games", body, source)
     if status != 200:
         raise SystemExit(f"my games: {status} {answer}")
     tokens: dict[str, list[str]] = {}
@@ -91,7 +100,8 @@ async def check_in(
         if not entry["your_turn"]:
             break  # theirs come first
         game_id = entry["game"]["game_id"]
-        async with ws_client.connect(f"{base}ws/{game_id}", ping_interval=None) as ws:
+        extra: dict[str, Any] = {} if source is None else {"local_addr": (source, 0)}
+        async with ws_client.connect(f"{base}ws/{game_id}", ping_interval=None, **extra) as ws:
             started = time.perf_counter()
             await ws.send(json.dumps({"type": "hello", "tokens": tokens[game_id]}))
             while True:
@@ -111,19 +121,23 @@ async def check_in(
 
 
 async def check_ins(
-    address: str, players: list[list[tuple[str, str]]], concurrency: int
+    address: str, players: list[list[tuple[str, str]]], concurrency: int, spread: bool
 ) -> tuple[list[float], int]:
+    """Every player checks in, ``concurrency`` at a time (each from its own loopback
+    address if ``spread``: behind the balancer)."""
     loads: list[float] = []
-    queue: asyncio.Queue[list[tuple[str, str]]] = asyncio.Queue()
-    for seats in players:
-        queue.put_nowait(seats)
+    queue: asyncio.Queue[tuple[int, list[tuple[str, str]]]] = asyncio.Queue()
+    for number, seats in enumerate(players):
+        queue.put_nowait((number, seats))
     played = 0
 
     async def worker(number: int) -> None:
         nonlocal played
         rng = random.Random(number)
         while not queue.empty():
-            done = await check_in(address, queue.get_nowait(), loads, rng)
+            player, seats = queue.get_nowait()
+            source = loopback_source(1 + player % SOURCES) if spread else None
+            done = await check_in(address, seats, loads, rng, source)
             played += done  # after the await: the others' counts are not lost
 
     await asyncio.gather(*(worker(n) for n in range(concurrency)))
@@ -194,14 +208,20 @@ def run(
     rng = random.Random(args.seed)
     # A few games first, so that what every server loads once (the rules, the page's
     # words, the connection pool) is not counted per game.
-    warm = [create(address, 0) for _ in range(20)]
-    asyncio.run(check_ins(address, [[(g["game_id"], g["seats"][0]["token"])] for g in warm], 4))
+    spread = len(addresses) > 1
+    warm = [create(addresses[n % len(addresses)], 0) for n in range(20)]
+    warm_seats = [[(g["game_id"], g["seats"][0]["token"])] for g in warm]
+    asyncio.run(check_ins(address, warm_seats, 4, spread))
     wait_unloaded(addresses)
     before = [rss_bytes(pid) for pid in pids]
     started = time.monotonic()
+    # The games are created on the instances in turn (as the balancer would spread
+    # them; its 120 POSTs a minute per address are for people, not for this setup).
     with ThreadPoolExecutor(8) as pool:
-        firsts = [rng.randrange(2) for _ in range(args.games)]
-        games = list(pool.map(lambda first: create(address, first), firsts))
+        firsts = [(n, rng.randrange(2)) for n in range(args.games)]
+        games = list(
+            pool.map(lambda job: create(addresses[job[0] % len(addresses)], job[1]), firsts)
+        )
     created_s = time.monotonic() - started
     # Each player holds as many seats (two a game, dealt at random).
     seats = [(g["game_id"], seat["token"]) for g in games for seat in g["seats"]]
@@ -209,7 +229,7 @@ def run(
     share = len(seats) // args.players
     players = [seats[n * share : (n + 1) * share] for n in range(args.players)]
     started = time.monotonic()
-    loads, played = asyncio.run(check_ins(address, players, args.concurrency))
+    loads, played = asyncio.run(check_ins(address, players, args.concurrency, spread))
     checked_s = time.monotonic() - started
     wait_unloaded(addresses)
     after = [rss_bytes(pid) for pid in pids]
