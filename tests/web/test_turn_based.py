@@ -100,6 +100,8 @@ def test_a_deadline_is_stored_and_the_sweep_has_the_stand_in_play(tmp_path: Path
         summary = get_json(server.url + f"api/games/{game_id}")
         assert summary["clock"]["mode"] == "turn_1h" and summary["clock"]["seconds"] == 4
         assert get_json(server.url + "api/health")["rooms"] == 0  # nobody watches
+        # Stored in the background, at once.
+        wait_for(lambda: stored_clock(db, game_id)[0] == 0, 10, "the deadline stored")
         seat, turn, deadline, banks = stored_clock(db, game_id)
         # A move's time (4 s) and the seat's bank (as much) from the creation.
         assert (seat, turn, banks) == (0, 1, "")
@@ -131,6 +133,7 @@ def test_a_deadline_passed_while_no_instance_ran_resumes_fairly(tmp_path: Path) 
     server = Served(db, *options)  # an hour is 7 s
     try:
         game_id = two_humans(server)["game_id"]
+        wait_for(lambda: stored_clock(db, game_id)[0] == 0, 10, "the deadline stored")
     finally:
         server.stop()
     with sqlite3.connect(db) as conn:  # it passed a minute ago, while nothing ran
@@ -346,6 +349,8 @@ def test_a_slow_move_spends_the_time_bank(tmp_path: Path) -> None:
             return ended
 
         ended = asyncio.run(scenario())
+        # The turn's clock is stored in the background (a move never waits for it).
+        wait_for(lambda: stored_clock(db, game_id)[0] == 1, 10, "the next turn stored")
         seat, _, deadline, banks = stored_clock(db, game_id)
         bank = float(banks.split(",")[0])
         spent = ended - (first_deadline - 7)  # past the move's own 7 s
