@@ -3,7 +3,7 @@ import { test, afterEach } from "node:test";
 import assert from "node:assert/strict";
 
 import { clockText, formatNumber, formatPercent, hintText, turnText } from "../../src/marrakech/web/static/js/game/format.js";
-import { setLang } from "../../src/marrakech/web/static/js/i18n.js";
+import { setLang, durationText, clockLabel } from "../../src/marrakech/web/static/js/i18n.js";
 
 afterEach(() => setLang("en", { remember: false }));
 
@@ -13,6 +13,19 @@ test("clockText counts down whole seconds, rounded up", () => {
   assert.equal(clockText(0.1), "0:01");
   assert.equal(clockText(-3), "0:00");
   assert.equal(clockText(600), "10:00");
+});
+
+test("turn-based clocks: hours and days, their two largest units, in the page's language", () => {
+  assert.equal(clockText(3600), "1 h");
+  assert.equal(clockText(2 * 86400 + 3 * 3600 + 59), "2 d 3 h");
+  assert.equal(durationText(5 * 3600 + 12 * 60 + 30), "5 h 12 min");
+  assert.equal(durationText(86400 + 40), "1 d", "no zero hours");
+  assert.equal(durationText(40), "40 s");
+  assert.equal(clockLabel("turn_1d", 86400), "Turn-based: 1 d per move");
+  assert.equal(clockLabel("blitz", 30), "Blitz: 30 s per turn");
+  setLang("fr", { remember: false });
+  assert.equal(durationText(3 * 86400), "3 j");
+  assert.equal(clockLabel("turn_12h", 43200), "Tour par tour : 12 h par coup");
 });
 
 test("numbers and percentages in the page's language", () => {

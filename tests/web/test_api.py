@@ -172,7 +172,16 @@ def test_the_page_config_has_the_registry_levels_and_the_rim(client: TestClient)
     config = PageConfig.model_validate_json(reply.text, strict=True)
     assert config.levels == list(bots.LEVELS) and config.default_level in config.levels
     assert config.rim == rim_view()
-    assert config.clocks == {"none": 0, "relaxed": 180, "blitz": 30}
+    assert config.clocks == {
+        "none": 0,
+        "relaxed": 180,
+        "blitz": 30,
+        # Turn-based (issue 25): an hour, 12 hours, a day, 3 days per move.
+        "turn_1h": 3600,
+        "turn_12h": 43200,
+        "turn_1d": 86400,
+        "turn_3d": 259200,
+    }
 
 
 def test_the_page_config_publishes_the_per_client_limits(client: TestClient) -> None:
@@ -221,9 +230,17 @@ def test_an_unknown_rule_option_is_refused_with_the_known_ones(client: TestClien
 
 
 def test_the_page_config_has_this_servers_clocks(apps: Apps) -> None:
-    client = apps.start(relaxed_seconds=600, blitz_seconds=10)
+    client = apps.start(relaxed_seconds=600, blitz_seconds=10, turn_scale=0.001)
     config = client.get("/api/config").json()
-    assert config["clocks"] == {"none": 0, "relaxed": 600, "blitz": 10}
+    assert config["clocks"] == {
+        "none": 0,
+        "relaxed": 600,
+        "blitz": 10,
+        "turn_1h": 4,
+        "turn_12h": 43,
+        "turn_1d": 86,
+        "turn_3d": 259,
+    }
 
 
 def test_every_answer_validates_against_its_type(client: TestClient) -> None:

@@ -56,6 +56,7 @@ def test_summaries_tell_what_you_join(client: TestClient) -> None:
         "seat": None,
         "deadline": None,
         "remaining": None,
+        "bank": None,
     }
     assert 0 <= listed["age"] < 60 and listed["replay_link"] is None
 
@@ -136,7 +137,7 @@ def test_bad_names_are_refused_with_the_reason(
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ({"clock": "fast"}, "clock: expected 'none', 'relaxed' or 'blitz'"),
+        ({"clock": "fast"}, "clock: expected 'none', 'relaxed', 'blitz', 'turn_1h'"),
         ({"stand_in_level": "god"}, "stand_in_level: expected 'easy'"),
         ({"orient_last": "yes"}, "orient_last: expected a valid boolean"),
         ({"seats": [{"kind": "human"}, {"kind": "open"}]}, "name: expected the host's name"),

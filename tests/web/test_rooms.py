@@ -201,7 +201,7 @@ def test_r32_a_two_player_orient_last_game_stored_in_the_old_order_loads() -> No
     """Before record version 2 the server stored a 2-player orient-last game (R32) with
     the placer's orientation before his pile's reveal; such a game loads in today's order
     (Board Game Arena's: the reveal first) and replays to the same position."""
-    from marrakech.actions import Action, Draw, Orient
+    from marrakech.actions import Draw, Orient
     from marrakech.rules import parse_rules
     from marrakech.state import State
     from marrakech.web.room import stored_actions

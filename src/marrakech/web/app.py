@@ -41,7 +41,7 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.routes import api, learn, pages, ratings, socket
+from marrakech.web.routes import api, learn, my_games, pages, ratings, socket
 from marrakech.web.routes import mail as mail_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.sqlite_store import SQLiteStore
@@ -80,6 +80,8 @@ def create_app(
     mail: MailSettings | None = None,
     mail_sender: Sender | None = None,
     mail_clock: Callable[[], float] | None = None,
+    turn_scale: float = 1.0,
+    sweep_seconds: float = 10.0,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -101,6 +103,8 @@ def create_app(
     it shows on that count's leaderboard.
     ``mail``: send email reminders (:mod:`marrakech.web.reminders`; None: none), through
     ``mail_sender`` (None: the SMTP relay of ``mail``), on ``mail_clock`` (tests).
+    ``turn_scale``: a factor on the turn-based clocks' times per move (tests);
+    ``sweep_seconds``: the pause between two sweeps of deadlines and games to resume.
     """
     hide_frames()
     context = WebContext(
@@ -125,6 +129,8 @@ def create_app(
         mail=mail,
         mail_sender=mail_sender,
         mail_clock=mail_clock,
+        turn_scale=turn_scale,
+        sweep_seconds=sweep_seconds,
     )
     app = FastAPI(
         title="Marrakech",
@@ -144,6 +150,7 @@ def create_app(
     app.include_router(pages.router)
     app.mount("/static", VersionedStatic(context.static), name="static")
     app.include_router(api.router)
+    app.include_router(my_games.router)
     app.include_router(account_routes.router)
     app.include_router(learn.router)
     app.include_router(ratings.router)

@@ -125,6 +125,22 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         help="seconds per player turn with the blitz clock (30)",
     )
     parser.add_argument(
+        "--turn-based-scale",
+        type=_scale,
+        default=1.0,
+        metavar="FACTOR",
+        help="multiply the turn-based clocks' times per move (1; tests and demonstrations "
+        "use 0.001 to make an hour 3.6 s)",
+    )
+    parser.add_argument(
+        "--sweep-seconds",
+        type=_sweep,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds between two sweeps of the turn-based deadlines and of the games to "
+        "resume (10)",
+    )
+    parser.add_argument(
         "--open-game-ttl",
         type=_turn_seconds,
         default=3600,
@@ -272,6 +288,26 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _scale(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a factor > 0 and <= 1, found {text!r}")
+    return value
+
+
+def _sweep(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.05 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0.05 and 600, found {text!r}")
+    return value
+
+
 def _turn_seconds(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 7 * 86400:
         raise argparse.ArgumentTypeError(
@@ -338,6 +374,8 @@ def run(args: argparse.Namespace) -> int:
         external_bots=args.external_bots,
         leaderboard_min_games=max(1, args.leaderboard_min_games),
         mail=mail,
+        turn_scale=args.turn_based_scale,
+        sweep_seconds=args.sweep_seconds,
     )
     config = uvicorn.Config(
         app,

@@ -71,6 +71,8 @@ class WebContext:
     #: Rated games an account must have played at a player count to be on its
     #: leaderboard.
     leaderboard_min_games: int = 5
+    turn_scale: float = 1.0
+    sweep_seconds: float = 10.0
     #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
     passwords: Passwords | None = None
     #: The reminders' settings (None: no ``--smtp-url``, no reminders), and what
@@ -120,6 +122,8 @@ class WebContext:
             relaxed_seconds=self.relaxed_seconds,
             blitz_seconds=self.blitz_seconds,
             open_game_ttl=self.open_game_ttl,
+            turn_scale=self.turn_scale,
+            sweep_seconds=self.sweep_seconds,
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
         if self.mail is not None:

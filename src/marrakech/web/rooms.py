@@ -21,6 +21,7 @@ from marrakech.bots import Bot
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
+from marrakech.web import deadlines
 from marrakech.web.analysis_jobs import analyse_json
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, LocalCluster, Move
@@ -42,6 +43,7 @@ from marrakech.web.room.seat_commands import submit_command
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, hash_token
 from marrakech.web.store_worker import StoreWorker
+from marrakech.web.turn_events import TurnEvent, TurnEvents
 
 log = logging.getLogger("marrakech.web")
 
@@ -83,6 +85,8 @@ class RoomManager:
         relaxed_seconds: int = 180,
         blitz_seconds: int = 30,
         open_game_ttl: float = 3600.0,
+        turn_scale: float = 1.0,
+        sweep_seconds: float = SWEEP_SECONDS,
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay: expected seconds >= 0, found {bot_delay}")
@@ -93,8 +97,19 @@ class RoomManager:
         ):
             if value <= 0:
                 raise ValueError(f"{name}: expected seconds > 0, found {value}")
-        #: Seconds per player turn of each clock.
+        if turn_scale <= 0 or sweep_seconds <= 0:
+            raise ValueError(
+                f"turn_scale, sweep_seconds: expected > 0, found {turn_scale}, {sweep_seconds}"
+            )
+        #: Seconds per player turn of each clock (the turn-based ones times
+        #: ``turn_scale``: 1 but in tests and demonstrations).
         self.clock_seconds = {"none": 0, "relaxed": relaxed_seconds, "blitz": blitz_seconds}
+        for mode, seconds in deadlines.TURN_BASED.items():
+            self.clock_seconds[mode] = max(1, round(seconds * turn_scale))
+        #: Seconds between two sweeps of this instance (:meth:`_sweep`).
+        self.sweep_seconds = sweep_seconds
+        #: Turn-based games' turns starting and running out (reminders listen).
+        self.turn_events = TurnEvents()
         #: Seconds an open game nobody joins stays in the lobby.
         self.open_game_ttl = open_game_ttl
         self._analysing: set[str] = set()
@@ -116,7 +131,14 @@ class RoomManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         #: What every room is given (the store, the cluster, the bots, this lobby).
         self.services = RoomServices(
-            self.store, self.cluster, self.bots, self, bot_delay, self._seed, ChatGate(self.limits)
+            self.store,
+            self.cluster,
+            self.bots,
+            self,
+            bot_delay,
+            self._seed,
+            ChatGate(self.limits),
+            turn_events=self.turn_events,
         )
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
@@ -151,6 +173,10 @@ class RoomManager:
         self.bots.start()
         await self.cluster.start(self)
         await self.resume(await self.store.games_to_resume())
+        try:  # deadlines passed while no instance ran are pushed back now
+            await self.sweep_clocks()
+        except Exception as error:
+            log.warning("the clocks' sweep failed: %s", error)
         task = asyncio.get_running_loop().create_task(self._sweep(), name="rooms' sweep")
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -160,8 +186,9 @@ class RoomManager:
         that nothing moves (its bot loop ended on a store failure, its room was
         unloaded meanwhile), and re-arm the clocks of the rooms owned here."""
         while True:
-            await asyncio.sleep(SWEEP_SECONDS)
+            await asyncio.sleep(self.sweep_seconds)
             try:
+                await self.sweep_clocks()
                 await self.resume(await self.store.games_to_resume())
                 for room in list(self.rooms.values()):
                     if room.owner and not room.closed:
@@ -171,6 +198,33 @@ class RoomManager:
                 raise
             except Exception as error:  # the store is down: the next sweep tries again
                 log.warning("the rooms' sweep failed: %s", error)
+
+    async def sweep_clocks(self) -> None:
+        """The turn-based clocks' sweep (:mod:`marrakech.web.deadlines`), on every
+        instance: if no instance swept for a while, push the deadlines that passed
+        meanwhile back; announce the turns whose time runs out soon; and have the
+        stand-in play for the seats whose deadline passed (each claimed by one
+        instance, the room loaded for it and unloaded after)."""
+        store, now = self.store, time.time()
+        last = await deadlines.note_sweep(store, now)
+        if last is not None and now - last > deadlines.downtime_seconds(self.sweep_seconds):
+            log.info("no instance ran for %.0f s: turn-based deadlines pushed back", now - last)
+            await deadlines.extend_overdue(store, now)
+        for due in await deadlines.warn_due(store, now):
+            event = TurnEvent("deadline_near", due.game_id, due.seat, due.turn, due.deadline)
+            self.turn_events.emit(event)
+        for due in await deadlines.claim_due(store, now):
+            try:
+                room = await self.get(due.game_id)
+                if room is None:
+                    continue
+                if room.owner:  # else its living owner's timer runs out
+                    await room.time_out((due.seat, due.turn))
+                self.release(room)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # claimed for a while: a later sweep tries again
+                log.exception("cannot time out game %s", due.game_id)
 
     async def resume(self, game_ids: list[str]) -> None:
         """Load these games' rooms (each owned here, unless a living instance owns it)
@@ -226,17 +280,23 @@ class RoomManager:
             del self._loading[game_id]
 
     def release(self, room: Room) -> None:
-        """Unload an idle room (no connection, no bot move pending, no turn clock running
-        here); the store keeps it, and any instance may own it next."""
+        """Unload an idle room (no connection, no bot move pending, no real-time turn
+        clock running here); the store keeps it, and any instance may own it next. A
+        turn-based clock's deadline is stored: the clocks' sweep handles it."""
+        clock = room.clock
+        timed = room.owner and clock.deadline is not None  # its timer lives here...
+        if timed and clock.turn_based and clock.stored:
+            timed = False  # ...or in the store, for the sweeps
         if (
             not room.clients
             and not room.bot_busy
             and not room.lock.locked()
-            and not (room.owner and room.clock.deadline is not None)  # its timer lives here
+            and not timed
             and self.rooms.get(room.game_id) is room
         ):
             del self.rooms[room.game_id]
             room.closed = True
+            clock.cancel()
             if room.owner:
                 self.cluster.release(room.game_id)
 

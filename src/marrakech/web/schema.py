@@ -16,8 +16,9 @@ into it by name (:func:`game_values`, :func:`game_fields`, :func:`seat_values`,
 :func:`seat_row`); a few columns are encoded (:data:`GAME_CODECS`). So a new stored field
 is its dataclass field, one :class:`~sqlalchemy.Column` here and one migration step::
 
-    >>> sorted(set(games.c.keys()) - set(GAME_FIELDS))
-    ['bots', 'clock_deadline', 'clock_seat', 'clock_turn', 'owner', 'pending_resigns']
+    >>> sorted(set(games.c.keys()) - set(GAME_FIELDS))  # doctest: +NORMALIZE_WHITESPACE
+    ['bots', 'clock_claimed', 'clock_deadline', 'clock_seat', 'clock_turn', 'clock_warned',
+     'owner', 'pending_resigns']
     >>> from sqlalchemy import select
     >>> query = select(seats.c.kind).where(seats.c.host)
     >>> " ".join(compile_sql(query, "sqlite").split())
@@ -99,6 +100,13 @@ games = Table(
     Column("chat", Boolean, nullable=False, server_default=true()),
     # Issue 24: whether the game is rated (chosen at creation: accounts and bots only).
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # Issue 25, turn-based clocks: each seat's time bank left (seconds, comma-separated;
+    # '' while every bank is full), until when an instance's sweep handles the running
+    # turn's passed deadline (so that one instance does), and the player-turn number
+    # whose "time runs out soon" was announced (once a turn).
+    Column("clock_banks", Text, nullable=False, server_default=text("''")),
+    Column("clock_claimed", Double, nullable=False, server_default=text("0")),
+    Column("clock_warned", Integer, nullable=False, server_default=text("-1")),
     CheckConstraint("players BETWEEN 2 AND 4", name="games_players_check"),
     CheckConstraint("status IN ('waiting', 'running', 'over')", name="games_status_check"),
 )
@@ -114,6 +122,15 @@ Index(
     games.c.updated,
     sqlite_where=games.c.status != "over",
     postgresql_where=games.c.status != "over",
+)
+
+# The sweeps find the running turns whose deadline passed by this index, whichever
+# instance runs them (a game nobody watches has no timer in memory).
+Index(
+    "games_by_deadline",
+    games.c.clock_deadline,
+    sqlite_where=games.c.clock_seat >= 0,
+    postgresql_where=games.c.clock_seat >= 0,
 )
 
 seats = Table(
@@ -238,6 +255,16 @@ rating_history = Table(
 )
 Index(
     "rating_history_by_player", rating_history.c.kind, rating_history.c.player, rating_history.c.at
+)
+
+# Issue 25: when the clocks' sweep last ran (on any instance). A sweep that finds the
+# last one long ago knows no instance ran meanwhile: the deadlines that passed then are
+# pushed back (docs/playing.md, "Turn-based games").
+sweeps = Table(
+    "sweeps",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("at", Double, nullable=False),
 )
 
 instances = Table(

@@ -102,7 +102,8 @@ class StoredGame:
     #: The number of accepted actions (``len(actions)`` unless this is a summary, whose
     #: ``actions`` are left out); computed when not given.
     version: int = -1
-    #: The turn clock: ``none``, ``relaxed`` or ``blitz``, its seconds per turn (0 for
+    #: The turn clock: ``none``, ``relaxed``, ``blitz`` or a turn-based one
+    #: (``turn_1h``, ``turn_12h``, ``turn_1d``, ``turn_3d``), its seconds per turn (0 for
     #: none), and the level of the bot that stands in for a player out of time.
     clock: str = "none"
     clock_seconds: int = 0
@@ -127,6 +128,9 @@ class StoredGame:
     #: Whether the game is rated (chosen at creation): its human seats are accounts',
     #: and its end moves their ratings and its bots' (docs/web.md, "Ratings").
     rated: bool = False
+    #: A turn-based clock's time banks left, by seat (seconds, comma-separated; ``''``
+    #: while all are full: :mod:`marrakech.web.deadlines`).
+    clock_banks: str = ""
 
     def __post_init__(self) -> None:
         if self.version < 0:
@@ -302,9 +306,10 @@ class GameStore(Protocol):
         ...
 
     async def games_to_resume(self) -> list[str]:
-        """Ids of unfinished games waiting for a bot or running a player's turn clock:
-        the server resumes them at start and in its sweep (on PostgreSQL, those no living
-        instance owns)."""
+        """Ids of unfinished games waiting for a bot or running a player's real-time
+        turn clock: the server resumes them at start and in its sweep (on PostgreSQL,
+        those no living instance owns). Turn-based clocks are swept from the database
+        instead (:mod:`marrakech.web.deadlines`): their rooms stay unloaded."""
         ...
 
     async def usage(self, creator: str, since: float) -> Usage:

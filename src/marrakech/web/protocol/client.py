@@ -179,7 +179,8 @@ ApiErrorCode = Literal[
     "already_seated",
 ]
 #: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
-ClockMode = Literal["none", "relaxed", "blitz"]
+#: ``turn_*``: turn-based, an hour to three days per move (issue 25).
+ClockMode = Literal["none", "relaxed", "blitz", "turn_1h", "turn_12h", "turn_1d", "turn_3d"]
 
 
 class ProtocolError(ValueError):

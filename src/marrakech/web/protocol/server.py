@@ -87,7 +87,8 @@ class SeatInfo(StrictModel):
 
 
 class Clock(StrictModel):
-    """A game's turn clock. ``mode`` ``none`` has no ``seconds``; otherwise each turn
+    """A game's turn clock. ``mode`` ``none`` has no ``seconds``; the ``turn_*`` ones are
+    turn-based (hours or days per move, docs/playing.md); otherwise each turn
     (orient, roll, place) has ``seconds``, and when they run out a bot of
     ``stand_in_level`` plays for the seat until its player takes it back.
 
@@ -102,6 +103,9 @@ class Clock(StrictModel):
     seat: int | None = None
     deadline: str | None = None
     remaining: float | None = None
+    #: A turn-based clock's (issue 25): the seconds of ``remaining`` that come from the
+    #: running seat's time bank (spent only past the move's own time).
+    bank: float | None = None
 
 
 class GameMeta(StrictModel):

@@ -4,6 +4,12 @@ The owner of a game keeps the running turn's deadline, stores it (with the
 resignations waiting for the next decision, R22) whenever either changes, and sets a
 timer. A room reloaded after a restart or a takeover resumes the stored deadline with
 at least :data:`RESUME_SECONDS` left (:func:`resumed_deadline`).
+
+A turn-based clock (issue 25: hours or days per move, :mod:`marrakech.web.deadlines`)
+adds each seat's time bank to its turn's deadline and spends it when a move takes
+longer than its time; its owner stores the banks with the deadline, and tells the
+instance's :class:`~marrakech.web.turn_events.TurnEvents` when a turn starts. Its room
+may be unloaded while the turn runs: the deadline is then the clocks' sweep's.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from marrakech.web import deadlines
 from marrakech.web.protocol import Clock
 from marrakech.web.room.meta import clock_view
 from marrakech.web.store import GameStore, StoredGame
+from marrakech.web.turn_events import TurnEvent, TurnEvents
 
 log = logging.getLogger("marrakech.web")
 
@@ -50,10 +58,20 @@ class TurnClock:
         store: GameStore,
         later: Callable[[Coroutine[Any, Any, None]], None],
         on_time_out: Callable[[Target], None],
+        events: TurnEvents | None = None,
     ) -> None:
         self.game_id = game.id
         self.mode = game.clock
         self.seconds = game.clock_seconds
+        #: Whether this is a turn-based clock (banks, deadlines swept from the store).
+        self.turn_based = deadlines.is_turn_based(game.clock)
+        #: Each seat's time bank left (turn-based clocks; zeros otherwise).
+        self.banks: tuple[float, ...] = (
+            deadlines.parse_banks(game.clock_banks, game.players, game.clock_seconds)
+            if self.turn_based
+            else (0.0,) * game.players
+        )
+        self._events = events
         self.stand_in_level = game.stand_in_level
         self._store = store
         self._later = later
@@ -63,18 +81,31 @@ class TurnClock:
         self._timer: asyncio.TimerHandle | None = None
         #: The turn clock and pending resignations as last stored (or being stored;
         #: None after a failure, so the next update stores them again).
-        self._stored: tuple[Deadline | None, frozenset[int]] | None = (
+        self._stored: tuple[Deadline | None, frozenset[int], str] | None = (
             game.turn_clock,
             game.pending_resigns,
+            self._banks_text(),
         )
 
     @property
     def running(self) -> bool:
         return self.mode != "none"
 
+    @property
+    def stored(self) -> bool:
+        """Whether the store holds the clock as it is (or is being given it)."""
+        return self._stored is not None
+
     def view(self) -> Clock:
         """The clock as the pages see it now."""
-        return clock_view(self.mode, self.seconds, self.stand_in_level, self.deadline)
+        bank = None
+        if self.turn_based and self.deadline is not None:
+            bank = self.banks[self.deadline[0]]
+        return clock_view(self.mode, self.seconds, self.stand_in_level, self.deadline, bank)
+
+    def _banks_text(self) -> str:
+        full = all(bank >= self.seconds for bank in self.banks)
+        return "" if not self.turn_based or full else deadlines.encode_banks(self.banks)
 
     def restart(self) -> None:
         """Give the running turn its whole time again from the next :meth:`update`."""
@@ -89,10 +120,17 @@ class TurnClock:
     def update(self, target: Target | None, pending: frozenset[int], arm: bool) -> None:
         """Start ``target``'s clock if its turn is new; if ``arm`` (the owner), store it
         with the ``pending`` resignations when either changed, and set the timer."""
-        if target is None:
-            self.deadline = None
-        elif self.deadline is None or self.deadline[:2] != target:
-            self.deadline = (*target, time.time() + self.seconds)
+        now = time.time()
+        started = False
+        if target is None or self.deadline is None or self.deadline[:2] != target:
+            if self.turn_based and self.deadline is not None:  # the turn ended
+                self.banks = deadlines.spend(self.banks, self.deadline[0], self.deadline[2], now)
+            if target is None:
+                self.deadline = None
+            else:
+                bank = self.banks[target[0]] if self.turn_based else 0.0
+                self.deadline = (*target, now + self.seconds + bank)
+                started = True
         self.cancel()
         if not arm:
             return
@@ -100,10 +138,13 @@ class TurnClock:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no running loop: stored and armed at the next change
             return
-        turn = (self.deadline, pending)
+        turn = (self.deadline, pending, self._banks_text())
         if turn != self._stored:
             self._stored = turn
             self._later(self._save(*turn))
+        if started and self.turn_based and self._events is not None and self.deadline:
+            seat, number, moment = self.deadline
+            self._events.emit(TurnEvent("turn_started", self.game_id, seat, number, moment))
         if self.deadline is not None:
             delay = max(0.0, self.deadline[2] - time.time())
             self._timer = loop.call_later(delay, self._time_out, self.deadline[:2])
@@ -111,7 +152,7 @@ class TurnClock:
     async def store_pending(self, pending: frozenset[int]) -> None:
         """Store the pending resignations now (raises if the store fails)."""
         await self._store.save_turn_state(self.game_id, self.deadline, pending)
-        self._stored = (self.deadline, pending)
+        self._stored = (self.deadline, pending, self._banks_text())
 
     def cancel(self) -> None:
         if self._timer is not None:
@@ -122,9 +163,12 @@ class TurnClock:
         self._timer = None
         self._on_time_out(target)
 
-    async def _save(self, deadline: Deadline | None, pending: frozenset[int]) -> None:
+    async def _save(self, deadline: Deadline | None, pending: frozenset[int], banks: str) -> None:
         try:
-            await self._store.save_turn_state(self.game_id, deadline, pending)
+            if self.turn_based:
+                await deadlines.save_turn(self._store, self.game_id, deadline, pending, banks)
+            else:
+                await self._store.save_turn_state(self.game_id, deadline, pending)
         except Exception:  # they live on here; stored at the next change or sweep
             log.exception("could not store the turn state of game %s", self.game_id)
             self._stored = None

@@ -79,6 +79,7 @@ from marrakech.web.store import (
     StoreConflict,
     StoredGame,
 )
+from marrakech.web.turn_events import TurnEvents
 
 log = logging.getLogger("marrakech.web")
 
@@ -144,6 +145,8 @@ class RoomServices:
     chat: ChatGate = field(default_factory=ChatGate)
     #: Where the rooms tell the reminders of new turns and visits (issue 25).
     reminders: ReminderHooks = field(default_factory=ReminderHooks)
+    #: Who listens to the turn-based clocks' turns (reminders).
+    turn_events: TurnEvents = field(default_factory=TurnEvents)
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
         """A generator for one room; a resumed room gets fresh draws (``version``)."""
@@ -195,7 +198,9 @@ class Room:
             services.bot_delay,
             lambda: services.lobby.release(self),
         )
-        self.clock = TurnClock(game, services.store, self.later, self._time_out)
+        self.clock = TurnClock(
+            game, services.store, self.later, self._time_out, services.turn_events
+        )
         #: The (seat, turn) the reminders were last told of (told once per turn).
         self._told_turn: tuple[int, int] | None = None
         self.advice = Hints(services.bots, services.store)
@@ -612,6 +617,12 @@ class Room:
 
     def _time_out(self, target: Target) -> None:
         self.later(self._stand_in(target))
+
+    async def time_out(self, target: Target) -> None:
+        """A sweep found ``target``'s stored deadline passed (a turn-based clock, its
+        room maybe loaded just for this): the stand-in plays for the seat, unless the
+        turn is over already (the store is the judge of time, not this room's timer)."""
+        await self._stand_in(target)
 
     async def _stand_in(self, target: Target) -> None:
         """The seat's time ran out: a bot of the game's stand-in level plays for it."""

@@ -45,10 +45,15 @@ def seat_info(row: SeatRow, presence: Presence, resigned: bool, external: bool =
 
 
 def clock_view(
-    mode: str, seconds: int, stand_in_level: str, deadline: tuple[int, int, float] | None
+    mode: str,
+    seconds: int,
+    stand_in_level: str,
+    deadline: tuple[int, int, float] | None,
+    bank: float | None = None,
 ) -> Clock:
     """The clock as the pages see it now: with the running turn's ``deadline`` (seat,
-    turn, epoch seconds), its seat, moment and the seconds left."""
+    turn, epoch seconds), its seat, moment and the seconds left (``bank`` of them in
+    its seat's time bank, on a turn-based clock)."""
     shown = seconds if mode != "none" else None
     clock = Clock(mode=mode, seconds=shown, stand_in_level=stand_in_level)  # type: ignore[arg-type]
     if deadline is None:
@@ -61,6 +66,7 @@ def clock_view(
             "seat": seat,
             "deadline": written.replace("+00:00", "Z"),
             "remaining": round(remaining, 3),
+            "bank": None if bank is None else round(bank, 1),
         }
     )
 
@@ -101,7 +107,11 @@ def stored_presence(row: SeatRow) -> Presence:
 
 
 def stored_meta(game: StoredGame) -> GameMeta:
-    """The summary of a game no room of this instance holds."""
+    """The summary of a game no room of this instance holds (a turn-based clock's
+    running turn as stored: such a room is unloaded while its players are away)."""
     seats = [seat_info(row, stored_presence(row), resigned=False) for row in game.seats]
-    clock = clock_view(game.clock, game.clock_seconds, game.stand_in_level, None)
+    running = None
+    if game.clock.startswith("turn_") and game.status == "running":
+        running = game.turn_clock
+    clock = clock_view(game.clock, game.clock_seconds, game.stand_in_level, running)
     return game_meta(game, seats, play_status(game.status), clock, game.rematch)

@@ -18,7 +18,8 @@ from marrakech.web.static_files import NO_CACHE
 router = APIRouter(include_in_schema=False)
 
 #: The paths of the page: the lobby, a live game, the replay of an upload or of a game,
-#: the tutorial, the leaderboard and a player's profile.
+#: the tutorial, the leaderboard, a player's profile and the player's games (where the
+#: installed app opens).
 PAGES = (
     "/",
     "/g/{game_id}",
@@ -27,6 +28,7 @@ PAGES = (
     "/learn",
     "/leaderboard",
     "/players/{name:path}",
+    "/my-games",
 )
 
 

@@ -41,6 +41,8 @@ export const api = {
   games: (ids) =>
     ids.length ? request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`) : [],
   openGames: () => request("GET", "/api/games/open"),
+  // The device's seat tokens go in the body, never in an address.
+  myGames: (seats) => request("POST", "/api/my-games", { seats }),
   join: (id, seat, name = "") =>
     request("POST", `/api/games/${encodeURIComponent(id)}/join`, { seat, name }),
   replay: (id, lang) =>

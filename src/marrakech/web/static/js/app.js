@@ -6,6 +6,7 @@
 //   /learn       the tutorial
 //   /leaderboard the rated players by player count (?players=N)
 //   /players/{name}  a player's profile
+//   /my-games    this device's and account's games, yours to play first (the app opens here)
 
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
@@ -13,6 +14,7 @@ import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game.js";
 import { mountReplay } from "./replay.js";
 import { mountLearn } from "./learn/page.js";
+import { mountMyGames } from "./mygames.js";
 import { loadConfig } from "./config.js";
 import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
@@ -27,6 +29,7 @@ function route(path) {
   if (/^\/leaderboard\/?$/.test(path)) return { page: "leaderboard" };
   m = /^\/players\/([^/]+)\/?$/.exec(path);
   if (m) return { page: "profile", id: decodeURIComponent(m[1]) };
+  if (/^\/my-games\/?$/.test(path)) return { page: "mygames" };
   return { page: "lobby" };
 }
 
@@ -42,7 +45,7 @@ function renderChrome(where) {
   for (const b of group.querySelectorAll("button")) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
   }
-  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, leaderboard: `${t("app.title")} — ${t("ratings.leaderboard")}`, profile: `${t("app.title")} — ${where.id}` };
+  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, leaderboard: `${t("app.title")} — ${t("ratings.leaderboard")}`, profile: `${t("app.title")} — ${where.id}`, mygames: `${t("mygames.title")} — ${t("app.title")}` };
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
 
@@ -113,6 +116,7 @@ async function start() {
   else if (where.page === "learn") mountLearn(main);
   else if (where.page === "leaderboard") mountLeaderboard(main);
   else if (where.page === "profile") mountProfile(main, where.id);
+  else if (where.page === "mygames") mountMyGames(main);
   else mountLobby(main);
   document.body.dataset.page = where.page;
   document.body.dataset.ready = "1";

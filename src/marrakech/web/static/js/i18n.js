@@ -267,7 +267,7 @@ const STRINGS = {
     "lobby.clock.none": "No clock",
     "lobby.clock.relaxed": "Relaxed (minutes per turn)",
     "lobby.clock.blitz": "Blitz (seconds per turn)",
-    "lobby.clock.help": "When a player’s time runs out, a bot plays for them until they take their seat back.",
+    "lobby.clock.help": "When a player’s time runs out, a bot plays for them until they take their seat back. Turn-based: each player also has a bank of one move’s time, for the moves that take longer.",
     "lobby.your_name": "Your name",
     "lobby.your_name.help": "Shown to the other players; needed when a seat is open to the lobby.",
     "lobby.name.needed": "Please give your name: the lobby shows who hosts a game with open seats.",
@@ -289,6 +289,29 @@ const STRINGS = {
     "clock.mode.none": "No clock",
     "clock.mode.relaxed": "Relaxed clock: {time} per turn",
     "clock.mode.blitz": "Blitz: {time} per turn",
+    "clock.mode.turn_1h": "Turn-based: {time} per move",
+    "clock.mode.turn_12h": "Turn-based: {time} per move",
+    "clock.mode.turn_1d": "Turn-based: {time} per move",
+    "clock.mode.turn_3d": "Turn-based: {time} per move",
+    "clock.days": "{n} d",
+    "clock.hours": "{n} h",
+    "clock.minutes": "{n} min",
+    "clock.seconds": "{n} s",
+    "mygames.title": "My games",
+    "mygames.link": "All my games",
+    "mygames.intro": "The games of this device and of your account: those where it is your turn come first.",
+    "mygames.yourturn": "Your turn",
+    "mygames.waiting": "Waiting for others",
+    "mygames.over": "Finished",
+    "mygames.left": "{time} left",
+    "mygames.late": "Time is up: a bot plays for the seat",
+    "mygames.open": "Play",
+    "mygames.watch": "Watch",
+    "mygames.replay": "Replay",
+    "mygames.empty": "No games yet on this device. Start one from the lobby.",
+    "mygames.lobby": "Lobby",
+    "mygames.count": "{n} games where it is your turn",
+    "mygames.refresh": "Refresh",
     "clock.you": "Your time: {time}",
     "clock.other": "{seat}: {time}",
     "presence.connected": "here",
@@ -787,7 +810,7 @@ const STRINGS = {
     "lobby.clock.none": "Sans pendule",
     "lobby.clock.relaxed": "Tranquille (minutes par tour)",
     "lobby.clock.blitz": "Blitz (secondes par tour)",
-    "lobby.clock.help": "Quand le temps d’un joueur est écoulé, un robot joue pour lui jusqu’à ce qu’il reprenne sa place.",
+    "lobby.clock.help": "Quand le temps d’un joueur est écoulé, un robot joue pour lui jusqu’à ce qu’il reprenne sa place. Tour par tour : chaque joueur a aussi une réserve du temps d’un coup, pour les coups plus longs.",
     "lobby.your_name": "Votre nom",
     "lobby.your_name.help": "Montré aux autres joueurs ; nécessaire quand un siège est ouvert dans l’accueil.",
     "lobby.name.needed": "Donnez votre nom : l’accueil montre qui organise une partie aux sièges ouverts.",
@@ -809,6 +832,29 @@ const STRINGS = {
     "clock.mode.none": "Sans pendule",
     "clock.mode.relaxed": "Pendule tranquille : {time} par tour",
     "clock.mode.blitz": "Blitz : {time} par tour",
+    "clock.mode.turn_1h": "Tour par tour : {time} par coup",
+    "clock.mode.turn_12h": "Tour par tour : {time} par coup",
+    "clock.mode.turn_1d": "Tour par tour : {time} par coup",
+    "clock.mode.turn_3d": "Tour par tour : {time} par coup",
+    "clock.days": "{n} j",
+    "clock.hours": "{n} h",
+    "clock.minutes": "{n} min",
+    "clock.seconds": "{n} s",
+    "mygames.title": "Mes parties",
+    "mygames.link": "Toutes mes parties",
+    "mygames.intro": "Les parties de cet appareil et de votre compte : celles où c’est votre tour d’abord.",
+    "mygames.yourturn": "À vous de jouer",
+    "mygames.waiting": "Au tour des autres",
+    "mygames.over": "Terminées",
+    "mygames.left": "il reste {time}",
+    "mygames.late": "Temps écoulé : un robot joue pour cette place",
+    "mygames.open": "Jouer",
+    "mygames.watch": "Regarder",
+    "mygames.replay": "Revoir",
+    "mygames.empty": "Pas encore de partie sur cet appareil. Lancez-en une depuis l’accueil.",
+    "mygames.lobby": "Accueil",
+    "mygames.count": "{n} parties où c’est votre tour",
+    "mygames.refresh": "Actualiser",
     "clock.you": "Votre temps : {time}",
     "clock.other": "{seat} : {time}",
     "presence.connected": "présent",
@@ -1179,9 +1225,29 @@ export function missingKeys() {
 
 if (typeof document !== "undefined") document.documentElement.lang = current;
 
-/** "Blitz: 0:30 per turn" for a clock mode and its seconds per turn. */
+/** "Blitz: 0:30 per turn" for a clock mode and its seconds per turn ("1 d" a move, turn-based). */
 export function clockLabel(mode, seconds) {
   const whole = Math.max(0, Math.round(seconds || 0));
+  if (whole >= 3600) return t(`clock.mode.${mode}`, { time: durationText(whole) });
   const time = whole >= 60 && whole % 60 === 0 ? `${whole / 60} min` : whole >= 60 ? `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}` : `${whole} s`;
   return t(`clock.mode.${mode}`, { time });
+}
+
+/** "2 d 3 h", "5 h 12 min", "12 min", "40 s": a long duration, its two largest units. */
+export function durationText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds || 0));
+  /** @type {[string, number][]} */
+  const parts = [
+    ["clock.days", Math.floor(whole / 86400)],
+    ["clock.hours", Math.floor((whole % 86400) / 3600)],
+    ["clock.minutes", Math.floor((whole % 3600) / 60)],
+    ["clock.seconds", whole % 60],
+  ];
+  const first = parts.findIndex(([, n]) => n > 0);
+  if (first < 0) return t("clock.seconds", { n: 0 });
+  return parts
+    .slice(first, first + 2)
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => t(key, { n }))
+    .join(" ");
 }

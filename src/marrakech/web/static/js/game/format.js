@@ -1,6 +1,6 @@
 // Numbers and sentences of the game page: pure, in the page's language (unit tested).
 
-import { t, lang } from "../i18n.js";
+import { t, lang, durationText } from "../i18n.js";
 
 /** "2.5" or "2,5": a number with at most `digits` decimals. */
 export function formatNumber(x, digits = 1, language = lang()) {
@@ -12,9 +12,10 @@ export function formatPercent(p, digits = 0, language = lang()) {
   return new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: digits }).format(p);
 }
 
-/** "2:05" for 125 seconds (a countdown: whole seconds, rounded up). @param {number} seconds */
+/** "2:05" for 125 seconds (a countdown: whole seconds, rounded up); "3 h 20 min" past an hour (turn-based clocks). @param {number} seconds */
 export function clockText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
+  if (whole >= 3600) return durationText(whole);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 

@@ -13,7 +13,7 @@ import { savedName, saveName, failure, seatColours } from "./lines.js";
 /** @typedef {import("../lobby.js").Lobby} Lobby */
 
 const KINDS = ["here", "human", "open", "bot"];
-const CLOCKS = ["none", "relaxed", "blitz"];
+const CLOCKS = ["none", "relaxed", "blitz", "turn_1h", "turn_12h", "turn_1d", "turn_3d"];
 
 /** The form as a new lobby shows it: four players (or the most the server allows), you
  * and three bots, the first rule set, every rule option at its default, hints allowed. */

@@ -80,6 +80,7 @@ export function mineCard(L) {
     { class: "card", "aria-labelledby": "mine-title" },
     h("h2", { id: "mine-title" }, t("lobby.mine")),
     list.children.length ? list : h("p", { class: "hint" }, t("lobby.mine.empty")),
+    h("p", {}, h("a", { href: "/my-games", "data-testid": "my-games-link" }, t("mygames.link"))),
     L.listError ? h("p", { class: "notice error" }, L.listError) : null,
   );
 }
