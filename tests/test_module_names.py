@@ -16,6 +16,8 @@ SHARED = {
     "app": "a layer's application: the terminal's (Textual), the web's (FastAPI)",
     "bench": "timing an engine for `marrakech bench`: the core's, the compiled one",
     "palette": "the board's colours: the core's, and the terminal's styles of them",
+    "service": "a web package's operations over the store: the accounts', the reminders'",
+    "queries": "compiled SQL statements: the store's, and the reminders' own",
 }
 #: Repeats whose meanings differ, still to be renamed (issue 22), with why.
 TO_RENAME: dict[str, str] = {}

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.queries import AccountQueries, RatingQueries
+from marrakech.web.queries import AccountQueries
+from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import (

@@ -18,7 +18,8 @@ lifespan) and closed when it stops::
      '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
      '/api/leaderboard', '/api/lessons', '/api/lessons/{lesson_id}/answer',
      '/api/mail/account', '/api/mail/account/remove', '/api/mail/seat',
-     '/api/mail/seat/mute', '/api/mail/seat/remove', '/api/players/{name}', '/api/replay']
+     '/api/mail/seat/mute', '/api/mail/seat/remove', '/api/my-games', '/api/players/{name}',
+     '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
@@ -41,8 +42,7 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.routes import api, learn, my_games, pages, ratings, socket
-from marrakech.web.routes import mail as mail_routes
+from marrakech.web.routes import api, learn, my_games, pages, players, reminders, socket
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
@@ -153,8 +153,8 @@ def create_app(
     app.include_router(my_games.router)
     app.include_router(account_routes.router)
     app.include_router(learn.router)
-    app.include_router(ratings.router)
-    app.include_router(mail_routes.router)
+    app.include_router(players.router)
+    app.include_router(reminders.router)
     app.include_router(socket.router)
     return app
 

@@ -35,7 +35,8 @@ from psycopg import AsyncConnection, IntegrityError
 from psycopg.rows import DictRow, TupleRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from marrakech.web.queries import Queries, RatingQueries
+from marrakech.web.queries import Queries
+from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.schema import (
     MIGRATION_LOCK,
     game_fields,

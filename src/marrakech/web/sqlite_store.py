@@ -31,7 +31,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from marrakech.web.queries import Queries, RatingQueries
+from marrakech.web.queries import Queries
+from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.schema import (
     game_fields,
     game_values,

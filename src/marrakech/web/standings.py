@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marrakech.web.queries import RatingQueries
+from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
 from marrakech.web.store import GameEnd
 

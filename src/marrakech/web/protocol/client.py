@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 import reprlib
-import unicodedata
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
@@ -37,6 +36,7 @@ from pydantic import (
 
 from marrakech.bots import LEVELS as BOT_LEVELS
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, parse_rules
+from marrakech.web.protocol.display_names import Name, RequiredName
 
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
@@ -44,7 +44,6 @@ MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 256 * 1024
 #: At most this many ids in one lobby query.
 MAX_IDS = 50
-MAX_NAME = 40
 #: What a game id may look like (the server makes 12 URL-safe characters).
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -379,67 +378,6 @@ CLIENT_TYPES = ", ".join(
     f'"{get_args(model.model_fields["type"].annotation)[0]}"'
     for model in get_args(AnyClientMessage)
 )
-
-
-#: Zero-width joiner and non-joiner: format characters that names need (emoji
-#: sequences such as 👩‍💻, Persian and Indic words), unlike every other control character.
-JOINERS = frozenset("\u200c\u200d")
-#: The most combining marks a name may stack on one character (Vietnamese needs two).
-MAX_MARKS = 3
-
-
-def display_name(value: str) -> str:
-    """A display name: spaces collapsed, no control characters (but the joiners), no
-    runs of combining marks, something visible, at most :data:`MAX_NAME` characters.
-
-    >>> display_name("  Ana   Lía ") + "|" + display_name("👩\u200d💻")
-    'Ana Lía|👩\u200d💻'
-    >>> display_name("\u200d\u200c")
-    Traceback (most recent call last):
-    ...
-    ValueError: expected a name with a visible character, found only invisible ones
-    >>> display_name("a" + "\u0301" * 39)
-    Traceback (most recent call last):
-    ...
-    ValueError: names cannot stack more than 3 combining marks on a character, found 39 on 'a'
-    """
-    value = " ".join(value.split())
-    marks = 0
-    base = ""
-    for char in value:
-        category = unicodedata.category(char)
-        if category[0] == "M":
-            marks += 1
-            continue
-        if marks > MAX_MARKS:
-            break
-        marks, base = 0, char
-        if category[0] == "C" and char not in JOINERS:
-            raise ValueError(f"names cannot hold control characters, found {char!r}")
-    if marks > MAX_MARKS:
-        raise ValueError(
-            f"names cannot stack more than {MAX_MARKS} combining marks on a character,"
-            f" found {marks} on {base!r}"
-        )
-    if len(value) > MAX_NAME:
-        raise ValueError(f"expected a name of at most {MAX_NAME} characters, found {len(value)}")
-    if value and all(unicodedata.category(char)[0] in "MCZ" for char in value):
-        # Joiners and marks alone: a player nobody could see or tell apart.
-        raise ValueError("expected a name with a visible character, found only invisible ones")
-    return value
-
-
-def _required_name(value: str) -> str:
-    value = display_name(value)
-    if not value:
-        raise ValueError(f"expected a name of 1 to {MAX_NAME} characters, found none")
-    return value
-
-
-#: A display name (:func:`display_name`), perhaps empty.
-Name = Annotated[str, AfterValidator(display_name)]
-#: A display name that must not be empty.
-RequiredName = Annotated[str, AfterValidator(_required_name)]
 
 
 class SeatSpec(StrictModel):

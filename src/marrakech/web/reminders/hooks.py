@@ -6,7 +6,7 @@ in the background).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -49,3 +49,43 @@ class ReminderHooks:
     def visited(self, game_id: str, seats: Iterable[int]) -> None:
         if self.listener is not None and seats:
             self.listener.visited(game_id, seats)
+
+
+class TurnTeller:
+    """One room's side of the hooks: tells the reminders of a human's turn once (a
+    room recomputes its clock often; a take-back or a reload is the same turn)."""
+
+    def __init__(self, hooks: ReminderHooks, game_id: str) -> None:
+        self.hooks = hooks
+        self.game_id = game_id
+        #: The (seat, turn) last told of.
+        self.told: tuple[int, int] | None = None
+
+    def tell(
+        self,
+        seat: int | None,
+        turn: int,
+        deadline: tuple[int, int, float] | None,
+        seconds: float,
+        presence: Callable[[int], str],
+    ) -> None:
+        """``seat`` (None: no human's) is to move in player-turn ``turn``; the clock's
+        running ``deadline`` (seat, turn, epoch seconds) and seconds per turn; the
+        seats' ``presence`` (``connected``: the page is open)."""
+        if seat is None:
+            self.told = None
+            return
+        if (seat, turn) == self.told:
+            return
+        self.told = (seat, turn)
+        running = deadline is not None and deadline[:2] == (seat, turn)
+        self.hooks.turn_started(
+            TurnStart(
+                self.game_id,
+                seat,
+                turn,
+                deadline[2] if running and deadline is not None else None,
+                float(seconds),
+                presence(seat) == "connected",
+            )
+        )

@@ -35,10 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from marrakech.actions import Action, Resign, parse_action
-from marrakech.errors import MarrakechError
 from marrakech.events import Event
-from marrakech.playout import sample_outcome
-from marrakech.record import reveal_before_orient
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
 from marrakech.turns import TurnSpan, extend_turns, turn_number
@@ -59,8 +56,7 @@ from marrakech.web.protocol import (
     ProtocolError,
     play_status,
 )
-from marrakech.web.ratings import ranks_with_leavers
-from marrakech.web.reminders.hooks import ReminderHooks, TurnStart
+from marrakech.web.reminders.hooks import ReminderHooks, TurnTeller
 from marrakech.web.room.bot_loop import BotLoop
 from marrakech.web.room.chat import Chat, ChatGate
 from marrakech.web.room.clock import Target, TurnClock
@@ -68,11 +64,11 @@ from marrakech.web.room.hints import Hints
 from marrakech.web.room.meta import game_meta
 from marrakech.web.room.presence import SeatPresence, tell_labels
 from marrakech.web.room.rematch import send_rematch
+from marrakech.web.room.server_moves import final_places, replay, server_moves, stored_actions
 from marrakech.web.room.status import bot_to_move, clock_target, game_status, seat_to_move
 from marrakech.web.room.updates import Updates
 from marrakech.web.store import (
     ActionRow,
-    GameEnd,
     GameStatus,
     GameStore,
     SeatRow,
@@ -89,20 +85,6 @@ COMMAND = 2**31 - 1
 #: A stand-in that could not be stored (the database restarting) is tried again after
 #: this long.
 STAND_IN_RETRY_SECONDS = 5.0
-
-
-def stored_actions(game: StoredGame) -> tuple[Action, ...]:
-    """The actions of a stored game in today's order: a 2-player orient-last game (R32)
-    stored before the engine revealed the placer's pile before his orientation has them
-    swapped back (:func:`marrakech.record.reveal_before_orient`; games stored since come
-    back unchanged). A token that is not an action is refused with its number."""
-    actions = []
-    for number, row in enumerate(game.actions, 1):
-        try:
-            actions.append(parse_action(row.token))
-        except MarrakechError as error:
-            raise MarrakechError(f"game {game.id}, stored action {number}: {error}") from None
-    return reveal_before_orient(game.players, parse_rules(game.rules), actions)
 
 
 class RoomLobby(Protocol):
@@ -201,8 +183,7 @@ class Room:
         self.clock = TurnClock(
             game, services.store, self.later, self._time_out, services.turn_events
         )
-        #: The (seat, turn) the reminders were last told of (told once per turn).
-        self._told_turn: tuple[int, int] | None = None
+        self.turn_teller = TurnTeller(services.reminders, self.game_id)
         self.advice = Hints(services.bots, services.store)
         self.chat = Chat(self, services.store, services.cluster, services.chat)
         #: Seats that resigned while another seat's roll was awaited (R22 applies at a
@@ -214,18 +195,10 @@ class Room:
 
     def _load(self, game: StoredGame) -> None:
         """Take the seats and replay the action log of a stored game."""
-        events = []
-        state = self.start
-        for number, action in enumerate(stored_actions(game), 1):
-            try:
-                event = state.describe(action)
-            except MarrakechError as error:
-                raise MarrakechError(f"game {game.id}, stored action {number}: {error}") from None
-            events.append(event)
-            state = event.after
+        events = replay(self.start, stored_actions(game), f"game {game.id}")
         self.seats = list(game.seats)
         self.events = events
-        self.state = state
+        self.state = events[-1].after if events else self.start
         self.rematch = game.rematch
         if game.analysis is not None:
             self.analysis = Analysis.model_validate_json(game.analysis)
@@ -452,35 +425,19 @@ class Room:
         Call with :attr:`lock` held, as the owner. ``None`` only settles pending DRAWs
         (after a crash between storing an action and its reveal).
         """
-        events: list[Event] = []
-        state = self.state
-        if action is not None:
-            events.append(state.describe(action))
-            state = events[-1].after
-        resigning = [] if resign is None else [resign]
-        while True:
-            while state.phase is Phase.DRAW:  # the server reveals 2-player pile tops (R7)
-                events.append(state.describe(sample_outcome(state, self.die)))
-                state = events[-1].after
-            if state.phase not in (Phase.ORIENT, Phase.PLACE):
-                break
-            due = [
-                s for s in (*resigning, *sorted(self.pending_resigns)) if s not in state.eliminated
-            ]
-            if not due:
-                break
-            resigning = []
-            self.pending_resigns.discard(due[0])
-            events.append(state.describe(Resign(due[0])))
-            state = events[-1].after
-        self.pending_resigns.difference_update(state.eliminated)
+        events = server_moves(self.state, action, resign, self.pending_resigns, self.die)
         if not events:
             return
+        state = events[-1].after
         rows = [ActionRow(str(event.action), event.seat) for event in events]
         status: GameStatus = game_status(state, self.seats)
         turns = turn_number(self.spans, state, status == "waiting", events)
         store = self.services.store
-        end = self._end(state, events) if state.is_terminal else None
+        end = (
+            final_places(state, events, self.resigned, self.seats, self.setting.rated)
+            if state.is_terminal
+            else None
+        )
         try:
             await store.append_actions(
                 self.game_id, self.version, rows, status, bot_to_move(state, self.seats), turns, end
@@ -501,14 +458,6 @@ class Room:
             ) from None
         self._apply(events)
         self.kick()
-
-    def _end(self, state: State, events: list[Event]) -> GameEnd:
-        """The seats' places at the end (R21), stored with it: a seat that resigned,
-        or in a rated game one a bot stands in for (its time ran out), last."""
-        leavers = self.resigned | {e.action.seat for e in events if isinstance(e.action, Resign)}
-        if self.setting.rated:
-            leavers |= {row.seat for row in self.seats if row.stand_in}
-        return GameEnd(tuple(ranks_with_leavers(state.ranks(), sorted(leavers))))
 
     def _apply(self, events: list[Event]) -> None:
         """Take stored ``events`` in: state, turns, resignations, clock, broadcast."""
@@ -596,24 +545,10 @@ class Room:
     def _tell_turn(self) -> None:
         """Tell the reminders when a human's turn begins (with or without a clock)."""
         seat = seat_to_move(self.state) if self.status == "running" else None
-        if seat is None or self.seats[seat].kind != "human" or self.seats[seat].stand_in:
-            self._told_turn = None
-            return
-        turn = (seat, self.turn_number())
-        if turn == self._told_turn:
-            return
-        self._told_turn = turn
-        deadline = self.clock.deadline
-        self.services.reminders.turn_started(
-            TurnStart(
-                self.game_id,
-                seat,
-                turn[1],
-                deadline[2] if deadline is not None and deadline[:2] == turn else None,
-                float(self.clock.seconds),
-                self.presence(seat) == "connected",
-            )
-        )
+        if seat is not None and (self.seats[seat].kind != "human" or self.seats[seat].stand_in):
+            seat = None
+        turn = self.turn_number()
+        self.turn_teller.tell(seat, turn, self.clock.deadline, self.clock.seconds, self.presence)
 
     def _time_out(self, target: Target) -> None:
         self.later(self._stand_in(target))
@@ -653,11 +588,8 @@ class Room:
                 return
             if rows is None or version is None or version - len(rows) != self.version:
                 rows = await self.services.store.load_actions(self.game_id, self.version)
-            events: list[Event] = []
-            state = self.state
-            for row in rows:
-                events.append(state.describe(parse_action(row.token)))
-                state = events[-1].after
+            actions = [parse_action(row.token) for row in rows]
+            events = replay(self.state, actions, f"game {self.game_id}", self.version + 1)
             if not events:
                 return
             self._apply(events)

@@ -22,7 +22,8 @@ from marrakech.web.accounts.names import name_key
 from marrakech.web.context import Context
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import ApiError, iso_time
-from marrakech.web.queries import AccountQueries, RatingQueries
+from marrakech.web.queries import AccountQueries
+from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import Rating, plays_like, shown
 from marrakech.web.schema import Dialects
 from marrakech.web.standings import first_rating, rating_of
