@@ -13,6 +13,7 @@ from marrakech.web.limits import Limits
 from tests.web.conftest import TWO_HUMANS, Apps, Conn, create_game, seat_token
 from tests.web.test_accounts import CHEAP, sign_up
 from tests.web.test_chat import chat_of, say
+from tests.web.test_rematch_limits import HUMAN_AND_BOT, resign_and_ask_rematch
 
 
 def at(home: TestClient, host: str) -> TestClient:
@@ -77,3 +78,23 @@ def test_one_account_has_one_chat_budget_across_addresses_and_games(apps: Apps) 
         # Each address has written once (its budget is 2), the account twice: spent.
         say(there, "and again")
         assert "try again in" in there.expect_error("chat_too_fast")["message"]
+
+
+def test_a_rematch_counts_against_the_askers_account_across_addresses(apps: Apps) -> None:
+    """One bot under way for the account, asked from another address: the rematch of a
+    game with a bot would be the account's second, past ``bots_per_client`` = 1."""
+    home = apps.start(passwords=CHEAP, limits=Limits(bots_per_client=1))
+    one = at(home, "203.0.113.1")
+    sign_up(one, "Ana")
+    (two,) = addresses(home, one, "203.0.113.2")
+    finished = create_game(one, **HUMAN_AND_BOT, first_seat=0)
+    token = seat_token(finished, 0)
+    with one.websocket_connect(f"/ws/{finished['game_id']}") as ws:
+        conn = Conn(ws, [token])
+        conn.send({"type": "resign", "seat": 0})
+        conn.until(lambda c: c.over)
+    create_game(two, **HUMAN_AND_BOT)  # the account's one bot, from its other address
+    refused = resign_and_ask_rematch(one, finished["game_id"], token)
+    assert refused["type"] == "error" and refused["code"] == "too_many_games", refused
+    assert "already seat 1 bots" in refused["message"]
+    assert one.get(f"/api/games?ids={finished['game_id']}").json()[0]["rematch"] is None

@@ -30,6 +30,9 @@ class Command:
 
     message: SeatMessage
     address: str = ""
+    #: The sender's signed-in account (None: a guest), whose caps a rematch counts
+    #: against too (issue 24).
+    account: str | None = None
 
 
 #: What a follower forwards to a game's owner: an action's token, or a seat command.

@@ -126,6 +126,7 @@ class WebContext:
             sweep_seconds=self.sweep_seconds,
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
+        self.rooms.account_usage = self._accounts.usage_of  # a rematch's caps per account
         if self.mail is not None:
             self.reminders = self._open_reminders(self.rooms, self.mail)
         return self.rooms

@@ -184,7 +184,9 @@ class PostgresCluster:
             if isinstance(move, str):
                 request["a"] = move
             else:  # a seat command travels as its typed message
-                request.update({"m": move.message.model_dump(), "k": move.address})
+                request.update(
+                    {"m": move.message.model_dump(), "k": move.address, "a": move.account}
+                )
             try:
                 await self._notify(instance_channel(owner), json.dumps(request))
                 reply = await asyncio.wait_for(answer, ANSWER)
@@ -208,7 +210,11 @@ class PostgresCluster:
             move: Move = (
                 request["a"]
                 if message is None
-                else Command(SEAT_MESSAGE.validate_python(message), str(request.get("k", "")))
+                else Command(
+                    SEAT_MESSAGE.validate_python(message),
+                    str(request.get("k", "")),
+                    request.get("a") if isinstance(request.get("a"), str) else None,
+                )
             )
             if await self.manager.apply_forwarded(request["g"], request["s"], request["v"], move):
                 reply["ok"] = 1

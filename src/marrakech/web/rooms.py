@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from marrakech.bots import Bot
@@ -41,7 +41,7 @@ from marrakech.web.room.chat import ChatGate, public_lines
 from marrakech.web.room.play import submit_action
 from marrakech.web.room.seat_commands import submit_command
 from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, hash_token
+from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, Usage, hash_token
 from marrakech.web.store_worker import StoreWorker
 from marrakech.web.turn_events import TurnEvent, TurnEvents
 
@@ -127,6 +127,9 @@ class RoomManager:
         self.limits = limits or Limits()
         #: Game creations per client address, through the API and rematches alike.
         self.create_rates = ClientRates(self.limits.creates_per_minute, self.limits.create_burst)
+        #: A signed-in account's games and bots under way (set by the app once its
+        #: accounts open), so a rematch counts against the account's caps as a creation.
+        self.account_usage: Callable[[str, float], Awaitable[Usage]] | None = None
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         #: What every room is given (the store, the cluster, the bots, this lobby).
@@ -345,11 +348,14 @@ class RoomManager:
         room = await self._open(game)
         return room, tokens
 
-    async def _check_caps(self, creator: str, bots: int) -> None:
-        """Refuse (:class:`ApiError`) a new game of ``creator`` with ``bots`` bot seats
-        past the caps of :attr:`limits`."""
+    async def _check_caps(self, creator: str, bots: int, account: str | None = None) -> None:
+        """Refuse (:class:`ApiError`) a new game of ``creator`` (and of its signed-in
+        ``account``, whatever its address) with ``bots`` bot seats past the caps of
+        :attr:`limits`."""
         since = time.time() - self.limits.active
         check_caps(await self.store.usage(creator, since), self.limits, bots)
+        if account is not None and self.account_usage is not None:
+            check_caps(await self.account_usage(account, since), self.limits, bots)
 
     async def check_address(self, address: str) -> None:
         """Refuse (:class:`ApiError` ``banned``, 403) an address the operator banned
@@ -417,7 +423,7 @@ class RoomManager:
         self.release(room)  # nobody is connected yet unless a bot plays
         return room
 
-    async def create_rematch(self, room: Room, creator: str) -> str:
+    async def create_rematch(self, room: Room, creator: str, account: str | None = None) -> str:
         """A new game with the same seats (people, bots and levels, host), rules,
         clock, hints setting and language (no hint used yet), the next seat first; the
         finished game records it (once: the rematch's id either way). People's seats
@@ -434,7 +440,7 @@ class RoomManager:
         ]
         # A rematch is a new game: it counts against the caps of who asked for it (its
         # ``creator``) as a game created through the API would.
-        await self._check_caps(creator, sum(row.kind == "bot" for row in seats))
+        await self._check_caps(creator, sum(row.kind == "bot" for row in seats), account)
         game = self._new_game(
             room.players,
             room.rules.token(),

@@ -424,7 +424,11 @@ class Accounts:
         """The account's unfinished games (those it hosts) that moved since ``since``,
         and their bot seats, as :func:`~marrakech.web.limits.check_caps` counts a
         client's (the server's totals left at 0: the address's check counts them)."""
-        step = _step(self.q.usage, account_id=signed_in.account.id, since=since)
+        return await self.usage_of(signed_in.account.id, since)
+
+    async def usage_of(self, account_id: str, since: float) -> Usage:
+        """:meth:`usage` of the account ``account_id`` (a rematch's asker)."""
+        step = _step(self.q.usage, account_id=account_id, since=since)
         (rows,) = await self.store.transact([step])
         return Usage(games=int(rows[0]["games"]), bots=int(rows[0]["bots"]))
 

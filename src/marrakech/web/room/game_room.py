@@ -100,8 +100,9 @@ class RoomLobby(Protocol):
     def analyse_later(self, room: Room) -> None:
         """Analyse the finished game in the background."""
 
-    async def create_rematch(self, room: Room, creator: str) -> str:
-        """Create the rematch (once, counted against ``creator``'s caps); its id."""
+    async def create_rematch(self, room: Room, creator: str, account: str | None = None) -> str:
+        """Create the rematch (once, counted against ``creator``'s caps and the
+        ``account``'s); its id."""
         ...
 
     async def activate(self, game_id: str, seat: int, token_hash: str) -> None:

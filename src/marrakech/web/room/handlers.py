@@ -66,7 +66,7 @@ async def on_seat_command(room: Room, client: Client, message: SeatMessage) -> N
     """Resign, take back, rematch, or the host's start, replace and kick
     (:mod:`~marrakech.web.room.seat_commands`)."""
     seat = command_sender(room, client, message)
-    await submit_command(room, seat, Command(message, client.address))
+    await submit_command(room, seat, Command(message, client.address, client.account))
 
 
 async def on_chat(room: Room, client: Client, message: ChatMessage) -> None:

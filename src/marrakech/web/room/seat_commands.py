@@ -104,7 +104,7 @@ async def apply_command(room: Room, command: Command) -> None:
         case TakeBackMessage():
             await apply_take_back(room, message)
         case RematchMessage():
-            await apply_rematch(room, command.address)
+            await apply_rematch(room, command.address, command.account)
         case StartMessage():
             await apply_start(room, message)
         case ReplaceMessage():
@@ -166,13 +166,13 @@ def check_rematch(room: Room) -> None:
         raise ProtocolError("not_over", "the game is not over: a rematch comes after the end")
 
 
-async def apply_rematch(room: Room, asker: str) -> None:
-    """Create the rematch (once, counted against the ``asker``'s caps), then give each
-    connection its seats' links."""
+async def apply_rematch(room: Room, asker: str, account: str | None = None) -> None:
+    """Create the rematch (once, counted against the ``asker``'s caps and its signed-in
+    ``account``'s), then give each connection its seats' links."""
     lobby = room.services.lobby
     if room.rematch is None:
         with refused_as_protocol_error():  # past its creator's caps
-            room.rematch = await lobby.create_rematch(room, asker)
+            room.rematch = await lobby.create_rematch(room, asker, account)
         room.seats_changed("rematch", None)
     for client in list(room.clients):
         room.later(send_rematch(client, room.rematch, lobby.activate))
