@@ -114,7 +114,8 @@ RULE_WORDS: dict[str, dict[str, RuleWords]] = {
         "orient_last": RuleWords(
             "Rotate Assam at the end of the turn",
             "As on Board Game Arena: you roll at once, and after placing your carpet you"
-            " turn Assam for the next player.",
+            " turn Assam for the next player (at two players, once your pile has shown"
+            " your next carpet).",
             "Assam turned at the end of the turn",
         ),
     },
@@ -132,7 +133,8 @@ RULE_WORDS: dict[str, dict[str, RuleWords]] = {
         "orient_last": RuleWords(
             "Tourner Assam à la fin du tour",
             "Comme sur Board Game Arena : vous lancez le dé tout de suite et, après avoir"
-            " posé votre tapis, vous tournez Assam pour le joueur suivant.",
+            " posé votre tapis, vous tournez Assam pour le joueur suivant (à deux joueurs,"
+            " une fois votre prochain tapis montré par votre pile).",
             "Assam tourné en fin de tour",
         ),
     },
