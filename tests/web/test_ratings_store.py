@@ -5,8 +5,7 @@ failed end moves nothing; places are kept for every game (R21 ties shared)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +13,6 @@ import pytest
 from marrakech.web.queries import AccountQueries
 from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import (
     ActionRow,
     GameEnd,
@@ -24,32 +22,9 @@ from marrakech.web.store import (
     StoredGame,
     hash_token,
 )
-from marrakech.web.store_worker import StoreWorker
 from tests.web.test_rooms import in_fresh_loop
-from tests.web.test_store_contract import KINDS, _own
-
-
-@pytest.fixture(params=KINDS)
-def open_store(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Callable[[], Coroutine[Any, Any, GameStore]]:
-    """Opens the store under test, as the store contract's tests do."""
-    if request.param == "sqlite":
-
-        async def sqlite() -> GameStore:
-            return StoreWorker(SQLiteStore(tmp_path / "games.sqlite3"))
-
-        return sqlite
-    url = request.getfixturevalue("pg_url")
-
-    async def postgres() -> GameStore:
-        from marrakech.web.postgres_store import PostgresStore
-
-        store = await PostgresStore.open(url)
-        store.instance = "owner"  # the appends are written as the game's owner
-        return store
-
-    return postgres
+from tests.web.test_store_contract import _own
+from tests.web.test_store_contract import open_store as open_store  # the same fixture
 
 
 def queries(store: GameStore) -> tuple[RatingQueries, AccountQueries]:
