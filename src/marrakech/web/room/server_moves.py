@@ -28,8 +28,8 @@ def server_moves(
 ) -> list[Event]:
     """The events of ``action`` (if any) from ``state`` and what follows it on the
     server: each 2-player pile top revealed (R7, drawn with ``die``), and at each
-    decision the resignation of ``resign`` or of a seat in ``pending_resigns`` (R22),
-    which loses the seats it applies and those out of the game."""
+    decision the resignation of ``resign`` or of a seat in ``pending_resigns`` (R22);
+    a pending resignation is dropped once applied or once its seat is out."""
     events: list[Event] = []
     if action is not None:
         events.append(state.describe(action))
