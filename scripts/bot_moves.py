@@ -18,12 +18,13 @@ import random
 from typing import Any
 
 from marrakech import State
-from marrakech.bots import LEVELS, make_bot
+from marrakech.bots import LEVELS, Bot, check_players, make_bot
 from marrakech.rules import NAMED_RULE_SETS
 
 #: Every registry level, then the bots without a level; count budgets, no clock.
 BUDGETS: dict[str, dict[str, Any]] = {
     "easy": {},
+    "learned": {},
     "medium": {},
     "hard": {"iterations": 300, "seconds": None},
     "expert": {"iterations": 300, "playout": 0.5, "seconds": None},
@@ -57,6 +58,15 @@ def positions(count: int, seed: int) -> list[State]:
     return found
 
 
+def _plays(bot: Bot, players: int) -> bool:
+    """Whether ``bot`` plays ``players``-player games (``learned``: 2 and 4; "-" else)."""
+    try:
+        check_players(bot, players)
+    except ValueError:
+        return False
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("positions", type=int, nargs="?", default=300)
@@ -66,7 +76,10 @@ def main() -> None:
     states = positions(args.positions, args.seed)
     for spec, budget in BUDGETS.items():
         bot = make_bot(spec, **budget)
-        moves = [str(bot.choose(s, random.Random(i))) for i, s in enumerate(states)]
+        moves = [
+            str(bot.choose(s, random.Random(i))) if _plays(bot, s.players) else "-"
+            for i, s in enumerate(states)
+        ]
         print(spec, " ".join(moves), flush=True)
 
 

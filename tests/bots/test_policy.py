@@ -109,7 +109,11 @@ def test_the_bare_policy_plays_the_shipped_policy_of_the_player_count() -> None:
         state = _decision(players)
         expected = make_bot(f"policy-{players}p").choose(state, random.Random(0))
         assert bot.choose(state, random.Random(0)) == expected
-    with pytest.raises(ValueError, match="no shipped policy plays 3-player games"):
+    with pytest.raises(
+        ValueError,
+        match=r"plays 2- or 4-player games only, those of the shipped policies "
+        r"\(policy-2p, policy-4p\), found a 3-player game",
+    ):
         bot.choose(State.new(players=3), random.Random(0))
 
 

@@ -10,14 +10,18 @@ import pytest
 from marrakech import Action, State
 from marrakech.bots import (
     BOTS,
+    LEVEL_PLAYERS,
     LEVELS,
     REGISTRY,
     ExpectimaxBot,
     GreedyBot,
     MctsBot,
     Option,
+    PolicyBot,
     RandomBot,
     SearchBot,
+    check_level_players,
+    check_players,
     make_bot,
     options_of,
     parse_bot_spec,
@@ -27,12 +31,15 @@ from marrakech.bots import (
 def test_levels_map_to_the_bots() -> None:
     assert LEVELS == {
         "easy": "random",
+        "learned": "policy",
         "medium": "greedy",
         "hard": "search-quick",
         "expert": "search",
     }
     assert isinstance(make_bot("easy"), RandomBot)
     assert isinstance(make_bot("medium"), GreedyBot)
+    learned = make_bot("learned")
+    assert isinstance(learned, PolicyBot) and learned.weights is None  # the count's policy
     assert isinstance(make_bot("hard"), SearchBot)
     assert isinstance(make_bot("expert"), SearchBot)
     assert set(BOTS) == {
@@ -101,7 +108,7 @@ def test_specs_set_budgets() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("wizard", "unknown bot 'wizard': expected one of random, greedy"),
+        ("wizard", "unknown bot 'wizard': expected one of random, policy, policy-2p"),
         ("mcts:fast", "seconds expects a number, found 'fast'"),
         ("mcts@iterations", "expected @KEY=VALUE"),
         ("mcts@depth=2", "mcts takes seconds, iterations"),
@@ -135,6 +142,40 @@ def test_bad_budgets_are_explained(make: object, message: str) -> None:
 def test_levels_and_names_come_from_the_registry() -> None:
     assert list(LEVELS) == [entry.level for entry in REGISTRY if entry.level]  # weakest first
     assert {entry.name: entry.factory for entry in REGISTRY} == BOTS
+
+
+def test_each_level_says_the_player_counts_it_plays() -> None:
+    """Every level plays 2, 3 and 4 players but ``learned``: a shipped policy for 2 and 4
+    only. What the registry declares is what the bot does: a count it declares is played
+    (a decision is made), a count it does not is refused before the game
+    (:func:`check_players`), as at its first decision."""
+    assert LEVEL_PLAYERS == {
+        "easy": (2, 3, 4),
+        "learned": (2, 4),
+        "medium": (2, 3, 4),
+        "hard": (2, 3, 4),
+        "expert": (2, 3, 4),
+    }
+    for entry in REGISTRY:
+        if entry.factory is not PolicyBot:
+            continue
+        bot = make_bot(entry.name)
+        for players in (2, 3, 4):
+            state = State.new(players=players)
+            if players in entry.players:
+                check_players(bot, players)
+                assert bot.choose(state, random.Random(0)) in state.legal_actions()
+            else:
+                with pytest.raises(ValueError, match=f"found a {players}-player game"):
+                    check_players(bot, players)
+                with pytest.raises(ValueError, match=f"found a {players}-player game"):
+                    bot.choose(state, random.Random(0))
+    check_players(make_bot("greedy"), 3)  # a bot without the method plays every count
+    check_level_players("learned", 4)
+    with pytest.raises(ValueError, match="the learned level plays 2- or 4-player games only"):
+        check_level_players("learned", 3)
+    with pytest.raises(ValueError, match="unknown level 'grandmaster': expected one of easy"):
+        check_level_players("grandmaster", 2)
 
 
 def test_options_are_read_from_the_constructors() -> None:

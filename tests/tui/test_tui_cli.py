@@ -76,6 +76,9 @@ def test_the_player_count_follows_the_seats_R4() -> None:
     # The README's command: three seats, no --players.
     options = parse("--seats", "human,medium,hard", "--lang", "fr")
     assert options.players == 3 and len(options.seats or ()) == 3
+    # The learned level plays the shipped policy of the count: 2 and 4 players.
+    assert parse("--seats", "human,learned").players == 2
+    assert parse("--seats", "human,learned,policy-4p,learned").players == 4
 
 
 def test_seats_take_every_bot_spec_the_arena_takes() -> None:
@@ -112,6 +115,14 @@ def test_refusals_say_what_was_expected_and_what_was_found(
         ),
         ("--seats", "human,mcts:0"): (
             "--seats: bot spec 'mcts:0': seconds must be more than 0 and at most 60, found 0.0"
+        ),
+        ("--seats", "human,learned,easy"): (
+            "--seats: the command line seats 'bot:learned' at seat 1 (Blue): policy (the "
+            "learned level) plays 2- or 4-player games only"
+        ),
+        ("--seats", "human,easy,policy-2p,easy"): (
+            "--seats: the command line seats 'bot:policy-2p' at seat 2 (Yellow): policy "
+            "policy-2p was trained for 2-player games, found a 4-player game: use policy-4p"
         ),
         ("--seats", ""): "--seats: expected one entry per seat, found ''",
         ("--seats", "human,"): "--seats: expected a seat: human, a bot level",
@@ -155,8 +166,9 @@ def test_a_record_seating_an_unknown_bot_is_refused(
     write_game(path, seats=("human", "bot:wizard", "bot:easy"))
     assert refusal(capsys, "--load", str(path)) == (
         "the record seats 'bot:wizard' at seat 1 (Blue): unknown bot 'wizard': expected one "
-        "of random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, search, policy, "
-        "policy-2p, policy-4p, easy, medium, hard, expert (choose the seats with --seats)"
+        "of random, policy, policy-2p, policy-4p, greedy, expectimax, mcts, hard-v1, "
+        "expert-v1, search-quick, search, easy, learned, medium, hard, expert (choose the "
+        "seats with --seats)"
     )
     options = parse("--load", str(path), "--seats", "human,easy,easy")
     assert options.seats == (SeatSpec.human(), SeatSpec.bot("easy"), SeatSpec.bot("easy"))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from marrakech.actions import Orient, Place, Roll
-from marrakech.bots import BOTS, LEVELS, bot_name
+from marrakech.bots import BOTS, LEVELS, REGISTRY, bot_name
 from marrakech.errors import MarrakechError
 from marrakech.record import GameRecord
 from marrakech.state import State
-from marrakech.tui.session import SeatSpec, Session, seat_from_token
+from marrakech.tui.session import SeatError, SeatSpec, Session, seat_from_token
 
 
 def seats(*tokens: str) -> list[SeatSpec]:
@@ -30,13 +30,16 @@ def test_every_level_and_bot_of_the_registry_takes_a_seat() -> None:
     # The levels come from the bot registry, weakest first, and every one has its bot.
     specs = [SeatSpec.parse(name) for name in (*LEVELS, *BOTS)]
     assert [spec.token for spec in specs[: len(LEVELS)]] == [f"bot:{level}" for level in LEVELS]
+    counts = {entry.name: entry.players for entry in REGISTRY}
     for spec in specs:
-        game = Session(State.new(players=2), [SeatSpec.human(), spec], seed=1)
+        players = counts[bot_name(spec.spec)][-1]  # policy-2p plays 2 players, the others 4
+        seats = [SeatSpec.human(), *[spec] * (players - 1)]
+        game = Session(State.new(players=players), seats, seed=1)
         assert game.bots[1].name == bot_name(spec.spec)
     message = (
-        "expected a seat: human, a bot level (easy, medium, hard, expert) or a bot spec "
-        "(random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, search, policy, "
-        "policy-2p, policy-4p, with "
+        "expected a seat: human, a bot level (easy, learned, medium, hard, expert) or a bot "
+        "spec (random, policy, policy-2p, policy-4p, greedy, expectimax, mcts, hard-v1, "
+        "expert-v1, search-quick, search, with "
         ":SECONDS or @KEY=VALUE such as mcts:0.5 "
         "or mcts@iterations=300); found 'grandmaster'"
     )
@@ -155,9 +158,25 @@ def test_a_record_seat_of_an_unknown_bot_is_refused() -> None:
         Session.from_record(record)
     assert str(error.value) == (
         "the record seats 'bot:wizard' at seat 1 (Blue): unknown bot 'wizard': "
-        "expected one of random, greedy, expectimax, mcts, hard-v1, expert-v1, search-quick, "
-        "search, policy, policy-2p, policy-4p, easy, medium, hard, expert"
+        "expected one of random, policy, policy-2p, policy-4p, greedy, expectimax, mcts, "
+        "hard-v1, expert-v1, search-quick, search, easy, learned, medium, hard, expert"
     )
+
+
+def test_a_bot_that_refuses_the_player_count_is_refused_before_the_game() -> None:
+    """The learned level plays the shipped policies' counts (2 and 4): at three players
+    the game is refused at its creation with the reason, never at the bot's first
+    decision; a record seating it so is refused on loading, with the seat."""
+    game = Session(State.new(players=2), [SeatSpec.bot("learned"), SeatSpec.bot("easy")])
+    assert game.bots[0].name == "policy"
+    three = [SeatSpec.human(), SeatSpec.bot("learned"), SeatSpec.bot("easy")]
+    with pytest.raises(SeatError) as error:
+        Session(State.new(players=3), three)
+    assert error.value.seat == 1
+    assert "plays 2- or 4-player games only" in str(error.value)
+    record = GameRecord.from_actions(State.new(players=3), [], seats=["human", "bot:learned"])
+    with pytest.raises(SeatError, match=r"^the record seats 'bot:learned' at seat 1 \(Blue\)"):
+        Session.from_record(record)
 
 
 def test_seats_a_record_does_not_name_are_human_and_said() -> None:

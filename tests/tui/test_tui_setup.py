@@ -7,6 +7,7 @@ import pytest
 from textual.widgets import Checkbox, Select
 
 from marrakech import i18n, rules
+from marrakech.bots import LEVELS
 from marrakech.i18n import RuleWords, rule_option_words, rule_set_words
 from marrakech.rules import BGA, NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, RuleOption, RuleSet
 from marrakech.tui import setup_screen
@@ -125,3 +126,40 @@ async def test_a_new_rule_option_appears_with_no_terminal_code(
         await pilot.pause()
         chosen = setup.rules()
         assert chosen.own_cover and chosen.carpets == NAMED_RULE_SETS["standard"].carpets
+
+
+async def test_the_learned_level_is_offered_at_the_player_counts_it_plays() -> None:
+    """A seat may be the learned bot (the shipped policy of the count) at 2 and 4
+    players; at three it is not offered, and a seat that had it goes back to medium."""
+    app = new_app(players=2)
+    async with app.run_test(size=SIZE) as pilot:
+        setup = await setup_screen_of(pilot)
+        seat = setup.query_one("#seat-1", Select)
+        assert offered(seat) == ["human", *(f"bot:{level}" for level in LEVELS)]
+        assert dict((v, str(k)) for k, v in seat._options)["bot:learned"] == (
+            "Bot: learned (neural network)"
+        )
+        seat.value = "bot:learned"
+        await pilot.pause()
+        players = setup.query_one("#players", Select)
+        players.value = 3
+        await pilot.pause()
+        assert "bot:learned" not in offered(seat)
+        assert seat.value == "bot:medium"
+        assert setup.setup().seats[1].spec == "medium"
+        players.value = 4
+        await pilot.pause()
+        assert "bot:learned" in offered(seat)
+        await pilot.press("ctrl+l")  # French
+        await pilot.pause()
+        assert dict((v, str(k)) for k, v in seat._options)["bot:learned"] == (
+            "Robot : appris (réseau de neurones)"
+        )
+        players.value = 2
+        await pilot.pause()
+        seat.value = "bot:learned"
+        await pilot.pause()
+        await pilot.click("#start")
+        game = await game_screen(pilot)
+        assert game.session.players == 2
+        assert game.session.bots[1].name == "policy"

@@ -4,6 +4,7 @@
 level   bot             how it plays                                    interactive budget
 ======  ==============  ==============================================  ==================
 easy    random          uniform over the legal decisions                instant
+learned policy          the shipped policy network of the player count  instant
 medium  greedy          one turn deep with a static evaluation          instant
 hard    search-quick    compiled MCTS with the learned value            0.25 s a decision
 expert  search          compiled MCTS with the learned value            1 s a decision
@@ -13,8 +14,11 @@ expert  search          compiled MCTS with the learned value            1 s a de
 -       expert-v1       ``mcts`` at its level settings (frozen)         1 s a decision
 -       policy-2p       a learned policy network (2 players)            instant
 -       policy-4p       a learned policy network (4 players)            instant
--       policy          any policy file or function (``@weights=``)     instant
 ======  ==============  ==============================================  ==================
+
+``policy`` (the ``learned`` level) plays ``policy-2p`` at two players and ``policy-4p`` at
+four, and refuses three players (:data:`LEVEL_PLAYERS`); given ``@weights=FILE.npz`` or
+``@function=MODULE:CALLABLE`` it plays any policy (:mod:`marrakech.bots.policy`).
 
 ``hard-v1`` and ``expert-v1`` are the ``hard`` and ``expert`` levels of version 0.1, kept
 by name as baselines for the ladder. A registry line may preset options (``search-quick``
@@ -42,6 +46,7 @@ from __future__ import annotations
 import inspect
 import types
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -50,26 +55,35 @@ from marrakech.bots.base import Bot
 from marrakech.bots.expectimax import ExpectimaxBot
 from marrakech.bots.greedy import GreedyBot
 from marrakech.bots.mcts import MctsBot
-from marrakech.bots.policy import PolicyBot
+from marrakech.bots.policy import SHIPPED_PLAYERS, PolicyBot
 from marrakech.bots.random_bot import RandomBot
 from marrakech.bots.search import SearchBot
+from marrakech.rules import PLAYER_COUNTS
 
 
 @dataclass(frozen=True)
 class BotEntry:
-    """One line of the registry: a bot's name, its class, its player-facing level, and
-    options preset for this name (``(("seconds", 0.25),)``; a spec overrides them)."""
+    """One line of the registry: a bot's name, its class, its player-facing level,
+    options preset for this name (``(("seconds", 0.25),)``; a spec overrides them), and
+    the player counts it plays with those presets (R4's, unless it refuses some)."""
 
     name: str
     factory: type[Bot]
     level: str | None = None
     presets: tuple[tuple[str, Any], ...] = ()
+    players: tuple[int, ...] = PLAYER_COUNTS
 
 
 #: Every bot, weakest level first. Adding a bot is one file in ``bots/`` and one line
 #: here; names, levels, specs and every interface's list of levels come from it.
 REGISTRY: tuple[BotEntry, ...] = (
     BotEntry("random", RandomBot, level="easy"),
+    # Learned baselines (issue 27): a network over the observation, no search. Between
+    # random and greedy on the ladder at both player counts (docs/bots.md), so the
+    # ``learned`` level comes second, weakest first.
+    BotEntry("policy", PolicyBot, level="learned", players=SHIPPED_PLAYERS),
+    BotEntry("policy-2p", PolicyBot, presets=(("weights", "policy-2p"),), players=(2,)),
+    BotEntry("policy-4p", PolicyBot, presets=(("weights", "policy-4p"),), players=(4,)),
     BotEntry("greedy", GreedyBot, level="medium"),
     BotEntry("expectimax", ExpectimaxBot),
     BotEntry("mcts", MctsBot),
@@ -79,10 +93,6 @@ REGISTRY: tuple[BotEntry, ...] = (
     BotEntry("expert-v1", MctsBot),
     BotEntry("search-quick", SearchBot, level="hard", presets=(("seconds", 0.25),)),
     BotEntry("search", SearchBot, level="expert"),
-    # Learned baselines (issue 27): a network over the observation, no search.
-    BotEntry("policy", PolicyBot),
-    BotEntry("policy-2p", PolicyBot, presets=(("weights", "policy-2p"),)),
-    BotEntry("policy-4p", PolicyBot, presets=(("weights", "policy-4p"),)),
 )
 
 #: Bot names -> their classes (constructors taking keyword budgets and options).
@@ -91,6 +101,10 @@ BOTS: dict[str, type[Bot]] = {entry.name: entry.factory for entry in REGISTRY}
 PRESETS: dict[str, dict[str, Any]] = {entry.name: dict(entry.presets) for entry in REGISTRY}
 #: Player-facing levels, weakest first -> bot names.
 LEVELS: dict[str, str] = {entry.level: entry.name for entry in REGISTRY if entry.level}
+#: Player-facing levels -> the player counts each plays (``learned``: 2 and 4 only).
+LEVEL_PLAYERS: dict[str, tuple[int, ...]] = {
+    entry.level: entry.players for entry in REGISTRY if entry.level
+}
 #: Budgets that count work rather than time: giving one alone drops the default clock.
 COUNT_BUDGETS = ("iterations", "depth")
 
@@ -136,6 +150,43 @@ def bot_name(name: str) -> str:
     if key not in BOTS:
         raise ValueError(f"unknown bot {name!r}: expected one of {_known()}")
     return key
+
+
+def player_games(players: Sequence[int]) -> str:
+    """Player counts as English says them: ``2- or 4-player games``.
+
+    >>> player_games((2, 3, 4)), player_games((4,))
+    ('2-, 3- or 4-player games', '4-player games')
+    """
+    *others, last = map(str, players)
+    head = "".join(f"{count}-, " for count in others[:-1])
+    return (f"{head}{others[-1]}- or " if others else "") + f"{last}-player games"
+
+
+def check_level_players(level: str, players: int) -> None:
+    """Refuse a level that does not play ``players``-player games, saying which it plays.
+
+    >>> check_level_players("learned", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: the learned level plays 2- or 4-player games only, found 3 players
+    """
+    counts = LEVEL_PLAYERS.get(level)
+    if counts is None:
+        raise ValueError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+    if players not in counts:
+        raise ValueError(
+            f"the {level} level plays {player_games(counts)} only, found {players} players"
+        )
+
+
+def check_players(bot: Bot, players: int) -> None:
+    """Refuse, before a game starts, a bot that would refuse the game at its first
+    decision (a policy trained for another player count): a ``ValueError`` saying why.
+    A bot declares it with a ``check_players(players)`` method; others play any count."""
+    check = getattr(bot, "check_players", None)
+    if callable(check):
+        check(players)
 
 
 def _convert(spec: str, key: str, text: str, option: Option) -> Any:
@@ -212,6 +263,7 @@ __all__ = [
     "BOTS",
     "COUNT_BUDGETS",
     "LEVELS",
+    "LEVEL_PLAYERS",
     "PRESETS",
     "REGISTRY",
     "Bot",
@@ -224,7 +276,10 @@ __all__ = [
     "RandomBot",
     "SearchBot",
     "bot_name",
+    "check_level_players",
+    "check_players",
     "make_bot",
     "options_of",
     "parse_bot_spec",
+    "player_games",
 ]

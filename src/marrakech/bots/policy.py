@@ -58,6 +58,9 @@ from marrakech.state import State
 FORMAT = "marrakech-policy-1"
 #: Policies shipped in the package: name -> file in ``marrakech/bots/data``.
 SHIPPED = {"policy-2p": "policy-2p.npz", "policy-4p": "policy-4p.npz"}
+#: The player counts a shipped policy plays, each by the policy named for it: what the
+#: bare ``policy`` (the ``learned`` level) plays.
+SHIPPED_PLAYERS = (2, 4)
 
 
 class PolicyError(ValueError):
@@ -312,6 +315,32 @@ class PolicyBot:
         """The player count the policy was trained for (0: any, or not known yet)."""
         return self.network.players if self.network is not None else 0
 
+    def check_players(self, players: int) -> None:
+        """Refuse, before the game, a player count this bot would refuse at its first
+        decision (a ``ValueError`` saying which counts it plays)."""
+        self._network_for(players)
+
+    def _network_for(self, players: int) -> PolicyNetwork | None:
+        """The network that plays a ``players``-player game (None: the function plays)."""
+        network = self.network
+        if network is None and self._function is None:
+            shipped = f"policy-{players}p"
+            if shipped not in SHIPPED:
+                counts = "- or ".join(map(str, SHIPPED_PLAYERS))
+                raise ValueError(
+                    f"policy (the learned level) plays {counts}-player games only, those of "
+                    f"the shipped policies ({', '.join(SHIPPED)}), found a {players}-player "
+                    "game; policy@weights=FILE.npz plays any policy file"
+                )
+            network = load_policy(shipped)
+        if network is not None and network.players and players != network.players:
+            raise ValueError(
+                f"policy {network.source} was trained for {network.players}-player games, "
+                f"found a {players}-player game"
+                + (f": use policy-{players}p" if f"policy-{players}p" in SHIPPED else "")
+            )
+        return network
+
     def __repr__(self) -> str:
         if self.function is not None:
             return f"PolicyBot(function={self.function!r})"
@@ -319,25 +348,7 @@ class PolicyBot:
 
     def choose(self, state: State, rng: random.Random) -> Action:
         check_decision_node(state)
-        network = self.network
-        if network is None and self._function is None:
-            shipped = f"policy-{state.players}p"
-            if shipped not in SHIPPED:
-                raise ValueError(
-                    f"no shipped policy plays {state.players}-player games: expected "
-                    f"{' or '.join(SHIPPED)}'s player count, or policy@weights=FILE.npz"
-                )
-            network = load_policy(shipped)
-        if network is not None and network.players and state.players != network.players:
-            raise ValueError(
-                f"policy {network.source} was trained for {network.players}-player games, "
-                f"found a {state.players}-player game"
-                + (
-                    f": use policy-{state.players}p"
-                    if f"policy-{state.players}p" in SHIPPED
-                    else ""
-                )
-            )
+        network = self._network_for(state.players)
         legal = [action.id for action in state.legal_actions()]
         observation = encode_observation_f32(state, state.turn)
         if network is not None:

@@ -24,7 +24,7 @@ from marrakech.arguments import add_game_options
 from marrakech.errors import MarrakechError
 from marrakech.record import GameRecord
 from marrakech.rules import PLAYER_COUNTS, STANDARD
-from marrakech.tui.session import SeatError, SeatSpec, record_seats
+from marrakech.tui.session import SeatError, SeatSpec, check_seat_players, record_seats
 from marrakech.tui.strings import LANGUAGE_NAMES
 from marrakech.tui.timing import SPEEDS
 
@@ -152,9 +152,11 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
             )
         if seats is None:
             try:
-                record_seats(record)
+                check_seat_players(record_seats(record), record.players, "the record")
             except SeatError as error:
                 raise MarrakechError(f"{error} (choose the seats with --seats)") from None
+        else:
+            check_seat_players(seats, record.players, "--seats: the command line")
         options.load, options.seats = record, seats
         return options
     players = args.players
@@ -170,6 +172,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
                 f"{PLAYER_COUNTS[-1]} seats, found {len(seats)} ({args.seats!r})"
             )
         players = len(seats)
+        check_seat_players(seats, players, "--seats: the command line")
     players = players or 4
     options = PlayOptions(players=players, rules=args.rules or STANDARD, lang=args.lang)
     options.seed, options.seats, options.speed = args.seed, seats, args.speed

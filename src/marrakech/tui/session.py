@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from marrakech.actions import Action
-from marrakech.bots import BOTS, LEVELS, Bot, make_bot
+from marrakech.bots import BOTS, LEVELS, Bot, check_players, make_bot
 from marrakech.bots.base import StopFlag, choose_stoppable
 from marrakech.errors import MarrakechError
 from marrakech.events import Event
@@ -108,12 +108,28 @@ APP = "marrakech play"
 
 
 class SeatError(MarrakechError):
-    """A record seats a bot that cannot play here (``seat`` from 0, as records count)."""
+    """A record (or the command line, ``source``) seats a bot that cannot play here
+    (``seat`` from 0, as records count): an unknown bot, or one that refuses the
+    player count."""
 
-    def __init__(self, seat: int, players: int, token: str, reason: str) -> None:
+    def __init__(
+        self, seat: int, players: int, token: str, reason: str, source: str = "the record"
+    ) -> None:
         self.seat, self.token, self.reason = seat, token, reason
         colour = seat_name(seat, players, "en")
-        super().__init__(f"the record seats {token!r} at seat {seat} ({colour}): {reason}")
+        super().__init__(f"{source} seats {token!r} at seat {seat} ({colour}): {reason}")
+
+
+def check_seat_players(seats: Sequence[SeatSpec], players: int, source: str) -> None:
+    """Refuse (:class:`SeatError`) a bot seat whose bot does not play ``players``-player
+    games (a learned policy trained for another count), before any game starts."""
+    for seat, spec in enumerate(seats):
+        if spec.is_human:
+            continue
+        try:
+            check_players(make_bot(spec.spec), players)
+        except ValueError as error:
+            raise SeatError(seat, players, spec.token, str(error), source) from None
 
 
 @dataclass(frozen=True)
@@ -162,6 +178,13 @@ class Session:
         self.bots: dict[int, Bot] = {
             seat: make_bot(spec.spec) for seat, spec in enumerate(self.seats) if not spec.is_human
         }
+        for seat, bot in self.bots.items():
+            # A bot that refuses this player count (a learned policy) says so now, not
+            # at its first decision in the middle of the game.
+            try:
+                check_players(bot, start.players)
+            except ValueError as error:
+                raise SeatError(seat, start.players, self.seats[seat].token, str(error)) from None
         #: Seats a resumed record did not name (humans play them).
         self.unnamed: tuple[int, ...] = ()
         #: Every chance outcome drawn, by stream (``roll``, ``pile0``, ``pile1``) and number.

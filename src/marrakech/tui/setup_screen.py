@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Label, Select, Static
 
-from marrakech.bots import LEVELS
+from marrakech.bots import LEVEL_PLAYERS, LEVELS, check_players, make_bot
 from marrakech.i18n import rule_option_words, rule_set_words, seat_name
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, STANDARD, RuleSet
 from marrakech.tui.screen_base import AppScreen, Host
@@ -73,7 +73,7 @@ class SetupScreen(AppScreen):
                 with Horizontal(classes="setup-row", id=f"seat-row-{seat}"):
                     yield Label(id=f"seat-label-{seat}", classes="setup-label")
                     yield Select(
-                        self._seat_options(),
+                        self._seat_options(self.initial.players),
                         value=self.initial_seats[seat].token,
                         allow_blank=False,
                         id=f"seat-{seat}",
@@ -147,14 +147,19 @@ class SetupScreen(AppScreen):
         self._show_seats(self.initial.players)
         self.query_one("#start", Button).focus()
 
-    def _seat_options(self) -> list[tuple[str, str]]:
+    def _seat_options(self, players: int) -> list[tuple[str, str]]:
+        """Human, the levels that play ``players``-player games (``learned``: 2 and 4),
+        and the command line's bot specs that do."""
         options = [(t("setup.human", self.lang), "human")]
         options += [
             (t("setup.bot", self.lang, level=t(f"level.{level}", self.lang)), f"bot:{level}")
             for level in LEVELS
+            if players in LEVEL_PLAYERS[level]
         ]
         options += [
-            (t("setup.bot", self.lang, level=spec), f"bot:{spec}") for spec in self.extra_bots
+            (t("setup.bot", self.lang, level=spec), f"bot:{spec}")
+            for spec in self.extra_bots
+            if _plays(spec, players)
         ]
         return options
 
@@ -201,8 +206,6 @@ class SetupScreen(AppScreen):
         _reset_options(self.query_one("#hints", Select), self._hints_options())
         for key in ("start", "load", "replay", "quit"):
             self.query_one(f"#{key}", Button).label = t(f"setup.{key}", lang)
-        for seat in range(max(PLAYER_COUNTS)):
-            _reset_options(self.query_one(f"#seat-{seat}", Select), self._seat_options())
         _reset_options(self.query_one("#rules", Select), self._rules_options())
         self._show_rules_help()
         for option in RULE_OPTIONS:
@@ -215,7 +218,12 @@ class SetupScreen(AppScreen):
         self._show_seats(self.players)
 
     def _show_seats(self, players: int) -> None:
+        """The seat rows of ``players``, each offering what plays at that count: a seat
+        whose bot does not (``learned`` at three) goes back to the default bot."""
+        options = self._seat_options(players)
+        fallback = default_seats(2)[1].token
         for seat in range(max(PLAYER_COUNTS)):
+            _reset_options(self.query_one(f"#seat-{seat}", Select), options, fallback)
             row = self.query_one(f"#seat-row-{seat}")
             row.display = seat < players
             if seat < players:
@@ -291,12 +299,26 @@ def _option_id(field: str) -> str:
     return f"option-{field}"
 
 
-def _reset_options(select: Select[Any], options: Sequence[tuple[str, object]]) -> None:
-    """Replace a select's options (new words), keeping its value when still offered."""
+def _plays(spec: str, players: int) -> bool:
+    """Whether the bot of ``spec`` plays ``players``-player games."""
+    try:
+        check_players(make_bot(spec), players)
+    except ValueError:
+        return False
+    return True
+
+
+def _reset_options(
+    select: Select[Any], options: Sequence[tuple[str, object]], fallback: object = None
+) -> None:
+    """Replace a select's options (new words), keeping its value when still offered,
+    else taking ``fallback`` (when given)."""
     value = select.value
     select.set_options(options)
     if any(v == value for _, v in options):
         select.value = value
+    elif fallback is not None:
+        select.value = fallback
 
 
 __all__ = ["SetupScreen"]
