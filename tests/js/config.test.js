@@ -3,14 +3,15 @@
 import { test, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 
-import { config, setConfig, localized, rulesLabel } from "../../src/marrakech/web/static/js/config.js";
+import { config, setConfig, localized, rulesLabel, levelsFor } from "../../src/marrakech/web/static/js/config.js";
 import { setLang } from "../../src/marrakech/web/static/js/i18n.js";
 
 /** The shape of the server's answer (marrakech.web.protocol.server.PageConfig). */
 function answer() {
   const words = (en, fr) => ({ label: { en: `${en} label`, fr: `${fr} label` }, help: { en: `${en} help`, fr: `${fr} help` }, short: { en, fr } });
   return {
-    levels: ["easy", "medium", "hard", "expert"],
+    levels: ["easy", "learned", "medium", "hard", "expert"],
+    level_players: { easy: [2, 3, 4], learned: [2, 4], medium: [2, 3, 4], hard: [2, 3, 4], expert: [2, 3, 4] },
     default_level: "medium",
     rim: [],
     clocks: { relaxed: 180, blitz: 30 },
@@ -56,4 +57,14 @@ test("a new yes/no option of the core's is described with no page code", () => {
   assert.equal(rulesLabel({ rule_set: "standard", options: { orient_last: true, big_dice: true } }), "standard (rulebook), Assam turned last, big dice");
   setLang("fr", { remember: false });
   assert.equal(rulesLabel({ rule_set: "standard", options: { big_dice: true } }), "standard (livret de règles), big dice");
+});
+
+test("a level is offered at the player counts it plays: learned at 2 and 4, not 3", () => {
+  assert.deepEqual(levelsFor(2), ["easy", "learned", "medium", "hard", "expert"]);
+  assert.deepEqual(levelsFor(3), ["easy", "medium", "hard", "expert"]);
+  assert.deepEqual(levelsFor(4), config.levels);
+  const older = answer();
+  delete older.level_players; // a server that does not say: every level everywhere
+  setConfig(older);
+  assert.deepEqual(levelsFor(3), older.levels);
 });

@@ -44,6 +44,7 @@ test("clock modes, bot levels and seat colours in words", () => {
   assert.equal(clockLabel("relaxed", 180), "Relaxed clock: 3 min per turn");
   assert.equal(clockLabel("relaxed", 90), "Relaxed clock: 1:30 per turn");
   assert.equal(levelName("hard"), "hard");
+  assert.equal(levelName("learned"), "learned (neural network)");
   assert.equal(levelName("grandmaster"), "grandmaster", "a level new to the page keeps its name");
   assert.equal(seatColoursName(["R", "Y"]), "Red-Yellow");
 });

@@ -90,7 +90,8 @@ def test_create_answers_links_for_each_human_seat(client: TestClient) -> None:
         ),
         (
             {"players": 2, "seats": [{"kind": "bot", "level": "godlike"}] * 2},
-            "seats[0].level: expected 'easy', 'medium', 'hard' or 'expert' (found 'godlike')",
+            "seats[0].level: expected 'easy', 'learned', 'medium', 'hard' or 'expert' "
+            "(found 'godlike')",
         ),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "rules": "chess"}, "rules"),
         ({"players": 2, "seats": [{"kind": "human"}] * 2, "first_seat": 2}, "first_seat"),

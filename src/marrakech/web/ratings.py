@@ -131,10 +131,17 @@ def ranks_with_leavers(ranks: Sequence[int], leavers: Sequence[int]) -> list[int
 
 
 @cache
-def bot_seeds() -> dict[str, Rating]:
-    """The bot levels' ratings from the arena's games (``bot_ratings.json``)."""
+def bot_seeds(players: int | None = None) -> dict[str, Rating]:
+    """The bot levels' ratings from the arena's games (``bot_ratings.json``): those seeded
+    over every player count, and, for a game of ``players``, those seeded for that count
+    alone (``learned`` is another policy at each count, and has no seed at three: it
+    does not play three players)."""
     data = json.loads(BOT_RATINGS.read_text(encoding="utf-8"))
-    return {level: Rating.from_dict(rating) for level, rating in data["levels"].items()}
+    seeds = {level: Rating.from_dict(rating) for level, rating in data["levels"].items()}
+    if players is not None:
+        by_count = data.get("by_players", {}).get(str(players), {})
+        seeds.update({level: Rating.from_dict(rating) for level, rating in by_count.items()})
+    return seeds
 
 
 def plays_like(rating: Rating, bots: Mapping[str, Rating]) -> str | None:

@@ -74,10 +74,11 @@ def is_rated(game_rated: bool, players: Sequence[Entrant]) -> bool:
     return game_rated and seats >= 2 and any(e.kind == "account" for e in players)
 
 
-def first_rating(kind: str, player: str) -> Rating:
-    """A player's rating before its first rated game: the start, or a bot level's seed."""
+def first_rating(kind: str, player: str, players: int) -> Rating:
+    """A player's rating before its first rated game of ``players``: the start, or a bot
+    level's seed (at that player count)."""
     if kind == "bot":
-        return bot_seeds().get(player, START)
+        return bot_seeds(players).get(player, START)
     return START
 
 
@@ -156,7 +157,7 @@ def _place_steps(
 
 
 def _new_row(q: RatingQueries, entrant: Entrant, players: int, now: float) -> dict[str, Any]:
-    seed = first_rating(entrant.kind, entrant.player)
+    seed = first_rating(entrant.kind, entrant.player, players)
     return q.add_rating.params(
         {
             "kind": entrant.kind,

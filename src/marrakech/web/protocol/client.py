@@ -34,7 +34,9 @@ from pydantic import (
     model_validator,
 )
 
+from marrakech.bots import LEVEL_PLAYERS as BOT_LEVEL_PLAYERS
 from marrakech.bots import LEVELS as BOT_LEVELS
+from marrakech.bots import check_level_players
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, parse_rules
 from marrakech.web.protocol.display_names import Name, RequiredName
 
@@ -50,6 +52,9 @@ GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 Lang = Literal["en", "fr"]
 #: The bot levels a seat may ask for, weakest first: the bot registry's (its one home).
 LEVELS: tuple[str, ...] = tuple(BOT_LEVELS)
+#: The player counts each level plays (``learned``: 2 and 4 only, a shipped policy for
+#: each), so that a page offers a level only where it plays.
+LEVEL_PLAYERS: dict[str, tuple[int, ...]] = {level: BOT_LEVEL_PLAYERS[level] for level in LEVELS}
 #: The level of a bot seat that names none.
 DEFAULT_LEVEL = "medium"
 
@@ -443,6 +448,11 @@ class CreateGame(StrictModel):
             raise ValueError(
                 f"expected {self.players} seats for {self.players} players, found {len(self.seats)}"
             )
+        for seat, spec in enumerate(self.seats):
+            if spec.level is not None:
+                _check_level_players(f"seats[{seat}].level", spec.level, self.players)
+        if self.stand_in_level is not None:
+            _check_level_players("stand_in_level", self.stand_in_level, self.players)
         if isinstance(self.first_seat, int) and not 0 <= self.first_seat < self.players:
             raise ValueError(
                 f"first_seat: expected 0..{self.players - 1} or 'random', found {self.first_seat}"
@@ -486,6 +496,15 @@ class CreateGame(StrictModel):
     def rules_token(self) -> str:
         """The rule set's token (``standard+orient-last``...)."""
         return parse_rules(self.rules).with_options(**self.options).token()
+
+
+def _check_level_players(field: str, level: str, players: int) -> None:
+    """A level for a game it plays (``learned`` refuses 3 players): refused at creation,
+    so that no bot refuses its first decision in the middle of the game."""
+    try:
+        check_level_players(level, players)
+    except ValueError as error:
+        raise ValueError(f"{field}: {error}") from None
 
 
 class JoinGame(StrictModel):

@@ -519,10 +519,14 @@ class RuleOptionInfo(RuleSetInfo):
 
 class PageConfig(StrictModel):
     """What the page asks once per load, before it shows anything (``GET /api/config``):
-    the bot levels, weakest first, the level a new bot seat starts at, the board's rim
-    for the board to draw, and the seconds per turn of each clock."""
+    the bot levels, weakest first, the player counts each plays, the level a new bot
+    seat starts at, the board's rim for the board to draw, and the seconds per turn of
+    each clock."""
 
     levels: list[str]
+    #: The player counts each level plays (``learned``: 2 and 4 only): the page offers
+    #: a level only at those, and the server refuses it at the others.
+    level_players: dict[str, list[int]] = Field(default_factory=dict)
     default_level: str
     rim: list[RimArc]
     #: The seconds per player turn of each clock a game may have (``none``: 0).

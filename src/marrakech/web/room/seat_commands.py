@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import assert_never
 
 from marrakech.actions import Resign
+from marrakech.bots import check_level_players
 from marrakech.playout import sample_outcome
 from marrakech.state import Phase
 from marrakech.web.cluster import Command
@@ -86,7 +87,7 @@ def check_command(room: Room, message: SeatMessage) -> None:
         case RematchMessage():
             check_rematch(room)
         case StartMessage():
-            check_start(room)
+            check_start(room, message)
         case ReplaceMessage():
             check_replace(room, message)
         case KickMessage():
@@ -181,9 +182,11 @@ async def apply_rematch(room: Room, asker: str, account: str | None = None) -> N
 # -- the host's commands ------------------------------------------------------------------
 
 
-def check_start(room: Room) -> None:
+def check_start(room: Room, message: StartMessage) -> None:
     if room.status != "waiting":
         raise ProtocolError("already_started", "the game has already started")
+    if any(row.kind == "open" for row in room.seats):
+        _check_level(room, message.level or DEFAULT_LEVEL)
 
 
 async def apply_start(room: Room, message: StartMessage) -> None:
@@ -206,6 +209,7 @@ def check_replace(room: Room, message: ReplaceMessage) -> None:
             " only a player's seat can be given to a bot",
         )
     _check_away(room, target)
+    _check_level(room, message.level or room.stand_in_level)
 
 
 async def apply_replace(room: Room, message: ReplaceMessage) -> None:
@@ -263,6 +267,15 @@ def _check_in_play(room: Room, target: SeatRow) -> None:
         raise ProtocolError("already_resigned", f"seat {target.seat} has already resigned")
     if target.seat in state.eliminated:
         raise ProtocolError("already_resigned", f"seat {target.seat} is out of the game (R13)")
+
+
+def _check_level(room: Room, level: str) -> None:
+    """Refuse a bot level that does not play the game's player count (``learned``: the
+    shipped policies' 2 and 4), so that no bot refuses its first decision mid-game."""
+    try:
+        check_level_players(level, room.players)
+    except ValueError as error:
+        raise ProtocolError("bad_message", f"level: {error}") from None
 
 
 def _check_away(room: Room, target: SeatRow) -> None:

@@ -38,6 +38,7 @@ from marrakech.web.limits import check_caps, client_key
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     GAME_ID,
+    LEVEL_PLAYERS,
     LEVELS,
     MAX_BODY_BYTES,
     MAX_IDS,
@@ -90,6 +91,7 @@ async def page_config(context: Context) -> PageConfig:
     """What the page needs before it shows anything; the same for every page load."""
     return PageConfig(
         levels=list(LEVELS),
+        level_players={level: list(LEVEL_PLAYERS[level]) for level in LEVELS},
         default_level=DEFAULT_LEVEL,
         rim=rim_view(),
         clocks=dict(context.manager.clock_seconds),

@@ -132,14 +132,18 @@ def _check_players(players: int) -> int:
 
 
 async def bot_ratings(context: Context, q: RatingQueries) -> dict[int, dict[str, Rating]]:
-    """Every bot level's rating by player count: stored once it played a rated game,
-    its seed (:func:`marrakech.web.ratings.bot_seeds`) before."""
-    from marrakech.web.protocol import LEVELS
+    """Every bot level's rating by player count (the levels that play it): stored once
+    it played a rated game, its seed (:func:`marrakech.web.ratings.bot_seeds`) before."""
+    from marrakech.web.protocol import LEVEL_PLAYERS, LEVELS
 
     (rows,) = await context.manager.store.transact([(q.bot_ratings.sql, q.bot_ratings.params({}))])
     stored = {(int(row["players"]), row["player"]): rating_of(row) for row in rows}
     return {
-        count: {level: stored.get((count, level), first_rating("bot", level)) for level in LEVELS}
+        count: {
+            level: stored.get((count, level), first_rating("bot", level, count))
+            for level in LEVELS
+            if count in LEVEL_PLAYERS[level]  # learned: not at three players
+        }
         for count in COUNTS
     }
 

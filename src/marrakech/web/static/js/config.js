@@ -1,5 +1,6 @@
 // What the server says once per page load (GET /api/config, docs/web-protocol.md): the
-// bot levels, weakest first, the level a new bot seat starts at, the board's rim (R2)
+// bot levels, weakest first, and the player counts each plays, the level a new bot seat
+// starts at, the board's rim (R2)
 // for board.js, each clock's seconds per turn, the player counts, the named rule sets
 // and the yes/no rule options with their words in every language, and the carpets'
 // colours, the chat's longest message and its quick reactions, and whether the server
@@ -15,12 +16,14 @@ import { lang } from "./i18n.js";
 /** @typedef {{base: string, dark: string, light: string, ink: string}} Shades */
 
 /**
- * @type {{levels: string[], defaultLevel: string|null, rim: object[], clocks: Record<string, number>,
+ * @type {{levels: string[], levelPlayers: Record<string, number[]>, defaultLevel: string|null,
+ *   rim: object[], clocks: Record<string, number>,
  *   players: number[], ruleSets: RuleSetInfo[], ruleOptions: RuleOptionInfo[], palette: Record<string, Shades>,
  *   chatMax: number, reactions: string[], reminders: boolean}}
  */
 export const config = {
   levels: [],
+  levelPlayers: {},
   defaultLevel: null,
   rim: [],
   clocks: {},
@@ -36,6 +39,7 @@ export const config = {
 /** Keep what GET /api/config answered (also what the unit tests give). */
 export function setConfig(answer) {
   config.levels = answer.levels;
+  config.levelPlayers = answer.level_players || {};
   config.defaultLevel = answer.default_level;
   config.rim = answer.rim;
   config.clocks = answer.clocks || {};
@@ -50,6 +54,15 @@ export function setConfig(answer) {
 
 export async function loadConfig() {
   setConfig(await api.config());
+}
+
+/**
+ * The bot levels, weakest first, that play games of `players` (the learned level plays
+ * the shipped policies' 2 and 4 only); a level the server gave no counts for plays all.
+ * @param {number} players
+ */
+export function levelsFor(players) {
+  return config.levels.filter((level) => !config.levelPlayers[level] || config.levelPlayers[level].includes(players));
 }
 
 /**

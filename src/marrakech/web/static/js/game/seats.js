@@ -5,18 +5,19 @@ import { h, clear, button } from "../dom.js";
 import { t, levelName } from "../i18n.js";
 import { seatName } from "../panels.js";
 import { getGame } from "../store.js";
-import { config } from "../config.js";
+import { config, levelsFor } from "../config.js";
 import { seatInfo } from "./state.js";
 import { send } from "./input.js";
 import { confirmResign } from "./dialogs.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-function levelSelect(testid, label) {
+/** A choice of the bot levels that play the game's player count. */
+function levelSelect(testid, label, players) {
   return h(
     "select",
     { "data-testid": testid, "aria-label": label },
-    config.levels.map((l) => h("option", { value: l, selected: l === config.defaultLevel }, levelName(l))),
+    levelsFor(players).map((l) => h("option", { value: l, selected: l === config.defaultLevel }, levelName(l))),
   );
 }
 
@@ -56,7 +57,7 @@ function standInRows(ctx) {
 /** The host of a waiting game: start it (bots in the open seats), kick who left. @param {Ctx} ctx */
 function hostWaitingRows(ctx) {
   const { g } = ctx;
-  const level = levelSelect("start-level", t("host.start.level"));
+  const level = levelSelect("start-level", t("host.start.level"), g.meta.players);
   const rows = [
     h(
       "div",
@@ -94,7 +95,7 @@ function replaceRows(ctx) {
   for (const info of g.meta.seats) {
     if (info.kind !== "human" || info.presence !== "away" || info.stand_in || info.resigned) continue;
     if (g.you.includes(info.seat) || !g.view.seats[info.seat].in_game) continue;
-    const level = levelSelect(`replace-level-${info.seat}`, t("host.replace.level"));
+    const level = levelSelect(`replace-level-${info.seat}`, t("host.replace.level"), g.meta.players);
     rows.push(
       h(
         "div",

@@ -7,7 +7,7 @@ import { t, lang, LANGS, seatColoursName, levelName, clockLabel } from "../i18n.
 import { swatch } from "../board.js";
 import { api } from "../api.js";
 import { remember, gameLink } from "../store.js";
-import { config, localized } from "../config.js";
+import { config, localized, levelsFor } from "../config.js";
 import { savedName, saveName, failure, seatColours } from "./lines.js";
 
 /** @typedef {import("../lobby.js").Lobby} Lobby */
@@ -96,6 +96,8 @@ function playerCounts(L) {
           onchange: () => {
             form.players = n;
             if (form.first !== "random" && Number(form.first) >= n) form.first = "random";
+            // A level that does not play n players (learned at three) gives way to the default.
+            for (const spec of form.seats) if (!levelsFor(n).includes(spec.level)) spec.level = config.defaultLevel;
             L.render();
             /** @type {HTMLElement} */ (L.root.querySelector(`[data-testid=players-${n}]`)).focus();
           },
@@ -131,7 +133,8 @@ function ruleOptionFields(L) {
   return config.ruleOptions.map((option) => checkField(option.word, L.form.options, option.name, localized(option.label), localized(option.help)));
 }
 
-/** A row per seat: who plays it, the bot's level, the player's name. @param {Lobby} L */
+/** A row per seat: who plays it, the bot's level (those that play the form's player
+ * count), the player's name. @param {Lobby} L */
 function seatRows(L) {
   const form = L.form;
   const rows = h("div", { class: "seat-rows" });
@@ -146,7 +149,7 @@ function seatRows(L) {
     const level = h(
       "select",
       { "aria-label": `${label} — ${t("lobby.level")}`, "data-testid": `seat-level-${seat}`, class: "seat-level", disabled: spec.kind !== "bot" },
-      config.levels.map((l) => h("option", { value: l, selected: spec.level === l }, levelName(l))),
+      levelsFor(form.players).map((l) => h("option", { value: l, selected: spec.level === l }, levelName(l))),
     );
     const name = h("input", {
       type: "text",
