@@ -152,7 +152,7 @@ class SetupScreen(AppScreen):
         and the command line's bot specs that do."""
         options = [(t("setup.human", self.lang), "human")]
         options += [
-            (t("setup.bot", self.lang, level=t(f"level.{level}", self.lang)), f"bot:{level}")
+            (t("setup.bot", self.lang, level=_level_words(level, self.lang)), f"bot:{level}")
             for level in LEVELS
             if players in LEVEL_PLAYERS[level]
         ]
@@ -297,6 +297,15 @@ _CUSTOM = "custom"
 def _option_id(field: str) -> str:
     """The id of a rule option's checkbox (``option-orient_last``)."""
     return f"option-{field}"
+
+
+def _level_words(level: str, lang: str) -> str:
+    """A level as the setup offers it: its name, and what it is when the name alone does
+    not say (``learned (neural network)``)."""
+    try:
+        return t(f"setup.level.{level}", lang)
+    except KeyError:
+        return t(f"level.{level}", lang)
 
 
 def _plays(spec: str, players: int) -> bool:
