@@ -7,10 +7,13 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 
 from marrakech import bots
+from marrakech.bots import policy
 from marrakech.record import GameRecord
+from marrakech.web import bot_workers
 from marrakech.web.protocol import PageConfig
 from marrakech.web.ratings import bot_seeds, shown
 from tests.web.conftest import Apps, Conn, create_game, seat_token
@@ -156,3 +159,14 @@ def test_a_rated_game_with_the_learned_bot_rates_it_from_its_count_seed(apps: Ap
     assert bots4["learned"] == {"level": "learned", "rating": shown(seeds4["learned"]), "games": 0}
     profile = ana.get("/api/players/ana").json()
     assert profile["plays_like"] in bots2
+
+
+def test_a_bot_worker_reads_the_learned_policies_when_it_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not at the first decision of a game: a worker loads each level's bot at each
+    player count it plays (here in this process, as a fresh worker process does)."""
+    monkeypatch.setattr(policy, "_SHIPPED_CACHE", {})
+    monkeypatch.setattr(bot_workers, "_WORKER_BOTS", {})
+    bot_workers._warm_worker()
+    assert set(policy._SHIPPED_CACHE) == {"policy-2p", "policy-4p"}

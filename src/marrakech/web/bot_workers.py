@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from marrakech.actions import Action, action_from_id
-from marrakech.bots import LEVELS, Bot, bot_name, make_bot, options_of
+from marrakech.bots import LEVEL_PLAYERS, LEVELS, Bot, bot_name, check_players, make_bot, options_of
 from marrakech.state import State
 
 log = logging.getLogger("marrakech.web")
@@ -87,9 +87,13 @@ def _start_worker() -> None:
 
 
 def _warm_worker() -> None:
-    """Load the bots (and their compiled kernels) in a fresh worker process."""
+    """Load the bots (and their compiled kernels) in a fresh worker process: each level's
+    bot at each player count it plays (the learned level reads a policy file per count,
+    0.1 to 0.3 s each, not at a game's first decision)."""
     for level in LEVELS:
-        _worker_bot(level, None)
+        bot = _worker_bot(level, None)
+        for players in LEVEL_PLAYERS[level]:
+            check_players(bot, players)
 
 
 def _worker_bot(level: str, seconds: float | None) -> Bot:
