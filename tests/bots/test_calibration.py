@@ -17,6 +17,7 @@ from marrakech import State
 from marrakech.bots.analysis import analyse_game, hint, winning_chances
 from marrakech.bots.calibration import (
     CALIBRATION_FILE,
+    MIN_SCALE,
     Calibration,
     fit_scales,
     knot_weights,
@@ -273,3 +274,22 @@ def test_dense_knots_with_a_chosen_penalty_follow_a_sharp_late_rise() -> None:
     five = (0.0, 0.25, 0.5, 0.75, 1.0)
     coarse = Calibration(3, five, fit_scales(p, wins, t, five))
     assert abs(coarse.scale(0.75) - np.interp(0.75, script.KNOTS, truth)) > 0.1
+
+
+def test_the_fit_keeps_scales_positive_and_bends_penalised() -> None:
+    # Chances that point the wrong way (the least likely seat always wins): the best
+    # sharpness would be negative, which would reverse the seats; the fit stops at the floor.
+    p = np.array([[0.7, 0.3], [0.4, 0.6]] * 50)
+    won = np.array([[0.0, 1.0], [1.0, 0.0]] * 50)
+    assert fit_scales(p, won, np.full(100, 0.5), [0.0, 1.0]) == (MIN_SCALE, MIN_SCALE)
+    # Positions only on the second half of the game: with a penalty on the bends the
+    # knot at 0 (no data) continues the line the data draw; without, it stays near 1.
+    p, wins, t = synthetic([0.5, 0.5], 20_000, 2, seed=11)
+    t = 0.5 + t / 2
+    free = fit_scales(p, wins, t, (0.0, 0.5, 1.0), ridge=1e-3)
+    bent = fit_scales(p, wins, t, (0.0, 0.5, 1.0), smooth=1.0)
+    assert free[0] == pytest.approx(1.0, abs=0.05)
+    assert bent[0] == pytest.approx(2 * bent[1] - bent[2], abs=0.01)
+    assert bent[1:] == pytest.approx([0.5, 0.5], abs=0.1)
+    with pytest.raises(ValueError, match="smooth >= 0"):
+        fit_scales(p, wins, t, (0.0, 1.0), smooth=-1.0)
