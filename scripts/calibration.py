@@ -3,7 +3,7 @@
 ``marrakech.bots.analysis.winning_chances`` (the hints' and the end screen's chances) is
 the learned value's softmax, recalibrated per player count along the game by
 ``marrakech.bots.calibration`` (``p ** a``, ``a`` piecewise linear in the share of
-carpets placed). This script:
+carpets placed, knots every sixteenth of the game, its bends penalised). This script:
 
 1. plays the games the stored arena results lack (``--generate``: three-player games and
    a few four-player tables, into ``benchmarks/calibration/``, resumable; iteration
@@ -12,9 +12,12 @@ carpets placed). This script:
    ``benchmarks/calibration/*.jsonl``; a game played twice counts once) and the value's
    chances at the start of every turn (the orient decision);
 3. splits the games in two by a hash of their moves (never positions of one game on
-   both sides), fits the scales on one half (``--write`` stores them in
-   ``src/marrakech/bots/data/calibration.json``) and measures the other half at 25, 50
-   and 75% of the game (the first turn where that share of the carpets is placed):
+   both sides), fits the scales on one half, at every turn of its games, choosing the
+   penalty on the bends by a two-fold cross-validation inside that half (the held-out
+   half plays no part in it; ``--write`` stores the fit on all the games, penalty
+   chosen the same way, in ``src/marrakech/bots/data/calibration.json``) and measures
+   the other half at 25, 50 and 75% of the game (the first turn where that share of the
+   carpets is placed):
    reliability (bins of predicted chance against the observed win share), the
    recalibration slope (logistic regression of each seat's win on the logit of its
    chance: 1 is calibrated, below 1 over-confident), the Brier score and its skill
@@ -51,12 +54,21 @@ MARKERS = ("<!-- calibration-table:start -->", "<!-- calibration-table:end -->")
 STORED = ROOT / "benchmarks" / "strength"
 FRESH = ROOT / "benchmarks" / "calibration"
 OUT = ROOT / "src" / "marrakech" / "bots" / "data" / CALIBRATION_FILE
-KNOTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: Where the sharpness ``a`` is fitted: every sixteenth of the game. Dense, so that the
+#: map follows how fast the value's sureness changes (five knots at 0, 25, .., 100%
+#: missed the sharp rise of the last quarter and, with few positions, the first one).
+KNOTS = tuple(k / 16 for k in range(17))
+#: The penalties on the bends of ``a`` tried (per position: the likelihood is a mean);
+#: the one with the best cross-validated likelihood on the fitting games is used.
+SMOOTHNESS = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+#: Scales where the report prints the maps.
+SHOWN = tuple(k / 8 for k in range(9))
 STAGES = (0.25, 0.5, 0.75)
 BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
 SEARCH = "search@iterations=2000"
-#: Fit on every FIT_EVERY-th turn of the fitting games (and their stage points).
-FIT_EVERY = 4
+#: Fit on every FIT_EVERY-th turn of the fitting games (and their stage points): every
+#: turn, so that each knot has positions near it (three-player games have 30 turns).
+FIT_EVERY = 1
 
 #: The games played for the calibration: the three-player games (none are stored) and
 #: four-player tables the stored results lack (weak, mixed and strong tables).
@@ -286,10 +298,48 @@ def concatenate(parts: list[Positions]) -> Positions:
     return Positions(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
 
 
-def fit(data: Positions, players: int) -> Calibration:
+def log_loss(calibration: Calibration, data: Positions) -> float:
+    """Minus the summed log-likelihood of the winners (R21 shares) under ``calibration``."""
+    # np.interp is Calibration.scale (linear between knots, flat beyond), vectorised.
+    a = np.interp(data.progress, calibration.knots, calibration.scales)
+    live = data.chances > 0
+    logp = np.where(live, np.log(np.where(live, data.chances, 1.0)), 0.0)
+    z = np.where(live, a[:, None] * logp, -np.inf)
+    z -= z.max(axis=1, keepdims=True)
+    logq = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return float(-(data.wins * np.where(live, logq, 0.0)).sum())
+
+
+def subset(data: Positions, keep: np.ndarray) -> Positions:
+    return Positions(*(getattr(data, f)[keep] for f in FIELDS))
+
+
+def fit_with(data: Positions, players: int, smooth: float) -> Calibration:
     keep = (data.progress > 0) & (data.progress < 1)
-    scales = fit_scales(data.chances[keep], data.wins[keep], data.progress[keep], KNOTS)
+    scales = fit_scales(
+        data.chances[keep], data.wins[keep], data.progress[keep], KNOTS, smooth=smooth
+    )
     return Calibration(players, KNOTS, scales)
+
+
+def choose_smoothness(data: Positions, players: int) -> float:
+    """The penalty on the bends with the best likelihood in a two-fold cross-validation
+    of ``data`` alone, split by game (the games of a half are in the order of their hash,
+    so the parity of their number is a random split)."""
+    inner = [subset(data, data.game % 2 == side) for side in (0, 1)]
+    losses = {
+        smooth: sum(
+            log_loss(fit_with(inner[1 - side], players, smooth), inner[side]) for side in (0, 1)
+        )
+        for smooth in SMOOTHNESS
+    }
+    return min(losses, key=losses.__getitem__)
+
+
+def fit(data: Positions, players: int) -> tuple[Calibration, float]:
+    """The map fitted on ``data``, with the penalty cross-validation chose on it."""
+    smooth = choose_smoothness(data, players)
+    return fit_with(data, players, smooth), smooth
 
 
 @dataclass(frozen=True)
@@ -299,6 +349,8 @@ class Result:
 
     shipped: Calibration
     folds: tuple[Calibration, Calibration]
+    #: The penalty on the bends chosen for each (shipped, fold 1, fold 2).
+    smoothness: tuple[float, float, float]
     games: int
     positions: int
     stages: dict[int, tuple[Scores, Scores]]
@@ -306,8 +358,44 @@ class Result:
     strong: dict[int, tuple[Scores, Scores]]
 
 
+#: The recalibration slope aimed at, at every stage and player count.
+TARGET = (0.9, 1.1)
+
+
+def summary(results: dict[int, Result]) -> str:
+    """Which cells meet the target, in a sentence (the docs' prose cites no figure)."""
+    cells = [
+        (players, STAGES[k], before, after)
+        for players, result in results.items()
+        for k, (before, after) in result.stages.items()
+    ]
+    low, high = TARGET
+    missed = [
+        f"{players} players at {stage:.0%} ({after.slope:.2f})"
+        for players, stage, _, after in cells
+        if not low <= after.slope <= high
+    ]
+    worse = [
+        f"{players} players at {stage:.0%}"
+        for players, stage, before, after in cells
+        if after.brier > before.brier
+    ]
+    slopes = [after.slope for *_, after in cells]
+    return (
+        f"After the calibration the slope is within {low}-{high} in "
+        f"{len(cells) - len(missed)} of the {len(cells)} cells (from {min(slopes):.2f} to "
+        f"{max(slopes):.2f})"
+        + (f"; it misses at {', '.join(missed)}" if missed else "")
+        + ". The Brier score is "
+        + (f"worse at {', '.join(worse)}" if worse else "no worse than before in any cell")
+        + "."
+    )
+
+
 def report(results: dict[int, Result]) -> str:
     lines = [
+        summary(results),
+        "",
         "| players | stage | held-out games | slope before | slope after | Brier before "
         "| Brier after | uniform Brier | skill before | skill after |",
         "|---|---|---|---|---|---|---|---|---|---|",
@@ -340,11 +428,11 @@ def report(results: dict[int, Result]) -> str:
                     f"| {after.slope:.2f} ± {after.slope_error:.2f} "
                     f"| {before.brier:.4f} | {after.brier:.4f} | {before.brier_uniform:.4f} |"
                 )
-    knots = ", ".join(f"{k:g}" for k in KNOTS)
+    shown = ", ".join(f"{k:g}" for k in SHOWN)
     lines += [
         "",
-        f"| players | map | games, positions | scale a at progress {knots} |",
-        "|---|---|---|---|",
+        f"| players | map | games, positions | penalty | scale a at progress {shown} |",
+        "|---|---|---|---|---|",
     ]
     for players, result in results.items():
         maps = [
@@ -352,9 +440,9 @@ def report(results: dict[int, Result]) -> str:
             ("fold 1 (measured on half 2)", result.folds[1], "half"),
             ("fold 2 (measured on half 1)", result.folds[0], "half"),
         ]
-        for name, calibration, size in maps:
-            scales = ", ".join(f"{s:.3f}" for s in calibration.scales)
-            lines.append(f"| {players} | {name} | {size} | {scales} |")
+        for (name, calibration, size), smooth in zip(maps, result.smoothness, strict=True):
+            scales = ", ".join(f"{calibration.scale(t):.3f}" for t in SHOWN)
+            lines.append(f"| {players} | {name} | {size} | {smooth:g} | {scales} |")
     lines += [
         "",
         "Reliability on the held-out games: each seat's predicted chance, binned (seats "
@@ -386,10 +474,12 @@ def report(results: dict[int, Result]) -> str:
         f"_Generated by `python scripts/calibration.py --write --write-docs` on "
         f"{datetime.date.today().isoformat()} from {total} (arena games, each once). "
         "Two-fold by a hash of the moves: each half is measured with the map fitted on "
-        "the other half (never a position of a game it was fitted on); the map shipped "
-        "is fitted on both. Stage: the first turn (orient decision) where 25, 50 or 75% "
-        "of the carpets are placed. Slope: logistic regression of each seat's win (R21 "
-        "ties shared) on the logit of its chance (1: calibrated; below 1: too sure), ± "
+        "the other half (at every turn of its games, the penalty on the bends of a chosen "
+        "by cross-validation inside that half: never a position of a game it is measured "
+        "on); the map shipped is fitted on both the same way. Stage: the first turn "
+        "(orient decision) where 25, 50 or 75% of the carpets are placed. Slope: "
+        "logistic regression of each seat's win (R21 ties shared) on the logit of its "
+        "chance (1: calibrated; below 1: too sure), ± "
         "its standard error (robust to the seats of one position being dependent); "
         "Brier: mean squared error of each seat's chance; skill: 1 - Brier / the "
         "uniform chance's Brier._",
@@ -443,9 +533,10 @@ def main(argv: list[str] | None = None) -> int:
         ]
         # Two-fold: each half is measured with the map fitted on the other one; the map
         # shipped is fitted on both.
-        maps = [fit(data[1], players), fit(data[0], players)]
-        shipped = fit(concatenate(data), players)
-        print(f"{players} players: {len(games)} games, scales {shipped.scales}")
+        (map0, smooth0), (map1, smooth1) = fit(data[1], players), fit(data[0], players)
+        maps = [map0, map1]
+        shipped, smooth = fit(concatenate(data), players)
+        print(f"{players} players: {len(games)} games, penalty {smooth:g}, scales {shipped.scales}")
         stages, strong = {}, {}
         strong_games = [np.array([is_strong(g) for g in half], dtype=bool) for half in halves]
         for k in range(len(STAGES)):
@@ -460,7 +551,13 @@ def main(argv: list[str] | None = None) -> int:
             )
         positions_fitted = sum(int(((d.progress > 0) & (d.progress < 1)).sum()) for d in data)
         results[players] = Result(
-            shipped, (maps[0], maps[1]), len(games), positions_fitted, stages, strong
+            shipped,
+            (maps[0], maps[1]),
+            (smooth, smooth1, smooth0),
+            len(games),
+            positions_fitted,
+            stages,
+            strong,
         )
     table = report(results)
     if args.write:
@@ -470,6 +567,7 @@ def main(argv: list[str] | None = None) -> int:
                 "method": "scripts/calibration.py",
                 "seed": args.seed,
                 "games": {str(p): result.games for p, result in results.items()},
+                "smoothness": {str(p): result.smoothness[0] for p, result in results.items()},
             },
         }
         OUT.write_text(json.dumps(payload, indent=2) + "\n", "utf-8")

@@ -17,6 +17,7 @@ from marrakech import State
 from marrakech.bots.analysis import analyse_game, hint, winning_chances
 from marrakech.bots.calibration import (
     CALIBRATION_FILE,
+    MIN_SCALE,
     Calibration,
     fit_scales,
     knot_weights,
@@ -202,3 +203,93 @@ def test_a_hint_lists_the_search_s_chances_recalibrated_in_order(players: int) -
     # At two players the seat's chance is recalibrated exactly as winning_chances does.
     two = load_calibration(2)
     assert two.apply_one(0.7, 2, 0.5) == pytest.approx(two.apply([0.7, 0.3], 0.5)[0])
+
+
+def stored_sample(players: int, games: int) -> list[GameRecord]:
+    """About ``games`` of the arena games the shipped map was fitted on: every n-th game
+    of every results file the script reads, so the mix of bots is the fit's."""
+    script = load_script("calibration")
+    lines = []
+    for folder in (script.STORED, script.FRESH):
+        for path in sorted(folder.rglob("*.jsonl")):
+            rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            header = rows[0]
+            if header.get("players") == players and header.get("rules") == "standard":
+                lines += [row for row in rows if row.get("type") == "game"]
+    step = max(1, len(lines) // games)
+    return [GameRecord.from_dict(row["record"]) for row in lines[::step]]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_map_explains_stored_games_better_than_wrong_ones(players: int) -> None:
+    """The packaged map must be there and be the fit: on stored games, at every turn, the
+    winners are likelier under it than with no calibration, another player count's map,
+    or the same map a quarter flatter or sharper (a map fitted on other data, or a bug in
+    how it is read or applied, loses to one of them)."""
+    script = load_script("calibration")
+    data = script.positions(stored_sample(players, 200), every=1)
+    shipped = load_calibration(players)
+
+    def loss(scales: tuple[float, ...], knots: tuple[float, ...] = shipped.knots) -> float:
+        return float(script.log_loss(Calibration(players, knots, scales), data))
+
+    best = loss(shipped.scales)
+    wrong = {
+        "none": loss((1.0,), (0.0,)),
+        "flatter": loss(tuple(s * 0.75 for s in shipped.scales)),
+        "sharper": loss(tuple(s / 0.75 for s in shipped.scales)),
+    }
+    for other in {2, 3, 4} - {players}:
+        theirs = load_calibration(other)
+        wrong[f"{other} players'"] = loss(theirs.scales, theirs.knots)
+    assert all(best < value for value in wrong.values()), (best, wrong)
+
+
+def test_dense_knots_with_a_chosen_penalty_follow_a_sharp_late_rise() -> None:
+    """The script's map (knots every sixteenth, the penalty chosen by cross-validation)
+    recovers a sharpness that is flat most of the game and rises fast at the end, where
+    five knots at 0, 25, .., 100% bend the line too early (issue 27: the slopes at 75%
+    were 1.05-1.07 with them)."""
+    script = load_script("calibration")
+    truth = [0.7] * 9 + [0.7, 0.75, 0.8, 0.9, 1.1, 1.5, 2.2, 3.0]  # at the script's knots
+    rng = np.random.default_rng(5)
+    positions = 60_000
+    logits = rng.normal(0.0, 1.0, size=(positions, 3))
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    t = rng.integers(1, 30, size=positions) / 30
+    a = np.interp(t, script.KNOTS, truth)
+    true = p ** a[:, None]
+    true /= true.sum(axis=1, keepdims=True)
+    winners = (rng.uniform(size=(positions, 1)) > np.cumsum(true, axis=1)).sum(axis=1)
+    wins = np.zeros_like(p)
+    wins[np.arange(positions), winners] = 1.0
+    data = script.Positions(p, wins, t, np.arange(positions) // 10, np.full(positions, -1))
+    calibration, smooth = script.fit(data, 3)
+    assert smooth in script.SMOOTHNESS
+    for stage in (0.25, 0.5, 0.75, 0.9):
+        assert calibration.scale(stage) == pytest.approx(
+            np.interp(stage, script.KNOTS, truth), abs=0.08
+        )
+    five = (0.0, 0.25, 0.5, 0.75, 1.0)
+    coarse = Calibration(3, five, fit_scales(p, wins, t, five))
+    assert abs(coarse.scale(0.75) - np.interp(0.75, script.KNOTS, truth)) > 0.1
+
+
+def test_the_fit_keeps_scales_positive_and_bends_penalised() -> None:
+    # Chances that point the wrong way (the least likely seat always wins): the best
+    # sharpness would be negative, which would reverse the seats; the fit stops at the floor.
+    p = np.array([[0.7, 0.3], [0.4, 0.6]] * 50)
+    won = np.array([[0.0, 1.0], [1.0, 0.0]] * 50)
+    assert fit_scales(p, won, np.full(100, 0.5), [0.0, 1.0]) == (MIN_SCALE, MIN_SCALE)
+    # Positions only on the second half of the game: with a penalty on the bends the
+    # knot at 0 (no data) continues the line the data draw; without, it stays near 1.
+    p, wins, t = synthetic([0.5, 0.5], 20_000, 2, seed=11)
+    t = 0.5 + t / 2
+    free = fit_scales(p, wins, t, (0.0, 0.5, 1.0), ridge=1e-3)
+    bent = fit_scales(p, wins, t, (0.0, 0.5, 1.0), smooth=1.0)
+    assert free[0] == pytest.approx(1.0, abs=0.05)
+    assert bent[0] == pytest.approx(2 * bent[1] - bent[2], abs=0.01)
+    assert bent[1:] == pytest.approx([0.5, 0.5], abs=0.1)
+    with pytest.raises(ValueError, match="smooth >= 0"):
+        fit_scales(p, wins, t, (0.0, 1.0), smooth=-1.0)

@@ -25,7 +25,7 @@ turn)::
     >>> record = GameRecord.from_actions(start, actions)
     >>> analysis = analyse_game(record)
     >>> analysis.turns[0].chances
-    (0.345849, 0.327075, 0.327075)
+    (0.33755, 0.331225, 0.331225)
     >>> sum(analysis.turns[-1].chances)
     1.0
     >>> len(analysis.swings(3))
@@ -67,7 +67,7 @@ def winning_chances(state: State) -> tuple[float, ...]:
 
     >>> from marrakech import State
     >>> winning_chances(State.new(players=4))
-    (0.264025, 0.245325, 0.245325, 0.245325)
+    (0.250705, 0.249765, 0.249765, 0.249765)
     """
     if not isinstance(state, State):
         raise TypeError(f"expected a marrakech State, found {type(state).__name__}")

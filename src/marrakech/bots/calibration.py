@@ -9,9 +9,13 @@ sharpness ``a`` that depends on the game's progress (the share of all carpets pl
 over the seats still in (a softmax of ``a * log p``). ``a < 1`` flattens the chances
 towards the uniform, ``a > 1`` sharpens them; since ``a > 0`` the order of the seats is
 kept, and a seat out (R13) keeps 0. ``a`` is piecewise linear between *knots* of
-progress, and fitted (:func:`fit_scales`) by maximum likelihood of the winners (ties of
-R21 shared) on arena games the value never saw; ``scripts/calibration.py`` fits it, writes
-``bots/data/calibration.json`` and measures the result on other games.
+progress, dense enough (every sixteenth of the game) to follow how fast the value's
+sureness changes near the end, and fitted (:func:`fit_scales`) by maximum likelihood of
+the winners (ties of R21 shared) on arena games the value never saw, with a penalty on its
+bends (second differences) so that a stage with few positions borrows from its
+neighbours; ``scripts/calibration.py`` fits it (choosing the penalty by cross-validation
+on the fitting games), writes ``bots/data/calibration.json`` and measures the result on
+other games.
 
 >>> calibration = load_calibration(4)
 >>> chances = calibration.apply([0.4, 0.3, 0.2, 0.1], progress=0.5)
@@ -37,6 +41,9 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 CALIBRATION_FILE = "calibration.json"
+#: The smallest sharpness a fit gives (nearly uniform chances; never 0, which would lose
+#: the order of the seats).
+MIN_SCALE = 0.05
 
 
 @dataclass(frozen=True)
@@ -117,22 +124,31 @@ class Calibration:
         }
 
 
+def _knot_pairs(
+    progress: npt.NDArray[np.float64], knots: Sequence[float]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """Each position's left knot ``k`` and its share towards knot ``k + 1`` (0 with a
+    single knot, where ``k + 1`` is ``k`` itself)."""
+    import numpy as np
+
+    t = np.clip(np.asarray(progress, dtype=np.float64), knots[0], knots[-1])
+    if len(knots) == 1:
+        return np.zeros(len(t), dtype=np.intp), np.zeros(len(t))
+    k = np.clip(np.searchsorted(knots, t, side="right") - 1, 0, len(knots) - 2)
+    lo, hi = np.asarray(knots)[k], np.asarray(knots)[k + 1]
+    return k, (t - lo) / (hi - lo)
+
+
 def knot_weights(progress: npt.NDArray[np.float64], knots: Sequence[float]) -> npt.NDArray[Any]:
     """Each position's weight on each knot (``(positions, knots)``; rows sum to 1): the
     piecewise-linear interpolation that :meth:`Calibration.scale` computes."""
     import numpy as np
 
-    t = np.clip(np.asarray(progress, dtype=np.float64), knots[0], knots[-1])
-    basis = np.zeros((len(t), len(knots)))
-    if len(knots) == 1:
-        basis[:, 0] = 1.0
-        return basis
-    k = np.clip(np.searchsorted(knots, t, side="right") - 1, 0, len(knots) - 2)
-    lo, hi = np.asarray(knots)[k], np.asarray(knots)[k + 1]
-    share = (t - lo) / (hi - lo)
-    rows = np.arange(len(t))
+    k, share = _knot_pairs(progress, knots)
+    basis = np.zeros((len(k), len(knots)))
+    rows = np.arange(len(k))
     basis[rows, k] = 1.0 - share
-    basis[rows, k + 1] = share
+    basis[rows, np.minimum(k + 1, len(knots) - 1)] += share
     return basis
 
 
@@ -141,31 +157,61 @@ def fit_scales(
     wins: npt.NDArray[np.float64],
     progress: npt.NDArray[np.float64],
     knots: Sequence[float],
-    ridge: float = 1e-3,
+    ridge: float = 1e-6,
+    smooth: float = 0.0,
 ) -> tuple[float, ...]:
     """The scales at ``knots`` that maximise the likelihood of the winners: ``chances``
     and ``wins`` are ``(positions, seats)`` (the value's chances, 0 for a seat out; each
-    seat's share of the win, R21), ``progress`` each position's. The log-likelihood is
-    concave in the scales, so Newton's method from 1 finds its maximum (``ridge`` pulls
-    scales without data towards 1).
+    seat's share of the win, R21), ``progress`` each position's. ``smooth`` penalises the
+    bends of ``a`` (the squared second differences of the scales: a straight line costs
+    nothing), so knots with few positions follow their neighbours; ``ridge`` pulls scales
+    without any data towards 1. The penalised log-likelihood (per position) is concave in
+    the scales, so Newton's method from 1 finds its maximum (scales kept at least
+    :data:`MIN_SCALE`).
 
     >>> import numpy as np
     >>> p = np.array([[0.8, 0.2], [0.3, 0.7], [0.6, 0.4], [0.6, 0.4]])
     >>> won = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
     >>> [round(s, 2) for s in fit_scales(p, won, np.zeros(4), [0.0])]  # too timid
-    [2.21]
+    [2.23]
     """
     import numpy as np
 
+    if ridge < 0 or smooth < 0:
+        raise ValueError(f"expected ridge and smooth >= 0, found {ridge} and {smooth}")
     p = np.asarray(chances, dtype=np.float64)
     y = np.asarray(wins, dtype=np.float64)
     live = p > 0
     logp = np.where(live, np.log(np.where(live, p, 1.0)), 0.0)
-    basis = knot_weights(np.asarray(progress, dtype=np.float64), knots)
-    w = np.ones(len(knots))
+    # Each position weighs on two neighbouring knots (``left`` and ``right``): sums by
+    # knot rather than products with a dense (positions, knots) matrix, which are slow.
+    size = len(knots)
+    left, share = _knot_pairs(np.asarray(progress, dtype=np.float64), knots)
+    right = np.minimum(left + 1, size - 1)
+    near, far = 1.0 - share, share
+
+    def per_knot(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        sums = np.bincount(left, near * values, minlength=size) + np.bincount(
+            right, far * values, minlength=size
+        )
+        return np.asarray(sums, dtype=np.float64)  # weighted counts are floats
+
+    def curvature(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        cells = size * size
+        hess = (
+            np.bincount(left * size + left, near * near * values, minlength=cells)
+            + np.bincount(left * size + right, near * far * values, minlength=cells)
+            + np.bincount(right * size + left, near * far * values, minlength=cells)
+            + np.bincount(right * size + right, far * far * values, minlength=cells)
+        )
+        return np.asarray(hess, dtype=np.float64).reshape(size, size)
+
+    bends = np.diff(np.eye(size), 2, axis=0)  # (size - 2, size): second differences
+    penalty = smooth * bends.T @ bends + max(ridge, 1e-12) * np.eye(size)
+    w = np.ones(size)
     n = len(p)
     for _ in range(100):
-        a = basis @ w
+        a = near * w[left] + far * w[right]
         z = np.where(live, a[:, None] * logp, -np.inf)
         z -= z.max(axis=1, keepdims=True)
         q = np.exp(z)
@@ -174,14 +220,19 @@ def fit_scales(
         # d(-loglik)/da per position, and its second derivative (the variance of log p).
         grad_a = mean - (y * logp).sum(axis=1)
         hess_a = (q * logp**2).sum(axis=1) - mean**2
-        grad = basis.T @ grad_a / n + ridge * (w - 1.0)
-        hess = (basis * hess_a[:, None]).T @ basis / n + ridge * np.eye(len(knots))
-        step = np.linalg.solve(hess, grad)
-        # Keep the scales positive (halving the step if needed).
-        while np.any(basis @ (w - step) <= 1e-3) and np.abs(step).max() > 1e-12:
-            step /= 2
-        w -= step
-        if np.abs(step).max() < 1e-10:
+        grad = per_knot(grad_a) / n + penalty @ (w - 1.0)
+        hess = curvature(hess_a) / n + penalty
+        # Keep every scale at least MIN_SCALE, even at a knot with almost no positions
+        # (the first turns, where a position's weight on knot 0 is small): a scale at
+        # the floor that the likelihood pushes lower stays there (projected Newton).
+        held = (w <= MIN_SCALE) & (grad > 0)
+        free = ~held
+        step = np.zeros(size)
+        step[free] = np.linalg.solve(hess[np.ix_(free, free)], grad[free])
+        new = np.maximum(w - step, MIN_SCALE)
+        moved = np.abs(new - w).max()
+        w = new
+        if moved < 1e-10:
             break
     return tuple(float(s) for s in w)
 
@@ -205,4 +256,11 @@ def load_calibration(players: int) -> Calibration:
         ) from None
 
 
-__all__ = ["CALIBRATION_FILE", "Calibration", "fit_scales", "knot_weights", "load_calibration"]
+__all__ = [
+    "CALIBRATION_FILE",
+    "MIN_SCALE",
+    "Calibration",
+    "fit_scales",
+    "knot_weights",
+    "load_calibration",
+]
