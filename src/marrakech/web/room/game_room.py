@@ -549,7 +549,7 @@ class Room:
         if seat is not None and (self.seats[seat].kind != "human" or self.seats[seat].stand_in):
             seat = None
         turn = self.turn_number()
-        self.turn_teller.tell(seat, turn, self.clock.deadline, self.clock.seconds, self.presence)
+        self.turn_teller.tell(seat, turn, self.presence)
 
     def _time_out(self, target: Target) -> None:
         self.later(self._stand_in(target))
