@@ -213,9 +213,7 @@ def test_a_your_turn_email_after_the_quiet_delay_once(
     from marrakech.web.reminders.hooks import TurnStart
 
     assert web.portal is not None
-    web.portal.call(
-        listener._queue_turn, TurnStart(game["game_id"], 1, queued["turn"], None, 7200.0, False)
-    )
+    web.portal.call(listener._queue_turn, TurnStart(game["game_id"], 1, queued["turn"], False))
     clock.advance(QUIET + 1)
     deliver(web, db_path, clock)
     assert len(inbox.messages) == 2
@@ -269,6 +267,28 @@ def test_a_visit_after_the_turn_began_cancels_the_reminder(
     assert len(inbox.messages) == 1
 
 
+def stored_deadline(db: Path, game: dict[str, Any], seat: int) -> float:
+    """The running turn's deadline as stored, once it is ``seat``'s turn's."""
+
+    def found() -> list[dict[str, Any]]:
+        return rows(
+            db,
+            "SELECT clock_deadline FROM games WHERE id = ? AND clock_seat = ?",
+            game["game_id"],
+            seat,
+        )
+
+    wait_until(found, f"seat {seat}'s deadline to be stored")
+    return float(found()[0]["clock_deadline"])
+
+
+def sweep(web: TestClient, at: float) -> None:
+    """The clocks' sweep as it would run at ``at`` (it says whose time runs out soon:
+    the reminders listen to it, not to a timing of their own)."""
+    assert web.portal is not None
+    web.portal.call(web.app.state.web.manager.sweep_clocks, at)  # type: ignore[attr-defined]
+
+
 def test_a_deadline_email_before_the_time_runs_out(
     web: TestClient, inbox: Inbox, clock: Clock, db_path: Path
 ) -> None:
@@ -277,20 +297,46 @@ def test_a_deadline_email_before_the_time_runs_out(
     with web.websocket_connect(f"/ws/{game['game_id']}") as ws:
         Conn(ws, [seat_token(game, 1)])  # present: no your-turn email, but a deadline one
         play_turn(web, game, 0)
+    deadline = stored_deadline(db_path, game, 1)
+    sweep(web, deadline - 1800 - 120)
+    assert outbox(db_path) == [row for row in outbox(db_path) if row["kind"] == "verify"]
+    clock.advance(deadline - 1800 + 1 - clock())
+    sweep(web, clock())  # the sweep says the time runs out soon: the email is queued
     wait_until(lambda: outbox(db_path, "deadline"), "the deadline reminder to be queued")
     assert outbox(db_path, "your_turn") == []
     (queued,) = outbox(db_path, "deadline")
-    (stored,) = rows(db_path, "SELECT clock_deadline FROM games WHERE id = ?", game["game_id"])
-    assert queued["due"] == pytest.approx(stored["clock_deadline"] - 1800, abs=1)
-    clock.advance(7200 - 1800 - 120)
-    deliver(web, db_path, clock)
-    assert len(inbox.messages) == 1  # not yet
-    clock.advance(121)
+    assert queued["due"] == pytest.approx(clock(), abs=5) and queued["turn"] == 2
     deliver(web, db_path, clock)
     message = inbox.wait_for(2)[-1]
     assert message["Subject"] == "Marrakech: your time runs out soon"
     assert "runs out in about 30 minutes" in text_part(message)
     assert "UTC" in text_part(message) and "a bot plays for you" in text_part(message)
+    sweep(web, clock() + 60)  # once a turn
+    deliver(web, db_path, clock)
+    assert len(outbox(db_path, "deadline")) == 1 and len(inbox.messages) == 2
+
+
+def test_a_turn_based_deadline_email_at_most_12_hours_before(
+    web: TestClient, inbox: Inbox, clock: Clock, db_path: Path
+) -> None:
+    # 3 days a move (and 3 more in the bank): a quarter of the move would be 18 hours
+    # before the deadline, but the warning comes 12 hours before it. The address given
+    # after the turn began gets it too: the turn's time running short is the sweep's to
+    # tell, whenever the address came.
+    game = two_people(web, clock="turn_3d")
+    play_turn(web, game, 0)
+    deadline = stored_deadline(db_path, game, 1)
+    verified_seat(web, inbox, game, 1, "bob@example.org")
+    clock.advance(deadline - 18 * 3600 + 60 - clock())
+    sweep(web, clock())
+    assert outbox(db_path, "deadline") == []
+    clock.advance(6 * 3600)
+    sweep(web, clock())
+    wait_until(lambda: outbox(db_path, "deadline"), "the deadline reminder to be queued")
+    deliver(web, db_path, clock)
+    subjects = [message["Subject"] for message in inbox.messages]
+    assert subjects.count("Marrakech: your time runs out soon") == 1
+    assert "runs out in about 12 hours" in text_part(inbox.messages[-1])
 
 
 def test_no_deadline_email_for_short_turns_nor_with_the_page_open(
@@ -300,15 +346,18 @@ def test_no_deadline_email_for_short_turns_nor_with_the_page_open(
     verified_seat(web, inbox, blitz, 1, "bob@example.org")
     play_turn(web, blitz, 0)
     wait_until(lambda: outbox(db_path, "your_turn"), "the your-turn reminder queued")
+    sweep(web, stored_deadline(db_path, blitz, 1) - 2)
     assert outbox(db_path, "deadline") == []
 
     game = two_people(web, clock="relaxed")
     verified_seat(web, inbox, game, 1, "bob@example.org")
     play_turn(web, game, 0)
-    wait_until(lambda: outbox(db_path, "deadline"), "the deadline reminder queued")
+    deadline = stored_deadline(db_path, game, 1)
     with web.websocket_connect(f"/ws/{game['game_id']}") as ws:
         Conn(ws, [seat_token(game, 1)])  # the page is open when the warning is due
-        clock.advance(7200 - 1800 + 1)
+        clock.advance(deadline - 1800 + 1 - clock())
+        sweep(web, clock())
+        wait_until(lambda: outbox(db_path, "deadline"), "the deadline reminder queued")
         deliver(web, db_path, clock)
     (row,) = outbox(db_path, "deadline")
     assert (row["status"], row["problem"]) == ("skipped", "the page is open")
@@ -323,7 +372,9 @@ def test_french_emails(web: TestClient, inbox: Inbox, clock: Clock, db_path: Pat
     assert inbox.messages[0]["Content-Language"] == "fr"
     play_turn(web, game, 0)
     wait_until(lambda: outbox(db_path, "your_turn"), "the reminder to be queued")
-    clock.advance(7200)
+    clock.advance(stored_deadline(db_path, game, 1) - 1800 + 1 - clock())
+    sweep(web, clock())
+    wait_until(lambda: outbox(db_path, "deadline"), "the deadline reminder to be queued")
     deliver(web, db_path, clock)
     subjects = [message["Subject"] for message in inbox.wait_for(3)]
     assert sorted(subjects[1:]) == [

@@ -10,10 +10,12 @@ sweeps run often (``--sweep-seconds``): nothing sleeps an hour, nothing is faked
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sqlite3
 import time
 import urllib.request
+import weakref
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -279,6 +281,55 @@ def test_turn_events_tell_a_turn_started_and_its_time_running_out(tmp_path: Path
             assert [(e.kind, e.seat) for e in heard[1:]] == [("deadline_near", 1)]
             assert heard[1].deadline == pytest.approx(deadline)
         finally:
+            await manager.stop()
+
+    asyncio.run(scenario())
+
+
+def test_an_unloaded_room_is_freed_at_once(tmp_path: Path) -> None:
+    """A room unloaded is freed by reference counting, not left to the cycle collector
+    (whose full passes come thousands of rooms apart: memory per idle game), after a
+    move of people or of bots alike; loaded again, it is whole."""
+
+    async def scenario() -> None:
+        manager = RoomManager(
+            SQLiteStore(str(tmp_path / "games.sqlite3")),
+            bot_delay=0,
+            bot_processes=0,
+            turn_scale=0.001,
+            sweep_seconds=60,
+        )
+        await manager.start()
+        gc.collect()
+        gc.disable()
+        try:
+            people = {"players": 2, "seats": [{"kind": "human"}] * 2, "clock": "turn_1d"}
+            with_bot = {
+                "players": 2,
+                "seats": [{"kind": "bot", "level": "easy"}, {"kind": "human"}],
+                "clock": "turn_1h",
+                "first_seat": 0,
+            }
+            for spec in (people, with_bot):
+                room, _ = await manager.create(CreateGame.model_validate(spec))
+                game_id, version = room.game_id, room.version
+                for _ in range(100):  # the bot plays its turn, then the room unloads
+                    if game_id not in manager.rooms:
+                        break
+                    await asyncio.sleep(0.05)
+                version = room.version
+                assert game_id not in manager.rooms
+                freed = weakref.ref(room)
+                del room
+                assert freed() is None, gc.get_referrers(freed())
+                again = await manager.get(game_id)
+                assert again is not None and again.version == version
+                manager.release(again)
+                freed = weakref.ref(again)
+                del again
+                assert freed() is None
+        finally:
+            gc.enable()
             await manager.stop()
 
     asyncio.run(scenario())

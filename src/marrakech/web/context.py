@@ -132,8 +132,9 @@ class WebContext:
         return self.rooms
 
     def _open_reminders(self, rooms: RoomManager, mail: MailSettings) -> Reminders:
-        """The reminders on the store, told of turns and visits by the rooms; a seat's
-        page is open if this instance's room of the game says so."""
+        """The reminders on the store, told of turns and visits by the rooms and of
+        turns running out by the clocks' sweep; a seat's page is open if this
+        instance's room of the game says so."""
         import time
 
         from marrakech.web.reminders.senders import SmtpSender
@@ -152,6 +153,7 @@ class WebContext:
             instance=rooms.cluster.instance,
         )
         rooms.services.reminders.listener = reminders
+        rooms.turn_events.subscribe(reminders.turn_event)  # "your time runs out soon"
         return reminders
 
     @property

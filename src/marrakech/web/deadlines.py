@@ -9,8 +9,9 @@ running turn's deadline is stored with the game (``games.clock_deadline``, index
 - :func:`claim_due` takes the passed deadlines atomically (one instance handles each:
   a claim lasts :data:`CLAIM_SECONDS`, so a crashed sweep's is taken again later), and
   the instance loads the room, has the stand-in bot play for the seat, and unloads it;
-- :func:`warn_due` takes, once a turn, the deadlines less than :data:`WARN_FRACTION`
-  of a move's time away (reminders listen to :mod:`marrakech.web.turn_events`);
+- :func:`warn_due` takes, once a turn, the deadlines less than :func:`warn_before`
+  away: the one place that decides when "your time runs out soon" comes (the email
+  reminders listen to :mod:`marrakech.web.turn_events`' ``deadline_near``);
 - :func:`note_sweep` tells whether any instance swept lately: if none did for
   :func:`downtime_seconds`, no instance ran, and :func:`extend_overdue` gives the turns
   whose deadline passed (or is about to) at least :data:`TURN_RESUME_SECONDS` (or
@@ -35,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, case, select, update
+from sqlalchemy import Float, bindparam, case, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -53,8 +54,13 @@ TURN_BASED: dict[str, int] = {
     "turn_1d": 24 * 3600,
     "turn_3d": 72 * 3600,
 }
-#: "Your time runs out soon" comes when less than this part of a move's time is left.
+#: "Your time runs out soon" comes when less than this part of a move's time is left...
 WARN_FRACTION = 0.25
+#: ...but not more than this many seconds before the deadline (a 3-day move: 12 hours)...
+WARN_AT_MOST = 12 * 3600.0
+#: ...for turn-based clocks, and for the real-time clocks of at least this many seconds
+#: per move (a server's long ``--relaxed-seconds``); a shorter turn's would come late.
+WARN_MIN_TURN = 3600
 #: A turn-based deadline that passed while no instance ran gets at least this long (or
 #: its whole time per move, if shorter) once one runs again.
 TURN_RESUME_SECONDS = 3600.0
@@ -67,6 +73,16 @@ CLAIM_LIMIT = 200
 def is_turn_based(mode: str) -> bool:
     """Whether a clock mode is a turn-based one (days per move, deadlines swept)."""
     return mode in TURN_BASED
+
+
+def warn_before(seconds: float) -> float:
+    """How long before a deadline "your time runs out soon" comes, for a clock of
+    ``seconds`` per move (whether it comes at all: :data:`WARN_MIN_TURN`).
+
+    >>> warn_before(3600), warn_before(86400), warn_before(3 * 86400)
+    (900.0, 21600.0, 43200.0)
+    """
+    return min(seconds * WARN_FRACTION, WARN_AT_MOST)
 
 
 def downtime_seconds(sweep_seconds: float) -> float:
@@ -112,7 +128,8 @@ class DeadlineQueries:
         g = games
         postgres = dialect == "postgresql"
         turn_based = g.c.clock.like("turn\\_%", escape="\\")
-        running = [g.c.clock_seat >= 0, g.c.status != "over", turn_based]
+        live = [g.c.clock_seat >= 0, g.c.status != "over"]  # a turn's clock runs
+        running = [*live, turn_based]
         due = [*running, g.c.clock_deadline <= P("now"), g.c.clock_claimed <= P("now")]
         chosen = select(g.c.id).where(*due).order_by(g.c.clock_deadline).limit(P("limit"))
         if postgres:  # two instances' sweeps take different games, neither waits
@@ -125,13 +142,18 @@ class DeadlineQueries:
             .returning(*returned),
             dialect,
         )
+        # warn_before() in SQL: a quarter of the move's time, at most 12 hours.
+        share = g.c.clock_seconds * P("fraction", type_=Float)
+        before = case((share > P("at_most", type_=Float), P("at_most", type_=Float)), else_=share)
+        long_enough = or_(turn_based, g.c.clock_seconds >= P("min_turn"))
         self.warn_due = compile_statement(
             update(g)
             .where(
-                *running,
+                *live,
+                long_enough,
                 g.c.clock_warned != g.c.clock_turn,
                 g.c.clock_deadline > P("now"),
-                g.c.clock_deadline <= P("now") + g.c.clock_seconds * P("fraction"),
+                g.c.clock_deadline <= P("now") + before,
             )
             .values(clock_warned=g.c.clock_turn)
             .returning(*returned),
@@ -196,9 +218,15 @@ async def claim_due(store: GameStore, now: float, limit: int = CLAIM_LIMIT) -> l
 
 
 async def warn_due(store: GameStore, now: float) -> list[Due]:
-    """The running turns with less than :data:`WARN_FRACTION` of a move's time left,
+    """The running turns whose deadline is less than :func:`warn_before` away (those
+    of clocks with days, hours or at least :data:`WARN_MIN_TURN` seconds per move),
     not announced yet (each is announced once, by the first sweep that takes it)."""
-    values = {"now": now, "fraction": WARN_FRACTION}
+    values = {
+        "now": now,
+        "fraction": WARN_FRACTION,
+        "at_most": WARN_AT_MOST,
+        "min_turn": WARN_MIN_TURN,
+    }
     [rows] = await store.transact([_step(queries(store.dialect).warn_due, values)])
     return _dues(rows)
 

@@ -202,13 +202,15 @@ class RoomManager:
             except Exception as error:  # the store is down: the next sweep tries again
                 log.warning("the rooms' sweep failed: %s", error)
 
-    async def sweep_clocks(self) -> None:
+    async def sweep_clocks(self, now: float | None = None) -> None:
         """The turn-based clocks' sweep (:mod:`marrakech.web.deadlines`), on every
         instance: if no instance swept for a while, push the deadlines that passed
-        meanwhile back; announce the turns whose time runs out soon; and have the
-        stand-in play for the seats whose deadline passed (each claimed by one
-        instance, the room loaded for it and unloaded after)."""
-        store, now = self.store, time.time()
+        meanwhile back; announce the turns whose time runs out soon (``deadline_near``,
+        long real-time turns' too); and have the stand-in play for the seats whose
+        deadline passed (each claimed by one instance, the room loaded for it and
+        unloaded after). ``now``: the time (tests sweep as if later; by default, now)."""
+        store = self.store
+        now = time.time() if now is None else now
         last = await deadlines.note_sweep(store, now)
         if last is not None and now - last > deadlines.downtime_seconds(self.sweep_seconds):
             log.info("no instance ran for %.0f s: turn-based deadlines pushed back", now - last)

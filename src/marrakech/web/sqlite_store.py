@@ -58,6 +58,12 @@ from marrakech.web.store import (
     Usage,
 )
 
+#: SQLite's page cache of the connection, in KiB (its default is 2,000). The file's
+#: pages stay in the operating system's cache anyway, so a bigger cache saves only a
+#: read call per page: the server keeps 1.7 MB less resident this way, a sixth of a
+#: kilobyte per idle turn-based game at 10,000 games (benchmarks/load_turn_based.py).
+CACHE_KIB = 256
+
 #: The statements, compiled for SQLite (named parameters).
 Q = Queries("sqlite")
 RQ = RatingQueries("sqlite")
@@ -99,6 +105,7 @@ class SQLiteStore:
             mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             self.journal_mode = str(mode).lower()
             self._db.execute(f"PRAGMA synchronous = {synchronous}")
+            self._db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the game store {self.path}: {error}") from None
         # One connection shared by the server's store thread and by tests; the lock keeps

@@ -1,7 +1,8 @@
 """What the rooms tell the reminders: a human's turn began, a seat's page opened or
 closed. The rooms call a :class:`TurnListener` (the reminders' service) through
 :class:`ReminderHooks`; the listener never blocks nor fails a move (it queues its work
-in the background).
+in the background). When a turn's time runs short is not the rooms' to say: the
+clocks' sweep does (:mod:`marrakech.web.turn_events`' ``deadline_near``).
 """
 
 from __future__ import annotations
@@ -14,14 +15,11 @@ from typing import Protocol
 @dataclass(frozen=True)
 class TurnStart:
     """A human seat's turn began: ``turn`` is the game's player-turn number;
-    ``deadline`` (epoch seconds) and ``turn_seconds`` its clock's, if one runs;
     ``present`` whether the seat's page is open (on any instance) right now."""
 
     game_id: str
     seat: int
     turn: int
-    deadline: float | None
-    turn_seconds: float
     present: bool
 
 
@@ -61,31 +59,13 @@ class TurnTeller:
         #: The (seat, turn) last told of.
         self.told: tuple[int, int] | None = None
 
-    def tell(
-        self,
-        seat: int | None,
-        turn: int,
-        deadline: tuple[int, int, float] | None,
-        seconds: float,
-        presence: Callable[[int], str],
-    ) -> None:
-        """``seat`` (None: no human's) is to move in player-turn ``turn``; the clock's
-        running ``deadline`` (seat, turn, epoch seconds) and seconds per turn; the
-        seats' ``presence`` (``connected``: the page is open)."""
+    def tell(self, seat: int | None, turn: int, presence: Callable[[int], str]) -> None:
+        """``seat`` (None: no human's) is to move in player-turn ``turn``; the seats'
+        ``presence`` (``connected``: the page is open)."""
         if seat is None:
             self.told = None
             return
         if (seat, turn) == self.told:
             return
         self.told = (seat, turn)
-        running = deadline is not None and deadline[:2] == (seat, turn)
-        self.hooks.turn_started(
-            TurnStart(
-                self.game_id,
-                seat,
-                turn,
-                deadline[2] if running and deadline is not None else None,
-                float(seconds),
-                presence(seat) == "connected",
-            )
-        )
+        self.hooks.turn_started(TurnStart(self.game_id, seat, turn, presence(seat) == "connected"))

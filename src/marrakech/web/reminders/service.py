@@ -7,8 +7,11 @@ the outbox that a background task of every instance empties.
   carries a one-click unsubscribe link (RFC 8058), which works once.
 - When a human's turn begins, the game's owner tells :meth:`Reminders.turn_started`:
   if the seat has a verified, unmuted address, a *your turn* reminder is queued for
-  after the quiet delay (unless the page is open), and a *deadline* one for when the
-  turn's time runs short (if a clock runs and the turn is long enough).
+  after the quiet delay (unless the page is open).
+- When a turn's time runs short, the clocks' sweep says so once
+  (:mod:`marrakech.web.turn_events`' ``deadline_near``, timed by
+  :func:`marrakech.web.deadlines.warn_before`, on whichever instance swept first):
+  :meth:`Reminders.turn_event` queues a *deadline* reminder for the seat, due now.
 - :meth:`Reminders.run_once` claims due messages atomically (any instance may), checks
   each again at sending time (the turn is still on; the page is not open; no visit
   since; not reminded already since the last visit) and sends it or skips it. A relay
@@ -48,6 +51,7 @@ from marrakech.web.reminders.senders import (
 from marrakech.web.reminders.settings import MailSettings
 from marrakech.web.reminders.tokens import new_nonce, nonce_hash, sign, unsign
 from marrakech.web.store import GameStore, Step, StoreConflict
+from marrakech.web.turn_events import TurnEvent
 
 log = logging.getLogger("marrakech.web.reminders")
 
@@ -302,6 +306,12 @@ class Reminders:
     def turn_started(self, start: TurnStart) -> None:
         self._background(self._queue_turn(start), f"reminders of {start.game_id}")
 
+    def turn_event(self, event: TurnEvent) -> None:
+        """A listener of the instance's turn events: a turn's time runs short
+        (``deadline_near``), its seat gets a *deadline* reminder."""
+        if event.kind == "deadline_near":
+            self._background(self._queue_deadline(event), f"deadline of {event.game_id}")
+
     def visited(self, game_id: str, seats: Iterable[int]) -> None:
         steps = [_step(self.q.visit, game_id=game_id, seat=seat, at=self.clock()) for seat in seats]
         self._background(self.store.transact(steps), f"visit of {game_id}")
@@ -325,36 +335,39 @@ class Reminders:
         task.add_done_callback(self._tasks.discard)
 
     async def _queue_turn(self, start: TurnStart) -> None:
+        if not start.present:  # else the page shows it is their turn
+            await self._queue(start.game_id, start.seat, start.turn, "your_turn", delay=True)
+
+    async def _queue_deadline(self, event: TurnEvent) -> None:
+        await self._queue(event.game_id, event.seat, event.turn, "deadline", delay=False)
+
+    async def _queue(self, game_id: str, seat: int, turn: int, kind: Kind, delay: bool) -> None:
+        """Queue the ``kind`` reminder of the seat's player-turn ``turn``, due now or
+        (``delay``) after the quiet delay, if the seat has a verified, unmuted address
+        (else nothing is written at all); queued twice, it is one message."""
         (rows,) = await self.store.transact(
-            [_step(self.q.seat_address, game_id=start.game_id, seat=start.seat)]
+            [_step(self.q.seat_address, game_id=game_id, seat=seat)]
         )
-        if not rows:  # no verified address, or the game muted: nothing written at all
+        if not rows:
             return
         now = self.clock()
-        due: dict[Kind, float] = {}
-        if not start.present:
-            due["your_turn"] = now + self.timing.quiet_delay
-        warning = self.timing.deadline_warning(start.turn_seconds)
-        if start.deadline is not None and warning is not None and start.deadline - warning > now:
-            due["deadline"] = start.deadline - warning
-        steps = [
-            _step(
-                self.q.enqueue,
-                key=f"{start.game_id}/{start.seat}/{start.turn}/{kind}",
-                kind=kind,
-                address_id=rows[0]["id"],
-                game_id=start.game_id,
-                seat=start.seat,
-                turn=start.turn,
-                link=None,
-                due=when,
-                created=now,
-            )
-            for kind, when in due.items()
-        ]
-        if steps:
-            await self.store.transact(steps)
-            self._poke()
+        await self.store.transact(
+            [
+                _step(
+                    self.q.enqueue,
+                    key=f"{game_id}/{seat}/{turn}/{kind}",
+                    kind=kind,
+                    address_id=rows[0]["id"],
+                    game_id=game_id,
+                    seat=seat,
+                    turn=turn,
+                    link=None,
+                    due=now + self.timing.quiet_delay if delay else now,
+                    created=now,
+                )
+            ]
+        )
+        self._poke()
 
     # -- the outbox -------------------------------------------------------------------
 

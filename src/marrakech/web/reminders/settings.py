@@ -167,16 +167,13 @@ def parse_public_url(text: str) -> str:
 @dataclass(frozen=True)
 class ReminderTiming:
     """When reminders go (seconds): a your-turn email ``quiet_delay`` after the turn
-    began (if the player has not been on the page since); a deadline email when
-    ``deadline_share`` of the turn's time is left, but not more than ``deadline_at_most``
-    before the deadline, and only for turns of at least ``deadline_min_turn``. Failed
-    sends are retried after ``retry_first`` seconds, doubling up to ``retry_most``, at
-    most ``attempts`` times."""
+    began (if the player has not been on the page since); a deadline email when the
+    clocks' sweep says the turn's time runs short (:func:`marrakech.web.deadlines.
+    warn_before` decides when, for every listener of the turn events). Failed sends are
+    retried after ``retry_first`` seconds, doubling up to ``retry_most``, at most
+    ``attempts`` times."""
 
     quiet_delay: float = 600.0
-    deadline_share: float = 0.25
-    deadline_at_most: float = 12 * 3600.0
-    deadline_min_turn: float = 3600.0
     retry_first: float = 30.0
     retry_most: float = 3600.0
     attempts: int = 12
@@ -190,17 +187,6 @@ class ReminderTiming:
     #: How long sent, skipped and failed messages stay in the outbox (longer than any
     #: turn: their keys keep a turn from being reminded twice).
     keep_done: float = 30 * 86400.0
-
-    def deadline_warning(self, turn_seconds: float) -> float | None:
-        """Seconds before the deadline the deadline email goes, or None (too short a
-        turn for one).
-
-        >>> ReminderTiming().deadline_warning(86400), ReminderTiming().deadline_warning(180)
-        (21600.0, None)
-        """
-        if turn_seconds < self.deadline_min_turn:
-            return None
-        return min(turn_seconds * self.deadline_share, self.deadline_at_most)
 
     def retry_after(self, attempts: int) -> float:
         """Seconds before the next try after ``attempts`` failed ones.

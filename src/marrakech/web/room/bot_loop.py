@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import weakref
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from marrakech.actions import Action
 from marrakech.bots import Bot
@@ -48,8 +49,29 @@ class BotsRoom(Protocol):
     async def accept(self, action: Action | None, resign: int | None = None) -> None: ...
 
 
+R = TypeVar("R")
+
+
+def release_when_idle(release: Callable[[R], None], room: R) -> Callable[[], None]:
+    """``release(room)``, to call when the bots are idle, holding ``room`` weakly (a
+    room's parts never keep it alive: see :class:`BotLoop`)."""
+    held = weakref.ref(room)
+
+    def idle() -> None:
+        alive = held()
+        if alive is not None:
+            release(alive)
+
+    return idle
+
+
 class BotLoop:
-    """One game's bot turns: at most one loop runs (:meth:`kick` starts it)."""
+    """One game's bot turns: at most one loop runs (:meth:`kick` starts it).
+
+    The loop holds its room weakly (as the room's clock and chat do), the room holding
+    it: an unloaded room is freed at once, by reference counting, rather than at the
+    cycle collector's next full pass, which may come thousands of rooms later
+    (``benchmarks/load_turn_based.py``: memory per idle game)."""
 
     def __init__(
         self,
@@ -59,7 +81,8 @@ class BotLoop:
         delay: float,
         on_idle: Callable[[], None],
     ) -> None:
-        self._room = room
+        self._room = weakref.ref(room)
+        self._game_id = room.game_id
         self._scheduler = scheduler
         self._rng = rng
         self._delay = delay
@@ -74,8 +97,10 @@ class BotLoop:
     def kick(self) -> None:
         """Start the loop if the room's instance owns the game, a bot is to move and no
         loop runs."""
-        room = self._room
-        if room.closed or not room.owner or self._task is not None or not room.bot_to_move():
+        room = self._room()
+        if room is None or room.closed or not room.owner:
+            return
+        if self._task is not None or not room.bot_to_move():
             return
         self._task = asyncio.get_running_loop().create_task(
             self._run(), name=f"bots of game {room.game_id}"
@@ -88,14 +113,14 @@ class BotLoop:
         return task
 
     async def _run(self) -> None:
-        room = self._room
+        room = self._room()  # kept while the loop runs
         loop = asyncio.get_running_loop()
         failures = 0
         try:
-            while not room.closed and room.owner and room.bot_to_move():
+            while room is not None and not room.closed and room.owner and room.bot_to_move():
                 version = room.version
                 started = loop.time()
-                action = await self._choose(room.state)
+                action = await self._choose(room, room.state)
                 # Thinking counts towards the pause that lets people see each bot move.
                 await asyncio.sleep(max(0.0, self._delay - (loop.time() - started)))
                 async with room.lock:
@@ -129,13 +154,12 @@ class BotLoop:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("the bots of game %s stopped", room.game_id)
+            log.exception("the bots of game %s stopped", self._game_id)
         finally:
             self._task = None
             self._on_idle()
 
-    async def _choose(self, state: State) -> Action:
-        room = self._room
+    async def _choose(self, room: BotsRoom, state: State) -> Action:
         if state.phase is Phase.ROLL:
             return sample_outcome(state, room.die)
         seat = room.mover()

@@ -30,6 +30,7 @@ import asyncio
 import logging
 import math
 import unicodedata
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -155,7 +156,7 @@ class Chat:
     store when a page is welcomed), who may see which, what each client sends."""
 
     def __init__(self, room: ChatRoom, store: GameStore, cluster: Cluster, gate: ChatGate) -> None:
-        self.room = room
+        self._room = weakref.ref(room)  # the room holds its chat: see BotLoop
         self.store = store
         self.cluster = cluster
         self.gate = gate
@@ -164,6 +165,14 @@ class Chat:
         self._loading = asyncio.Lock()
         #: The players were sent the spectators' lines (the game ended).
         self._opened = False
+
+    @property
+    def room(self) -> ChatRoom:
+        """The chat's room (alive while anything can reach this chat but its room)."""
+        room = self._room()
+        if room is None:
+            raise RuntimeError("the chat's room was freed")
+        return room
 
     # -- what each connection sees ------------------------------------------------------
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -74,8 +75,9 @@ class TurnClock:
         self._events = events
         self.stand_in_level = game.stand_in_level
         self._store = store
-        self._later = later
-        self._on_time_out = on_time_out
+        # The room's methods, held weakly (the room holds this clock): see BotLoop.
+        self._later = weakref.WeakMethod(later)
+        self._on_time_out = weakref.WeakMethod(on_time_out)
         #: The running turn's clock: the stored one, if it is still this turn's.
         self.deadline: Deadline | None = resumed_deadline(game)
         self._timer: asyncio.TimerHandle | None = None
@@ -139,9 +141,10 @@ class TurnClock:
         except RuntimeError:  # no running loop: stored and armed at the next change
             return
         turn = (self.deadline, pending, self._banks_text())
-        if turn != self._stored:
+        later = self._later()
+        if turn != self._stored and later is not None:
             self._stored = turn
-            self._later(self._save(*turn))
+            later(self._save(*turn))
         if started and self.turn_based and self._events is not None and self.deadline:
             seat, number, moment = self.deadline
             self._events.emit(TurnEvent("turn_started", self.game_id, seat, number, moment))
@@ -161,7 +164,9 @@ class TurnClock:
 
     def _time_out(self, target: Target) -> None:
         self._timer = None
-        self._on_time_out(target)
+        on_time_out = self._on_time_out()
+        if on_time_out is not None:  # else the room is gone: so is its turn
+            on_time_out(target)
 
     async def _save(self, deadline: Deadline | None, pending: frozenset[int], banks: str) -> None:
         try:

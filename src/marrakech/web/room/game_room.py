@@ -57,7 +57,7 @@ from marrakech.web.protocol import (
     play_status,
 )
 from marrakech.web.reminders.hooks import ReminderHooks, TurnTeller
-from marrakech.web.room.bot_loop import BotLoop
+from marrakech.web.room.bot_loop import BotLoop, release_when_idle
 from marrakech.web.room.chat import Chat, ChatGate
 from marrakech.web.room.clock import Target, TurnClock
 from marrakech.web.room.hints import Hints
@@ -179,7 +179,7 @@ class Room:
             services.bots,
             services.rng(game.id, "bots", self.version),
             services.bot_delay,
-            lambda: services.lobby.release(self),
+            release_when_idle(services.lobby.release, self),
         )
         self.clock = TurnClock(
             game, services.store, self.later, self._time_out, services.turn_events
@@ -549,7 +549,7 @@ class Room:
         if seat is not None and (self.seats[seat].kind != "human" or self.seats[seat].stand_in):
             seat = None
         turn = self.turn_number()
-        self.turn_teller.tell(seat, turn, self.clock.deadline, self.clock.seconds, self.presence)
+        self.turn_teller.tell(seat, turn, self.presence)
 
     def _time_out(self, target: Target) -> None:
         self.later(self._stand_in(target))
