@@ -179,11 +179,11 @@ def _unowned_view(typingctx: object, array: types.Array) -> tuple[object, object
 
     Numba counts the references of an array each time an inlined step takes it as an
     argument, with an atomic increment and decrement around every ply of a playout loop,
-    which its pruning of reference counts cannot remove across the loop's branches; that
-    cost the loops about as much as the rules themselves (issue 27). A view without a
-    meminfo makes every such count a test of a null pointer, which LLVM folds away. The
-    caller must keep ``array`` alive while the view is used: the loops below take their
-    buffers as arguments, which their caller holds for the whole call."""
+    which its pruning of reference counts cannot remove across the loop's branches
+    (issue 27). A view without a meminfo makes every such count a test of a null
+    pointer, which LLVM folds away. The caller must keep ``array`` alive while the view
+    is used: the loops below take their buffers as arguments, which their caller holds
+    for the whole call."""
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         view = make_array(array)(context, builder, value=args[0])  # type: ignore[no-untyped-call]
