@@ -931,32 +931,15 @@ def playouts(
     an empty square, on an opponent's colour, on an own colour (a placement's weight is
     the sum over its two halves). Chance always follows the true probabilities.
     """
-    state = mix64(seed ^ _SALT_PLAYOUTS)
-    row = np.empty(WIDTH, dtype=np.int32)
-    slots = np.empty(12, dtype=np.int32)
-    if informed.shape[0] == 0 and weights.shape[0] == 0:
-        _uniform_playouts(start, state, out, row, slots)
-    else:
-        _policy_playouts(start, state, weights, informed, out, row, slots)
-
-
-@njit(cache=True)
-def _policy_playouts(
-    start: np.ndarray,
-    state: np.uint64,
-    weights: np.ndarray,
-    informed: np.ndarray,
-    out: np.ndarray,
-    row: np.ndarray,
-    slot_buffer: np.ndarray,
-) -> np.uint64:
-    """:func:`playouts` with the weighted or the informed policy; ``row`` and
-    ``slot_buffer`` as in :func:`_uniform_playouts`."""
     n = out.shape[0]
     smart = informed.shape[0] > 0
     weighted = weights.shape[0] > 0
-    s = _unowned(row)
-    slots = _unowned(slot_buffer)
+    s = np.empty(WIDTH, dtype=np.int32)
+    slots = np.empty(12, dtype=np.int32)
+    state = mix64(seed ^ _SALT_PLAYOUTS)
+    if not smart and not weighted:
+        _uniform_playouts(start, state, out, s, slots)
+        return
     slot_weights = np.empty(12, dtype=np.float64)
     received = np.empty(4, dtype=np.float64)  # roll_threat's incomes, unused here
     players = start[PLAYERS]
@@ -1012,7 +995,6 @@ def _policy_playouts(
             else:
                 break
         _finish_game(s, start, out[game], places, options)
-    return state
 
 
 # -- batches -------------------------------------------------------------------------------
