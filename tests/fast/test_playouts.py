@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from marrakech import BGA, STANDARD, State, parse_action, random_action, random_game
+from marrakech import (
+    BGA,
+    STANDARD,
+    RuleSet,
+    State,
+    parse_action,
+    random_action,
+    random_game,
+    splitmix,
+)
+from marrakech.actions import DRAWS, ORIENTS, ROLLS, Action
+from marrakech.position import Phase
+from marrakech.rules import DIE_FACES
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
@@ -69,6 +82,74 @@ def test_statistics_match_the_core() -> None:
     result = random_playouts(State.new(4), 20_000, seed=3)
     assert abs(result.plies.mean() - plies / games) < 1.0
     assert abs(result.place_options.sum() / result.places.sum() - options / places) < 0.1
+
+
+def core_playouts(start: State, n: int, seed: int) -> list[list[int]]:
+    """The uniform playouts of the core: per game, the kernel's result row (scores,
+    dirhams, ranks, then the 7 counters), each decision and chance outcome drawn from the
+    playout stream in the kernel's order (orient: 3 outcomes; roll: a face of the die;
+    place: a legal placement in id order; draw: a carpet of the pile)."""
+    stream = splitmix.mix64(seed ^ splitmix.SALT_PLAYOUTS)
+    games = []
+    for _ in range(n):
+        state = start
+        plies = turns = tithes = dirhams = places = options = 0
+        while not state.is_terminal:
+            action: Action
+            if state.phase == Phase.ORIENT:
+                stream, k = splitmix.below(stream, 3)
+                action = ORIENTS[k]
+                turns += 1
+            elif state.phase == Phase.ROLL:
+                stream, face = splitmix.below(stream, len(DIE_FACES))
+                action = ROLLS[DIE_FACES[face] - 1]
+            elif state.phase == Phase.PLACE:
+                legal = sorted(state.legal_actions(), key=lambda a: a.id)
+                places += 1
+                options += len(legal)
+                stream, k = splitmix.below(stream, len(legal))
+                action = legal[k]
+            else:
+                pile = state.draw_pile
+                assert pile is not None
+                first = state.hand[pile]
+                stream, k = splitmix.below(stream, first + state.hand[pile + 2])
+                action = DRAWS[pile if k < first else pile + 2]
+            tithe = state.describe(action).tithe
+            if tithe is not None:
+                tithes += 1
+                dirhams += tithe.paid
+            state = state.apply(action)
+            plies += 1
+        out = len(state.eliminated) - len(start.eliminated)
+        counters = [plies, turns, tithes, dirhams, out, places, options]
+        games.append([*state.scores(), *state.money, *state.ranks(), *counters])
+    return games
+
+
+#: Every loop of the uniform playouts: the standard rules' own (at 2, 3, 4 players) and
+#: the shared one of other rule sets (the orient-last and own-cover options, R31, R32),
+#: with little money so that seats go out (R13) and games end early (R19).
+POOR = RuleSet(carpets=(6, 5, 6), money=3, own_cover=True)
+RULE_SETS = [STANDARD, BGA, replace(BGA, orient_last=True), POOR, replace(POOR, orient_last=True)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("rules", RULE_SETS, ids=[r.token() or "standard" for r in RULE_SETS])
+def test_uniform_playouts_play_the_cores_games(players: int, rules: RuleSet) -> None:
+    """The same stream gives the same games as the core's rules, from the opening and
+    from a position in the middle of a game (a seat to move after some placements)."""
+    opening = State.new(players, rules, first_seat=1)
+    _, actions = random_game(opening, random.Random(players))
+    middle = opening
+    for action in actions[: len(actions) // 2]:
+        middle = middle.apply(action)
+    for start in (opening, middle):
+        result = random_playouts(start, 30, seed=players)
+        counters = [result.plies, result.turns, result.tithes, result.tithe_dirhams]
+        counters += [result.eliminated, result.places, result.place_options]
+        ours = np.column_stack([result.scores, result.money, result.ranks, *counters])
+        assert ours.tolist() == core_playouts(start, 30, seed=players), start.notation()
 
 
 def test_rewards() -> None:

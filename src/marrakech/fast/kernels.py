@@ -19,8 +19,14 @@ Random numbers come from SplitMix64, mirroring :mod:`marrakech.splitmix` (one
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from marrakech import splitmix
 from marrakech.actions import DECISION_IDS, DRAW_BASE, PLACE_BASE, ROLL_BASE
@@ -164,6 +170,34 @@ def seed_streams(seed: np.uint64, salt: np.uint64, out: np.ndarray) -> None:
         out[i] = mix64(base + np.uint64(i) * _GOLDEN)
 
 
+# -- unowned views -------------------------------------------------------------------------
+
+
+def _unowned_view(typingctx: object, array: types.Array) -> tuple[object, object]:
+    """The typing and code of :func:`_unowned`: a view of ``array`` that holds no
+    reference to its memory (a null meminfo).
+
+    Numba counts the references of an array each time an inlined step takes it as an
+    argument, with an atomic increment and decrement around every ply of a playout loop,
+    which its pruning of reference counts cannot remove across the loop's branches
+    (issue 27). A view without a meminfo makes every such count a test of a null
+    pointer, which LLVM folds away. The caller must keep ``array`` alive while the view
+    is used: the loops below take their buffers as arguments, which their caller holds
+    for the whole call."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        view = make_array(array)(context, builder, value=args[0])  # type: ignore[no-untyped-call]
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)  # type: ignore[no-untyped-call]
+        view.parent = cgutils.get_null_value(view.parent.type)  # type: ignore[no-untyped-call]
+        return view._getvalue()
+
+    return array(array), codegen
+
+
+#: ``_unowned(array)`` in compiled code: see :func:`_unowned_view`.
+_unowned = cast("Callable[[np.ndarray], np.ndarray]", intrinsic(_unowned_view))
+
+
 # -- rules (mirroring marrakech.state) -----------------------------------------------------
 #
 # The steps of a turn (orient, roll, placements, place, draw and the turn passing) are
@@ -275,18 +309,29 @@ def region_size(s: np.ndarray, square: int) -> int:
     return _popcount(region)
 
 
+@njit(cache=True, inline="always")
+def _first_phase(orient_last: bool) -> int:
+    """The phase a seat's turn begins with (mirrors ``marrakech.state._begin``)."""
+    return ROLL if orient_last else ORIENT
+
+
 @njit(cache=True)
 def _begin(s: np.ndarray) -> int:
-    """The phase a seat's turn begins with (mirrors ``marrakech.state._begin``)."""
-    return ROLL if s[ORIENT_LAST] != 0 else ORIENT
+    """:func:`_first_phase` under the rule set of row ``s``."""
+    return _first_phase(s[ORIENT_LAST] != 0)
+
+
+# The steps below take the rule set's values (``players``, ``orient_last``, ``own``) as
+# arguments: the public steps read them from the row, and a playout loop reads them once
+# per call and hands them down, as constants where it is specialised for a rule set, so
+# that the rule options cost no loads nor branches per ply (issue 27).
 
 
 @njit(cache=True, inline="always")
-def _pass_turn(s: np.ndarray, turn: int, reveal: bool) -> None:
+def _pass_turn(s: np.ndarray, turn: int, reveal: bool, players: int, orient_last: bool) -> None:
     """The turn passes to the next seat (mirrors ``marrakech.state._pass_turn``, R7, R19);
     at 2 players the placer's pile reveals its next top first when ``reveal``."""
-    players = s[PLAYERS]
-    phase = _begin(s)
+    phase = _first_phase(orient_last)
     pile = 0
     if players == 2:
         if reveal and s[HAND + turn] + s[HAND + turn + 2] > 0:
@@ -312,13 +357,18 @@ def _pass_turn(s: np.ndarray, turn: int, reveal: bool) -> None:
 def orient(s: np.ndarray, turn_by: int) -> None:
     """R9: ``turn_by`` 0, 1, 2 = left, straight, right (the Orient action id); then the
     roll, or with R32 the next seat's turn."""
+    _orient(s, turn_by, s[PLAYERS], s[ORIENT_LAST] != 0)
+
+
+@njit(cache=True, inline="always")
+def _orient(s: np.ndarray, turn_by: int, players: int, orient_last: bool) -> None:
     assam = s[ASSAM]
     facing = ((assam & 3) + turn_by - 1) & 3
     s[ASSAM] = (assam & ~3) | facing
     s[TURNS] += 1
     s[PLIES] += 1
-    if s[ORIENT_LAST] != 0:  # R32: the placer's pile was revealed before he oriented
-        _pass_turn(s, s[TURN], False)
+    if orient_last:  # R32: the placer's pile was revealed before he oriented
+        _pass_turn(s, s[TURN], False, players, orient_last)
         return
     s[PHASE] = ROLL
     s[PILE] = 0
@@ -327,9 +377,13 @@ def orient(s: np.ndarray, turn_by: int) -> None:
 @njit(cache=True, inline="always")
 def roll(s: np.ndarray, steps: int) -> None:
     """R10-R13: move Assam ``steps`` squares, pay the tithe, eliminate who cannot pay."""
+    _roll(s, steps, s[PLAYERS])
+
+
+@njit(cache=True, inline="always")
+def _roll(s: np.ndarray, steps: int, players: int) -> None:
     position = PATH_END[s[ASSAM] * 5 + steps]
     square = position >> 2
-    players = s[PLAYERS]
     turn = s[TURN]
     phase = PLACE
     cell = s[BOARD + square]
@@ -381,11 +435,14 @@ def placement_ok(s: np.ndarray, slot: int) -> bool:
 @njit(cache=True, inline="always")
 def placements(s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal slot numbers (in id order) into ``out``; return how many."""
+    return _placements(s, out, s[PLAYERS], s[OWN_COVER] != 0)
+
+
+@njit(cache=True, inline="always")
+def _placements(s: np.ndarray, out: np.ndarray, players: int, own: bool) -> int:
     square = s[ASSAM] >> 2
     # Branch-free compaction: the legality of a candidate is unpredictable, so write
     # every slot and advance the count by its legality.
-    own = s[OWN_COVER] != 0
-    players = s[PLAYERS]
     turn = s[TURN]
     count = 0
     for i in range(CAND_N[square]):
@@ -401,7 +458,11 @@ def placements(s: np.ndarray, out: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def place(s: np.ndarray, slot: int) -> None:
     """R14-R17 and R19: lay the seat's next carpet on ``slot`` and pass the turn."""
-    players = s[PLAYERS]
+    _place(s, slot, s[PLAYERS], s[ORIENT_LAST] != 0)
+
+
+@njit(cache=True, inline="always")
+def _place(s: np.ndarray, slot: int, players: int, orient_last: bool) -> None:
     turn = s[TURN]
     low = SLOT_LOW[slot]
     high = SLOT_HIGH[slot]
@@ -432,14 +493,14 @@ def place(s: np.ndarray, slot: int) -> None:
             s[TURN] = 0
             s[PILE] = 0
             return
-    if s[ORIENT_LAST] != 0:  # R32: the placer turns Assam before the turn passes,
+    if orient_last:  # R32: the placer turns Assam before the turn passes,
         s[PHASE] = ORIENT  # once his pile has shown his next carpet (R7, as on BGA)
         s[PILE] = 0
         if players == 2 and s[HAND + turn] + s[HAND + turn + 2] > 0:
             s[PHASE] = DRAW
             s[PILE] = turn
         return
-    _pass_turn(s, turn, True)
+    _pass_turn(s, turn, True, players, orient_last)
 
 
 @njit(cache=True, inline="always")
@@ -780,15 +841,20 @@ def _finish_game(
     o[base + STAT_PLACE_OPTIONS] = options
 
 
-@njit(cache=True)
-def _uniform_playouts(start: np.ndarray, state: np.uint64, out: np.ndarray) -> np.uint64:
-    """:func:`playouts` with decisions uniform over the legal ones: the loop of the
-    benchmark, on its own so that the compiler sees a small loop with no policy
-    branches (the same draws from ``state`` as the general loop, so the same games)."""
-    n = out.shape[0]
-    s = np.empty(WIDTH, dtype=np.int32)
-    slots = np.empty(12, dtype=np.int32)
-    for game in range(n):
+@njit(cache=True, inline="always")
+def _uniform_loop(
+    start: np.ndarray,
+    state: np.uint64,
+    out: np.ndarray,
+    s: np.ndarray,
+    slots: np.ndarray,
+    players: int,
+    orient_last: bool,
+    own: bool,
+) -> np.uint64:
+    """The games of :func:`_uniform_playouts` under the rule set given by ``players``,
+    ``orient_last`` and ``own`` (the start row's)."""
+    for game in range(out.shape[0]):
         for k in range(POSITION_FIELDS):
             s[k] = start[k]
         for k in range(POSITION_FIELDS, WIDTH):
@@ -799,16 +865,16 @@ def _uniform_playouts(start: np.ndarray, state: np.uint64, out: np.ndarray) -> n
             phase = s[PHASE]
             if phase == ORIENT:
                 state, k = below(state, 3)
-                orient(s, k)
+                _orient(s, k, players, orient_last)
             elif phase == ROLL:
                 state, face = below(state, 6)
-                roll(s, DIE[face])
+                _roll(s, DIE[face], players)
             elif phase == PLACE:
-                count = placements(s, slots)
+                count = _placements(s, slots, players, own)
                 places += 1
                 options += count
                 state, k = below(state, count)
-                place(s, slots[k])
+                _place(s, slots[k], players, orient_last)
             elif phase == DRAW:
                 pile = s[PILE]
                 first = s[HAND + pile]
@@ -818,6 +884,32 @@ def _uniform_playouts(start: np.ndarray, state: np.uint64, out: np.ndarray) -> n
                 break
         _finish_game(s, start, out[game], places, options)
     return state
+
+
+@njit(cache=True)
+def _uniform_playouts(
+    start: np.ndarray, state: np.uint64, out: np.ndarray, row: np.ndarray, slot_buffer: np.ndarray
+) -> np.uint64:
+    """:func:`playouts` with decisions uniform over the legal ones: the loop of the
+    benchmark, on its own so that the compiler sees a small loop with no policy
+    branches (the same draws from ``state`` as the general loop, so the same games).
+    ``row`` (:data:`WIDTH`) and ``slot_buffer`` (12) are scratch space.
+
+    The standard rules at 2, 3 and 4 players get a loop each, compiled with the rule set
+    as constants; other rule sets share one loop that reads it once."""
+    s = _unowned(row)
+    slots = _unowned(slot_buffer)
+    players = int(start[PLAYERS])
+    orient_last = start[ORIENT_LAST] != 0
+    own = start[OWN_COVER] != 0
+    if not orient_last and not own:
+        if players == 4:
+            return _uniform_loop(start, state, out, s, slots, 4, False, False)
+        if players == 3:
+            return _uniform_loop(start, state, out, s, slots, 3, False, False)
+        if players == 2:
+            return _uniform_loop(start, state, out, s, slots, 2, False, False)
+    return _uniform_loop(start, state, out, s, slots, players, orient_last, own)
 
 
 @njit(cache=True)
@@ -844,12 +936,12 @@ def playouts(
     weighted = weights.shape[0] > 0
     s = np.empty(WIDTH, dtype=np.int32)
     slots = np.empty(12, dtype=np.int32)
-    slot_weights = np.empty(12, dtype=np.float64)
-    received = np.empty(4, dtype=np.float64)  # roll_threat's incomes, unused here
     state = mix64(seed ^ _SALT_PLAYOUTS)
     if not smart and not weighted:
-        _uniform_playouts(start, state, out)
+        _uniform_playouts(start, state, out, s, slots)
         return
+    slot_weights = np.empty(12, dtype=np.float64)
+    received = np.empty(4, dtype=np.float64)  # roll_threat's incomes, unused here
     players = start[PLAYERS]
     for game in range(n):
         for k in range(POSITION_FIELDS):
