@@ -3,13 +3,13 @@
 :class:`marrakech.bots.greedy.GreedyBot` scores each legal decision with the static
 evaluation (:mod:`marrakech.bots.evaluation`, the home of its definition): a placement
 by the value of the position it leads to, an orientation by that value averaged over the
-die with the best placement after each roll. These kernels compute the same numbers on
-kernel rows, in the same order of floating-point operations, so every score is the
-Python one exactly (``tests/fast/test_greedy_kernels.py`` compares them on thousands of
-positions), while deriving each placement's child from the decision's labelled board
-instead of building it (see ``_children_scores``); the decision is the best-scoring one, and equal best ones (within the
-bot's tie margin) are chosen between with the game's own generator instead of the
-bot's ``random.Random``.
+die with the best placement after each roll. These kernels compute the same
+numbers on kernel rows, in the same order of floating-point operations, so every score
+is the Python one exactly (``tests/fast/test_greedy_kernels.py`` compares them on
+thousands of positions), while deriving each placement's child from the decision's
+labelled board instead of building it (see ``_children_scores``); the decision is the
+best-scoring one, and equal best ones (within the bot's tie margin) are chosen between
+with the game's own generator instead of the bot's ``random.Random``.
 
 The evaluation's weights and constants come in as parameters
 (:func:`marrakech.bots.greedy.greedy_params`, in the order of the ``P_`` indices here),
@@ -404,9 +404,9 @@ def _children_scores(
                         p, r = ftab[F_PAID + turn_by], ftab[F_RUIN + turn_by]
                         for who in range(4):
                             spare[who] = ftab[F_RECEIVED + 4 * turn_by + who]
-                    c = p + RUIN_COST * r
-                    if c < cost:
-                        paid, ruin, cost = p, r, c
+                    loss = p + RUIN_COST * r
+                    if loss < cost:
+                        paid, ruin, cost = p, r, loss
                         received[:] = spare
             values[mover] -= threat * (paid + params[P_PENALTY] * ruin)
             for who in range(players):
