@@ -11,15 +11,22 @@ test: it prints numbers::
     .venv/bin/python benchmarks/bench_envs.py --only opponents --players 2 --batch 256
 
 ``--only opponents`` times the learning seat of a ``VectorEnv`` against each kind of
-opponent in one run: ``random`` (the batch's own sampler), ``greedy`` (compiled in the
-batch), a batched policy (a numpy linear policy called once per bot round), and, for
-comparison, the Python ``greedy`` bot called game by game; it prints each rate and its
-ratio to the rate against ``random``.
+opponent in one run: ``random`` (the batch's own sampler), ``greedy`` and
+``search@iterations=32`` (compiled in the batch), a batched policy (a numpy linear
+policy called once per bot round), and, for comparison, the Python ``greedy`` bot called
+game by game; it prints each rate and its ratio to the rate against ``random``. With
+``--write`` it measures 2 and 4 players and puts the table in docs/environments.md,
+between its ``<!-- opponents:... -->`` markers::
+
+    .venv/bin/python benchmarks/bench_envs.py --only opponents --batch 256 --seconds 5 --write
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+from pathlib import Path
 
 import numpy as np
 from timing import per_cpu_second
@@ -126,6 +133,57 @@ def linear_policy(seed: int = 0) -> object:
     return policy
 
 
+#: The ``search`` opponent's budget in the opponents' figures: one chunk of the bot's.
+SEARCH_BUDGET = 32
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+#: How the opponents' rows read in the docs, by the labels of :func:`bench_opponents`.
+DOC_LABELS = {
+    "random": "`random` (the batch's sampler)",
+    "greedy (compiled in the batch)": "`greedy`, compiled in the batch",
+    f"search@iterations={SEARCH_BUDGET} (compiled in the batch)": (
+        f"`search@iterations={SEARCH_BUDGET}`, compiled in the batch"
+    ),
+    "a batched policy (numpy linear)": (
+        "a batched policy (a numpy linear 474 × 87 policy, one call per bot round)"
+    ),
+    "greedy (Python bot, game by game)": "`greedy`, the Python bot game by game",
+}
+
+
+def opponents_block(batch: int, seconds: float, tables: dict[int, dict[str, float]]) -> str:
+    """The docs' opponents table, from one run's figures per player count."""
+    counts = sorted(tables)
+    start, end = load_before, os.getloadavg()[0]
+    lines = [
+        f"Measured by `python benchmarks/bench_envs.py --only opponents --batch {batch} "
+        f"--seconds {seconds:g} --write` in one run (load average {start:.1f} at the start, "
+        f"{end:.1f} at the end, from other work); learning-seat steps per CPU-second, ratio "
+        f"to `random` in the same run:",
+        "",
+        "| opponents | " + " | ".join(f"{n} players" for n in counts) + " |",
+        "|---|" + "---|" * len(counts),
+    ]
+    for label, shown in DOC_LABELS.items():
+        cells = []
+        for n in counts:
+            rate, base = tables[n][label], tables[n]["random"]
+            cells.append(f"{rate:,.0f} ({rate / base:.3f}×)")
+        lines.append(f"| {shown} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_docs(block: str) -> None:
+    """Put ``block`` between the ``<!-- opponents:start -->`` and ``end`` markers."""
+    text = DOCS.read_text(encoding="utf-8")
+    pattern = re.compile(r"(<!-- opponents:start -->\n).*?(<!-- opponents:end -->)", re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{DOCS}: no <!-- opponents:start --> ... end markers")
+    DOCS.write_text(pattern.sub(lambda m: m[1] + block + m[2], text), encoding="utf-8")
+
+
+load_before = os.getloadavg()[0]
+
+
 def bench_opponents(players: int, batch: int, seconds: float) -> dict[str, float]:
     """Learning-seat steps per CPU-second against each kind of opponent (its random
     legal actions drawn by the batch), numba backend when there."""
@@ -134,6 +192,9 @@ def bench_opponents(players: int, batch: int, seconds: float) -> dict[str, float
     kinds = {
         "random": "random",
         "greedy (compiled in the batch)": "greedy",
+        f"search@iterations={SEARCH_BUDGET} (compiled in the batch)": (
+            f"search@iterations={SEARCH_BUDGET}"
+        ),
         "a batched policy (numpy linear)": linear_policy(),
         "greedy (Python bot, game by game)": _PythonGreedy(),
     }
@@ -210,7 +271,20 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per figure")
     parser.add_argument("--only", choices=["aec", "gymnasium", "vector", "opponents"], default=None)
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="with --only opponents: measure 2 and 4 players, update docs/environments.md",
+    )
     args = parser.parse_args()
+    if args.write:
+        if args.only != "opponents":
+            parser.error("--write goes with --only opponents")
+        tables = {n: bench_opponents(n, args.batch, args.seconds) for n in (2, 4)}
+        block = opponents_block(args.batch, args.seconds, tables)
+        write_docs(block)
+        print(block)
+        return
     rows = measure(args.players, args.batch, args.seconds, args.only)
     if args.only == "opponents":
         print(

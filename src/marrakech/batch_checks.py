@@ -21,7 +21,7 @@ it needs no NumPy and lives in the core, below both engines.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Protocol
 
 from marrakech.rules import RuleSet, check_players
 from marrakech.state import State
@@ -29,12 +29,14 @@ from marrakech.state import State
 __all__ = [
     "CHANCE_SLOTS",
     "MAX_GAMES",
+    "SearchSettings",
     "check_flags",
     "check_games",
     "check_ids",
     "check_index",
     "check_players",
     "check_rules",
+    "check_search_budget",
     "check_seats",
     "check_seeds",
     "check_state",
@@ -147,3 +149,28 @@ def check_state(state: object, players: int) -> State:
             f"set_state: this batch plays {players} players, found a state of {state.players}"
         )
     return state
+
+
+class SearchSettings(Protocol):
+    """What a batch reads of a ``search`` bot (:class:`marrakech.bots.SearchBot`) to play
+    it for all its games at once."""
+
+    seconds: float | None
+    iterations: int | None
+    exploration: float
+    prior: float
+    playout: float
+    paranoid: bool
+
+
+def check_search_budget(bot: SearchSettings) -> int:
+    """The iterations of a ``search`` bot a batch runs for all its games at once: it
+    needs a count budget and no clock (``search@iterations=N``), so that its decisions
+    are the same whatever the load."""
+    seconds, iterations = getattr(bot, "seconds", None), getattr(bot, "iterations", None)
+    if seconds is not None or not isinstance(iterations, int) or iterations < 1:
+        raise ValueError(
+            f"a batch runs search with iterations and no clock (search@iterations=N), "
+            f"found seconds={seconds!r}, iterations={iterations!r}"
+        )
+    return iterations

@@ -26,6 +26,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from marrakech.bots.search import SearchBot
 from marrakech.rules import RuleSet
 from marrakech.state import State
 
@@ -73,6 +74,14 @@ class BatchEngine(Protocol):
         decision) for ``params`` (:func:`marrakech.bots.greedy.greedy_params`): the best
         of its scores, equal best ones chosen between with one draw of each game's own
         bot stream (seeded with the others), so both engines agree."""
+        ...
+
+    def search_actions(
+        self, games: npt.NDArray[np.intp], bot: SearchBot, weights: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.int64]:
+        """The decision of ``bot`` (``search`` with ``iterations`` and no clock, ``weights``
+        its learned value) in each of ``games``, its chunks seeded from each game's own
+        bot stream, so both engines agree."""
         ...
 
     def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:

@@ -23,6 +23,7 @@ same seed and the same actions play the same games on both engines. A step actio
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import numpy as np
@@ -38,18 +39,43 @@ from marrakech.batch_checks import (
     check_index,
     check_players,
     check_rules,
+    check_search_budget,
     check_seats,
     check_seeds,
     check_state,
 )
 from marrakech.bots.evaluation import Weights
 from marrakech.bots.greedy import best_actions, decision_scores
+from marrakech.bots.search import SearchBot
 from marrakech.observation import OBSERVATION_SIZE, encode_observation_f32
 from marrakech.position import Phase
 from marrakech.rules import DIE_FACES, STANDARD, RuleSet
 from marrakech.state import State
 
-__all__ = ["PythonBatch"]
+__all__ = ["PythonBatch", "StreamRandom"]
+
+
+class StreamRandom(random.Random):
+    """A ``random.Random`` whose ``getrandbits(k)`` (k <= 64) is the top ``k`` bits of one
+    SplitMix64 draw of ``stream`` (:mod:`marrakech.splitmix`): how a game's bot stream
+    seeds the ``search`` bot's chunks, here and in the compiled batch
+    (:mod:`marrakech.fast.search_batch`). Other methods are Python's own (seeded from
+    the stream), which the bot does not use at a count budget.
+
+    >>> rng = StreamRandom(7)
+    >>> rng.getrandbits(63) == splitmix.mix64((7 + splitmix.GOLDEN) & splitmix.MASK) >> 1
+    True
+    """
+
+    def __init__(self, stream: int) -> None:
+        super().__init__(stream)
+        self.stream = stream
+
+    def getrandbits(self, k: int, /) -> int:
+        if not 0 <= k <= 64:
+            raise ValueError(f"StreamRandom draws 0..64 bits, found {k}")
+        self.stream = (self.stream + splitmix.GOLDEN) & splitmix.MASK
+        return splitmix.mix64(self.stream) >> (64 - k)
 
 
 class PythonBatch:
@@ -177,6 +203,21 @@ class PythonBatch:
             if len(tied) > 1:
                 self._bot_streams[i], pick = splitmix.below(self._bot_streams[i], len(tied))
             out[k] = tied[pick].id
+        return out
+
+    def search_actions(
+        self, games: npt.NDArray[np.intp], bot: SearchBot, weights: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.int64]:
+        """The decision of ``bot`` (``search`` with ``iterations`` and no clock) in each of
+        ``games``: the bot itself (with its own learned value, the one ``weights`` holds),
+        its generator drawing from the game's bot stream (:class:`StreamRandom`), as the
+        compiled batch does."""
+        check_search_budget(bot)
+        out = np.empty(len(games), dtype=np.int64)
+        for k, i in enumerate(np.asarray(games).tolist()):
+            rng = StreamRandom(self._bot_streams[i])
+            out[k] = bot.choose(self._states[i], rng).id
+            self._bot_streams[i] = rng.stream
         return out
 
     def legal_masks(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:

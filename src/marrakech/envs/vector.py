@@ -51,7 +51,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeGuard
 
 import gymnasium
 import numpy as np
@@ -63,6 +63,8 @@ from marrakech.actions import DECISION_IDS
 from marrakech.batch_checks import check_flags, check_ids, check_seeds
 from marrakech.bots import Bot, RandomBot
 from marrakech.bots.greedy import GreedyBot, greedy_params
+from marrakech.bots.search import SearchBot
+from marrakech.bots.value import load_value
 from marrakech.envs.common import (
     IllegalPolicy,
     Opponent,
@@ -160,6 +162,18 @@ def make_vector_opponents(opponents: Sequence[Opponent | BatchPolicy]) -> list[B
                 f"observations and masks to decision ids), found {opponent!r}"
             )
     return chosen
+
+
+def batched_search(bot: object) -> TypeGuard[SearchBot]:
+    """Whether :class:`VectorEnv` runs opponent ``bot`` in the batch as the ``search`` bot:
+    a compiled :class:`SearchBot` with a count budget and no clock
+    (``search@iterations=N``), whose decisions do not depend on the machine's load."""
+    return (
+        type(bot) is SearchBot
+        and bot.compiled
+        and bot.seconds is None
+        and bot.iterations is not None
+    )
 
 
 def opponent_name(opponent: Bot | BatchPolicy) -> str:
@@ -654,6 +668,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                     games = np.flatnonzero(rows)
                     params = greedy_params(bot.weights, self.players)
                     actions[games] = self._batch.greedy_actions(games, params)
+                elif batched_search(bot):  # search@iterations=N: the batch's own search
+                    games = np.flatnonzero(rows)
+                    weights = load_value(self.players).array()
+                    actions[games] = self._batch.search_actions(games, bot, weights)
                 elif isinstance(bot, Bot):
                     for i in np.flatnonzero(rows):
                         actions[i] = bot.choose(self._batch.state(int(i)), self._rng).id

@@ -16,6 +16,7 @@ after :meth:`Batch.reset` and after every :meth:`Batch.step` each game waits at 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,11 +25,13 @@ from marrakech import splitmix
 from marrakech.actions import DECISION_IDS
 from marrakech.batch_checks import (
     CHANCE_SLOTS,
+    SearchSettings,
     check_flags,
     check_games,
     check_ids,
     check_index,
     check_rules,
+    check_search_budget,
     check_seats,
     check_seeds,
     check_state,
@@ -94,6 +97,8 @@ class Batch:
         self._streams = np.zeros(self.n, dtype=np.uint64)
         self._action_streams = np.zeros(self.n, dtype=np.uint64)
         self._bot_streams = np.zeros(self.n, dtype=np.uint64)
+        self._tree: tuple[npt.NDArray[Any], ...] = ()  # search_actions' tree, and its budget
+        self._tree_iterations = 0
         self.seed(seed)
         self.reset()
 
@@ -174,6 +179,33 @@ class Batch:
         out = np.empty(indices.size, dtype=np.int64)
         values = np.array(params, dtype=np.float64)
         batch_greedy(self.rows, indices, self._bot_streams, values, out)
+        return out
+
+    def search_actions(
+        self, games: npt.NDArray[np.intp], bot: SearchSettings, weights: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.int64]:
+        """The decision of ``bot`` (a compiled ``search`` with ``iterations`` and no clock,
+        ``search@iterations=N``) in each of ``games`` (indices of games waiting at a
+        decision), compiled for the whole batch (:mod:`marrakech.fast.search_batch`): the
+        bot's own decision when its generator's ``getrandbits(63)`` draws from each
+        game's bot stream (as ``PythonBatch.search_actions`` has it); ``weights``: the
+        bot's learned value (``load_value(players).array()``)."""
+        from marrakech.fast.search_batch import INFORMED, batch_search, tree_arrays
+
+        iterations = check_search_budget(bot)
+        indices = np.ascontiguousarray(games, dtype=np.int64)
+        if indices.size and (self.rows[indices, PHASE] == _OVER).any():
+            raise ValueError("search_actions: every game must wait at a decision")
+        out = np.empty(indices.size, dtype=np.int64)
+        if self._tree_iterations < iterations:  # a tree that cannot fill at this budget
+            self._tree = tree_arrays(iterations)
+            self._tree_iterations = iterations
+        nodes, visits, totals, meta = self._tree
+        batch_search(
+            self.rows, indices, self._bot_streams, nodes, visits, totals, meta, iterations,
+            bot.exploration, bot.prior, bot.playout, bot.paranoid,
+            weights, INFORMED, out,
+        )  # fmt: skip
         return out
 
     # -- reading ------------------------------------------------------------------------

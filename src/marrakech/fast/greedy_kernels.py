@@ -3,12 +3,13 @@
 :class:`marrakech.bots.greedy.GreedyBot` scores each legal decision with the static
 evaluation (:mod:`marrakech.bots.evaluation`, the home of its definition): a placement
 by the value of the position it leads to, an orientation by that value averaged over the
-die with the best placement after each roll. These kernels compute the same numbers on
-kernel rows, in the same order of floating-point operations, so every score is the
-Python one exactly (``tests/fast/test_greedy_kernels.py`` compares them on thousands of
-positions); the decision is the best-scoring one, and equal best ones (within the
-bot's tie margin) are chosen between with the game's own generator instead of the
-bot's ``random.Random``.
+die with the best placement after each roll. These kernels compute the same
+numbers on kernel rows, in the same order of floating-point operations, so every score
+is the Python one exactly (``tests/fast/test_greedy_kernels.py`` compares them on
+thousands of positions), while deriving each placement's child from the decision's
+labelled board instead of building it (see ``_children_scores``); the decision is the
+best-scoring one, and equal best ones (within the bot's tie margin) are chosen between
+with the game's own generator instead of the bot's ``random.Random``.
 
 The evaluation's weights and constants come in as parameters
 (:func:`marrakech.bots.greedy.greedy_params`, in the order of the ``P_`` indices here),
@@ -33,6 +34,8 @@ from numba import njit
 
 from marrakech.actions import PLACE_BASE, ROLL_BASE
 from marrakech.fast.kernels import (
+    ASSAM,
+    BOARD,
     MONEY,
     NOUT,
     ORIENT,
@@ -42,6 +45,7 @@ from marrakech.fast.kernels import (
     PLACE,
     PLAYERS,
     ROLL,
+    TOPS,
     TURN,
     WIDTH,
     _is_out,
@@ -50,11 +54,14 @@ from marrakech.fast.kernels import (
     below,
     cheapest_threat,
     colour_bits,
+    owner_of,
     placements,
     roll_threat,
+    spread,
 )
 from marrakech.fast.search_kernels import _regions_squared
-from marrakech.fast.tables import DIE
+from marrakech.fast.tables import DIE, PATH_END, SLOT_HIGH, SLOT_LOW
+from marrakech.threat import RUIN_COST
 
 __all__ = ["batch_greedy", "greedy_choose", "greedy_scores"]
 
@@ -136,23 +143,275 @@ def _position_value(
     return utility(values, s[PLAYERS], seat, params)
 
 
+# -- the placements of one position, scored incrementally ---------------------------------
+#
+# Every placement of a position leads to a child that differs from it in two squares only
+# (R14-R17), and the orientation's lookahead (3 facings x 4 rolls) scores up to a hundred
+# such children on one board (orienting and rolling move Assam and dirhams, never a
+# carpet). So the board's regions are labelled once per decision (:func:`_label`), and
+# each child's regions, areas and threat are derived from the labels and the two squares
+# (integer arithmetic, so the values are the same), instead of copying the row, applying
+# the placement and flood-filling the whole board again. The threat's floats are summed
+# in :func:`kernels.roll_threat`'s order, so every score is still the Python one exactly.
+
+#: Fields of the integer scratch array ``tab`` (:func:`greedy_scores_into`).
+T_SIZE = 0  # 49: the size of the region of each square (0 for an empty one)
+T_MASK = 49  # 49: the region of each square as a bitboard
+T_BITS = 98  # 4: each colour's squares
+T_RSQ = 102  # 4: each colour's sum of size * size over its regions
+T_LAND = 106  # 12: landing square of Assam for facing change t and steps k (t * 4 + k - 1)
+T_LANDMASK = 118  # 3: the landing squares of each facing change as a bitboard
+T_CBITS = 121  # 4: a child's colour bits
+T_CRSQ = 125  # 4: a child's sums of size * size
+T_SLOTS = 129  # 12: legal slots
+T_NEXT_PHASE = 141  # the phase and seat to move after a placement (-1: not known yet)
+T_NEXT_TURN = 142
+TAB_SIZE = 143
+#: Fields of the float scratch array ``ftab``.
+F_PAID = 0  # 3: the parent's threat for each facing change: tithe, ruin, incomes (4)
+F_RUIN = 3
+F_RECEIVED = 6  # 3 x 4
+F_VALUES = 18  # 4: a value vector
+F_RECV = 22  # 4: the chosen facing's incomes
+F_SPARE = 26  # 4
+F_SCORES = 30  # 12: inner placement scores
+FTAB_SIZE = 42
+
+
+@njit(cache=True, inline="always")
+def _lowest(bits: np.int64) -> int:
+    """The index of the lowest set bit of a non-zero board."""
+    return _popcount((bits & -bits) - 1)
+
+
+@njit(cache=True, inline="always")
+def _grow(seed: np.int64, within: np.int64) -> np.int64:
+    """The squares of ``within`` connected to ``seed`` (R11's regions)."""
+    region = seed
+    while True:
+        grown = spread(region) & within
+        if grown == region:
+            return region
+        region = grown
+
+
 @njit(cache=True)
-def _place_scores(
+def _label(s: np.ndarray, tab: np.ndarray) -> None:
+    """Label the regions of row ``s``'s board into ``tab``: each square's region and its
+    size, each colour's squares and sum of size * size."""
+    for square in range(49):
+        tab[T_SIZE + square] = 0
+        tab[T_MASK + square] = 0
+    for colour in range(4):
+        bits = colour_bits(s, colour)
+        tab[T_BITS + colour] = bits
+        total = 0
+        rest = bits
+        while rest:
+            region = _grow(rest & -rest, bits)
+            n = _popcount(region)
+            total += n * n
+            rest &= ~region
+            walk = region
+            while walk:
+                square = _lowest(walk)
+                tab[T_SIZE + square] = n
+                tab[T_MASK + square] = region
+                walk &= walk - 1
+        tab[T_RSQ + colour] = total
+
+
+@njit(cache=True, inline="always")
+def _landing_threat(
+    s: np.ndarray,
+    tab: np.ndarray,
+    turn_by: int,
+    mover: int,
+    changed: np.int64,
+    placed: np.int64,
+    colour: int,
+    received: np.ndarray,
+) -> tuple[float, float]:
+    """:func:`kernels.roll_threat` for ``mover`` in a child of ``s`` (its labelled board
+    with ``colour`` laid on the squares ``placed``; ``changed``: the squares whose region
+    differs from the labels'), summed in its order; ``received`` gets the incomes (4).
+    A placement moves no dirham and eliminates no one, so ``s`` has the child's."""
+    players = s[PLAYERS]
+    have = s[MONEY + mover]
+    paid = 0.0
+    ruin = 0.0
+    for seat in range(4):
+        received[seat] = 0.0
+    for steps in range(1, 5):
+        square = tab[T_LAND + turn_by * 4 + steps - 1]
+        bit = np.int64(1) << square
+        if placed & bit:
+            shown = colour
+        else:
+            cell = s[BOARD + square]
+            if cell == 0:
+                continue
+            shown = (cell - 1) & 3
+        owner = owner_of(shown, players)
+        if owner != mover and not _is_out(s, owner):  # R12
+            if changed & bit:
+                due = _popcount(_grow(bit, tab[T_CBITS + shown]))  # R11
+            else:
+                due = tab[T_SIZE + square]
+            p = _ROLL_SIXTHS[steps] / 6.0
+            if due > have:  # R13: all it has, and it is out
+                ruin += p
+                due = have
+            paid += p * due
+            received[owner] += p * due
+    return paid, ruin
+
+
+@njit(cache=True)
+def _next_after_place(s: np.ndarray, tab: np.ndarray, template: np.ndarray) -> None:
+    """The phase and seat to move after a placement in ``s`` into ``tab``: the same for
+    every slot (R17-R19 look at hands and eliminations only), so once per decision."""
+    template[:] = s
+    apply_unchecked(template, PLACE_BASE + tab[T_SLOTS])
+    tab[T_NEXT_PHASE] = template[PHASE]
+    tab[T_NEXT_TURN] = template[TURN]
+
+
+@njit(cache=True)
+def _children_scores(
     s: np.ndarray,
     seat: int,
     params: np.ndarray,
-    slots: np.ndarray,
     scores: np.ndarray,
-    child: np.ndarray,
-    values: np.ndarray,
-    scratch: np.ndarray,
+    tab: np.ndarray,
+    ftab: np.ndarray,
+    template: np.ndarray,
 ) -> int:
-    """Each legal placement's value to ``seat`` into ``scores`` (id order); how many."""
+    """The value to ``seat`` of each legal placement of row ``s`` (at PLACE, its board
+    labelled in ``tab`` by :func:`_label`) into ``scores`` (id order); how many. Each
+    is :func:`_position_value` of the child, derived from the labels."""
+    slots = tab[T_SLOTS : T_SLOTS + 12]
     count = placements(s, slots)
+    if count == 0:
+        return 0
+    # Every child has the same phase, seat to move, dirhams and hands: only the squares
+    # of the carpet differ.
+    if tab[T_NEXT_PHASE] < 0:
+        _next_after_place(s, tab, template)
+    players = s[PLAYERS]
+    colour = s[TOPS + s[TURN]] if players == 2 else s[TURN]
+    phase = tab[T_NEXT_PHASE]
+    over = phase == OVER
+    mover = tab[T_NEXT_TURN]
+    threat = params[P_THREAT]
+    values = ftab[F_VALUES : F_VALUES + 4]
+    received = ftab[F_RECV : F_RECV + 4]
+    spare = ftab[F_SPARE : F_SPARE + 4]
+    if not over:
+        assam = s[ASSAM]
+        for turn_by in range(3):
+            position = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
+            landing = np.int64(0)
+            for steps in range(1, 5):
+                square = PATH_END[position * 5 + steps] >> 2
+                tab[T_LAND + turn_by * 4 + steps - 1] = square
+                landing |= np.int64(1) << square
+            tab[T_LANDMASK + turn_by] = landing
+        for colour_k in range(4):
+            tab[T_CBITS + colour_k] = tab[T_BITS + colour_k]
+        for turn_by in range(3):
+            p, r = _landing_threat(
+                s, tab, turn_by, mover, np.int64(0), np.int64(0), 0,
+                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4],
+            )  # fmt: skip
+            ftab[F_PAID + turn_by] = p
+            ftab[F_RUIN + turn_by] = r
     for k in range(count):
-        child[:] = s
-        apply_unchecked(child, PLACE_BASE + slots[k])
-        scores[k] = _position_value(child, seat, params, values, scratch)
+        slot = slots[k]
+        placed = (np.int64(1) << SLOT_LOW[slot]) | (np.int64(1) << SLOT_HIGH[slot])
+        for c in range(4):
+            tab[T_CBITS + c] = tab[T_BITS + c] & ~placed
+            tab[T_CRSQ + c] = tab[T_RSQ + c]
+        tab[T_CBITS + colour] |= placed
+        # The placed colour: its regions touching the carpet merge with it.
+        touch = spread(placed) & tab[T_BITS + colour]
+        merged = placed
+        old = 0
+        while touch:
+            square = _lowest(touch)
+            region = tab[T_MASK + square]
+            n = tab[T_SIZE + square]
+            old += n * n
+            merged |= region
+            touch &= ~region
+        n = _popcount(merged)
+        tab[T_CRSQ + colour] += n * n - old
+        changed = merged
+        # A covered colour: the regions it loses squares of may split (R11).
+        for c in range(4):
+            lost = tab[T_BITS + c] & placed
+            if c == colour or lost == 0:
+                continue
+            old = 0
+            broken = np.int64(0)
+            while lost:
+                square = _lowest(lost)
+                region = tab[T_MASK + square]
+                n = tab[T_SIZE + square]
+                old += n * n
+                broken |= region
+                lost &= ~region
+            tab[T_CRSQ + c] += _regions_squared(broken & ~placed) - old
+            changed |= broken
+        # The value vector, as evaluate() builds it.
+        for who in range(players):
+            if _is_out(s, who):
+                index = 0
+                for j in range(s[NOUT]):
+                    if s[OUT + j] == who:
+                        index = j
+                values[who] = params[P_ELIMINATED] + 10.0 * index
+                continue
+            area = _popcount(tab[T_CBITS + who])
+            potential = float(tab[T_CRSQ + who])
+            if players == 2:
+                area += _popcount(tab[T_CBITS + who + 2])
+                potential = potential + float(tab[T_CRSQ + who + 2])
+            money = s[MONEY + who]
+            if over:
+                values[who] = (money + area) + 0.001 * money
+            else:
+                values[who] = money + params[P_AREA] * area + params[P_REGION] * potential
+        if not over and phase != PLACE:
+            # The coming roll's threat (cheapest_threat's choice, or straight on at ROLL),
+            # from the parent's figures where no landing square's region changed.
+            if tab[T_LANDMASK + 1] & changed:
+                paid, ruin = _landing_threat(s, tab, 1, mover, changed, placed, colour, received)
+            else:
+                paid, ruin = ftab[F_PAID + 1], ftab[F_RUIN + 1]
+                for who in range(4):
+                    received[who] = ftab[F_RECEIVED + 4 + who]
+            if phase != ROLL:
+                cost = paid + RUIN_COST * ruin
+                for turn_by in (0, 2):
+                    if cost == 0.0:
+                        break  # nothing cheaper than a free roll
+                    if tab[T_LANDMASK + turn_by] & changed:
+                        p, r = _landing_threat(
+                            s, tab, turn_by, mover, changed, placed, colour, spare
+                        )
+                    else:
+                        p, r = ftab[F_PAID + turn_by], ftab[F_RUIN + turn_by]
+                        for who in range(4):
+                            spare[who] = ftab[F_RECEIVED + 4 * turn_by + who]
+                    loss = p + RUIN_COST * r
+                    if loss < cost:
+                        paid, ruin, cost = p, r, loss
+                        received[:] = spare
+            values[mover] -= threat * (paid + params[P_PENALTY] * ruin)
+            for who in range(players):
+                values[who] += threat * received[who]
+        scores[k] = utility(values, players, seat, params)
     return count
 
 
@@ -161,21 +420,56 @@ def _after_roll_value(
     s: np.ndarray,
     seat: int,
     params: np.ndarray,
-    slots: np.ndarray,
-    scores: np.ndarray,
-    child: np.ndarray,
-    values: np.ndarray,
-    scratch: np.ndarray,
+    tab: np.ndarray,
+    ftab: np.ndarray,
+    template: np.ndarray,
 ) -> float:
-    """Mirrors :func:`marrakech.bots.greedy.after_roll_value`."""
+    """Mirrors :func:`marrakech.bots.greedy.after_roll_value` (``s``'s board labelled)."""
     if s[PHASE] == PLACE and s[TURN] == seat:
-        count = _place_scores(s, seat, params, slots, scores, child, values, scratch)
-        best: float = scores[0]
+        inner = ftab[F_SCORES : F_SCORES + 12]
+        count = _children_scores(s, seat, params, inner, tab, ftab, template)
+        best: float = inner[0]
         for k in range(1, count):
-            if scores[k] > best:
-                best = scores[k]
+            if inner[k] > best:
+                best = inner[k]
         return best
-    return _position_value(s, seat, params, values, scratch)
+    return _position_value(
+        s, seat, params, ftab[F_VALUES : F_VALUES + 4], ftab[F_SPARE : F_SPARE + 8]
+    )
+
+
+@njit(cache=True)
+def greedy_scores_into(
+    s: np.ndarray,
+    params: np.ndarray,
+    scores: np.ndarray,
+    tab: np.ndarray,
+    ftab: np.ndarray,
+    rolled: np.ndarray,
+    template: np.ndarray,
+) -> int:
+    """:func:`greedy_scores` with its scratch arrays given: ``tab`` (``TAB_SIZE``
+    integers), ``ftab`` (``FTAB_SIZE`` floats) and two rows."""
+    seat = s[TURN]
+    _label(s, tab)  # orienting and rolling never move a carpet: one board throughout
+    # A roll that leaves ``seat`` to place eliminated no one: the phase after its
+    # placements is the same for all (tab[T_NEXT_PHASE], found at the first).
+    tab[T_NEXT_PHASE] = -1
+    if s[PHASE] != ORIENT:
+        return _children_scores(s, seat, params, scores, tab, ftab, template)
+    for turn_by in range(3):
+        total = 0.0
+        # An orientation is always followed by the roll (under R32 at 2 players the pile
+        # showed its next top before the placer oriented): rolls 1..4 with their
+        # chances, as chance_outcomes lists them.
+        for steps in range(1, 5):
+            rolled[:] = s
+            apply_unchecked(rolled, turn_by)
+            apply_unchecked(rolled, ROLL_BASE + steps - 1)
+            p = _ROLL_SIXTHS[steps] / 6.0
+            total += p * _after_roll_value(rolled, seat, params, tab, ftab, template)
+        scores[turn_by] = total
+    return 3
 
 
 @njit(cache=True)
@@ -183,41 +477,25 @@ def greedy_scores(s: np.ndarray, params: np.ndarray, scores: np.ndarray) -> int:
     """The score of each legal decision of row ``s`` (at ORIENT or PLACE) for the seat to
     move, into ``scores`` in id order (12 entries); how many. Mirrors
     :func:`marrakech.bots.greedy.orient_scores` and ``place_scores``."""
-    seat = s[TURN]
-    slots = np.empty(12, dtype=np.int32)
-    inner = np.empty(12, dtype=np.float64)
-    values = np.empty(4, dtype=np.float64)
-    scratch = np.empty(8, dtype=np.float64)
-    child = np.empty(WIDTH, dtype=s.dtype)
-    if s[PHASE] != ORIENT:
-        return _place_scores(s, seat, params, slots, scores, child, values, scratch)
+    tab = np.zeros(TAB_SIZE, dtype=np.int64)
+    ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
     rolled = np.empty(WIDTH, dtype=s.dtype)
-    after = np.empty(WIDTH, dtype=s.dtype)
-    for turn_by in range(3):
-        rolled[:] = s
-        apply_unchecked(rolled, turn_by)
-        total = 0.0
-        # An orientation is always followed by the roll (under R32 at 2 players the pile
-        # showed its next top before the placer oriented): rolls 1..4 with their
-        # chances, as chance_outcomes lists them.
-        for steps in range(1, 5):
-            after[:] = rolled
-            apply_unchecked(after, ROLL_BASE + steps - 1)
-            p = _ROLL_SIXTHS[steps] / 6.0
-            total += p * _after_roll_value(
-                after, seat, params, slots, inner, child, values, scratch
-            )
-        scores[turn_by] = total
-    return 3
+    template = np.empty(WIDTH, dtype=s.dtype)
+    return greedy_scores_into(s, params, scores, tab, ftab, rolled, template)
 
 
 @njit(cache=True)
-def greedy_choose(s: np.ndarray, params: np.ndarray, stream: np.uint64) -> tuple[np.uint64, int]:
-    """The decision id ``greedy`` plays in row ``s``, and the stream after it: the best
-    score; equal best ones (within the tie margin) chosen between with one draw of
-    ``stream`` (none when a single one is best)."""
-    scores = np.empty(12, dtype=np.float64)
-    count = greedy_scores(s, params, scores)
+def _choose(
+    s: np.ndarray,
+    params: np.ndarray,
+    stream: np.uint64,
+    scores: np.ndarray,
+    tab: np.ndarray,
+    ftab: np.ndarray,
+    rolled: np.ndarray,
+    template: np.ndarray,
+) -> tuple[np.uint64, int]:
+    count = greedy_scores_into(s, params, scores, tab, ftab, rolled, template)
     best = scores[0]
     for k in range(1, count):
         if scores[k] > best:
@@ -235,11 +513,22 @@ def greedy_choose(s: np.ndarray, params: np.ndarray, stream: np.uint64) -> tuple
             if pick == 0:
                 if s[PHASE] == ORIENT:
                     return stream, k
-                slots = np.empty(12, dtype=np.int32)
-                placements(s, slots)
-                return stream, PLACE_BASE + slots[k]
+                return stream, PLACE_BASE + tab[T_SLOTS + k]  # greedy_scores' slots
             pick -= 1
     return stream, -1
+
+
+@njit(cache=True)
+def greedy_choose(s: np.ndarray, params: np.ndarray, stream: np.uint64) -> tuple[np.uint64, int]:
+    """The decision id ``greedy`` plays in row ``s``, and the stream after it: the best
+    score; equal best ones (within the tie margin) chosen between with one draw of
+    ``stream`` (none when a single one is best)."""
+    scores = np.empty(12, dtype=np.float64)
+    tab = np.zeros(TAB_SIZE, dtype=np.int64)
+    ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
+    rolled = np.empty(WIDTH, dtype=s.dtype)
+    template = np.empty(WIDTH, dtype=s.dtype)
+    return _choose(s, params, stream, scores, tab, ftab, rolled, template)
 
 
 @njit(cache=True)
@@ -247,7 +536,15 @@ def batch_greedy(
     rows: np.ndarray, games: np.ndarray, streams: np.ndarray, params: np.ndarray, out: np.ndarray
 ) -> None:
     """``greedy``'s decision in each game of ``games`` (indices of ``rows`` waiting at a
-    decision) into ``out`` (one per entry of ``games``), with each game's stream."""
+    decision) into ``out`` (one per entry of ``games``), with each game's stream: one
+    call for the whole batch, its scratch arrays allocated once."""
+    scores = np.empty(12, dtype=np.float64)
+    tab = np.zeros(TAB_SIZE, dtype=np.int64)
+    ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
+    rolled = np.empty(WIDTH, dtype=rows.dtype)
+    template = np.empty(WIDTH, dtype=rows.dtype)
     for k in range(games.shape[0]):
         i = games[k]
-        streams[i], out[k] = greedy_choose(rows[i], params, streams[i])
+        streams[i], out[k] = _choose(
+            rows[i], params, streams[i], scores, tab, ftab, rolled, template
+        )
