@@ -50,6 +50,7 @@ from marrakech.fast.kernels import (
     WIDTH,
     _is_out,
     _popcount,
+    _unowned,
     apply_unchecked,
     below,
     cheapest_threat,
@@ -166,7 +167,9 @@ T_CRSQ = 125  # 4: a child's sums of size * size
 T_SLOTS = 129  # 12: legal slots
 T_NEXT_PHASE = 141  # the phase and seat to move after a placement (-1: not known yet)
 T_NEXT_TURN = 142
-TAB_SIZE = 143
+T_LOWNER = 143  # 12: the payee at each landing square (-1: none), as T_LAND
+T_LDUE = 155  # 12: the due there
+TAB_SIZE = 167
 #: Fields of the float scratch array ``ftab``.
 F_PAID = 0  # 3: the parent's threat for each facing change: tithe, ruin, incomes (4)
 F_RUIN = 3
@@ -230,12 +233,19 @@ def _landing_threat(
     changed: np.int64,
     placed: np.int64,
     colour: int,
+    merged_size: int,
     received: np.ndarray,
+    record: bool,
 ) -> tuple[float, float]:
     """:func:`kernels.roll_threat` for ``mover`` in a child of ``s`` (its labelled board
     with ``colour`` laid on the squares ``placed``; ``changed``: the squares whose region
-    differs from the labels'), summed in its order; ``received`` gets the incomes (4).
-    A placement moves no dirham and eliminates no one, so ``s`` has the child's."""
+    differs from the labels', of which those showing ``colour`` make one region of
+    ``merged_size`` squares), summed in its order; ``received`` gets the incomes (4).
+    A placement moves no dirham and eliminates no one, so ``s`` has the child's.
+
+    With ``record`` (for ``s`` itself: nothing placed nor changed), each landing
+    square's payee (-1 for none) and due go into ``tab``, where a child's call reads
+    those of its unchanged squares instead of the board."""
     players = s[PLAYERS]
     have = s[MONEY + mover]
     paid = 0.0
@@ -243,27 +253,43 @@ def _landing_threat(
     for seat in range(4):
         received[seat] = 0.0
     for steps in range(1, 5):
-        square = tab[T_LAND + turn_by * 4 + steps - 1]
+        j = turn_by * 4 + steps - 1
+        square = tab[T_LAND + j]
         bit = np.int64(1) << square
-        if placed & bit:
-            shown = colour
-        else:
-            cell = s[BOARD + square]
-            if cell == 0:
-                continue
-            shown = (cell - 1) & 3
-        owner = owner_of(shown, players)
-        if owner != mover and not _is_out(s, owner):  # R12
-            if changed & bit:
-                due = _popcount(_grow(bit, tab[T_CBITS + shown]))  # R11
+        if record or changed & bit:
+            if placed & bit:
+                shown = colour
             else:
+                cell = s[BOARD + square]
+                if cell == 0:
+                    if record:
+                        tab[T_LOWNER + j] = -1
+                    continue
+                shown = (cell - 1) & 3
+            owner = owner_of(shown, players)
+            if owner == mover or _is_out(s, owner):  # R12
+                if record:
+                    tab[T_LOWNER + j] = -1
+                continue
+            if record:
                 due = tab[T_SIZE + square]
-            p = _ROLL_SIXTHS[steps] / 6.0
-            if due > have:  # R13: all it has, and it is out
-                ruin += p
-                due = have
-            paid += p * due
-            received[owner] += p * due
+                tab[T_LOWNER + j] = owner
+                tab[T_LDUE + j] = due
+            elif shown == colour:  # the carpet's region, merged with its neighbours
+                due = merged_size
+            else:  # a region the carpet cut into: grown again (R11)
+                due = _popcount(_grow(bit, tab[T_CBITS + shown]))
+        else:
+            owner = tab[T_LOWNER + j]
+            if owner < 0:
+                continue
+            due = tab[T_LDUE + j]
+        p = _ROLL_SIXTHS[steps] / 6.0
+        if due > have:  # R13: all it has, and it is out
+            ruin += p
+            due = have
+        paid += p * due
+        received[owner] += p * due
     return paid, ruin
 
 
@@ -321,8 +347,8 @@ def _children_scores(
             tab[T_CBITS + colour_k] = tab[T_BITS + colour_k]
         for turn_by in range(3):
             p, r = _landing_threat(
-                s, tab, turn_by, mover, np.int64(0), np.int64(0), 0,
-                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4],
+                s, tab, turn_by, mover, np.int64(0), np.int64(0), 0, 0,
+                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4], True,
             )  # fmt: skip
             ftab[F_PAID + turn_by] = p
             ftab[F_RUIN + turn_by] = r
@@ -344,8 +370,8 @@ def _children_scores(
             old += n * n
             merged |= region
             touch &= ~region
-        n = _popcount(merged)
-        tab[T_CRSQ + colour] += n * n - old
+        merged_size = _popcount(merged)
+        tab[T_CRSQ + colour] += merged_size * merged_size - old
         changed = merged
         # A covered colour: the regions it loses squares of may split (R11).
         for c in range(4):
@@ -386,7 +412,9 @@ def _children_scores(
             # The coming roll's threat (cheapest_threat's choice, or straight on at ROLL),
             # from the parent's figures where no landing square's region changed.
             if tab[T_LANDMASK + 1] & changed:
-                paid, ruin = _landing_threat(s, tab, 1, mover, changed, placed, colour, received)
+                paid, ruin = _landing_threat(
+                    s, tab, 1, mover, changed, placed, colour, merged_size, received, False
+                )
             else:
                 paid, ruin = ftab[F_PAID + 1], ftab[F_RUIN + 1]
                 for who in range(4):
@@ -398,8 +426,9 @@ def _children_scores(
                         break  # nothing cheaper than a free roll
                     if tab[T_LANDMASK + turn_by] & changed:
                         p, r = _landing_threat(
-                            s, tab, turn_by, mover, changed, placed, colour, spare
-                        )
+                            s, tab, turn_by, mover, changed, placed, colour, merged_size,
+                            spare, False,
+                        )  # fmt: skip
                     else:
                         p, r = ftab[F_PAID + turn_by], ftab[F_RUIN + turn_by]
                         for who in range(4):
@@ -543,8 +572,35 @@ def batch_greedy(
     ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
     rolled = np.empty(WIDTH, dtype=rows.dtype)
     template = np.empty(WIDTH, dtype=rows.dtype)
+    _batch_greedy(rows, games, streams, params, out, scores, tab, ftab, rolled, template)
+
+
+@njit(cache=True)
+def _batch_greedy(
+    rows: np.ndarray,
+    games: np.ndarray,
+    streams: np.ndarray,
+    params: np.ndarray,
+    out: np.ndarray,
+    scores: np.ndarray,
+    tab: np.ndarray,
+    ftab: np.ndarray,
+    rolled: np.ndarray,
+    template: np.ndarray,
+) -> None:
+    """:func:`batch_greedy` on views of its arrays that hold no reference to their
+    memory (:func:`kernels._unowned`: Numba would otherwise count the references of
+    every row and scratch array at every call of a step, atomically); the caller holds
+    the arrays for the whole call."""
+    all_rows = _unowned(rows)
+    values = _unowned(params)
+    scores = _unowned(scores)
+    tab = _unowned(tab)
+    ftab = _unowned(ftab)
+    rolled = _unowned(rolled)
+    template = _unowned(template)
     for k in range(games.shape[0]):
         i = games[k]
         streams[i], out[k] = _choose(
-            rows[i], params, streams[i], scores, tab, ftab, rolled, template
+            all_rows[i], values, streams[i], scores, tab, ftab, rolled, template
         )
