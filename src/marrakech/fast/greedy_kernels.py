@@ -69,6 +69,8 @@ __all__ = ["batch_greedy", "greedy_choose", "greedy_scores"]
 #: The parameters' places in the array: the evaluation's weights (area, region, threat),
 #: the elimination penalty and value, the tie margin.
 P_AREA, P_REGION, P_THREAT, P_PENALTY, P_ELIMINATED, P_TIE = range(6)
+#: How many slots a carpet can be laid on (R14): the slots' ids.
+_SLOT_COUNT = len(SLOT_LOW)
 #: Chance of each roll 1..4 in sixths (R3).
 _ROLL_SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
 
@@ -169,7 +171,10 @@ T_NEXT_PHASE = 141  # the phase and seat to move after a placement (-1: not know
 T_NEXT_TURN = 142
 T_LOWNER = 143  # 12: the payee at each landing square (-1: none), as T_LAND
 T_LDUE = 155  # 12: the due there
-TAB_SIZE = 167
+T_KNOWN = 167  # 84 (a slot id): whether the slot's child regions below are known yet
+T_SLOT_WORK = T_KNOWN + _SLOT_COUNT  # 84 x 6: each slot's child sums of size * size (4),
+SLOT_WORK = 6  # its changed squares and the placed colour's merged region's size
+TAB_SIZE = T_SLOT_WORK + _SLOT_COUNT * SLOT_WORK
 #: Fields of the float scratch array ``ftab``.
 F_PAID = 0  # 3: the parent's threat for each facing change: tithe, ruin, incomes (4)
 F_RUIN = 3
@@ -196,6 +201,22 @@ def _grow(seed: np.int64, within: np.int64) -> np.int64:
         if grown == region:
             return region
         region = grown
+
+
+@njit(cache=True, inline="always")
+def _regions_hit(tab: np.ndarray, hit: np.int64) -> tuple[np.int64, int]:
+    """The labelled regions holding a square of ``hit`` (one colour's squares), and
+    their sum of size * size."""
+    regions = np.int64(0)
+    old = 0
+    while hit:
+        square = _lowest(hit)
+        region = tab[T_MASK + square]
+        n = tab[T_SIZE + square]
+        old += n * n
+        regions |= region
+        hit &= ~region
+    return regions, old
 
 
 @njit(cache=True)
@@ -357,38 +378,36 @@ def _children_scores(
         placed = (np.int64(1) << SLOT_LOW[slot]) | (np.int64(1) << SLOT_HIGH[slot])
         for c in range(4):
             tab[T_CBITS + c] = tab[T_BITS + c] & ~placed
-            tab[T_CRSQ + c] = tab[T_RSQ + c]
         tab[T_CBITS + colour] |= placed
-        # The placed colour: its regions touching the carpet merge with it.
-        touch = spread(placed) & tab[T_BITS + colour]
-        merged = placed
-        old = 0
-        while touch:
-            square = _lowest(touch)
-            region = tab[T_MASK + square]
-            n = tab[T_SIZE + square]
-            old += n * n
-            merged |= region
-            touch &= ~region
-        merged_size = _popcount(merged)
-        tab[T_CRSQ + colour] += merged_size * merged_size - old
-        changed = merged
-        # A covered colour: the regions it loses squares of may split (R11).
-        for c in range(4):
-            lost = tab[T_BITS + c] & placed
-            if c == colour or lost == 0:
-                continue
-            old = 0
-            broken = np.int64(0)
-            while lost:
-                square = _lowest(lost)
-                region = tab[T_MASK + square]
-                n = tab[T_SIZE + square]
-                old += n * n
-                broken |= region
-                lost &= ~region
-            tab[T_CRSQ + c] += _regions_squared(broken & ~placed) - old
-            changed |= broken
+        work = T_SLOT_WORK + SLOT_WORK * slot
+        if tab[T_KNOWN + slot]:
+            # Found for an earlier roll of this decision: same board, same colour.
+            for c in range(4):
+                tab[T_CRSQ + c] = tab[work + c]
+            changed = tab[work + 4]
+            merged_size = tab[work + 5]
+        else:
+            for c in range(4):
+                tab[T_CRSQ + c] = tab[T_RSQ + c]
+            # The placed colour: its regions touching the carpet merge with it.
+            merged, old = _regions_hit(tab, spread(placed) & tab[T_BITS + colour])
+            merged |= placed
+            merged_size = _popcount(merged)
+            tab[T_CRSQ + colour] += merged_size * merged_size - old
+            changed = merged
+            # A covered colour: the regions it loses squares of may split (R11).
+            for c in range(4):
+                lost = tab[T_BITS + c] & placed
+                if c == colour or lost == 0:
+                    continue
+                broken, old = _regions_hit(tab, lost)
+                tab[T_CRSQ + c] += _regions_squared(broken & ~placed) - old
+                changed |= broken
+            for c in range(4):
+                tab[work + c] = tab[T_CRSQ + c]
+            tab[work + 4] = changed
+            tab[work + 5] = merged_size
+            tab[T_KNOWN + slot] = 1
         # The value vector, as evaluate() builds it.
         for who in range(players):
             if _is_out(s, who):
@@ -484,6 +503,9 @@ def greedy_scores_into(
     # A roll that leaves ``seat`` to place eliminated no one: the phase after its
     # placements is the same for all (tab[T_NEXT_PHASE], found at the first).
     tab[T_NEXT_PHASE] = -1
+    # Each slot's child regions depend on the board and the placer's colour only: found
+    # at the first roll that allows the slot, reused by the others.
+    tab[T_KNOWN : T_KNOWN + _SLOT_COUNT] = 0
     if s[PHASE] != ORIENT:
         return _children_scores(s, seat, params, scores, tab, ftab, template)
     for turn_by in range(3):
