@@ -257,6 +257,7 @@ def _landing_threat(
     merged_size: int,
     received: np.ndarray,
     record: bool,
+    players: int,
 ) -> tuple[float, float]:
     """:func:`kernels.roll_threat` for ``mover`` in a child of ``s`` (its labelled board
     with ``colour`` laid on the squares ``placed``; ``changed``: the squares whose region
@@ -266,8 +267,7 @@ def _landing_threat(
 
     With ``record`` (for ``s`` itself: nothing placed nor changed), each landing
     square's payee (-1 for none) and due go into ``tab``, where a child's call reads
-    those of its unchanged squares instead of the board."""
-    players = s[PLAYERS]
+    those of its unchanged squares instead of the board (``players``: the row's)."""
     have = s[MONEY + mover]
     paid = 0.0
     ruin = 0.0
@@ -336,7 +336,30 @@ def _children_scores(
 ) -> int:
     """The value to ``seat`` of each legal placement of row ``s`` (at PLACE, its board
     labelled in ``tab`` by :func:`_label`) into ``scores`` (id order); how many. Each
-    is :func:`_position_value` of the child, derived from the labels."""
+    is :func:`_position_value` of the child, derived from the labels.
+
+    Each player count gets a loop compiled with it as a constant (as the playout loops
+    of :mod:`kernels` do), so that the seat loops and colour owners fold."""
+    players = s[PLAYERS]
+    if players == 2:
+        return _children_scores_for(s, seat, params, scores, tab, ftab, template, 2)
+    if players == 3:
+        return _children_scores_for(s, seat, params, scores, tab, ftab, template, 3)
+    return _children_scores_for(s, seat, params, scores, tab, ftab, template, 4)
+
+
+@njit(cache=True, inline="always")
+def _children_scores_for(
+    s: np.ndarray,
+    seat: int,
+    params: np.ndarray,
+    scores: np.ndarray,
+    tab: np.ndarray,
+    ftab: np.ndarray,
+    template: np.ndarray,
+    players: int,
+) -> int:
+    """:func:`_children_scores` for rows of ``players`` seats."""
     slots = tab[T_SLOTS : T_SLOTS + 12]
     count = placements(s, slots)
     if count == 0:
@@ -345,7 +368,6 @@ def _children_scores(
     # of the carpet differ.
     if tab[T_NEXT_PHASE] < 0:
         _next_after_place(s, tab, template)
-    players = s[PLAYERS]
     colour = s[TOPS + s[TURN]] if players == 2 else s[TURN]
     phase = tab[T_NEXT_PHASE]
     over = phase == OVER
@@ -369,7 +391,7 @@ def _children_scores(
         for turn_by in range(3):
             p, r = _landing_threat(
                 s, tab, turn_by, mover, np.int64(0), np.int64(0), 0, 0,
-                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4], True,
+                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4], True, players,
             )  # fmt: skip
             ftab[F_PAID + turn_by] = p
             ftab[F_RUIN + turn_by] = r
@@ -432,8 +454,9 @@ def _children_scores(
             # from the parent's figures where no landing square's region changed.
             if tab[T_LANDMASK + 1] & changed:
                 paid, ruin = _landing_threat(
-                    s, tab, 1, mover, changed, placed, colour, merged_size, received, False
-                )
+                    s, tab, 1, mover, changed, placed, colour, merged_size, received, False,
+                    players,
+                )  # fmt: skip
             else:
                 paid, ruin = ftab[F_PAID + 1], ftab[F_RUIN + 1]
                 for who in range(4):
@@ -446,7 +469,7 @@ def _children_scores(
                     if tab[T_LANDMASK + turn_by] & changed:
                         p, r = _landing_threat(
                             s, tab, turn_by, mover, changed, placed, colour, merged_size,
-                            spare, False,
+                            spare, False, players,
                         )  # fmt: skip
                     else:
                         p, r = ftab[F_PAID + turn_by], ftab[F_RUIN + turn_by]
