@@ -69,6 +69,8 @@ __all__ = ["batch_greedy", "greedy_choose", "greedy_scores"]
 #: The parameters' places in the array: the evaluation's weights (area, region, threat),
 #: the elimination penalty and value, the tie margin.
 P_AREA, P_REGION, P_THREAT, P_PENALTY, P_ELIMINATED, P_TIE = range(6)
+#: How many slots a carpet can be laid on (R14): the slots' ids.
+_SLOT_COUNT = len(SLOT_LOW)
 #: Chance of each roll 1..4 in sixths (R3).
 _ROLL_SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
 
@@ -169,7 +171,10 @@ T_NEXT_PHASE = 141  # the phase and seat to move after a placement (-1: not know
 T_NEXT_TURN = 142
 T_LOWNER = 143  # 12: the payee at each landing square (-1: none), as T_LAND
 T_LDUE = 155  # 12: the due there
-TAB_SIZE = 167
+T_KNOWN = 167  # 84 (a slot id): whether the slot's child regions below are known yet
+T_SLOT_WORK = T_KNOWN + _SLOT_COUNT  # 84 x 6: each slot's child sums of size * size (4),
+SLOT_WORK = 6  # its changed squares and the placed colour's merged region's size
+TAB_SIZE = T_SLOT_WORK + _SLOT_COUNT * SLOT_WORK
 #: Fields of the float scratch array ``ftab``.
 F_PAID = 0  # 3: the parent's threat for each facing change: tithe, ruin, incomes (4)
 F_RUIN = 3
@@ -196,6 +201,22 @@ def _grow(seed: np.int64, within: np.int64) -> np.int64:
         if grown == region:
             return region
         region = grown
+
+
+@njit(cache=True, inline="always")
+def _regions_hit(tab: np.ndarray, hit: np.int64) -> tuple[np.int64, int]:
+    """The labelled regions holding a square of ``hit`` (one colour's squares), and
+    their sum of size * size."""
+    regions = np.int64(0)
+    old = 0
+    while hit:
+        square = _lowest(hit)
+        region = tab[T_MASK + square]
+        n = tab[T_SIZE + square]
+        old += n * n
+        regions |= region
+        hit &= ~region
+    return regions, old
 
 
 @njit(cache=True)
@@ -236,6 +257,7 @@ def _landing_threat(
     merged_size: int,
     received: np.ndarray,
     record: bool,
+    players: int,
 ) -> tuple[float, float]:
     """:func:`kernels.roll_threat` for ``mover`` in a child of ``s`` (its labelled board
     with ``colour`` laid on the squares ``placed``; ``changed``: the squares whose region
@@ -245,8 +267,7 @@ def _landing_threat(
 
     With ``record`` (for ``s`` itself: nothing placed nor changed), each landing
     square's payee (-1 for none) and due go into ``tab``, where a child's call reads
-    those of its unchanged squares instead of the board."""
-    players = s[PLAYERS]
+    those of its unchanged squares instead of the board (``players``: the row's)."""
     have = s[MONEY + mover]
     paid = 0.0
     ruin = 0.0
@@ -315,7 +336,30 @@ def _children_scores(
 ) -> int:
     """The value to ``seat`` of each legal placement of row ``s`` (at PLACE, its board
     labelled in ``tab`` by :func:`_label`) into ``scores`` (id order); how many. Each
-    is :func:`_position_value` of the child, derived from the labels."""
+    is :func:`_position_value` of the child, derived from the labels.
+
+    Each player count gets a loop compiled with it as a constant (as the playout loops
+    of :mod:`kernels` do), so that the seat loops and colour owners fold."""
+    players = s[PLAYERS]
+    if players == 2:
+        return _children_scores_for(s, seat, params, scores, tab, ftab, template, 2)
+    if players == 3:
+        return _children_scores_for(s, seat, params, scores, tab, ftab, template, 3)
+    return _children_scores_for(s, seat, params, scores, tab, ftab, template, 4)
+
+
+@njit(cache=True, inline="always")
+def _children_scores_for(
+    s: np.ndarray,
+    seat: int,
+    params: np.ndarray,
+    scores: np.ndarray,
+    tab: np.ndarray,
+    ftab: np.ndarray,
+    template: np.ndarray,
+    players: int,
+) -> int:
+    """:func:`_children_scores` for rows of ``players`` seats."""
     slots = tab[T_SLOTS : T_SLOTS + 12]
     count = placements(s, slots)
     if count == 0:
@@ -324,7 +368,6 @@ def _children_scores(
     # of the carpet differ.
     if tab[T_NEXT_PHASE] < 0:
         _next_after_place(s, tab, template)
-    players = s[PLAYERS]
     colour = s[TOPS + s[TURN]] if players == 2 else s[TURN]
     phase = tab[T_NEXT_PHASE]
     over = phase == OVER
@@ -348,7 +391,7 @@ def _children_scores(
         for turn_by in range(3):
             p, r = _landing_threat(
                 s, tab, turn_by, mover, np.int64(0), np.int64(0), 0, 0,
-                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4], True,
+                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4], True, players,
             )  # fmt: skip
             ftab[F_PAID + turn_by] = p
             ftab[F_RUIN + turn_by] = r
@@ -357,38 +400,36 @@ def _children_scores(
         placed = (np.int64(1) << SLOT_LOW[slot]) | (np.int64(1) << SLOT_HIGH[slot])
         for c in range(4):
             tab[T_CBITS + c] = tab[T_BITS + c] & ~placed
-            tab[T_CRSQ + c] = tab[T_RSQ + c]
         tab[T_CBITS + colour] |= placed
-        # The placed colour: its regions touching the carpet merge with it.
-        touch = spread(placed) & tab[T_BITS + colour]
-        merged = placed
-        old = 0
-        while touch:
-            square = _lowest(touch)
-            region = tab[T_MASK + square]
-            n = tab[T_SIZE + square]
-            old += n * n
-            merged |= region
-            touch &= ~region
-        merged_size = _popcount(merged)
-        tab[T_CRSQ + colour] += merged_size * merged_size - old
-        changed = merged
-        # A covered colour: the regions it loses squares of may split (R11).
-        for c in range(4):
-            lost = tab[T_BITS + c] & placed
-            if c == colour or lost == 0:
-                continue
-            old = 0
-            broken = np.int64(0)
-            while lost:
-                square = _lowest(lost)
-                region = tab[T_MASK + square]
-                n = tab[T_SIZE + square]
-                old += n * n
-                broken |= region
-                lost &= ~region
-            tab[T_CRSQ + c] += _regions_squared(broken & ~placed) - old
-            changed |= broken
+        work = T_SLOT_WORK + SLOT_WORK * slot
+        if tab[T_KNOWN + slot]:
+            # Found for an earlier roll of this decision: same board, same colour.
+            for c in range(4):
+                tab[T_CRSQ + c] = tab[work + c]
+            changed = tab[work + 4]
+            merged_size = tab[work + 5]
+        else:
+            for c in range(4):
+                tab[T_CRSQ + c] = tab[T_RSQ + c]
+            # The placed colour: its regions touching the carpet merge with it.
+            merged, old = _regions_hit(tab, spread(placed) & tab[T_BITS + colour])
+            merged |= placed
+            merged_size = _popcount(merged)
+            tab[T_CRSQ + colour] += merged_size * merged_size - old
+            changed = merged
+            # A covered colour: the regions it loses squares of may split (R11).
+            for c in range(4):
+                lost = tab[T_BITS + c] & placed
+                if c == colour or lost == 0:
+                    continue
+                broken, old = _regions_hit(tab, lost)
+                tab[T_CRSQ + c] += _regions_squared(broken & ~placed) - old
+                changed |= broken
+            for c in range(4):
+                tab[work + c] = tab[T_CRSQ + c]
+            tab[work + 4] = changed
+            tab[work + 5] = merged_size
+            tab[T_KNOWN + slot] = 1
         # The value vector, as evaluate() builds it.
         for who in range(players):
             if _is_out(s, who):
@@ -413,8 +454,9 @@ def _children_scores(
             # from the parent's figures where no landing square's region changed.
             if tab[T_LANDMASK + 1] & changed:
                 paid, ruin = _landing_threat(
-                    s, tab, 1, mover, changed, placed, colour, merged_size, received, False
-                )
+                    s, tab, 1, mover, changed, placed, colour, merged_size, received, False,
+                    players,
+                )  # fmt: skip
             else:
                 paid, ruin = ftab[F_PAID + 1], ftab[F_RUIN + 1]
                 for who in range(4):
@@ -427,7 +469,7 @@ def _children_scores(
                     if tab[T_LANDMASK + turn_by] & changed:
                         p, r = _landing_threat(
                             s, tab, turn_by, mover, changed, placed, colour, merged_size,
-                            spare, False,
+                            spare, False, players,
                         )  # fmt: skip
                     else:
                         p, r = ftab[F_PAID + turn_by], ftab[F_RUIN + turn_by]
@@ -484,6 +526,9 @@ def greedy_scores_into(
     # A roll that leaves ``seat`` to place eliminated no one: the phase after its
     # placements is the same for all (tab[T_NEXT_PHASE], found at the first).
     tab[T_NEXT_PHASE] = -1
+    # Each slot's child regions depend on the board and the placer's colour only: found
+    # at the first roll that allows the slot, reused by the others.
+    tab[T_KNOWN : T_KNOWN + _SLOT_COUNT] = 0
     if s[PHASE] != ORIENT:
         return _children_scores(s, seat, params, scores, tab, ftab, template)
     for turn_by in range(3):
