@@ -110,8 +110,13 @@ class Positions:
 FIELDS = ("chances", "wins", "progress", "game", "stage")
 
 
-def records(folders: list[Path]) -> dict[int, list[GameRecord]]:
-    """Every arena game found, by player count; a game (same moves) played twice once."""
+def records(
+    folders: list[Path], counts: dict[str, int] | None = None
+) -> dict[int, list[GameRecord]]:
+    """Every arena game found, by player count; a game (same moves) played twice once.
+    ``counts`` (if given) receives each file's number of games, by its path from the
+    repository's root: results files grow as matches go on, so the shipped map says
+    which games it was fitted on."""
     seen: set[str] = set()
     found: dict[int, list[GameRecord]] = {2: [], 3: [], 4: []}
     for folder in folders:
@@ -123,6 +128,8 @@ def records(folders: list[Path]) -> dict[int, list[GameRecord]]:
                 continue
             if config.rules.token() != "standard":
                 continue
+            if counts is not None:
+                counts[path.relative_to(ROOT).as_posix()] = len(games)
             for game in games:
                 record = game.record
                 key = f"{record.players}:{record.first_seat}:{','.join(map(str, record.actions))}"
@@ -519,7 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.generate:
         generate(FRESH, args.seed)
-    found = records([STORED, FRESH])
+    files: dict[str, int] = {}
+    found = records([STORED, FRESH], files)
     results = {}
     for players in (2, 3, 4):
         games = sorted(found[players], key=lambda g: game_hash(g, args.seed))[: args.max_games]
@@ -568,6 +576,7 @@ def main(argv: list[str] | None = None) -> int:
                 "seed": args.seed,
                 "games": {str(p): result.games for p, result in results.items()},
                 "smoothness": {str(p): result.smoothness[0] for p, result in results.items()},
+                "files": files,
             },
         }
         OUT.write_text(json.dumps(payload, indent=2) + "\n", "utf-8")

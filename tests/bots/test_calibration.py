@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from marrakech import State
+from marrakech.arena.runner import read_results
 from marrakech.bots.analysis import analyse_game, hint, winning_chances
 from marrakech.bots.calibration import (
     CALIBRATION_FILE,
@@ -207,17 +208,19 @@ def test_a_hint_lists_the_search_s_chances_recalibrated_in_order(players: int) -
 
 def stored_sample(players: int, games: int) -> list[GameRecord]:
     """About ``games`` of the arena games the shipped map was fitted on: every n-th game
-    of every results file the script reads, so the mix of bots is the fit's."""
+    of the results files it names (each file's games as many as it counted then: the
+    files grow as matches go on), so the games and their mix of bots are the fit's."""
     script = load_script("calibration")
-    lines = []
-    for folder in (script.STORED, script.FRESH):
-        for path in sorted(folder.rglob("*.jsonl")):
-            rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-            header = rows[0]
-            if header.get("players") == players and header.get("rules") == "standard":
-                lines += [row for row in rows if row.get("type") == "game"]
-    step = max(1, len(lines) // games)
-    return [GameRecord.from_dict(row["record"]) for row in lines[::step]]
+    shipped = resources.files("marrakech.bots").joinpath("data/calibration.json")
+    files = json.loads(shipped.read_text("utf-8"))["source"]["files"]
+    records = []
+    for name, count in sorted(files.items()):
+        config, results = read_results(script.ROOT / name)
+        assert len(results) >= count, f"{name}: the fit read {count} games, {len(results)} left"
+        if config.players == players:
+            records += [result.record for result in results[:count]]
+    step = max(1, len(records) // games)
+    return records[::step]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
