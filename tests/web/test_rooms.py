@@ -20,7 +20,7 @@ from marrakech.bots import make_bot
 from marrakech.playout import sample_outcome
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
-from marrakech.web.rooms import RoomManager
+from marrakech.web.rooms import RoomManager, new_game_id
 from marrakech.web.sqlite_store import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, newer_than, seat_token
 
@@ -231,3 +231,12 @@ def test_r32_a_two_player_orient_last_game_stored_in_the_old_order_loads() -> No
     for action in loaded:
         replayed = replayed.apply(action)
     assert replayed == state
+
+
+def test_game_ids_never_start_with_a_dash() -> None:
+    """A game id is a command-line argument too (``marrakech admin hide-message GAME
+    ID``): one starting with ``-`` would be taken for an option (one in 64 did)."""
+    ids = [new_game_id() for _ in range(5000)]
+    assert not [game_id for game_id in ids if game_id.startswith("-")]
+    assert len(set(ids)) == len(ids) and {len(game_id) for game_id in ids} == {12}
+    assert any(game_id.startswith("_") for game_id in ids)  # the alphabet is kept

@@ -4,6 +4,7 @@
 
     $ marrakech admin --db games.sqlite3 list-reports
     $ marrakech admin hide-message GAME_ID MESSAGE_ID
+    $ marrakech admin hide-message -- -GAME_ID MESSAGE_ID   # an older id starting with -
     $ marrakech admin ban-address 203.0.113.7 --reason "flooding the chat"
     $ marrakech admin unban-address 203.0.113.7
 

@@ -57,8 +57,12 @@ def new_token() -> str:
 
 
 def new_game_id() -> str:
-    """A game id: 72 random bits, so spectator links cannot be guessed either."""
-    return secrets.token_urlsafe(9)
+    """A game id: 72 random bits, so spectator links cannot be guessed either; never
+    starting with ``-``, which a command line (``marrakech admin hide-message GAME``)
+    would take for an option."""
+    while (game_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return game_id
 
 
 class RoomManager:
