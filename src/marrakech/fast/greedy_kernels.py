@@ -39,9 +39,11 @@ from marrakech.fast.kernels import (
     MONEY,
     NOUT,
     ORIENT,
+    ORIENT_LAST,
     OUT,
     OVER,
     PHASE,
+    PILE,
     PLACE,
     PLAYERS,
     ROLL,
@@ -174,7 +176,8 @@ T_LDUE = 155  # 12: the due there
 T_KNOWN = 167  # 84 (a slot id): whether the slot's child regions below are known yet
 T_SLOT_WORK = T_KNOWN + _SLOT_COUNT  # 84 x 6: each slot's child sums of size * size (4),
 SLOT_WORK = 6  # its changed squares and the placed colour's merged region's size
-TAB_SIZE = T_SLOT_WORK + _SLOT_COUNT * SLOT_WORK
+T_PAYEE = T_SLOT_WORK + _SLOT_COUNT * SLOT_WORK  # 49: each square's payee (-1: none)
+TAB_SIZE = T_PAYEE + 49
 #: Fields of the float scratch array ``ftab``.
 F_PAID = 0  # 3: the parent's threat for each facing change: tithe, ruin, incomes (4)
 F_RUIN = 3
@@ -277,26 +280,35 @@ def _landing_threat(
         j = turn_by * 4 + steps - 1
         square = tab[T_LAND + j]
         bit = np.int64(1) << square
-        if record or changed & bit:
+        if record:
+            # The payee at a square depends on the board and the mover only: found at
+            # the first roll landing near it, read by the others (-2: not known yet).
+            owner = tab[T_PAYEE + square]
+            if owner == -2:
+                owner = -1
+                cell = s[BOARD + square]
+                if cell != 0:
+                    shown = owner_of((cell - 1) & 3, players)
+                    if shown != mover and not _is_out(s, shown):  # R12
+                        owner = shown
+                tab[T_PAYEE + square] = owner
+            tab[T_LOWNER + j] = owner
+            if owner < 0:
+                continue
+            due = tab[T_SIZE + square]
+            tab[T_LDUE + j] = due
+        elif changed & bit:
             if placed & bit:
                 shown = colour
             else:
                 cell = s[BOARD + square]
                 if cell == 0:
-                    if record:
-                        tab[T_LOWNER + j] = -1
                     continue
                 shown = (cell - 1) & 3
             owner = owner_of(shown, players)
             if owner == mover or _is_out(s, owner):  # R12
-                if record:
-                    tab[T_LOWNER + j] = -1
                 continue
-            if record:
-                due = tab[T_SIZE + square]
-                tab[T_LOWNER + j] = owner
-                tab[T_LDUE + j] = due
-            elif shown == colour:  # the carpet's region, merged with its neighbours
+            if shown == colour:  # the carpet's region, merged with its neighbours
                 due = merged_size
             else:  # a region the carpet cut into: grown again (R11)
                 due = _popcount(_grow(bit, tab[T_CBITS + shown]))
@@ -529,19 +541,69 @@ def greedy_scores_into(
     # Each slot's child regions depend on the board and the placer's colour only: found
     # at the first roll that allows the slot, reused by the others.
     tab[T_KNOWN : T_KNOWN + _SLOT_COUNT] = 0
+    # The payee at each landing square, for the seat to move after a placement: the
+    # same for all (that seat and the eliminations are), found as rolls need them.
+    tab[T_PAYEE : T_PAYEE + 49] = -2
     if s[PHASE] != ORIENT:
         return _children_scores(s, seat, params, scores, tab, ftab, template)
+    if s[ORIENT_LAST] != 0:  # R32: the next seat rolls, after the turn passed
+        for turn_by in range(3):
+            total = 0.0
+            # An orientation is always followed by the roll (under R32 at 2 players the
+            # pile showed its next top before the placer oriented): rolls 1..4 with
+            # their chances, as chance_outcomes lists them.
+            for steps in range(1, 5):
+                rolled[:] = s
+                apply_unchecked(rolled, turn_by)
+                apply_unchecked(rolled, ROLL_BASE + steps - 1)
+                p = _ROLL_SIXTHS[steps] / 6.0
+                total += p * _after_roll_value(rolled, seat, params, tab, ftab, template)
+            scores[turn_by] = total
+        return 3
+    # Otherwise the seat itself rolls: a roll it can pay leaves the row as it was but
+    # for Assam, the phase (PLACE, R10) and the tithe's dirhams (R11, R12; the due is
+    # the labelled region's size), so one copy serves the 12 rolls, each writing those
+    # fields and putting the dirhams back (the counters the steps would advance are
+    # read by no score). A roll it cannot pay (R13) takes the generic steps.
+    players = s[PLAYERS]
+    have = s[MONEY + seat]
+    assam = s[ASSAM]
+    rolled[:] = s
+    rolled[PHASE] = PLACE
+    rolled[PILE] = 0
     for turn_by in range(3):
         total = 0.0
-        # An orientation is always followed by the roll (under R32 at 2 players the pile
-        # showed its next top before the placer oriented): rolls 1..4 with their
-        # chances, as chance_outcomes lists them.
+        oriented = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
         for steps in range(1, 5):
-            rolled[:] = s
-            apply_unchecked(rolled, turn_by)
-            apply_unchecked(rolled, ROLL_BASE + steps - 1)
+            position = PATH_END[oriented * 5 + steps]
+            square = position >> 2
+            cell = s[BOARD + square]
+            owner = -1
+            due = 0
+            if cell != 0:
+                shown_by = owner_of((cell - 1) & 3, players)
+                if shown_by != seat and not _is_out(s, shown_by):
+                    owner = shown_by
+                    due = tab[T_SIZE + square]
             p = _ROLL_SIXTHS[steps] / 6.0
-            total += p * _after_roll_value(rolled, seat, params, tab, ftab, template)
+            if due > have:
+                rolled[:] = s
+                apply_unchecked(rolled, turn_by)
+                apply_unchecked(rolled, ROLL_BASE + steps - 1)
+                value = _after_roll_value(rolled, seat, params, tab, ftab, template)
+                rolled[:] = s
+                rolled[PHASE] = PLACE
+                rolled[PILE] = 0
+            else:
+                rolled[ASSAM] = position
+                if owner >= 0:
+                    rolled[MONEY + seat] = have - due
+                    rolled[MONEY + owner] = s[MONEY + owner] + due
+                value = _after_roll_value(rolled, seat, params, tab, ftab, template)
+                if owner >= 0:
+                    rolled[MONEY + seat] = have
+                    rolled[MONEY + owner] = s[MONEY + owner]
+            total += p * value
         scores[turn_by] = total
     return 3
 
