@@ -14,7 +14,9 @@ test: it prints numbers::
 opponent in one run: ``random`` (the batch's own sampler), ``greedy`` and
 ``search@iterations=32`` (compiled in the batch), a batched policy (a numpy linear
 policy called once per bot round), and, for comparison, the Python ``greedy`` bot called
-game by game; it prints each rate and its ratio to the rate against ``random``. With
+game by game; the kinds take turns in short slices, each rated by its best one
+(``timing.interleaved_per_cpu_second``), and it prints each rate and its ratio to the
+rate against ``random``. With
 ``--write`` it measures 2 and 4 players and puts the table in docs/environments.md,
 between its ``<!-- opponents:... -->`` markers::
 
@@ -29,7 +31,7 @@ import re
 from pathlib import Path
 
 import numpy as np
-from timing import per_cpu_second
+from timing import interleaved_per_cpu_second, per_cpu_second
 
 
 def bench_aec(players: int, seconds: float) -> float:
@@ -157,8 +159,9 @@ def opponents_block(batch: int, seconds: float, tables: dict[int, dict[str, floa
     lines = [
         f"Measured by `python benchmarks/bench_envs.py --only opponents --batch {batch} "
         f"--seconds {seconds:g} --write` in one run (load average {start:.1f} at the start, "
-        f"{end:.1f} at the end, from other work); learning-seat steps per CPU-second, ratio "
-        f"to `random` in the same run:",
+        f"{end:.1f} at the end, from other work); learning-seat steps per CPU-second, the "
+        f"kinds taking turns in quarter-second slices and each rated by its best slice, "
+        f"ratio to `random` in the same run:",
         "",
         "| opponents | " + " | ".join(f"{n} players" for n in counts) + " |",
         "|---|" + "---|" * len(counts),
@@ -198,7 +201,7 @@ def bench_opponents(players: int, batch: int, seconds: float) -> dict[str, float
         "a batched policy (numpy linear)": linear_policy(),
         "greedy (Python bot, game by game)": _PythonGreedy(),
     }
-    rows: dict[str, float] = {}
+    runs = {}
     for label, opponent in kinds.items():
         env = VectorEnv(
             batch, players, seed=0, opponents=(opponent,) * (players - 1), seat="rotate"
@@ -211,7 +214,9 @@ def bench_opponents(players: int, batch: int, seconds: float) -> dict[str, float
                 env.step_transition(env.sample_actions())
             return rounds * env.n
 
-        rows[label] = per_cpu_second(some_steps, seconds)
+        runs[label] = some_steps
+    # In turns, best slice each: the ratios to ``random`` are what the figures are for.
+    rows = interleaved_per_cpu_second(runs, seconds)
     return rows
 
 

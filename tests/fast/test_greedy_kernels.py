@@ -94,3 +94,55 @@ def test_a_game_over_is_refused() -> None:
         batch.step(batch.sample_actions())
     with pytest.raises(ValueError, match="every game must wait at a decision"):
         batch.greedy_actions(np.array([0, 1]), greedy_params(None, 2))
+
+
+@pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)
+def test_the_memo_changes_no_decision(players: int, rules: RuleSet) -> None:
+    """A batch keeps the placements' scores each orientation found; whole games of two
+    ``greedy`` weightings taking turns play as a batch without the memo plays them."""
+    kept, fresh = Batch(24, players, rules, seed=5), Batch(24, players, rules, seed=5)
+    weightings = [greedy_params(None, players), greedy_params(Weights(2.0, 0.1, 0.3), players)]
+    for step in range(300):
+        live = np.flatnonzero(~kept.terminated())
+        params = weightings[(step // 2) % 2]  # an orientation and a placement each
+        ours = kept.greedy_actions(live, params)
+        fresh._greedy_memos = None
+        assert ours.tolist() == fresh.greedy_actions(live, params).tolist(), step
+        actions = np.full(24, -1)
+        actions[live] = ours
+        kept.step(actions)
+        fresh.step(actions)
+        ended = kept.terminated()
+        kept.reset(ended)
+        fresh.reset(ended)
+
+
+def test_a_placement_after_an_orientation_reads_the_memo() -> None:
+    """Its scores are the ones greedy_scores finds, and another weighting or another
+    position is not served from it."""
+    from marrakech.fast.greedy_kernels import TAB_SIZE, _memo_scores
+
+    batch = Batch(64, 2, seed=3)
+    params = greedy_params(None, 2)
+    for _ in range(30):  # into the middle of the games
+        batch.step(batch.greedy_actions(np.arange(64), params))
+    orienting = np.flatnonzero(batch.phase() == 0)
+    actions = np.full(64, -1)
+    actions[orienting] = batch.greedy_actions(orienting, params)
+    batch.step(actions, mask=actions >= 0)
+    assert batch._greedy_memos is not None
+    memo_rows, memos = batch._greedy_memos
+    served = 0
+    for i in orienting[batch.phase()[orienting] == 2]:
+        row, scores, expected = batch.rows[i], np.zeros(12), np.zeros(12)
+        tab = np.zeros(TAB_SIZE, dtype=np.int64)
+        count = _memo_scores(row, np.array(params), scores, tab, memo_rows[i], memos[i])
+        assert count == greedy_scores(row, np.array(params), expected)
+        assert scores[:count].tolist() == expected[:count].tolist()
+        served += 1
+        other = np.array(greedy_params(Weights(2.0, 0.1, 0.3), 2))
+        assert _memo_scores(row, other, scores, tab, memo_rows[i], memos[i]) == -1
+        moved = row.copy()
+        moved[0] = (moved[0] + 1) % 9  # another carpet on a square
+        assert _memo_scores(moved, np.array(params), scores, tab, memo_rows[i], memos[i]) == -1
+    assert served > 20

@@ -46,6 +46,7 @@ from marrakech.fast.rows import (
     LAST_PAYER,
     PHASE,
     PLIES,
+    POSITION_FIELDS,
     TITHE_DIRHAMS,
     TITHES,
     TURN,
@@ -99,6 +100,7 @@ class Batch:
         self._bot_streams = np.zeros(self.n, dtype=np.uint64)
         self._tree: tuple[npt.NDArray[Any], ...] = ()  # search_actions' tree, and its budget
         self._tree_iterations = 0
+        self._greedy_memos: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]] | None = None
         self.seed(seed)
         self.reset()
 
@@ -171,14 +173,20 @@ class Batch:
         (:func:`marrakech.bots.greedy.greedy_params`): the scores of the Python bot
         exactly, equal best ones chosen between with one draw of each game's bot stream
         (as ``PythonBatch.greedy_actions`` does)."""
-        from marrakech.fast.greedy_kernels import batch_greedy
+        from marrakech.fast.greedy_kernels import MEMO_WIDTH, batch_greedy
 
         indices = np.ascontiguousarray(games, dtype=np.int64)
         if indices.size and (self.rows[indices, PHASE] == _OVER).any():
             raise ValueError("greedy_actions: every game must wait at a decision")
         out = np.empty(indices.size, dtype=np.int64)
         values = np.array(params, dtype=np.float64)
-        batch_greedy(self.rows, indices, self._bot_streams, values, out)
+        if self._greedy_memos is None:  # the placements' scores each orientation found
+            self._greedy_memos = (
+                np.zeros((self.n, POSITION_FIELDS), dtype=np.int32),
+                np.zeros((self.n, MEMO_WIDTH), dtype=np.float64),
+            )
+        memo_rows, memos = self._greedy_memos
+        batch_greedy(self.rows, indices, self._bot_streams, values, out, memo_rows, memos)
         return out
 
     def search_actions(

@@ -46,6 +46,7 @@ from marrakech.fast.kernels import (
     PILE,
     PLACE,
     PLAYERS,
+    POSITION_FIELDS,
     ROLL,
     TOPS,
     TURN,
@@ -66,7 +67,7 @@ from marrakech.fast.search_kernels import _regions_squared
 from marrakech.fast.tables import DIE, PATH_END, SLOT_HIGH, SLOT_LOW
 from marrakech.threat import RUIN_COST
 
-__all__ = ["batch_greedy", "greedy_choose", "greedy_scores"]
+__all__ = ["MEMO_WIDTH", "batch_greedy", "greedy_choose", "greedy_scores"]
 
 #: The parameters' places in the array: the evaluation's weights (area, region, threat),
 #: the elimination penalty and value, the tie margin.
@@ -183,10 +184,30 @@ F_PAID = 0  # 3: the parent's threat for each facing change: tithe, ruin, income
 F_RUIN = 3
 F_RECEIVED = 6  # 3 x 4
 F_VALUES = 18  # 4: a value vector
-F_RECV = 22  # 4: the chosen facing's incomes
-F_SPARE = 26  # 4
+F_SPARE = 22  # 8: scratch for evaluate()
 F_SCORES = 30  # 12: inner placement scores
-FTAB_SIZE = 42
+F_CHILD = 42  # 3 x 4: a child's incomes for each facing change
+FTAB_SIZE = 54
+
+# -- a game's memo: the placements' scores its orientation's lookahead found ----------------
+#
+# Orienting, ``greedy`` scores every placement after every roll (R9, R10), and the roll
+# that comes leaves it to place in one of those positions: its placement's scores are
+# already known. A batch keeps them per game (:func:`batch_greedy`): the parent row's
+# position, the parameters, and per facing change and roll where Assam ends, the dirhams
+# after the tithe and the scores. A placement whose position is the parent's with Assam
+# and the dirhams of one of them (the phase PLACE, the same seat to move) takes its
+# scores from there; they depend on the position and the parameters only.
+
+#: Fields of a memo (floats; its parent's position fields in an integer row beside it).
+M_VALID = 0  # 1.0 once a lookahead is recorded
+M_PARAMS = 1  # 6: the parameters it scored with
+M_ENTRIES = 7  # 12 x M_ENTRY: per facing change t and roll k (t * 4 + k - 1): Assam's
+M_ENTRY = 18  # position after it (-1: no placement follows), the 4 seats' dirhams, how
+MEMO_WIDTH = M_ENTRIES + 12 * M_ENTRY  # many placements, their scores (12)
+#: The position fields a roll changes (not compared; Assam and the dirhams are per entry).
+_ROLLED_FIELDS = np.zeros(POSITION_FIELDS, dtype=np.bool_)
+_ROLLED_FIELDS[[ASSAM, PHASE, PILE, MONEY, MONEY + 1, MONEY + 2, MONEY + 3]] = True
 
 
 @njit(cache=True, inline="always")
@@ -258,7 +279,8 @@ def _landing_threat(
     placed: np.int64,
     colour: int,
     merged_size: int,
-    received: np.ndarray,
+    ftab: np.ndarray,
+    income: int,
     record: bool,
     players: int,
 ) -> tuple[float, float]:
@@ -275,7 +297,7 @@ def _landing_threat(
     paid = 0.0
     ruin = 0.0
     for seat in range(4):
-        received[seat] = 0.0
+        ftab[income + seat] = 0.0
     for steps in range(1, 5):
         j = turn_by * 4 + steps - 1
         square = tab[T_LAND + j]
@@ -322,7 +344,7 @@ def _landing_threat(
             ruin += p
             due = have
         paid += p * due
-        received[owner] += p * due
+        ftab[income + owner] += p * due
     return paid, ruin
 
 
@@ -336,7 +358,7 @@ def _next_after_place(s: np.ndarray, tab: np.ndarray, template: np.ndarray) -> N
     tab[T_NEXT_TURN] = template[TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _children_scores(
     s: np.ndarray,
     seat: int,
@@ -386,8 +408,6 @@ def _children_scores_for(
     mover = tab[T_NEXT_TURN]
     threat = params[P_THREAT]
     values = ftab[F_VALUES : F_VALUES + 4]
-    received = ftab[F_RECV : F_RECV + 4]
-    spare = ftab[F_SPARE : F_SPARE + 4]
     if not over:
         assam = s[ASSAM]
         for turn_by in range(3):
@@ -403,7 +423,7 @@ def _children_scores_for(
         for turn_by in range(3):
             p, r = _landing_threat(
                 s, tab, turn_by, mover, np.int64(0), np.int64(0), 0, 0,
-                ftab[F_RECEIVED + 4 * turn_by : F_RECEIVED + 4 * turn_by + 4], True, players,
+                ftab, F_RECEIVED + 4 * turn_by, True, players,
             )  # fmt: skip
             ftab[F_PAID + turn_by] = p
             ftab[F_RUIN + turn_by] = r
@@ -463,37 +483,37 @@ def _children_scores_for(
                 values[who] = money + params[P_AREA] * area + params[P_REGION] * potential
         if not over and phase != PLACE:
             # The coming roll's threat (cheapest_threat's choice, or straight on at ROLL),
-            # from the parent's figures where no landing square's region changed.
+            # from the parent's figures where no landing square's region changed; ``row``:
+            # where the chosen facing's incomes are.
             if tab[T_LANDMASK + 1] & changed:
+                row = F_CHILD + 4
                 paid, ruin = _landing_threat(
-                    s, tab, 1, mover, changed, placed, colour, merged_size, received, False,
-                    players,
+                    s, tab, 1, mover, changed, placed, colour, merged_size,
+                    ftab, row, False, players,
                 )  # fmt: skip
             else:
+                row = F_RECEIVED + 4
                 paid, ruin = ftab[F_PAID + 1], ftab[F_RUIN + 1]
-                for who in range(4):
-                    received[who] = ftab[F_RECEIVED + 4 + who]
             if phase != ROLL:
                 cost = paid + RUIN_COST * ruin
                 for turn_by in (0, 2):
                     if cost == 0.0:
                         break  # nothing cheaper than a free roll
                     if tab[T_LANDMASK + turn_by] & changed:
+                        here = F_CHILD + 4 * turn_by
                         p, r = _landing_threat(
                             s, tab, turn_by, mover, changed, placed, colour, merged_size,
-                            spare, False, players,
+                            ftab, here, False, players,
                         )  # fmt: skip
                     else:
+                        here = F_RECEIVED + 4 * turn_by
                         p, r = ftab[F_PAID + turn_by], ftab[F_RUIN + turn_by]
-                        for who in range(4):
-                            spare[who] = ftab[F_RECEIVED + 4 * turn_by + who]
                     loss = p + RUIN_COST * r
                     if loss < cost:
-                        paid, ruin, cost = p, r, loss
-                        received[:] = spare
+                        paid, ruin, cost, row = p, r, loss, here
             values[mover] -= threat * (paid + params[P_PENALTY] * ruin)
             for who in range(players):
-                values[who] += threat * received[who]
+                values[who] += threat * ftab[row + who]
         scores[k] = utility(values, players, seat, params)
     return count
 
@@ -506,8 +526,10 @@ def _after_roll_value(
     tab: np.ndarray,
     ftab: np.ndarray,
     template: np.ndarray,
-) -> float:
-    """Mirrors :func:`marrakech.bots.greedy.after_roll_value` (``s``'s board labelled)."""
+) -> tuple[float, int]:
+    """Mirrors :func:`marrakech.bots.greedy.after_roll_value` (``s``'s board labelled);
+    and how many placements ``seat`` has there, their scores left in ``ftab`` (-1 when
+    it is not to place)."""
     if s[PHASE] == PLACE and s[TURN] == seat:
         inner = ftab[F_SCORES : F_SCORES + 12]
         count = _children_scores(s, seat, params, inner, tab, ftab, template)
@@ -515,10 +537,47 @@ def _after_roll_value(
         for k in range(1, count):
             if inner[k] > best:
                 best = inner[k]
-        return best
-    return _position_value(
-        s, seat, params, ftab[F_VALUES : F_VALUES + 4], ftab[F_SPARE : F_SPARE + 8]
-    )
+        return best, count
+    values = ftab[F_VALUES : F_VALUES + 4]
+    return _position_value(s, seat, params, values, ftab[F_SPARE : F_SPARE + 8]), -1
+
+
+@njit(cache=True)
+def _memo_scores(
+    s: np.ndarray,
+    params: np.ndarray,
+    scores: np.ndarray,
+    tab: np.ndarray,
+    memo_row: np.ndarray,
+    memo: np.ndarray,
+) -> int:
+    """The placements' scores of row ``s`` (at PLACE) from the game's memo into
+    ``scores``, their slots into ``tab``; how many, or -1 if the memo does not hold
+    this position with these parameters."""
+    if memo[M_VALID] != 1.0:
+        return -1
+    for k in range(6):
+        if memo[M_PARAMS + k] != params[k]:
+            return -1
+    for field in range(POSITION_FIELDS):
+        if not _ROLLED_FIELDS[field] and memo_row[field] != s[field]:
+            return -1
+    for j in range(12):
+        entry = M_ENTRIES + M_ENTRY * j
+        if memo[entry] != s[ASSAM]:
+            continue
+        same = True
+        for who in range(4):
+            same = same and memo[entry + 1 + who] == s[MONEY + who]
+        if not same:
+            continue
+        count = placements(s, tab[T_SLOTS : T_SLOTS + 12])
+        if count != memo[entry + 5]:
+            return -1
+        for k in range(count):
+            scores[k] = memo[entry + 6 + k]
+        return count
+    return -1
 
 
 @njit(cache=True)
@@ -530,10 +589,18 @@ def greedy_scores_into(
     ftab: np.ndarray,
     rolled: np.ndarray,
     template: np.ndarray,
+    memo_row: np.ndarray,
+    memo: np.ndarray,
 ) -> int:
     """:func:`greedy_scores` with its scratch arrays given: ``tab`` (``TAB_SIZE``
-    integers), ``ftab`` (``FTAB_SIZE`` floats) and two rows."""
+    integers), ``ftab`` (``FTAB_SIZE`` floats) and two rows; and the game's memo
+    (``memo_row``: ``POSITION_FIELDS`` integers, ``memo``: ``MEMO_WIDTH`` floats; both
+    empty for none), read at a placement and written at an orientation."""
     seat = s[TURN]
+    if s[PHASE] != ORIENT and memo.shape[0] != 0:
+        count = _memo_scores(s, params, scores, tab, memo_row, memo)
+        if count >= 0:
+            return count
     _label(s, tab)  # orienting and rolling never move a carpet: one board throughout
     # A roll that leaves ``seat`` to place eliminated no one: the phase after its
     # placements is the same for all (tab[T_NEXT_PHASE], found at the first).
@@ -557,7 +624,7 @@ def greedy_scores_into(
                 apply_unchecked(rolled, turn_by)
                 apply_unchecked(rolled, ROLL_BASE + steps - 1)
                 p = _ROLL_SIXTHS[steps] / 6.0
-                total += p * _after_roll_value(rolled, seat, params, tab, ftab, template)
+                total += p * _after_roll_value(rolled, seat, params, tab, ftab, template)[0]
             scores[turn_by] = total
         return 3
     # Otherwise the seat itself rolls: a roll it can pay leaves the row as it was but
@@ -571,6 +638,11 @@ def greedy_scores_into(
     rolled[:] = s
     rolled[PHASE] = PLACE
     rolled[PILE] = 0
+    remember = memo.shape[0] != 0
+    if remember:
+        memo_row[:] = s[:POSITION_FIELDS]
+        memo[M_VALID] = 1.0
+        memo[M_PARAMS : M_PARAMS + 6] = params[:6]
     for turn_by in range(3):
         total = 0.0
         oriented = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
@@ -586,20 +658,30 @@ def greedy_scores_into(
                     owner = shown_by
                     due = tab[T_SIZE + square]
             p = _ROLL_SIXTHS[steps] / 6.0
+            entry = M_ENTRIES + M_ENTRY * (turn_by * 4 + steps - 1)
             if due > have:
                 rolled[:] = s
                 apply_unchecked(rolled, turn_by)
                 apply_unchecked(rolled, ROLL_BASE + steps - 1)
-                value = _after_roll_value(rolled, seat, params, tab, ftab, template)
+                value = _after_roll_value(rolled, seat, params, tab, ftab, template)[0]
                 rolled[:] = s
                 rolled[PHASE] = PLACE
                 rolled[PILE] = 0
+                if remember:
+                    memo[entry] = -1.0  # the seat is out (R13): it places nothing
             else:
                 rolled[ASSAM] = position
                 if owner >= 0:
                     rolled[MONEY + seat] = have - due
                     rolled[MONEY + owner] = s[MONEY + owner] + due
-                value = _after_roll_value(rolled, seat, params, tab, ftab, template)
+                value, count = _after_roll_value(rolled, seat, params, tab, ftab, template)
+                if remember:
+                    memo[entry] = position
+                    for who in range(4):
+                        memo[entry + 1 + who] = rolled[MONEY + who]
+                    memo[entry + 5] = count
+                    for k in range(count):
+                        memo[entry + 6 + k] = ftab[F_SCORES + k]
                 if owner >= 0:
                     rolled[MONEY + seat] = have
                     rolled[MONEY + owner] = s[MONEY + owner]
@@ -617,7 +699,10 @@ def greedy_scores(s: np.ndarray, params: np.ndarray, scores: np.ndarray) -> int:
     ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
     rolled = np.empty(WIDTH, dtype=s.dtype)
     template = np.empty(WIDTH, dtype=s.dtype)
-    return greedy_scores_into(s, params, scores, tab, ftab, rolled, template)
+    no_memo = np.empty(0, dtype=s.dtype)
+    return greedy_scores_into(
+        s, params, scores, tab, ftab, rolled, template, no_memo, np.empty(0, dtype=np.float64)
+    )
 
 
 @njit(cache=True)
@@ -630,8 +715,10 @@ def _choose(
     ftab: np.ndarray,
     rolled: np.ndarray,
     template: np.ndarray,
+    memo_row: np.ndarray,
+    memo: np.ndarray,
 ) -> tuple[np.uint64, int]:
-    count = greedy_scores_into(s, params, scores, tab, ftab, rolled, template)
+    count = greedy_scores_into(s, params, scores, tab, ftab, rolled, template, memo_row, memo)
     best = scores[0]
     for k in range(1, count):
         if scores[k] > best:
@@ -664,22 +751,33 @@ def greedy_choose(s: np.ndarray, params: np.ndarray, stream: np.uint64) -> tuple
     ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
     rolled = np.empty(WIDTH, dtype=s.dtype)
     template = np.empty(WIDTH, dtype=s.dtype)
-    return _choose(s, params, stream, scores, tab, ftab, rolled, template)
+    no_memo = np.empty(0, dtype=s.dtype)
+    return _choose(s, params, stream, scores, tab, ftab, rolled, template, no_memo, np.empty(0))
 
 
 @njit(cache=True)
 def batch_greedy(
-    rows: np.ndarray, games: np.ndarray, streams: np.ndarray, params: np.ndarray, out: np.ndarray
+    rows: np.ndarray,
+    games: np.ndarray,
+    streams: np.ndarray,
+    params: np.ndarray,
+    out: np.ndarray,
+    memo_rows: np.ndarray,
+    memos: np.ndarray,
 ) -> None:
     """``greedy``'s decision in each game of ``games`` (indices of ``rows`` waiting at a
-    decision) into ``out`` (one per entry of ``games``), with each game's stream: one
-    call for the whole batch, its scratch arrays allocated once."""
+    decision) into ``out`` (one per entry of ``games``), with each game's stream and
+    memo (``memo_rows``: ``POSITION_FIELDS`` integers per row of ``rows``, ``memos``:
+    ``MEMO_WIDTH`` floats, zeros at first; they only save work, never change a
+    decision): one call for the whole batch, its scratch arrays allocated once."""
     scores = np.empty(12, dtype=np.float64)
     tab = np.zeros(TAB_SIZE, dtype=np.int64)
     ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
     rolled = np.empty(WIDTH, dtype=rows.dtype)
     template = np.empty(WIDTH, dtype=rows.dtype)
-    _batch_greedy(rows, games, streams, params, out, scores, tab, ftab, rolled, template)
+    _batch_greedy(
+        rows, games, streams, params, out, memo_rows, memos, scores, tab, ftab, rolled, template
+    )
 
 
 @njit(cache=True)
@@ -689,6 +787,8 @@ def _batch_greedy(
     streams: np.ndarray,
     params: np.ndarray,
     out: np.ndarray,
+    memo_rows: np.ndarray,
+    memos: np.ndarray,
     scores: np.ndarray,
     tab: np.ndarray,
     ftab: np.ndarray,
@@ -700,6 +800,8 @@ def _batch_greedy(
     every row and scratch array at every call of a step, atomically); the caller holds
     the arrays for the whole call."""
     all_rows = _unowned(rows)
+    all_memo_rows = _unowned(memo_rows)
+    all_memos = _unowned(memos)
     values = _unowned(params)
     scores = _unowned(scores)
     tab = _unowned(tab)
@@ -709,5 +811,6 @@ def _batch_greedy(
     for k in range(games.shape[0]):
         i = games[k]
         streams[i], out[k] = _choose(
-            all_rows[i], values, streams[i], scores, tab, ftab, rolled, template
-        )
+            all_rows[i], values, streams[i], scores, tab, ftab, rolled, template,
+            all_memo_rows[i], all_memos[i],
+        )  # fmt: skip
