@@ -5,6 +5,7 @@ account's address in the account dialog, in French."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -46,6 +47,21 @@ def follow_verification(server: LiveServer, message: Any) -> None:
     assert done.status_code == 200, done.text
 
 
+def sign_up(server: LiveServer, page: Any, name: str) -> None:
+    """Open the site and sign up from the page, so its cookie is the browser's."""
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    body = json.dumps({"name": name, "password": PASSWORD})
+    page.evaluate(
+        "body => fetch('/api/account/signup', {method: 'POST',"
+        " headers: {'Content-Type': 'application/json'}, body})",
+        body,
+    )
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("[data-testid=account-button][data-signed-in='1']")
+
+
 def test_a_guest_gives_an_address_and_mutes_the_game_from_the_keyboard(
     server: LiveServer, new_page: Any, inbox: Inbox
 ) -> None:
@@ -82,17 +98,9 @@ def test_a_guest_gives_an_address_and_mutes_the_game_from_the_keyboard(
 
 def test_the_account_address_in_french(server: LiveServer, new_page: Any, inbox: Inbox) -> None:
     page = new_page(locale="fr-FR")
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-ready='1']")
-    page.evaluate(
-        "fetch('/api/account/signup', {method: 'POST', headers: {'Content-Type':"
-        f" 'application/json'}}, body: JSON.stringify({{name: 'Zoé', password: '{PASSWORD}'}})}})"
-    )
-    page.reload()
-    page.wait_for_selector("body[data-ready='1']")
-    page.wait_for_selector("[data-testid=account-button][data-signed-in='1']")
+    sign_up(server, page, "Zoé")
     page.click("[data-testid=account-button]")
-    page.wait_for_selector("[data-testid=account-mail-status]")
+    page.wait_for_selector("[data-testid=account-mail-status][data-status=none]")
     assert page.inner_text("#account-mail-title") == "Rappels par e-mail"
     assert page.inner_text("[data-testid=account-mail-status]") == (
         "Aucune adresse : pas de rappels."
@@ -111,3 +119,35 @@ def test_the_account_address_in_french(server: LiveServer, new_page: Any, inbox:
     assert page.inner_text("[data-testid=account-mail-note]") == (
         "Adresse retirée : plus de rappels."
     )
+
+
+def test_what_is_typed_survives_the_stored_address_arriving(
+    server: LiveServer, new_page: Any, inbox: Inbox
+) -> None:
+    """The account's stored address comes from the server after the form is drawn: a
+    player typing meanwhile keeps their text and focus, and Enter then sends it (this
+    answer once arrived between a fill and its Enter, redrew the form empty, and the
+    browser refused to submit it)."""
+    page = new_page()
+    sign_up(server, page, "Yasmine")
+    held: list[Any] = []
+    page.route("**/api/mail/account", lambda route: held.append(route))
+    page.click("[data-testid=account-button]")
+    page.wait_for_selector("[data-testid=account-mail-status][data-status=loading]")
+    assert page.inner_text("[data-testid=account-mail-status]") == "Looking up the address given…"
+    page.focus("[data-testid=account-mail-address]")
+    page.keyboard.type("yasmine@exa")
+    wait_until(page, lambda: bool(held), "the stored address asked for")
+    held[0].continue_()
+    page.unroute("**/api/mail/account")
+    page.wait_for_selector("[data-testid=account-mail-status][data-status=none]")
+    page.keyboard.type("mple.org")
+    address = page.locator("[data-testid=account-mail-address]")
+    assert address.input_value() == "yasmine@example.org"
+    before = len(inbox.messages)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=account-mail-note]")
+    assert page.inner_text("[data-testid=account-mail-note]") == (
+        "A confirmation link was sent to yasmine@example.org."
+    )
+    assert inbox.wait_for(before + 1)[-1]["To"] == "yasmine@example.org"
