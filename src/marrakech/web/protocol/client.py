@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import reprlib
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
@@ -378,11 +379,21 @@ SEAT_MESSAGE: TypeAdapter[SeatMessage] = TypeAdapter(
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def message_type(model: type[StrictModel]) -> str:
+    """The ``type`` a message model declares (``type: Literal["wave"]``)."""
+    value: str = get_args(model.model_fields["type"].annotation)[0]
+    return value
+
+
+def message_types(models: Iterable[type[StrictModel]]) -> str:
+    """The ``type`` of each model, as refusals list them: ``"action", "hint"``."""
+    return ", ".join(f'"{message_type(model)}"' for model in models)
+
+
 #: The ``type`` of every client message, as error messages list them.
-CLIENT_TYPES = ", ".join(
-    f'"{get_args(model.model_fields["type"].annotation)[0]}"'
-    for model in get_args(AnyClientMessage)
-)
+CLIENT_TYPES = message_types(get_args(AnyClientMessage))
 
 
 class SeatSpec(StrictModel):
@@ -668,6 +679,8 @@ __all__ = [
     "TakeBackMessage",
     "Token",
     "describe_validation_error",
+    "message_type",
+    "message_types",
     "parse_body",
     "parse_client_message",
     "parse_json",
