@@ -1,12 +1,12 @@
 // The replay page: /r/{id} for a stored game, /r/upload for a record chosen in the lobby.
 // The server computes every position and event from the record; the page steps through.
-// Its modules: replay/view.js (layout, drawing, turning points), replay/player.js
-// (stepping, playing, keys).
+// Its modules: replay/view.js (layout, drawing, turning points: the view), replay/player.js
+// (stepping, playing, keys: the controller, R.ctrl, which the view's buttons call).
 
 import { t, lang, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import { build, render } from "./replay/view.js";
-import { onKey } from "./replay/player.js";
+import { onKey, newPlayer } from "./replay/player.js";
 
 export const UPLOAD_KEY = "marrakech.upload";
 
@@ -18,6 +18,7 @@ export const UPLOAD_KEY = "marrakech.upload";
  * @property {{data: any, meta: any, pos: number, target: number|null, queued: number|null,
  *   playing: boolean, timer: any, busy: boolean, error: string|null, analysis: any}} r
  * @property {Record<string, any>} ui  The board, panels, die, log, slider and buttons.
+ * @property {import("./replay/player.js").Player} ctrl  What the view asks of the replay.
  */
 
 /** A game meta built from a record's seat labels ("Ann", "human", "bot:easy"). */
@@ -74,7 +75,9 @@ export function mountReplay(root, gameId) {
     upload: gameId === "upload",
     r: { data: null, meta: null, pos: 0, target: null, queued: null, playing: false, timer: null, busy: false, error: null, analysis: null },
     ui: {},
+    ctrl: null,
   };
+  R.ctrl = newPlayer(R);
   build(R);
   R.ui.posLabel.textContent = t("game.loading");
   const keys = (e) => onKey(R, e);

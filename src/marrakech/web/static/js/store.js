@@ -60,3 +60,8 @@ export function gameLink(id, tokens) {
   const list = tokens.filter(Boolean);
   return list.length ? `/g/${id}#t=${list.join(",")}` : `/g/${id}`;
 }
+
+/** The link of a rematch (the server's "rematch" message) with this page's new tokens. */
+export function rematchLink(rematch) {
+  return rematch ? gameLink(rematch.game_id, rematch.seats.map((x) => x.token)) : null;
+}

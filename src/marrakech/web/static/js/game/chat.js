@@ -9,6 +9,7 @@ import { t, plural } from "../i18n.js";
 import { config } from "../config.js";
 import { seatName } from "../panels.js";
 import { activeSeat } from "./state.js";
+import { words } from "./format.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 /** @typedef {{id: number, seat: number|null, channel: string, kind: string, text: string, at: string}} ChatLine */
@@ -109,13 +110,6 @@ function name(ctx, seat) {
   const { g } = ctx;
   if (g.view && g.view.seats[seat]) return seatName(g.view, g.meta, seat);
   return t("lobby.seat", { n: seat + 1 });
-}
-
-/** A line's words: its text, or its reaction in this reader's language. @param {ChatLine} line */
-export function words(line) {
-  if (line.kind !== "reaction") return line.text;
-  const key = `chat.reaction.${line.text}`;
-  return t(key) === key ? line.text : t(key);
 }
 
 /** Who a page holding several seats (the same screen) writes as: the seat to play. @param {Ctx} ctx */

@@ -1,14 +1,15 @@
 // The turn card's controls: orient (with the server's preview of each facing), roll,
 // place (squares marked on the board, a carpet previewed), the hint, "since your last
-// turn", and the finished game's buttons. What a press does is in input.js.
+// turn", and the finished game's buttons. What a press does is the controller's
+// (ctx.ctrl).
 
 import { h, clear, button } from "../dom.js";
 import { t, plural, colourName } from "../i18n.js";
 import { seatName, swatches } from "../panels.js";
 import { activeSeat, placements, partnersOf, previewOf, previewFacing, advised, currentHint, hintsAllowed, orientLast, inputState } from "./state.js";
 import { formatNumber, formatPercent, hintText, turnText } from "./format.js";
-import { act, askHint, chooseOrient, cycle, clearPlace, touching } from "./input.js";
-import { showEnd, showHandover, rematchControl } from "./dialogs.js";
+import { rematchLink } from "../store.js";
+import { touching } from "./pointer.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
@@ -35,7 +36,7 @@ export function renderControls(ctx) {
       h(
         "div",
         { class: "control-row" },
-        button(t("game.show_result"), { onclick: () => showEnd(ctx), "data-testid": "show-result" }),
+        button(t("game.show_result"), { onclick: () => ctx.ctrl.showEnd(), "data-testid": "show-result" }),
         h("a", { class: "btn secondary", href: `/r/${ctx.gameId}`, "data-testid": "replay-link" }, t("game.replay")),
         rematchControl(ctx),
       ),
@@ -47,7 +48,7 @@ export function renderControls(ctx) {
     return;
   }
   if (g.handover !== null) {
-    showHandover(ctx, () => renderControls(ctx));
+    ctx.ctrl.handover();
     return;
   }
   const legal = g.legal[String(seat)];
@@ -60,7 +61,7 @@ export function renderControls(ctx) {
       h(
         "div",
         { class: "control-row" },
-        button(t("game.roll"), { onclick: () => act(ctx, "roll"), "data-testid": "roll", class: "btn big warm", disabled }, "Enter"),
+        button(t("game.roll"), { onclick: () => ctx.ctrl.act("roll"), "data-testid": "roll", class: "btn big warm", disabled }, "Enter"),
       ),
     );
   } else if (view.phase === "place") {
@@ -83,7 +84,7 @@ function renderHint(ctx, disabled) {
         { class: "control-row" },
         button(
           asking ? t("game.hint.asking") : t("game.hint"),
-          { onclick: () => askHint(ctx), class: "btn secondary", "data-testid": "hint", disabled: disabled || asking, "aria-describedby": hint ? "hint-text" : null },
+          { onclick: () => ctx.ctrl.askHint(), class: "btn secondary", "data-testid": "hint", disabled: disabled || asking, "aria-describedby": hint ? "hint-text" : null },
           "H",
         ),
       ),
@@ -115,7 +116,7 @@ function renderOrient(ctx, legal, disabled) {
           : null,
       ],
       {
-        onclick: () => chooseOrient(ctx, tok),
+        onclick: () => ctx.ctrl.chooseOrient(tok),
         onmouseenter: () => showOrientInfo(ctx, tok),
         onmouseleave: () => showOrientInfo(ctx, g.orientPreview),
         onfocus: () => showOrientInfo(ctx, tok),
@@ -139,7 +140,7 @@ function renderOrient(ctx, legal, disabled) {
         { class: "control-row" },
         button(
           t("game.orient.confirm_as", { choice: t(`game.orient.${g.orientPreview}`) }),
-          { onclick: () => act(ctx, g.orientPreview), "data-testid": "orient-confirm", class: "btn warm", disabled },
+          { onclick: () => ctx.ctrl.act(g.orientPreview), "data-testid": "orient-confirm", class: "btn warm", disabled },
           "Enter",
         ),
       ),
@@ -245,12 +246,12 @@ function renderPlace(ctx, seat, disabled) {
     h(
       "div",
       { class: "control-row" },
-      button("◀", { onclick: () => cycle(ctx, -1), class: "btn secondary", "aria-label": t("game.place.prev"), "data-testid": "place-prev", disabled }),
-      button("▶", { onclick: () => cycle(ctx, 1), class: "btn secondary", "aria-label": t("game.place.next"), "data-testid": "place-next", disabled }),
+      button("◀", { onclick: () => ctx.ctrl.cycle(-1), class: "btn secondary", "aria-label": t("game.place.prev"), "data-testid": "place-prev", disabled }),
+      button("▶", { onclick: () => ctx.ctrl.cycle(1), class: "btn secondary", "aria-label": t("game.place.next"), "data-testid": "place-next", disabled }),
       button(
         t("game.place.confirm"),
         {
-          onclick: () => g.placeChoice && act(ctx, g.placeChoice.token),
+          onclick: () => g.placeChoice && ctx.ctrl.act(g.placeChoice.token),
           class: "btn warm",
           "data-testid": "place-confirm",
           disabled: disabled || !g.placeChoice,
@@ -258,7 +259,7 @@ function renderPlace(ctx, seat, disabled) {
         "Enter",
       ),
       g.placeFirst || g.placeChoice
-        ? button(t("game.place.clear"), { onclick: () => clearPlace(ctx), class: "btn ghost", "data-testid": "place-clear" }, "Esc")
+        ? button(t("game.place.clear"), { onclick: () => ctx.ctrl.clearPlace(), class: "btn ghost", "data-testid": "place-clear" }, "Esc")
         : null,
     ),
   );
@@ -284,4 +285,13 @@ function renderSince(ctx, show) {
       h("ul", {}, shown.map(line)),
     ),
   );
+}
+
+/** The rematch button of a finished game (or the link to it). @param {Ctx} ctx */
+function rematchControl(ctx) {
+  if (ctx.g.rematch) {
+    return h("a", { class: "btn warm", href: rematchLink(ctx.g.rematch), "data-testid": "rematch-open-row" }, t("end.rematch.open"));
+  }
+  if (!ctx.g.you.length) return null;
+  return button(t("end.rematch"), { class: "btn warm", "data-testid": "rematch-row", onclick: () => ctx.ctrl.send({ type: "rematch" }) });
 }

@@ -7,10 +7,8 @@ import { playEvents, timings, addToTurn } from "../animate.js";
 import { seatName } from "../panels.js";
 import { remember } from "../store.js";
 import * as state from "./state.js";
-import { renderAll, renderStatus, renderClock, showNotice } from "./view.js";
-import { renderControls } from "./controls.js";
-import { showHint } from "./input.js";
-import { showEnd, refreshEnd, showFatal } from "./dialogs.js";
+import { renderClock } from "./view.js";
+import { showFatal } from "./dialogs.js";
 import { signalTurn } from "./meta.js";
 import { receiveChat, receiveHidden, chatWelcomed, chatRefused } from "./chat.js";
 
@@ -39,15 +37,15 @@ export const HANDLERS = {
   game: changed,
   bots: (ctx, msg) => {
     ctx.g.botsBusy = msg.busy;
-    if (ctx.g.view) renderStatus(ctx);
+    if (ctx.g.view) ctx.ctrl.redrawStatus();
   },
   rematch: rematchReady,
   hint: (ctx, msg) => {
-    if (state.applyHint(ctx.g, msg)) showHint(ctx);
+    if (state.applyHint(ctx.g, msg)) ctx.ctrl.showHint();
   },
   analysis: (ctx, msg) => {
     ctx.g.analysis = msg.analysis;
-    refreshEnd(ctx);
+    if (ctx.g.endDialog) ctx.ctrl.refreshEnd();
   },
   error: refused,
 };
@@ -105,8 +103,8 @@ async function update(ctx, msg) {
   // A new turn begins: the previous one's marks make way for its walk.
   if (g.lastTurn.length && g.lastTurn[0] !== before[0]) ctx.ui.board.showLastMove(null);
   g.preview = null;
-  renderStatus(ctx);
-  renderControls(ctx);
+  ctx.ctrl.redrawStatus();
+  ctx.ctrl.redrawControls();
   const { board, panels, die } = ctx.ui;
   await playEvents({
     board,
@@ -120,7 +118,7 @@ async function update(ctx, msg) {
       ctx.ui.board.render(shown);
       ctx.ui.panels.render(shown, g.meta, g.you);
       // The status follows the panels at once (never "Your turn" beside another's).
-      renderStatus(ctx);
+      ctx.ctrl.redrawStatus();
     },
   });
   state.applyUpdate(g, msg, next, performance.now());
@@ -139,11 +137,11 @@ function changed(ctx, msg) {
   if (g.view && msg.reason && t(key) !== key) {
     const name = seat === null ? "" : seatName(g.view, g.meta, seat);
     const text = g.you.includes(seat) && t(`${key}.you`) !== `${key}.you` ? t(`${key}.you`) : t(key, { seat: name });
-    showNotice(ctx, text, "info");
+    ctx.ctrl.notice(text, "info");
     announce(text);
   }
-  if (g.view) renderAll(ctx);
-  refreshEnd(ctx); // the end screen names who resigned, and the rematch once it exists
+  if (g.view) ctx.ctrl.redraw();
+  if (g.endDialog) ctx.ctrl.refreshEnd(); // the end screen names who resigned, and the rematch once it exists
 }
 
 /** @param {Ctx} ctx */
@@ -152,8 +150,8 @@ function rematchReady(ctx, msg) {
   g.rematch = msg;
   const seats = msg.seats.map((x) => x.seat);
   remember(msg.game_id, { tokens: msg.seats.map((x) => x.token), seats, players: g.meta ? g.meta.players : null });
-  if (g.view) renderControls(ctx);
-  refreshEnd(ctx);
+  if (g.view) ctx.ctrl.redrawControls();
+  if (g.endDialog) ctx.ctrl.refreshEnd();
 }
 
 /** @param {Ctx} ctx */
@@ -161,7 +159,7 @@ function refused(ctx, msg) {
   state.applyRefusal(ctx.g, msg, t("game.not_found"));
   const key = `game.error.${msg.code}`;
   const text = t(key) === key ? t("game.error.generic", { message: msg.message }) : t(key);
-  showNotice(ctx, msg.code === "illegal_action" ? `${text} (${msg.message})` : text);
+  ctx.ctrl.notice(msg.code === "illegal_action" ? `${text} (${msg.message})` : text);
   if (CHAT_CODES.has(msg.code)) chatRefused(ctx, text);
   if (msg.code === "stale_version") ctx.socket.reconnectNow();
 }
@@ -174,12 +172,12 @@ export function afterSettle(ctx) {
     return;
   }
   const seat = state.settleSeat(g);
-  renderAll(ctx);
+  ctx.ctrl.redraw();
   const mine = seat !== null;
   if (mine && !g.wasMine) signalTurn(ctx);
   g.wasMine = mine;
   if (g.view.phase === "over" && !g.endShown) {
     g.endShown = true;
-    showEnd(ctx);
+    ctx.ctrl.showEnd();
   }
 }

@@ -54,3 +54,11 @@ export function turnText(turn, you, name) {
   for (const seat of turn.resigned || []) parts.push(t("since.resigned", { seat: name(seat) }));
   return parts.join(", ") || t("since.nothing");
 }
+
+/** A chat line's words: its text, or its reaction in this reader's language.
+ * @param {{kind: string, text: string}} line */
+export function words(line) {
+  if (line.kind !== "reaction") return line.text;
+  const key = `chat.reaction.${line.text}`;
+  return t(key) === key ? line.text : t(key);
+}
