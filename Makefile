@@ -17,14 +17,18 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/marrakech serve
 
+# The default run leaves out the long runs marked `slow` (pyproject's addopts; `make
+# test-slow` runs them). Each run ends with its ten slowest tests.
+PYTEST := $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=10
+
 test: $(STAMP) lint typecheck js-check
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(PYTEST)
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow and not browser"
+	$(PYTEST) -m "not slow and not browser"
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m slow
+	$(PYTEST) -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples scripts

@@ -12,8 +12,12 @@ import pytest
 from marrakech.bots.value import FEATURES, ValueModel
 from tests.bots.conftest import load_script
 
+# One worker for the module, and its self-play data made once per session: a module's
+# fixture is torn down whenever the worker runs another module's test in between.
+pytestmark = pytest.mark.xdist_group("value_training")
 
-@pytest.fixture(scope="module")
+
+@pytest.fixture(scope="session")
 def data_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("value") / "value-2p.npz"
     generator = load_script("value_data")

@@ -33,7 +33,8 @@ async def press(pilot, selector: str) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+# Every lesson in English by default; in French too under -m slow (CI runs both).
+@pytest.mark.parametrize("lang", ["en", pytest.param("fr", marks=pytest.mark.slow)])
 async def test_every_lesson_is_played_through(tmp_path: Path, lang: str) -> None:
     progress = Progress(tmp_path / "lessons.json")
     app = LearnApp(lang, progress)

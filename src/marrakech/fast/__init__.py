@@ -33,6 +33,10 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess te
         "pip install 'marrakech[fast]'"
     ) from _error
 
+from marrakech.fast import compile_cache  # noqa: E402
+
+compile_cache.install()  # before any kernel module compiles: see compile_cache
+
 from marrakech.fast.batch import Batch  # noqa: E402
 from marrakech.fast.playouts import PlayoutResult, random_playouts  # noqa: E402
 from marrakech.fast.rows import WIDTH, from_arrays, to_arrays  # noqa: E402
