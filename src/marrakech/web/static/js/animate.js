@@ -13,10 +13,10 @@ const TIMINGS = {
 
 export function speedSetting() {
   const param = new URLSearchParams(location.search).get("speed");
-  if (SPEEDS.includes(param)) return param;
+  if (param !== null && SPEEDS.includes(param)) return param;
   try {
     const stored = localStorage.getItem(KEY);
-    if (SPEEDS.includes(stored)) return stored;
+    if (stored !== null && SPEEDS.includes(stored)) return stored;
   } catch (_) {
     // Fall through to the default.
   }
@@ -108,9 +108,18 @@ export function addToTurn(turn, events) {
   return current;
 }
 
+/**
+ * What a turn did, as Board.showLastMove draws it: the carpet placed and its colour,
+ * Assam's walk (from where, facing, each step) and the die, the tithe paid.
+ * @typedef {{seat: number, placed: string[] | null, colour: string | null,
+ *   walk: {start: string | null, facing: string, path: any[]} | null,
+ *   tithe: Record<string, any> | null, roll: number | null}} LastMove
+ */
+
 /** What a turn's events did, for Board.showLastMove (null when nothing to show). */
 export function lastMove(turn) {
   if (!turn.length) return null;
+  /** @type {LastMove} */
   const move = { seat: turn[0].seat, placed: null, colour: null, walk: null, tithe: null, roll: null };
   for (const ev of turn) {
     if (ev.phase === "roll") {

@@ -9,6 +9,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What went wrong, in words: an Error's message, or the thing thrown. @param {unknown} error */
+export function errorText(error) {
+  return error instanceof Error && error.message ? error.message : String(error);
+}
+
 async function request(method, path, body) {
   let response;
   try {
@@ -18,7 +23,7 @@ async function request(method, path, body) {
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch (error) {
-    throw new ApiError(0, "network", String(error.message || error));
+    throw new ApiError(0, "network", errorText(error));
   }
   let data;
   const text = await response.text();

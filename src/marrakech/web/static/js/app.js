@@ -8,7 +8,8 @@
 //   /players/{name}  a player's profile
 //   /my-games    this device's and account's games, yours to play first (the app opens here)
 
-import { h, clear } from "./dom.js";
+import { h, clear, byId } from "./dom.js";
+import { errorText } from "./api.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game.js";
@@ -34,13 +35,13 @@ function route(path) {
 }
 
 function renderChrome(where) {
-  document.getElementById("tagline").textContent = t("app.tagline");
-  const help = document.getElementById("help-button");
+  byId("tagline").textContent = t("app.tagline");
+  const help = byId("help-button");
   help.textContent = t("nav.help");
   help.setAttribute("aria-keyshortcuts", "?");
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
-  document.querySelector(".brand").setAttribute("aria-label", t("nav.home"));
-  const group = document.getElementById("lang-switch");
+  document.querySelector(".brand")?.setAttribute("aria-label", t("nav.home"));
+  const group = byId("lang-switch");
   group.setAttribute("aria-label", t("nav.lang"));
   for (const b of group.querySelectorAll("button")) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
@@ -85,11 +86,11 @@ async function start() {
   const configured = loadConfig();
   registerWorker();
   const where = route(location.pathname);
-  const main = document.getElementById("app");
+  const main = byId("app");
   renderChrome(where);
   renderHelp();
   mountAccount();
-  document.getElementById("help-button").addEventListener("click", openHelp);
+  byId("help-button").addEventListener("click", openHelp);
   for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#lang-switch button"))) {
     b.addEventListener("click", () => setLang(b.dataset.lang));
   }
@@ -108,14 +109,14 @@ async function start() {
   try {
     await configured;
   } catch (error) {
-    main.append(h("p", { class: "notice error", role: "alert" }, t("lobby.error", { message: error.message })));
+    main.append(h("p", { class: "notice error", role: "alert" }, t("lobby.error", { message: errorText(error) })));
     return;
   }
-  if (where.page === "game") mountGame(main, where.id);
+  if (where.page === "game") mountGame(main, /** @type {string} */ (where.id));
   else if (where.page === "replay") mountReplay(main, where.id);
   else if (where.page === "learn") mountLearn(main);
   else if (where.page === "leaderboard") mountLeaderboard(main);
-  else if (where.page === "profile") mountProfile(main, where.id);
+  else if (where.page === "profile") mountProfile(main, /** @type {string} */ (where.id));
   else if (where.page === "mygames") mountMyGames(main);
   else mountLobby(main);
   document.body.dataset.page = where.page;

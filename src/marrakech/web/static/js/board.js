@@ -464,6 +464,11 @@ export class Board {
     this.view = null;
   }
 
+  /** The board's clickable squares, one rect a square. @returns {SVGRectElement[]} */
+  hitSquares() {
+    return [.../** @type {HTMLCollectionOf<SVGRectElement>} */ (this.hits.children)];
+  }
+
   /** Draw the carpets and Assam of a state_view (no animation). */
   render(view) {
     this.view = view;
@@ -496,8 +501,8 @@ export class Board {
       "aria-label",
       t("board.label", { square: view.assam.square, facing: t(`facing.${view.assam.facing}`) }),
     );
-    for (const hit of this.hits.children) {
-      const q = hit.dataset.square;
+    for (const hit of this.hitSquares()) {
+      const q = /** @type {string} */ (hit.dataset.square);
       const cell = board[q];
       const label = cell
         ? t("board.square.carpet", { square: q, colour: colourName(cell.colour) })
@@ -603,7 +608,11 @@ export class Board {
     this.placeAssam(last.square, last.facing);
   }
 
-  /** Highlights: legal squares, selected square, partner squares, the tithe region. */
+  /**
+   * Highlights: legal squares, selected square, partner squares, the tithe region.
+   * @param {{legal?: string[], selected?: string | null, partners?: string[], region?: string[],
+   *   regionLabel?: string | null, labelAt?: string | null}} [marks]
+   */
   mark({ legal = [], selected = null, partners = [], region = [], regionLabel = null, labelAt = null } = {}) {
     clear(this.marks);
     const box = (q, cls, extra = {}) => {
@@ -626,13 +635,13 @@ export class Board {
     }
     const legalSet = new Set(legal);
     const partnerSet = new Set(partners);
-    for (const hit of this.hits.children) {
-      const q = hit.dataset.square;
+    for (const hit of this.hitSquares()) {
+      const q = /** @type {string} */ (hit.dataset.square);
       hit.classList.toggle("legal", legalSet.has(q) || partnerSet.has(q));
       hit.classList.toggle("selected", q === selected);
       hit.setAttribute(
         "aria-label",
-        hit.getAttribute("aria-label").split(" — ")[0] +
+        (hit.getAttribute("aria-label") || "").split(" — ")[0] +
           (legalSet.has(q) || partnerSet.has(q) ? ` — ${t("board.legal")}` : ""),
       );
     }
@@ -679,8 +688,9 @@ export class Board {
       }
     }
     if (move.placed) {
-      this.last.append(outline(move.placed, 1, "last-placed"));
-      this.last.lastChild.dataset.squares = [...move.placed].sort().join("-");
+      const placed = outline(move.placed, 1, "last-placed");
+      placed.dataset.squares = [...move.placed].sort().join("-");
+      this.last.append(placed);
     }
     if (tithe && tithe.paid > 0 && tithe.labelAt) {
       const [cx, cy] = centre(tithe.labelAt);
@@ -740,7 +750,8 @@ function easeInOut(k) {
 }
 
 function tween(ms, frame) {
-  return new Promise((resolve) => {
+  return /** @type {Promise<void>} */ (
+    new Promise((resolve) => {
     const start = performance.now();
     const tick = (now) => {
       const k = Math.min((now - start) / ms, 1);
@@ -749,5 +760,5 @@ function tween(ms, frame) {
       else resolve();
     };
     requestAnimationFrame(tick);
-  });
+  }));
 }

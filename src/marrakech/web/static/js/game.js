@@ -32,8 +32,9 @@ export { clockText } from "./game/format.js";
  * @param {string} gameId
  */
 export function mountGame(root, gameId) {
+  const later = /** @type {any} */ (null); // set just below, before anything reads it
   /** @type {import("./game/layout.js").Ctx} */
-  const ctx = { root, gameId, tokens: tokensFromHash(location.hash), g: newState(speedSetting()), chat: newChat(gameId), ui: null, socket: null, ctrl: null };
+  const ctx = { root, gameId, tokens: tokensFromHash(location.hash), g: newState(speedSetting()), chat: newChat(gameId), ui: later, socket: later, ctrl: later };
   ctx.ctrl = newController(ctx);
   const layout = () => {
     ctx.ui = build(root, (square) => ctx.ctrl.clickSquare(square));

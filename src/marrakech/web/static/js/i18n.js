@@ -1159,7 +1159,8 @@ export function lang() {
 
 /** True when the player chose a language on this browser (the EN / FR buttons). */
 export function langChosen() {
-  return LANGS.includes(storedLang());
+  const stored = storedLang();
+  return stored !== null && LANGS.includes(stored);
 }
 
 /** Switch language; `remember: false` for a default that is not the player's choice. */

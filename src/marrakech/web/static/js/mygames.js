@@ -44,7 +44,7 @@ export function mountMyGames(root) {
       M.answer = await api.myGames(heldSeats());
       M.error = null;
     } catch (error) {
-      M.error = t("lobby.error", { message: error.message });
+      M.error = t("lobby.error", { message: /** @type {Error} */ (error).message });
     }
     M.at = Date.now();
     render();

@@ -24,15 +24,18 @@ export class GameSocket {
     this.lang = opts.lang;
     this.onMessage = opts.onMessage;
     this.onStatus = opts.onStatus;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pinger = undefined;
     this.lastHeard = Date.now();
     this.wake = () => {
       if (!this.stopped && (!this.ws || this.ws.readyState > 1)) this.reconnectNow();
-      else if (!this.stopped && Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this.ws.close();
+      else if (!this.stopped && Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this.ws?.close();
     };
     window.addEventListener("online", this.wake);
     document.addEventListener("visibilitychange", this.wake);

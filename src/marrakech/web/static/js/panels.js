@@ -84,6 +84,7 @@ export class Panels {
       if (out && !(info && info.resigned)) badges.push(h("span", { class: "badge out" }, t("seat.out")));
       if (winner) badges.push(h("span", { class: "badge win" }, t("seat.winner")));
       if (!over && mover === n) badges.push(h("span", { class: "badge" }, t("seat.to_move")));
+      /** @param {string} label @param {number} value @param {string} testid @param {Node | null} [extra] */
       const stat = (label, value, testid, extra = null) =>
         h("div", {}, h("dt", {}, label), h("dd", { "data-testid": testid }, extra, value));
       const pile =
@@ -200,7 +201,7 @@ export class Die {
       4: [0, 2, 6, 8],
     };
     const on = new Set(n ? layout[n] : []);
-    [...this.el.children].forEach((pip, i) => {
+    [.../** @type {HTMLCollectionOf<HTMLElement>} */ (this.el.children)].forEach((pip, i) => {
       pip.style.visibility = on.has(i) ? "visible" : "hidden";
     });
     this.el.classList.toggle("blank", !n);
@@ -255,7 +256,7 @@ export class Log {
   }
 
   scroll(current) {
-    const target = current === null ? this.list.lastElementChild : this.list.children[current];
+    const target = /** @type {HTMLElement | null} */ (current === null ? this.list.lastElementChild : this.list.children[current]);
     if (target) this.list.scrollTop = target.offsetTop - this.list.offsetTop - 40;
   }
 }

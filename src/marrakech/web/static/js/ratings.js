@@ -186,6 +186,7 @@ export function mountProfile(root, name) {
 
 function profileParts(p, mine) {
   const since = new Date(p.member_since).toLocaleDateString(lang());
+  /** @type {Node[]} */
   const parts = [h("p", { "data-testid": "profile-since" }, t("profile.since", { date: since }))];
   if (p.plays_like) {
     parts.push(h("p", { class: "plays-like", "data-testid": "plays-like" }, t(mine ? "profile.plays_like.you" : "profile.plays_like", { level: levelName(p.plays_like) })));

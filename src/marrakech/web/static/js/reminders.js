@@ -5,6 +5,7 @@
 
 import { h, clear } from "./dom.js";
 import { t, lang } from "./i18n.js";
+import { errorText } from "./api.js";
 
 /**
  * @typedef {{address: string, lang: string, status: string}} Email
@@ -90,7 +91,7 @@ export function renderMailForm(root, view) {
       edited = false;
       note = done;
     } catch (e) {
-      error = t("mail.error", { message: (e && e.message) || String(e) });
+      error = t("mail.error", { message: errorText(e) });
     } finally {
       busy = false;
       draw();

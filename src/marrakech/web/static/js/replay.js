@@ -4,7 +4,7 @@
 // (stepping, playing, keys: the controller, R.ctrl, which the view's buttons call).
 
 import { t, lang, onLangChange } from "./i18n.js";
-import { api } from "./api.js";
+import { api, ApiError, errorText } from "./api.js";
 import { build, render } from "./replay/view.js";
 import { onKey, newPlayer } from "./replay/player.js";
 
@@ -60,7 +60,7 @@ async function load(R) {
     }
   } catch (error) {
     r.data = null;
-    r.error = error.status === 404 ? t("game.not_found") : t("replay.error", { message: error.message });
+    r.error = error instanceof ApiError && error.status === 404 ? t("game.not_found") : t("replay.error", { message: errorText(error) });
   }
   build(R);
   render(R);
@@ -75,7 +75,7 @@ export function mountReplay(root, gameId) {
     upload: gameId === "upload",
     r: { data: null, meta: null, pos: 0, target: null, queued: null, playing: false, timer: null, busy: false, error: null, analysis: null },
     ui: {},
-    ctrl: null,
+    ctrl: /** @type {any} */ (null), // set just below, before the view reads it
   };
   R.ctrl = newPlayer(R);
   build(R);

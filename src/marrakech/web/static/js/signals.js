@@ -131,7 +131,7 @@ export function markTab(yourTurn, title) {
   document.title = title;
   const link = /** @type {HTMLLinkElement|null} */ (document.querySelector("link[rel=icon]"));
   if (!link) return;
-  const base = link.getAttribute("href").replace(/favicon(-turn)?\.svg$/, "");
+  const base = (link.getAttribute("href") || "").replace(/favicon(-turn)?\.svg$/, "");
   const wanted = yourTurn ? TURN_ICON : ICON;
   link.setAttribute("href", base + wanted.split("/").pop());
   link.dataset.turn = yourTurn ? "1" : "0";

@@ -32,6 +32,9 @@ export function getGame(id) {
 /**
  * Add or update a game: `tokens` are seat tokens held here (a hotseat holds several),
  * `seats` the seat numbers they open, `invites` maps seat number to an invitation link.
+ * @param {string} id
+ * @param {{tokens?: string[], seats?: number[], invites?: Record<string, string>,
+ *   players?: number | null}} [held]
  */
 export function remember(id, { tokens = [], seats = [], invites = {}, players = null } = {}) {
   const list = load();

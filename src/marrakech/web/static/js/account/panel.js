@@ -291,5 +291,5 @@ export function renderPanel(root, M, close) {
     ...(M.account ? signedIn(M) : signedOut(M)),
     h("div", { class: "dialog-actions" }, closeButton),
   ];
-  root.append(...parts.filter(Boolean));
+  root.append(.../** @type {(Node | string)[]} */ (parts.filter(Boolean)));
 }

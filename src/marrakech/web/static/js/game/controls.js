@@ -140,7 +140,7 @@ function renderOrient(ctx, legal, disabled) {
         { class: "control-row" },
         button(
           t("game.orient.confirm_as", { choice: t(`game.orient.${g.orientPreview}`) }),
-          { onclick: () => ctx.ctrl.act(g.orientPreview), "data-testid": "orient-confirm", class: "btn warm", disabled },
+          { onclick: () => ctx.ctrl.act(/** @type {string} */ (g.orientPreview)), "data-testid": "orient-confirm", class: "btn warm", disabled },
           "Enter",
         ),
       ),
@@ -231,10 +231,11 @@ function renderPlace(ctx, seat, disabled) {
   const partners = g.placeFirst ? partnersOf(g, g.placeFirst) : [];
   ui.board.mark({ legal: g.placeFirst ? [] : [...squares], selected: g.placeFirst, partners });
   let label;
-  if (g.placeChoice) {
-    const i = list.findIndex((p) => p.token === g.placeChoice.token);
-    ui.board.showPreview([g.placeChoice.a, g.placeChoice.b], colour);
-    label = t("game.place.choice", { i: i + 1, n: list.length, a: g.placeChoice.a, b: g.placeChoice.b });
+  const chosen = g.placeChoice;
+  if (chosen) {
+    const i = list.findIndex((p) => p.token === chosen.token);
+    ui.board.showPreview([chosen.a, chosen.b], colour);
+    label = t("game.place.choice", { i: i + 1, n: list.length, a: chosen.a, b: chosen.b });
     if (touching()) label += ` ${t("game.place.again")}`;
   } else if (g.placeFirst) {
     label = t(touching() ? "game.place.pick2.touch" : "game.place.pick2");

@@ -13,12 +13,12 @@ import { api } from "../api.js";
 export function showHandover(ctx, onDone) {
   const { g, ui } = ctx;
   if (ui.overlay) ui.overlay.remove();
-  const seat = g.handover;
+  const seat = /** @type {number} */ (g.handover); // a handover is shown for a seat
   const name = seatName(g.view, g.meta, seat);
   const ok = button(t("game.handover.ok", { seat: name }), {
     onclick: () => {
       g.handover = null;
-      ui.overlay.remove();
+      ui.overlay?.remove();
       ui.overlay = null;
       onDone();
       ui.board.svg.focus();

@@ -64,7 +64,8 @@ export function cycle(ctx, step) {
   const { g } = ctx;
   const list = placements(g);
   if (!list.length) return;
-  let i = g.placeChoice ? list.findIndex((p) => p.token === g.placeChoice.token) : -1;
+  const chosen = g.placeChoice;
+  let i = chosen ? list.findIndex((p) => p.token === chosen.token) : -1;
   i = i < 0 ? (step > 0 ? 0 : list.length - 1) : (i + step + list.length) % list.length;
   g.placeChoice = list[i];
   g.placeFirst = null;

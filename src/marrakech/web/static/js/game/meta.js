@@ -47,7 +47,7 @@ export function renderMeta(ctx, reminders) {
     ...(g.you.length ? signalButtons(ctx) : []),
     reminders,
   ];
-  ui.metaLine.append(...parts.filter(Boolean));
+  ui.metaLine.append(.../** @type {(Node | string)[]} */ (parts.filter(Boolean)));
 }
 
 /** Sound on/off and notifications (asked for, on, off or denied). @param {Ctx} ctx */

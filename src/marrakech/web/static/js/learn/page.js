@@ -92,7 +92,7 @@ function pickSquare(lesson, board, pick, square, onPlace) {
 export function mountLearn(root) {
   const L = {
     /** @type {any} */ data: null,
-    error: null,
+    /** @type {string | null} */ error: null,
     index: 0,
     /** @type {any} */ verdict: null,
     busy: false,
@@ -113,7 +113,7 @@ export function mountLearn(root) {
         L.index = open < 0 ? 0 : open;
       }
     } catch (error) {
-      L.error = error.message;
+      L.error = /** @type {Error} */ (error).message;
     }
     render();
   }
@@ -125,7 +125,7 @@ export function mountLearn(root) {
       L.verdict = await api.lessonAnswer(lesson.id, token, lang());
       if (L.verdict.correct) L.progress = markLesson(L.progress, lesson.id, true);
     } catch (error) {
-      L.verdict = { legal: false, correct: false, message: error.message, after: null, event: null };
+      L.verdict = { legal: false, correct: false, message: /** @type {Error} */ (error).message, after: null, event: null };
     }
     L.busy = false;
     render();

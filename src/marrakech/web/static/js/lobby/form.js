@@ -49,7 +49,7 @@ export function createRequest(form) {
   const firstHere = chosen.findIndex((s) => s.kind === "here");
   const seats = chosen.map((s, seat) => {
     const kind = s.kind === "here" ? "human" : s.kind;
-    /** @type {{kind: string, level?: string, name?: string}} */
+    /** @type {{kind: string, level?: string | null, name?: string}} */
     const spec = { kind };
     if (kind === "bot") spec.level = s.level;
     else if (s.name.trim()) spec.name = s.name.trim();
@@ -97,7 +97,7 @@ function playerCounts(L) {
             form.players = n;
             if (form.first !== "random" && Number(form.first) >= n) form.first = "random";
             // A level that does not play n players (learned at three) gives way to the default.
-            for (const spec of form.seats) if (!levelsFor(n).includes(spec.level)) spec.level = config.defaultLevel;
+            for (const spec of form.seats) if (!levelsFor(n).includes(spec.level ?? "")) spec.level = config.defaultLevel;
             L.render();
             /** @type {HTMLElement} */ (L.root.querySelector(`[data-testid=players-${n}]`)).focus();
           },
@@ -283,6 +283,7 @@ async function create(L) {
     const answer = await api.createGame(body);
     const here = [];
     const hereSeats = [];
+    /** @type {Record<string, string>} */
     const invites = {};
     for (const seat of answer.seats) {
       if (!seat.token) continue;
@@ -307,7 +308,7 @@ async function create(L) {
   const card = L.root.querySelector("[data-testid=created]");
   if (card) {
     card.scrollIntoView({ block: "start" });
-    card.querySelector("h2").focus();
+    card.querySelector("h2")?.focus();
   }
   L.refresh();
 }

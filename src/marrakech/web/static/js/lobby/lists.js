@@ -20,7 +20,7 @@ export async function refresh(L) {
       .slice(0, 50);
     [L.mine, L.open] = await Promise.all([api.games(ids), api.openGames()]);
   } catch (error) {
-    L.listError = t("lobby.error", { message: error.message });
+    L.listError = t("lobby.error", { message: /** @type {Error} */ (error).message });
   }
   L.renderLists();
 }
