@@ -21,6 +21,9 @@ import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
 import { mountLeaderboard, mountProfile } from "./ratings.js";
 
+/** Which page an address shows, and of what (a game's or a player's id). @typedef {{page: string, id?: string}} Where */
+
+/** @param {string} path @returns {Where} */
 function route(path) {
   let m = /^\/g\/([^/]+)\/?$/.exec(path);
   if (m) return { page: "game", id: decodeURIComponent(m[1]) };
@@ -34,18 +37,20 @@ function route(path) {
   return { page: "lobby" };
 }
 
+/** @param {Where} where */
 function renderChrome(where) {
   byId("tagline").textContent = t("app.tagline");
   const help = byId("help-button");
   help.textContent = t("nav.help");
   help.setAttribute("aria-keyshortcuts", "?");
-  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(/** @type {string} */ (el.dataset.i18n));
   document.querySelector(".brand")?.setAttribute("aria-label", t("nav.home"));
   const group = byId("lang-switch");
   group.setAttribute("aria-label", t("nav.lang"));
   for (const b of group.querySelectorAll("button")) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
   }
+  /** @type {Record<string, string>} */
   const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, leaderboard: `${t("app.title")} — ${t("ratings.leaderboard")}`, profile: `${t("app.title")} — ${where.id}`, mygames: `${t("mygames.title")} — ${t("app.title")}` };
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
@@ -92,7 +97,7 @@ async function start() {
   mountAccount();
   byId("help-button").addEventListener("click", openHelp);
   for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#lang-switch button"))) {
-    b.addEventListener("click", () => setLang(b.dataset.lang));
+    b.addEventListener("click", () => setLang(/** @type {string} */ (b.dataset.lang)));
   }
   document.addEventListener("keydown", (e) => {
     if (e.key !== "?" || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -113,7 +118,7 @@ async function start() {
     return;
   }
   if (where.page === "game") mountGame(main, /** @type {string} */ (where.id));
-  else if (where.page === "replay") mountReplay(main, where.id);
+  else if (where.page === "replay") mountReplay(main, /** @type {string} */ (where.id));
   else if (where.page === "learn") mountLearn(main);
   else if (where.page === "leaderboard") mountLeaderboard(main);
   else if (where.page === "profile") mountProfile(main, /** @type {string} */ (where.id));

@@ -62,7 +62,6 @@ export function s(tag, attrs = {}, ...children) {
   return apply(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
-/** @template {Element} E @param {E} el @returns {E} */
 /** The element with this id, which the page's HTML always has. @param {string} id */
 export function byId(id) {
   const el = document.getElementById(id);
@@ -70,6 +69,7 @@ export function byId(id) {
   return el;
 }
 
+/** @template {Element} E @param {E} el @returns {E} */
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;

@@ -44,7 +44,7 @@ export function mountGame(root, gameId) {
   ctx.ui.statusText.textContent = t("game.loading");
   ctx.socket = openSocket(ctx);
   ctx.socket.connect();
-  const keys = (e) => ctx.ctrl.onKey(e);
+  const keys = (/** @type {KeyboardEvent} */ e) => ctx.ctrl.onKey(e);
   document.addEventListener("keydown", keys);
   const ticker = setInterval(() => renderClock(ctx), 250);
   const offLang = onLangChange((next) => {
@@ -54,7 +54,7 @@ export function mountGame(root, gameId) {
     ctx.socket.setLang(next);
   });
   // Tests and curious players can look at the page's model.
-  window["marrakechGame"] = ctx.g;
+  /** @type {any} */ (window).marrakechGame = ctx.g;
   return () => {
     ctx.socket.close();
     clearInterval(ticker);

@@ -131,14 +131,14 @@ export class GameSocket {
     this.connect();
   }
 
-  /** Send a message now; false when the socket is not open (the caller may retry). */
+  /** Send a message now; false when the socket is not open (the caller may retry). @param {object} msg */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
     return true;
   }
 
-  /** A new language: reconnect so the welcome brings the whole log in that language. */
+  /** A new language: reconnect so the welcome brings the whole log in that language. @param {string} lang */
   setLang(lang) {
     if (lang === this.lang) return;
     this.lang = lang;

@@ -30,7 +30,9 @@ export function emailStatus(email) {
  * @param {HTMLElement} root @param {MailView} view
  */
 export function renderMailForm(root, view) {
+  /** @type {string | null} */
   let note = null;
+  /** @type {string | null} */
   let error = null;
   let busy = false;
   // Whether the field holds the player's own text rather than the stored address.
@@ -80,7 +82,7 @@ export function renderMailForm(root, view) {
     if (view.email) form.append(remove);
     else remove.remove();
   };
-  const act = async (action, done) => {
+  const act = async (/** @type {() => Promise<Email | null>} */ action, /** @type {string} */ done) => {
     acted = true;
     loading = false;
     busy = true;

@@ -21,12 +21,12 @@ export const UPLOAD_KEY = "marrakech.upload";
  * @property {import("./replay/player.js").Player} ctrl  What the view asks of the replay.
  */
 
-/** A game meta built from a record's seat labels ("Ann", "human", "bot:easy"). */
+/** A game meta built from a record's seat labels ("Ann", "human", "bot:easy"). @param {Record<string, any>} record */
 export function metaFromRecord(record) {
   return {
     players: record.players,
     rules: record.rules,
-    seats: (record.seats || []).map((label, seat) => {
+    seats: (record.seats || []).map((/** @type {string | null} */ label, /** @type {number} */ seat) => {
       const text = String(label || "");
       if (text.startsWith("bot:")) return { seat, kind: "bot", level: text.slice(4), name: "" };
       if (text === "human" || text === "open" || text === "") return { seat, kind: "human", name: "" };
@@ -66,7 +66,7 @@ async function load(R) {
   render(R);
 }
 
-/** Show the replay of `gameId` (or of the uploaded record) in `root`; returns what unmounts it. */
+/** Show the replay of `gameId` (or of the uploaded record) in `root`; returns what unmounts it. @param {HTMLElement} root @param {string} gameId */
 export function mountReplay(root, gameId) {
   /** @type {Replay} */
   const R = {
@@ -80,7 +80,7 @@ export function mountReplay(root, gameId) {
   R.ctrl = newPlayer(R);
   build(R);
   R.ui.posLabel.textContent = t("game.loading");
-  const keys = (e) => onKey(R, e);
+  const keys = (/** @type {KeyboardEvent} */ e) => onKey(R, e);
   document.addEventListener("keydown", keys);
   const off = onLangChange(() => load(R));
   load(R);

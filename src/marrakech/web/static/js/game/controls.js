@@ -70,7 +70,7 @@ export function renderControls(ctx) {
   if ((view.phase === "orient" || view.phase === "place") && hintsAllowed(g)) renderHint(ctx, disabled);
 }
 
-/** The Hint button, and the advice once it came. @param {Ctx} ctx */
+/** The Hint button, and the advice once it came. @param {Ctx} ctx @param {boolean} disabled */
 function renderHint(ctx, disabled) {
   const { g, ui } = ctx;
   const hint = currentHint(g);
@@ -94,12 +94,14 @@ function renderHint(ctx, disabled) {
 }
 
 /** A number as formatNumber shows it (one decimal), for the plural rules: "≈ 1 dirham". */
-const roundedTenth = (x) => Math.round(x * 10) / 10;
+const roundedTenth = (/** @type {number} */ x) => Math.round(x * 10) / 10;
 
+/** @type {Record<string, string>} */
 const ARROWS = { L: "↶", S: "↑", R: "↷" };
+/** @type {Record<string, string>} */
 const KEYS = { L: "←", S: "↑", R: "→" };
 
-/** Turn left, keep straight, turn right: each with its expected tithe. @param {Ctx} ctx */
+/** Turn left, keep straight, turn right: each with its expected tithe. @param {Ctx} ctx @param {string[]} legal @param {boolean} disabled */
 function renderOrient(ctx, legal, disabled) {
   const { g, ui } = ctx;
   const controls = ui.controls;
@@ -148,7 +150,7 @@ function renderOrient(ctx, legal, disabled) {
   }
 }
 
-/** The facing a choice gives, its landing squares on the board, and the table. @param {Ctx} ctx */
+/** The facing a choice gives, its landing squares on the board, and the table. @param {Ctx} ctx @param {string | null} tok */
 export function showOrientInfo(ctx, tok) {
   const { g, ui } = ctx;
   const option = tok ? previewOf(g, tok) : null;
@@ -175,11 +177,11 @@ export function showOrientInfo(ctx, tok) {
   );
 }
 
-/** Each die result of an orientation: chance, landing square, what it costs. @param {Ctx} ctx */
+/** Each die result of an orientation: chance, landing square, what it costs. @param {Ctx} ctx @param {Record<string, any>} option */
 function previewTable(ctx, option) {
   const { g } = ctx;
-  const payee = (roll) => (roll.payee === null || roll.payee === undefined ? "" : seatName(g.view, g.meta, roll.payee));
-  const cost = (roll) =>
+  const payee = (/** @type {Record<string, any>} */ roll) => (roll.payee === null || roll.payee === undefined ? "" : seatName(g.view, g.meta, roll.payee));
+  const cost = (/** @type {Record<string, any>} */ roll) =>
     roll.eliminates
       ? t("preview.out", { n: roll.due, seat: payee(roll) })
       : roll.due > 0
@@ -203,7 +205,7 @@ function previewTable(ctx, option) {
     h(
       "tbody",
       {},
-      option.rolls.map((roll) =>
+      option.rolls.map((/** @type {Record<string, any>} */ roll) =>
         h(
           "tr",
           { "data-roll": roll.roll, class: roll.due > 0 ? "costly" : "" },
@@ -217,7 +219,7 @@ function previewTable(ctx, option) {
   );
 }
 
-/** Where a carpet may go: squares marked, the carpet chosen previewed. @param {Ctx} ctx */
+/** Where a carpet may go: squares marked, the carpet chosen previewed. @param {Ctx} ctx @param {number} seat @param {boolean} disabled */
 function renderPlace(ctx, seat, disabled) {
   const { g, ui } = ctx;
   const list = placements(g);
@@ -266,7 +268,7 @@ function renderPlace(ctx, seat, disabled) {
   );
 }
 
-/** What happened since this page's seats last played (the last six turns). @param {Ctx} ctx */
+/** What happened since this page's seats last played (the last six turns). @param {Ctx} ctx @param {boolean} show */
 function renderSince(ctx, show) {
   const { g, ui } = ctx;
   clear(ui.sinceEl);
@@ -274,8 +276,8 @@ function renderSince(ctx, show) {
   if (!show || !turns.length || !g.view) return;
   // A long absence: the last few turns say enough; the log has the rest.
   const shown = turns.slice(-6);
-  const name = (seat) => seatName(g.view, g.meta, seat);
-  const line = (turn) =>
+  const name = (/** @type {number} */ seat) => seatName(g.view, g.meta, seat);
+  const line = (/** @type {import("./state.js").TurnSummary} */ turn) =>
     h("li", { "data-turn": turn.turn }, swatches(g.view.seats[turn.seat].colours, 16), " ", h("strong", {}, name(turn.seat)), ": ", turnText(turn, g.you, name));
   ui.sinceEl.append(
     h(

@@ -9,7 +9,7 @@ import { api } from "../api.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-/** One screen, several seats: hand it over before the next one's turn shows. @param {Ctx} ctx */
+/** One screen, several seats: hand it over before the next one's turn shows. @param {Ctx} ctx @param {() => void} onDone */
 export function showHandover(ctx, onDone) {
   const { g, ui } = ctx;
   if (ui.overlay) ui.overlay.remove();
@@ -41,7 +41,7 @@ export function showHandover(ctx, onDone) {
   ok.focus();
 }
 
-/** Ask before a seat resigns. @param {Ctx} ctx */
+/** Ask before a seat resigns. @param {Ctx} ctx @param {number} seat */
 export function confirmResign(ctx, seat) {
   const name = seatName(ctx.g.view, ctx.g.meta, seat);
   const dialog = h(

@@ -13,13 +13,16 @@ import { signalTurn } from "./meta.js";
 import { receiveChat, receiveHidden, chatWelcomed, chatRefused } from "./chat.js";
 
 /** The chat's messages, shown at once (never behind a move's animation). */
+/** @type {Record<string, Handler>} */
 export const CHAT = { chat: receiveChat, chat_hidden: receiveHidden };
 /** The refusals of the chat's, also shown in its panel. */
 const CHAT_CODES = new Set(["chat_off", "chat_too_fast", "chat_too_long", "chat_bad_text", "chat_channel", "no_such_message", "banned"]);
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
+/** @typedef {import("./state.js").Message} Message */
+/** @typedef {(ctx: Ctx, msg: Message) => void | Promise<void>} Handler */
 
-/** A message arrived: queue it (a welcome replaces whatever waits) and apply the queue. @param {Ctx} ctx */
+/** A message arrived: queue it (a welcome replaces whatever waits) and apply the queue. @param {Ctx} ctx @param {Message} msg */
 export function receive(ctx, msg) {
   if (Object.hasOwn(CHAT, msg.type)) {
     CHAT[msg.type](ctx, msg);
@@ -31,6 +34,7 @@ export function receive(ctx, msg) {
 }
 
 /** @type {Record<string, (ctx: Ctx, msg: any) => void|Promise<void>>} */
+/** @type {Record<string, Handler>} */
 export const HANDLERS = {
   welcome,
   update,
@@ -57,7 +61,7 @@ async function pump(ctx) {
   g.busy = true;
   try {
     while (g.queue.length) {
-      const msg = g.queue.shift();
+      const msg = /** @type {Message} */ (g.queue.shift()); // the loop runs while one waits
       const handler = Object.hasOwn(HANDLERS, msg.type) ? HANDLERS[msg.type] : null;
       try {
         if (handler) await handler(ctx, msg);
@@ -71,7 +75,7 @@ async function pump(ctx) {
   afterSettle(ctx);
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 function welcome(ctx, msg) {
   const { g, root, ui } = ctx;
   state.applyWelcome(g, msg, performance.now());
@@ -87,7 +91,7 @@ function welcome(ctx, msg) {
   if (shown !== lang()) setLang(shown, { remember: false });
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 async function update(ctx, msg) {
   const { g } = ctx;
   if (msg.version <= g.version) return;
@@ -126,7 +130,7 @@ async function update(ctx, msg) {
   announce((msg.log || []).join(" "));
 }
 
-/** A `game` message: the game's meta changed (seats, status, clock), maybe with a reason to tell. @param {Ctx} ctx */
+/** A `game` message: the game's meta changed (seats, status, clock), maybe with a reason to tell. @param {Ctx} ctx @param {Message} msg */
 function changed(ctx, msg) {
   const { g } = ctx;
   g.meta = msg.game;
@@ -144,17 +148,17 @@ function changed(ctx, msg) {
   if (g.endDialog) ctx.ctrl.refreshEnd(); // the end screen names who resigned, and the rematch once it exists
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 function rematchReady(ctx, msg) {
   const { g } = ctx;
   g.rematch = msg;
-  const seats = msg.seats.map((x) => x.seat);
-  remember(msg.game_id, { tokens: msg.seats.map((x) => x.token), seats, players: g.meta ? g.meta.players : null });
+  const seats = msg.seats.map((/** @type {{seat: number}} */ x) => x.seat);
+  remember(msg.game_id, { tokens: msg.seats.map((/** @type {{token: string}} */ x) => x.token), seats, players: g.meta ? g.meta.players : null });
   if (g.view) ctx.ctrl.redrawControls();
   if (g.endDialog) ctx.ctrl.refreshEnd();
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 function refused(ctx, msg) {
   state.applyRefusal(ctx.g, msg, t("game.not_found"));
   const key = `game.error.${msg.code}`;

@@ -2,12 +2,12 @@
 
 import { t, lang, durationText } from "../i18n.js";
 
-/** "2.5" or "2,5": a number with at most `digits` decimals. */
+/** "2.5" or "2,5": a number with at most `digits` decimals. @param {number} x */
 export function formatNumber(x, digits = 1, language = lang()) {
   return new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(x);
 }
 
-/** "54%" or "54 %": a probability as a percentage. */
+/** "54%" or "54 %": a probability as a percentage. @param {number} p */
 export function formatPercent(p, digits = 0, language = lang()) {
   return new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: digits }).format(p);
 }

@@ -42,6 +42,7 @@ export function showHint(ctx) {
 }
 
 /** A touch previews the facing (and what each die result would cost); a second tap
+ * @param {string} tok
  * on it, or the confirm button, sends it. A click or a key sends it at once. @param {Ctx} ctx */
 export function chooseOrient(ctx, tok) {
   if (touching() && ctx.g.orientPreview !== tok) {
@@ -59,7 +60,7 @@ export function clearPlace(ctx) {
   ctx.ctrl.redrawControls();
 }
 
-/** Preview the next (1) or previous (-1) legal carpet. @param {Ctx} ctx */
+/** Preview the next (1) or previous (-1) legal carpet. @param {Ctx} ctx @param {number} step */
 export function cycle(ctx, step) {
   const { g } = ctx;
   const list = placements(g);
@@ -72,7 +73,7 @@ export function cycle(ctx, step) {
   ctx.ctrl.redrawControls();
 }
 
-/** A square of the board pressed while placing: pick a carpet square by square. @param {Ctx} ctx */
+/** A square of the board pressed while placing: pick a carpet square by square. @param {Ctx} ctx @param {string} square */
 export function clickSquare(ctx, square) {
   const { g } = ctx;
   if (!g.view || g.view.phase !== "place" || activeSeat(g) === null || g.busy || g.pending || g.handover !== null) return;
@@ -96,9 +97,10 @@ export function clickSquare(ctx, square) {
   ctx.ctrl.redrawControls();
 }
 
+/** @type {Record<string, string>} */
 const ORIENT_KEYS = { ArrowLeft: "L", ArrowRight: "R", ArrowUp: "S" };
 
-/** A key while orienting; true when it was one of the phase's. @param {Ctx} ctx */
+/** A key while orienting; true when it was one of the phase's. @param {Ctx} ctx @param {KeyboardEvent} e @param {boolean} enter */
 function orientKey(ctx, e, enter) {
   const { g } = ctx;
   if (e.key in ORIENT_KEYS) g.orientPreview = ORIENT_KEYS[e.key];
@@ -111,7 +113,7 @@ function orientKey(ctx, e, enter) {
   return true;
 }
 
-/** A key while placing; true when it was one of the phase's. @param {Ctx} ctx */
+/** A key while placing; true when it was one of the phase's. @param {Ctx} ctx @param {KeyboardEvent} e @param {boolean} enter */
 function placeKey(ctx, e, enter) {
   const { g } = ctx;
   if (e.key === "ArrowRight" || e.key === "ArrowDown") cycle(ctx, 1);

@@ -33,6 +33,7 @@ export function remindersMenu(ctx) {
 async function fill(ctx, body) {
   const game = ctx.gameId;
   const [first, ...others] = ctx.tokens;
+  /** @type {Record<string, any>} */
   let state;
   try {
     state = await api.seatMail(game, first);

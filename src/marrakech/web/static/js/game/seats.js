@@ -10,7 +10,7 @@ import { seatInfo } from "./state.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-/** A choice of the bot levels that play the game's player count. */
+/** A choice of the bot levels that play the game's player count. @param {string} testid @param {string} label @param {number} players */
 function levelSelect(testid, label, players) {
   return h(
     "select",

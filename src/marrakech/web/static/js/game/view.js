@@ -10,7 +10,7 @@ import { clockText } from "./format.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-/** Whose turn it is, in words: also whether it is this page's (returned). @param {Ctx} ctx */
+/** Whose turn it is, in words: also whether it is this page's (returned). @param {Ctx} ctx @param {number} mover */
 function statusSentence(ctx, mover) {
   const { g } = ctx;
   const name = seatName(g.view, g.meta, mover);
@@ -45,7 +45,7 @@ export function renderStatus(ctx) {
   if (view.phase === "over") {
     ui.statusText.textContent = t("game.over");
   } else if (waiting) {
-    const open = g.meta.seats.filter((x) => x.kind === "open").length;
+    const open = g.meta.seats.filter((/** @type {{kind: string}} */ x) => x.kind === "open").length;
     ui.statusText.textContent = plural("game.waiting", open);
   } else if (mover !== null) {
     ui.statusSwatches.append(swatches(view.seats[mover].colours, 26));

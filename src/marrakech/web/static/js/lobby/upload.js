@@ -14,7 +14,7 @@ export function uploadCard() {
   const error = h("p", { class: "notice error", hidden: true, role: "alert", "data-testid": "upload-error" });
   go.addEventListener("click", async () => {
     const file = input.files && input.files[0];
-    const fail = (text) => {
+    const fail = (/** @type {string} */ text) => {
       error.textContent = text;
       error.hidden = false;
     };

@@ -14,7 +14,7 @@ export function cur(R) {
   return r.queued ?? r.target ?? r.pos;
 }
 
-/** Show position `pos`; one step forward is animated when `animate`. @param {Replay} R */
+/** Show position `pos`; one step forward is animated when `animate`. @param {Replay} R @param {number} pos @param {boolean} animate */
 export async function go(R, pos, animate) {
   const { r, ui } = R;
   if (!r.data) return;

@@ -11,6 +11,7 @@ import { words } from "../game/format.js";
 /** @typedef {import("../replay.js").Replay} Replay */
 
 // Media-control icons drawn in SVG (fonts often lack the ⏮ ⏭ ⏸ glyphs).
+/** @type {Record<string, string>} */
 export const ICONS = {
   // Previous and next are one step: a triangle against a bar (|◀, ▶|), so Next never
   // looks like Play (a lone triangle); first and last are two triangles and a bar.
@@ -22,6 +23,7 @@ export const ICONS = {
   last: "M1 2v12l6-6z M7 2v12l6-6z M13 2h2v12h-2z",
 };
 
+/** @param {string} name */
 export function icon(name) {
   return s("svg", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", class: "icon" }, s("path", { d: ICONS[name], fill: "currentColor" }));
 }
@@ -38,7 +40,7 @@ function controlsRow(R) {
   const { ui } = R;
   ui.slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": t("replay.position", { i: 0, n: 0 }), "data-testid": "replay-slider" });
   ui.slider.addEventListener("input", () => R.ctrl.go(Number(ui.slider.value), false));
-  const btn = (label, testid, fn, name) =>
+  const btn = (/** @type {string} */ label, /** @type {string} */ testid, /** @type {() => void} */ fn, /** @type {string} */ name) =>
     h("button", { type: "button", class: "btn secondary", "aria-label": label, title: label, "data-testid": testid, onclick: fn }, icon(name));
   ui.playBtn = btn(t("replay.play"), "replay-play", () => R.ctrl.togglePlay(), "play");
   return h(
@@ -79,7 +81,7 @@ export function build(R) {
   if (r.error) card.append(h("p", { class: "notice error", "data-testid": "replay-error" }, r.error));
   ui.panels = new Panels(side);
   ui.log = new Log(side);
-  ui.log.list.addEventListener("click", (e) => {
+  ui.log.list.addEventListener("click", (/** @type {MouseEvent} */ e) => {
     const li = e.target instanceof Element ? e.target.closest("li") : null;
     if (li) R.ctrl.go([...ui.log.list.children].indexOf(li) + 1, false);
   });
@@ -91,21 +93,21 @@ export function build(R) {
 function chatSection(R) {
   const { r } = R;
   const last = r.data.states[r.data.states.length - 1];
-  const author = (line) => (line.seat === null ? `${t("chat.spectator")} (${t("chat.spectators")})` : seatName(last, r.meta, line.seat));
-  const item = (line) =>
+  const author = (/** @type {import("../game/chat.js").ChatLine} */ line) => (line.seat === null ? `${t("chat.spectator")} (${t("chat.spectators")})` : seatName(last, r.meta, line.seat));
+  const item = (/** @type {import("../game/chat.js").ChatLine} */ line) =>
     h("li", { class: `chat-line ${line.kind} ${line.channel}`, "data-testid": "replay-chat-line" }, h("span", { class: "chat-author" }, author(line), ": "), h("span", { class: "chat-text", dir: "auto" }, words(line)));
   return h("section", { class: "chat", "aria-labelledby": "replay-chat-title" }, h("h2", { id: "replay-chat-title" }, t("chat.title")), h("ol", { class: "chat-lines", tabindex: "0" }, r.data.chat.map(item)));
 }
 
-/** The events of the turn that the move at `pos` ends (a turn is at most a handful). @param {Replay} R */
+/** The events of the turn that the move at `pos` ends (a turn is at most a handful). @param {Replay} R @param {number} pos */
 export function turnBefore(R, pos) {
   return addToTurn([], withStarts(R, Math.max(0, pos - 8), pos));
 }
 
-/** Events from..to with where each walk began (the position before it). @param {Replay} R */
+/** Events from..to with where each walk began (the position before it). @param {Replay} R @param {number} from @param {number} to */
 function withStarts(R, from, to) {
   const data = R.r.data;
-  return data.events.slice(from, to).map((ev, i) => {
+  return data.events.slice(from, to).map((/** @type {import("../animate.js").GameEvent} */ ev, /** @type {number} */ i) => {
     const before = data.states[from + i].assam;
     return ev.phase === "roll" ? { ...ev, from: { square: before.square, facing: before.facing } } : ev;
   });
@@ -138,13 +140,15 @@ export function render(R) {
  * Where the replay stands, turns counted as the lobby counts them (the server's): "Turn 3
  * of 30 (move 8 of 90)"; by moves only for a server that sent no turns.
  * @param {number[]} turns  The player turn at each position.
+ * @param {number} pos
+ * @param {number} n
  */
 export function positionText(turns, pos, n) {
   if (turns.length !== n + 1) return t("replay.position", { i: pos, n });
   return t("replay.position.turn", { turn: turns[pos], turns: turns[n], i: pos, n });
 }
 
-/** Whose turn it is, the result at the end, download, and the live game if it goes on. @param {Replay} R */
+/** Whose turn it is, the result at the end, download, and the live game if it goes on. @param {Replay} R @param {import("../board.js").StateView} view @param {number} n */
 function renderButtons(R, view, n) {
   const { r, ui } = R;
   clear(ui.endBtnHost);
@@ -170,8 +174,8 @@ function renderSwings(R) {
   const swings = r.analysis ? r.analysis.swings : [];
   if (!swings.length) return;
   const last = r.data.states[r.data.states.length - 1];
-  const percent = (p) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
-  const item = (swing) =>
+  const percent = (/** @type {number} */ p) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+  const item = (/** @type {Record<string, any>} */ swing) =>
     h(
       "li",
       {},
