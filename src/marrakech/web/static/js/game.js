@@ -2,8 +2,8 @@
 //
 // The server sends the state and, for each seat this page holds, the tokens it may send
 // now; the page draws them and sends one back. No rule is computed here. The page's
-// modules, by concern and layer (docs/web.md, docs/architecture.md "The page's modules"):
-//   pure         game/state.js (the model and how each message changes it),
+// modules, by concern and layer (docs/web.md, docs/architecture.md "Inside the page"):
+//   model        game/state.js (the model and how each message changes it),
 //                game/format.js (numbers and sentences), game/pointer.js (the last press)
 //   views        game/layout.js (the page's parts), game/view.js (status, clock, notice),
 //                game/controls.js (orient, roll, place, hint), game/seats.js and

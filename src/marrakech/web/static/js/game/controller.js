@@ -1,7 +1,7 @@
 // The game page's controller: the one module that owns what is sent (`send`, `act`) and
 // what is redrawn (`redraw` and its parts), and the one that wires the views together.
 // Each view gets the page's Ctx, whose `ctrl` is this object, and calls it for whatever
-// a press does; no view imports another (docs/architecture.md, "The page's modules").
+// a press does; no view imports another (docs/architecture.md, "Inside the page").
 
 import { t } from "../i18n.js";
 import { lastMove, summaryMove } from "../animate.js";
