@@ -8,6 +8,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from tests.layers import RANKS, all_imports, core_modules, layer_of, modules
+from tests.page_layers import NAMED, js_imports, js_layer, js_sources, layer_breaks
 
 
 def test_every_module_has_a_layer() -> None:
@@ -139,3 +140,54 @@ def test_the_web_calls_nothing_private_of_another_object() -> None:
             if private and not own and ast.unparse(node) not in THIRD_PARTY_PRIVATE:
                 found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
     assert not found, "private names used from outside:\n" + "\n".join(found)
+
+
+def _js_edges(sources: dict[str, str]) -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = defaultdict(set)
+    for found in js_imports(sources):
+        edges[found.importer].add(found.imported)
+    return edges
+
+
+def test_the_page_imports_itself_in_one_direction() -> None:
+    # Run-time imports: a JSDoc `import("./x.js").Type` names a type and loads nothing.
+    cycle = _cycle(_js_edges(js_sources()))
+    assert not cycle, "import circle in the page: " + " -> ".join(cycle)
+
+
+def test_every_page_import_respects_the_layers() -> None:
+    sources = js_sources()
+    layers = {name: js_layer(name, text) for name, text in sources.items()}
+    assert layers["dom.js"] == "shared" and layers["game/state.js"] == "model"
+    assert layers["game/controls.js"] == "view" and layers["game/controller.js"] == "controller"
+    assert layers["game.js"] == layers["learn/page.js"] == layers["lobby/form.js"] == "page"
+    assert set(NAMED) <= set(sources), "a module named in tests/page_layers.py is gone"
+    wrong = layer_breaks(sources)
+    assert not wrong, "page imports against the layers:\n" + "\n".join(wrong)
+
+
+def test_the_page_checks_catch_a_circle_and_a_view_importing_a_view() -> None:
+    sources = {
+        "dom.js": "export function h() {}\n",
+        "game.js": 'import { renderControls } from "./game/controls.js";\n'
+        "export function mountGame() {}\n",
+        "game/controls.js": 'import {\n  h,\n} from "../dom.js";\n'
+        'import { renderStatus } from "./view.js";\n',
+        "game/view.js": '/** @typedef {import("./controls.js").X} X */\n'
+        'import * as c from "./controls.js";\n',
+        "game/controller.js": 'export { renderStatus } from "./view.js";\nimport "../game.js";\n',
+    }
+    edges = _js_edges(sources)
+    assert edges["game/controls.js"] == {"dom.js", "game/view.js"}
+    assert edges["game/view.js"] == {"game/controls.js"}  # the JSDoc type is no import
+    assert _cycle(edges) == ["game/controls.js", "game/view.js", "game/controls.js"]
+    assert layer_breaks(sources) == [
+        "game/controls.js:4 (view) imports game/view.js (view)",
+        "game/view.js:2 (view) imports game/controls.js (view)",
+        "game/controller.js:2 (controller) imports game.js (page)",
+    ]
+    # Without the views' imports of each other and the controller's of the page: none.
+    sources["game/controls.js"] = 'import { h } from "../dom.js";\n'
+    sources["game/view.js"] = ""
+    sources["game/controller.js"] = 'export { renderStatus } from "./view.js";\n'
+    assert _cycle(_js_edges(sources)) == [] and layer_breaks(sources) == []

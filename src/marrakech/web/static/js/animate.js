@@ -5,6 +5,9 @@ import { sleep } from "./dom.js";
 
 const KEY = "marrakech.speed";
 export const SPEEDS = ["normal", "fast", "off"];
+/** @typedef {import("./board.js").StateView} StateView */
+/** Milliseconds of each part of an animation. @typedef {{turn: number, die: number, step: number, tithe: number, pause: number}} Timings */
+/** @type {Record<string, Timings>} */
 const TIMINGS = {
   normal: { turn: 320, die: 650, step: 300, tithe: 900, pause: 350 },
   fast: { turn: 120, die: 200, step: 90, tithe: 300, pause: 100 },
@@ -13,10 +16,10 @@ const TIMINGS = {
 
 export function speedSetting() {
   const param = new URLSearchParams(location.search).get("speed");
-  if (SPEEDS.includes(param)) return param;
+  if (param !== null && SPEEDS.includes(param)) return param;
   try {
     const stored = localStorage.getItem(KEY);
-    if (SPEEDS.includes(stored)) return stored;
+    if (stored !== null && SPEEDS.includes(stored)) return stored;
   } catch (_) {
     // Fall through to the default.
   }
@@ -26,6 +29,7 @@ export function speedSetting() {
   return "normal";
 }
 
+/** @param {string} speed */
 export function setSpeed(speed) {
   try {
     localStorage.setItem(KEY, speed);
@@ -34,7 +38,7 @@ export function setSpeed(speed) {
   }
 }
 
-/** Timings for a speed; a backlog of waiting updates makes the page catch up faster. */
+/** Timings for a speed; a backlog of waiting updates makes the page catch up faster. @param {string} speed */
 export function timings(speed, backlog = 0) {
   if (backlog > 3) return TIMINGS.off;
   if (backlog > 0 && speed === "normal") return TIMINGS.fast;
@@ -43,6 +47,9 @@ export function timings(speed, backlog = 0) {
 
 /**
  * Play events on the board, panels and die, then show `next` (the state after them).
+ * @param {{board: import("./board.js").Board, panels: import("./panels.js").Panels,
+ *   die: import("./panels.js").Die | null, events: GameEvent[], next: StateView, ms: Timings,
+ *   render: (next: StateView) => void}} play
  * @returns the squares of the carpet placed last, if any
  */
 export async function playEvents({ board, panels, die, events, next, ms, render }) {
@@ -79,7 +86,7 @@ export async function playEvents({ board, panels, die, events, next, ms, render 
   render(next);
   if (placed) {
     const key = [...placed].sort().join("-");
-    for (const g of board.carpets.querySelectorAll(".carpet")) {
+    for (const g of /** @type {NodeListOf<SVGElement>} */ (board.carpets.querySelectorAll(".carpet"))) {
       const squares = g.dataset.squares;
       if (squares === key) g.classList.add("placed-now");
     }
@@ -91,9 +98,17 @@ export async function playEvents({ board, panels, die, events, next, ms, render 
 const TURN_PHASES = new Set(["orient", "roll", "place"]);
 
 /**
+ * One event of a turn as the server sends it (docs/web-protocol.md): its phase, seat,
+ * action and what it did.
+ * @typedef {Record<string, any>} GameEvent
+ */
+
+/**
  * Add events to the turn being shown: a turn is one seat's orient, roll and place (in
  * either order, R32); an event of another seat, or of a phase the turn already has,
  * starts the next turn. Returns the events of the turn now last.
+ * @param {GameEvent[]} turn
+ * @param {GameEvent[]} events
  */
 export function addToTurn(turn, events) {
   let current = turn;
@@ -108,9 +123,18 @@ export function addToTurn(turn, events) {
   return current;
 }
 
-/** What a turn's events did, for Board.showLastMove (null when nothing to show). */
+/**
+ * What a turn did, as Board.showLastMove draws it: the carpet placed and its colour,
+ * Assam's walk (from where, facing, each step) and the die, the tithe paid.
+ * @typedef {{seat: number, placed: string[] | null, colour: string | null,
+ *   walk: {start: string | null, facing: string, path: any[]} | null,
+ *   tithe: Record<string, any> | null, roll: number | null}} LastMove
+ */
+
+/** What a turn's events did, for Board.showLastMove (null when nothing to show). @param {GameEvent[]} turn */
 export function lastMove(turn) {
   if (!turn.length) return null;
+  /** @type {LastMove} */
   const move = { seat: turn[0].seat, placed: null, colour: null, walk: null, tithe: null, roll: null };
   for (const ev of turn) {
     if (ev.phase === "roll") {
@@ -133,7 +157,7 @@ export function lastMove(turn) {
   return move;
 }
 
-/** The same shape as lastMove() from the server's TurnSummary (a welcome's last_move). */
+/** The same shape as lastMove() from the server's TurnSummary (a welcome's last_move). @param {Record<string, any> | null} summary */
 export function summaryMove(summary) {
   if (!summary) return null;
   // walk: where Assam stood, then each step with its arcs (R2), as the live events draw it.

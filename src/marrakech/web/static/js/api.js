@@ -2,6 +2,7 @@
 // server's code and message.
 
 export class ApiError extends Error {
+  /** @param {number} status  0 when the server was not reached @param {string} code @param {string} message */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -9,6 +10,18 @@ export class ApiError extends Error {
   }
 }
 
+/** What went wrong, in words: an Error's message, or the thing thrown. @param {unknown} error */
+export function errorText(error) {
+  return error instanceof Error && error.message ? error.message : String(error);
+}
+
+/**
+ * The server's JSON answer (docs/web-protocol.md), or an ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]  JSON, or a string sent as it is
+ * @returns {Promise<any>}
+ */
 async function request(method, path, body) {
   let response;
   try {
@@ -18,7 +31,7 @@ async function request(method, path, body) {
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch (error) {
-    throw new ApiError(0, "network", String(error.message || error));
+    throw new ApiError(0, "network", errorText(error));
   }
   let data;
   const text = await response.text();
@@ -37,47 +50,47 @@ async function request(method, path, body) {
 
 export const api = {
   config: () => request("GET", "/api/config"),
-  createGame: (spec) => request("POST", "/api/games", spec),
-  games: (ids) =>
+  createGame: (/** @type {object} */ spec) => request("POST", "/api/games", spec),
+  games: (/** @type {string[]} */ ids) =>
     ids.length ? request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`) : [],
   openGames: () => request("GET", "/api/games/open"),
   // The device's seat tokens go in the body, never in an address.
-  myGames: (seats) => request("POST", "/api/my-games", { seats }),
-  join: (id, seat, name = "") =>
+  myGames: (/** @type {object[]} */ seats) => request("POST", "/api/my-games", { seats }),
+  join: (/** @type {string} */ id, /** @type {number} */ seat, /** @type {string} */ name = "") =>
     request("POST", `/api/games/${encodeURIComponent(id)}/join`, { seat, name }),
-  replay: (id, lang) =>
+  replay: (/** @type {string} */ id, /** @type {string} */ lang) =>
     request("GET", `/api/games/${encodeURIComponent(id)}/replay?lang=${lang}`),
-  replayRecord: (recordText, lang) => request("POST", `/api/replay?lang=${lang}`, recordText),
-  analysis: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
-  lessons: (lang) => request("GET", `/api/lessons?lang=${lang}`),
-  lessonAnswer: (id, move, lang) =>
+  replayRecord: (/** @type {string} */ recordText, /** @type {string} */ lang) => request("POST", `/api/replay?lang=${lang}`, recordText),
+  analysis: (/** @type {string} */ id) => request("GET", `/api/games/${encodeURIComponent(id)}/analysis`),
+  lessons: (/** @type {string} */ lang) => request("GET", `/api/lessons?lang=${lang}`),
+  lessonAnswer: (/** @type {string} */ id, /** @type {string} */ move, /** @type {string} */ lang) =>
     request("POST", `/api/lessons/${encodeURIComponent(id)}/answer?lang=${lang}`, { move }),
-  recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+  recordUrl: (/** @type {string} */ id) => `/api/games/${encodeURIComponent(id)}/record`,
   // Accounts (optional): the session is an HttpOnly cookie the page never reads.
   account: () => request("GET", "/api/account"),
-  signUp: (name, password) => request("POST", "/api/account/signup", { name, password }),
-  signIn: (name, password) => request("POST", "/api/account/signin", { name, password }),
+  signUp: (/** @type {string} */ name, /** @type {string} */ password) => request("POST", "/api/account/signup", { name, password }),
+  signIn: (/** @type {string} */ name, /** @type {string} */ password) => request("POST", "/api/account/signin", { name, password }),
   signOut: () => request("POST", "/api/account/signout", {}),
   signOutEverywhere: () => request("POST", "/api/account/signout-everywhere", {}),
-  setPassword: (password, current) =>
+  setPassword: (/** @type {string} */ password, /** @type {string | null} */ current) =>
     request("POST", "/api/account/password", current ? { password, current_password: current } : { password }),
-  passkeyOptions: (kind, body = {}) => request("POST", `/api/account/passkey/${kind}/options`, body),
-  passkeyAnswer: (kind, challengeId, credential) =>
+  passkeyOptions: (/** @type {string} */ kind, /** @type {object} */ body = {}) => request("POST", `/api/account/passkey/${kind}/options`, body),
+  passkeyAnswer: (/** @type {string} */ kind, /** @type {string} */ challengeId, /** @type {object} */ credential) =>
     request("POST", `/api/account/passkey/${kind}`, { challenge_id: challengeId, credential }),
-  removePasskey: (id) => request("POST", "/api/account/passkey/remove", { credential_id: id }),
-  deleteAccount: (name) => request("POST", "/api/account/delete", { name }),
-  claim: (seats) => request("POST", "/api/account/claim", { seats }),
+  removePasskey: (/** @type {string} */ id) => request("POST", "/api/account/passkey/remove", { credential_id: id }),
+  deleteAccount: (/** @type {string} */ name) => request("POST", "/api/account/delete", { name }),
+  claim: (/** @type {object[]} */ seats) => request("POST", "/api/account/claim", { seats }),
   exportUrl: "/api/account/export",
   // Ratings (docs/web.md, "Ratings").
-  leaderboard: (players) => request("GET", `/api/leaderboard?players=${players}`),
-  profile: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  leaderboard: (/** @type {number} */ players) => request("GET", `/api/leaderboard?players=${players}`),
+  profile: (/** @type {string} */ name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   // Email reminders (when the server sends them: config.reminders).
   accountMail: () => request("GET", "/api/mail/account"),
-  setAccountMail: (address, lang) => request("POST", "/api/mail/account", { address, lang }),
+  setAccountMail: (/** @type {string} */ address, /** @type {string} */ lang) => request("POST", "/api/mail/account", { address, lang }),
   removeAccountMail: () => request("POST", "/api/mail/account/remove", {}),
-  seatMail: (game, token) => request("POST", "/api/mail/seat", { game, token }),
-  setSeatMail: (game, token, address, lang) =>
+  seatMail: (/** @type {string} */ game, /** @type {string} */ token) => request("POST", "/api/mail/seat", { game, token }),
+  setSeatMail: (/** @type {string} */ game, /** @type {string} */ token, /** @type {string} */ address, /** @type {string} */ lang) =>
     request("POST", "/api/mail/seat", { game, token, address, lang }),
-  removeSeatMail: (game, token) => request("POST", "/api/mail/seat/remove", { game, token }),
-  muteSeat: (game, token, muted) => request("POST", "/api/mail/seat/mute", { game, token, muted }),
+  removeSeatMail: (/** @type {string} */ game, /** @type {string} */ token) => request("POST", "/api/mail/seat/remove", { game, token }),
+  muteSeat: (/** @type {string} */ game, /** @type {string} */ token, /** @type {boolean} */ muted) => request("POST", "/api/mail/seat/mute", { game, token, muted }),
 };

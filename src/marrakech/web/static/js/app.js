@@ -8,7 +8,8 @@
 //   /players/{name}  a player's profile
 //   /my-games    this device's and account's games, yours to play first (the app opens here)
 
-import { h, clear } from "./dom.js";
+import { h, clear, byId } from "./dom.js";
+import { errorText } from "./api.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game.js";
@@ -20,6 +21,9 @@ import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
 import { mountLeaderboard, mountProfile } from "./ratings.js";
 
+/** Which page an address shows, and of what (a game's or a player's id). @typedef {{page: string, id?: string}} Where */
+
+/** @param {string} path @returns {Where} */
 function route(path) {
   let m = /^\/g\/([^/]+)\/?$/.exec(path);
   if (m) return { page: "game", id: decodeURIComponent(m[1]) };
@@ -33,18 +37,20 @@ function route(path) {
   return { page: "lobby" };
 }
 
+/** @param {Where} where */
 function renderChrome(where) {
-  document.getElementById("tagline").textContent = t("app.tagline");
-  const help = document.getElementById("help-button");
+  byId("tagline").textContent = t("app.tagline");
+  const help = byId("help-button");
   help.textContent = t("nav.help");
   help.setAttribute("aria-keyshortcuts", "?");
-  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
-  document.querySelector(".brand").setAttribute("aria-label", t("nav.home"));
-  const group = document.getElementById("lang-switch");
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(/** @type {string} */ (el.dataset.i18n));
+  document.querySelector(".brand")?.setAttribute("aria-label", t("nav.home"));
+  const group = byId("lang-switch");
   group.setAttribute("aria-label", t("nav.lang"));
   for (const b of group.querySelectorAll("button")) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
   }
+  /** @type {Record<string, string>} */
   const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, leaderboard: `${t("app.title")} — ${t("ratings.leaderboard")}`, profile: `${t("app.title")} — ${where.id}`, mygames: `${t("mygames.title")} — ${t("app.title")}` };
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
@@ -85,13 +91,13 @@ async function start() {
   const configured = loadConfig();
   registerWorker();
   const where = route(location.pathname);
-  const main = document.getElementById("app");
+  const main = byId("app");
   renderChrome(where);
   renderHelp();
   mountAccount();
-  document.getElementById("help-button").addEventListener("click", openHelp);
+  byId("help-button").addEventListener("click", openHelp);
   for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#lang-switch button"))) {
-    b.addEventListener("click", () => setLang(b.dataset.lang));
+    b.addEventListener("click", () => setLang(/** @type {string} */ (b.dataset.lang)));
   }
   document.addEventListener("keydown", (e) => {
     if (e.key !== "?" || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -108,14 +114,14 @@ async function start() {
   try {
     await configured;
   } catch (error) {
-    main.append(h("p", { class: "notice error", role: "alert" }, t("lobby.error", { message: error.message })));
+    main.append(h("p", { class: "notice error", role: "alert" }, t("lobby.error", { message: errorText(error) })));
     return;
   }
-  if (where.page === "game") mountGame(main, where.id);
-  else if (where.page === "replay") mountReplay(main, where.id);
+  if (where.page === "game") mountGame(main, /** @type {string} */ (where.id));
+  else if (where.page === "replay") mountReplay(main, /** @type {string} */ (where.id));
   else if (where.page === "learn") mountLearn(main);
   else if (where.page === "leaderboard") mountLeaderboard(main);
-  else if (where.page === "profile") mountProfile(main, where.id);
+  else if (where.page === "profile") mountProfile(main, /** @type {string} */ (where.id));
   else if (where.page === "mygames") mountMyGames(main);
   else mountLobby(main);
   document.body.dataset.page = where.page;

@@ -15,39 +15,59 @@ const CELL = 100;
 const SIZE = 7;
 const FILES = "abcdefg";
 const PAD = 110;
-/** The shades of a carpet colour (base, dark, light, ink): the server's palette. */
+/** The shades of a carpet colour (base, dark, light, ink): the server's palette. @param {string} colour */
 export function shades(colour) {
   return config.palette[colour];
 }
+/** @type {Record<string, number>} */
 const FACING_ANGLE = { N: 0, E: 90, S: 180, W: 270 };
+/** @type {Record<string, string>} */
 const OPPOSITE = { N: "S", S: "N", E: "W", W: "E" };
+/** @type {Record<string, number[]>} */
 const OUTWARD = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 
+/**
+ * What the server sends (docs/web-protocol.md), read as it comes: a position
+ * (`views.state_view`), a square's carpet, one step of Assam's walk.
+ * @typedef {{seats: SeatView[], winners: number[], phase: string, players: number,
+ *   board: Record<string, Cell | null>, assam: {square: string, facing: string}}
+ *   & Record<string, any>} StateView
+ * @typedef {{seat: number, colours: string[]} & Record<string, any>} SeatView
+ * @typedef {{colour: string, id: number} & Record<string, any>} Cell
+ * @typedef {{square: string, facing: string, arc?: boolean} & Record<string, any>} Step
+ */
+
+/** @type {string[]} */
 export const SQUARES = [];
 for (let rank = 1; rank <= SIZE; rank++) {
   for (let f = 0; f < SIZE; f++) SQUARES.push(FILES[f] + rank);
 }
 
+/** @param {string} square */
 export function fileOf(square) {
   return FILES.indexOf(square[0]);
 }
+/** @param {string} square */
 export function rankOf(square) {
   return Number(square[1]);
 }
+/** @param {string} square */
 function origin(square) {
   return [fileOf(square) * CELL, (SIZE - rankOf(square)) * CELL];
 }
+/** @param {string} square */
 export function centre(square) {
   const [x, y] = origin(square);
   return [x + CELL / 2, y + CELL / 2];
 }
+/** @param {string} square @param {string} side */
 function edgeMid(square, side) {
   const [cx, cy] = centre(square);
   const [dx, dy] = OUTWARD[side];
   return [cx + (dx * CELL) / 2, cy + (dy * CELL) / 2];
 }
 
-/** The SVG arc from the edge of one square to the edge of another, bulging outward. */
+/** The SVG arc from the edge of one square to the edge of another, bulging outward. @param {string} fromSquare @param {string} fromSide @param {string} toSquare @param {string} toSide */
 function arcSegment(fromSquare, fromSide, toSquare, toSide) {
   const p1 = edgeMid(fromSquare, fromSide);
   const p2 = edgeMid(toSquare, toSide);
@@ -75,6 +95,7 @@ function arcSegment(fromSquare, fromSide, toSquare, toSide) {
  * beyond the edge they share, or a corner loop (one square, its two outer edges). A
  * half-circle is drawn from its upper or left end, so the stitches fall where they
  * always have.
+ * @param {{loop?: boolean, squares: string[], edges: string[]}} arc
  */
 function rimSegment(arc) {
   if (arc.loop) return arcSegment(arc.squares[0], arc.edges[0], arc.squares[1], arc.edges[1]);
@@ -84,7 +105,7 @@ function rimSegment(arc) {
   return arcSegment(a, arc.edges[0], b, arc.edges[0]);
 }
 
-/** The SVG path of Assam's walk: straight steps, and arcs where a step followed one. */
+/** The SVG path of Assam's walk: straight steps, and arcs where a step followed one. @param {string} start @param {string} facing @param {Step[]} path */
 export function walkPath(start, facing, path) {
   let [x, y] = centre(start);
   let d = `M ${x} ${y}`;
@@ -104,7 +125,7 @@ export function walkPath(start, facing, path) {
 }
 
 function defs() {
-  const pat = (id, size, bg, ...children) =>
+  const pat = (/** @type {string} */ id, /** @type {number} */ size, /** @type {string} */ bg, /** @type {SVGElement[]} */ ...children) =>
     s(
       "pattern",
       { id, width: size, height: size, patternUnits: "userSpaceOnUse" },
@@ -221,7 +242,7 @@ export function ensurePatterns() {
   document.body.prepend(holder);
 }
 
-/** A small square of a colour's carpet (pattern and letter) for panels and lists. */
+/** A small square of a colour's carpet (pattern and letter) for panels and lists. @param {string} colour */
 export function swatch(colour, size = 22) {
   ensurePatterns();
   const c = shades(colour);
@@ -303,7 +324,12 @@ function frame() {
   return g;
 }
 
-/** A carpet piece covering the given squares (one or two), in a colour. */
+/**
+ * A carpet piece covering the given squares (one or two), in a colour.
+ * @param {string[]} squares
+ * @param {string} colour
+ * @param {{inset?: number, under?: string | null, extraClass?: string, shadow?: boolean}} [opts]
+ */
 function carpetShape(squares, colour, opts = {}) {
   const xs = squares.map((q) => origin(q)[0]);
   const ys = squares.map((q) => origin(q)[1]);
@@ -314,6 +340,7 @@ function carpetShape(squares, colour, opts = {}) {
   const y1 = Math.max(...ys) + CELL;
   // A half whose other half is covered reaches under the neighbour that covers it.
   const under = opts.under;
+  /** @type {Record<string, number>} */
   const ins = { N: inset, E: inset, S: inset, W: inset };
   if (under) ins[under] = -2;
   const rect = {
@@ -464,7 +491,12 @@ export class Board {
     this.view = null;
   }
 
-  /** Draw the carpets and Assam of a state_view (no animation). */
+  /** The board's clickable squares, one rect a square. @returns {SVGRectElement[]} */
+  hitSquares() {
+    return [.../** @type {HTMLCollectionOf<SVGRectElement>} */ (this.hits.children)];
+  }
+
+  /** Draw the carpets and Assam of a state_view (no animation). @param {StateView} view */
   render(view) {
     this.view = view;
     clear(this.carpets);
@@ -496,8 +528,8 @@ export class Board {
       "aria-label",
       t("board.label", { square: view.assam.square, facing: t(`facing.${view.assam.facing}`) }),
     );
-    for (const hit of this.hits.children) {
-      const q = hit.dataset.square;
+    for (const hit of this.hitSquares()) {
+      const q = /** @type {string} */ (hit.dataset.square);
       const cell = board[q];
       const label = cell
         ? t("board.square.carpet", { square: q, colour: colourName(cell.colour) })
@@ -507,7 +539,7 @@ export class Board {
     }
   }
 
-  /** Which side of a half-visible carpet is tucked under its neighbour (drawing only). */
+  /** Which side of a half-visible carpet is tucked under its neighbour (drawing only). @param {string} square @param {Record<string, Cell | null>} board */
   coverSide(square, board) {
     const f = fileOf(square);
     const r = rankOf(square);
@@ -529,6 +561,7 @@ export class Board {
     return fallback;
   }
 
+  /** @param {string} square @param {string} facing */
   placeAssam(square, facing) {
     const [x, y] = centre(square);
     this.assamAt = { square, facing };
@@ -538,12 +571,13 @@ export class Board {
     this.assam.dataset.facing = facing;
   }
 
+  /** @param {number} angle */
   setAngle(angle) {
     this.angle = angle;
     this.assamRot.setAttribute("transform", `rotate(${angle})`);
   }
 
-  /** A translucent arrow showing a facing before it is confirmed (null hides it). */
+  /** A translucent arrow showing a facing before it is confirmed (null hides it). @param {string | null} facing */
   previewFacing(facing) {
     if (!facing) {
       this.ghost.setAttribute("visibility", "hidden");
@@ -554,7 +588,7 @@ export class Board {
     this.ghost.dataset.facing = facing;
   }
 
-  /** Turn Assam from one facing to another, the short way round. */
+  /** Turn Assam from one facing to another, the short way round. @param {string} facing @param {number} ms */
   async animateTurn(facing, ms) {
     const target = FACING_ANGLE[facing];
     const from = this.angle % 360;
@@ -571,7 +605,7 @@ export class Board {
     this.setAngle(target);
   }
 
-  /** Walk Assam along an event path, square by square, following arcs. */
+  /** Walk Assam along an event path, square by square, following arcs. @param {Step[]} path @param {number} msPerStep */
   async animateWalk(path, msPerStep) {
     if (!path.length) return;
     const start = this.assamAt.square;
@@ -603,10 +637,14 @@ export class Board {
     this.placeAssam(last.square, last.facing);
   }
 
-  /** Highlights: legal squares, selected square, partner squares, the tithe region. */
+  /**
+   * Highlights: legal squares, selected square, partner squares, the tithe region.
+   * @param {{legal?: string[], selected?: string | null, partners?: string[], region?: string[],
+   *   regionLabel?: string | null, labelAt?: string | null}} [marks]
+   */
   mark({ legal = [], selected = null, partners = [], region = [], regionLabel = null, labelAt = null } = {}) {
     clear(this.marks);
-    const box = (q, cls, extra = {}) => {
+    const box = (/** @type {string} */ q, /** @type {string} */ cls, extra = {}) => {
       const [x, y] = origin(q);
       return s("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 8, class: cls, ...extra });
     };
@@ -626,13 +664,13 @@ export class Board {
     }
     const legalSet = new Set(legal);
     const partnerSet = new Set(partners);
-    for (const hit of this.hits.children) {
-      const q = hit.dataset.square;
+    for (const hit of this.hitSquares()) {
+      const q = /** @type {string} */ (hit.dataset.square);
       hit.classList.toggle("legal", legalSet.has(q) || partnerSet.has(q));
       hit.classList.toggle("selected", q === selected);
       hit.setAttribute(
         "aria-label",
-        hit.getAttribute("aria-label").split(" — ")[0] +
+        (hit.getAttribute("aria-label") || "").split(" — ")[0] +
           (legalSet.has(q) || partnerSet.has(q) ? ` — ${t("board.legal")}` : ""),
       );
     }
@@ -641,11 +679,11 @@ export class Board {
     if (selected) this.marks.append(box(selected, "mark-selected"));
   }
 
-  /** Show a carpet that is not placed yet (null clears). */
+  /** Show a carpet that is not placed yet (null clears). @param {string[] | null} squares  null clears @param {string} [colour] */
   showPreview(squares, colour) {
     clear(this.preview);
     if (!squares) return;
-    const g = carpetShape(squares, colour, { shadow: true, extraClass: "ghost" });
+    const g = carpetShape(squares, /** @type {string} */ (colour), { shadow: true, extraClass: "ghost" });
     g.dataset.squares = squares.join("-");
     this.preview.append(g, outline(squares, 2, "preview-outline"));
   }
@@ -654,6 +692,7 @@ export class Board {
    * Show what the last turn did until the next one: the squares of the tithe region and
    * the dirhams paid, Assam's walk as a dotted trail, and the carpet placed (a dashed
    * outline). `move` comes from animate.js lastMove(); null clears.
+   * @param {import("./animate.js").LastMove | null} move
    */
   showLastMove(move) {
     clear(this.last);
@@ -679,8 +718,9 @@ export class Board {
       }
     }
     if (move.placed) {
-      this.last.append(outline(move.placed, 1, "last-placed"));
-      this.last.lastChild.dataset.squares = [...move.placed].sort().join("-");
+      const placed = outline(move.placed, 1, "last-placed");
+      placed.dataset.squares = [...move.placed].sort().join("-");
+      this.last.append(placed);
     }
     if (tithe && tithe.paid > 0 && tithe.labelAt) {
       const [cx, cy] = centre(tithe.labelAt);
@@ -696,10 +736,11 @@ export class Board {
     }
   }
 
-  /** Numbered dots where each die result would put Assam (the orient preview). */
+  /** Numbered dots where each die result would put Assam (the orient preview). @param {{roll: string, landing: string, due: number}[] | null} rolls */
   showLandings(rolls) {
     for (const old of this.marks.querySelectorAll(".landing")) old.remove();
     if (!rolls) return;
+    /** @type {Map<string, {n: string, roll: {due: number}}[]>} */
     const bySquare = new Map();
     for (const roll of rolls) {
       const n = String(roll.roll).replace(/^r/, "");
@@ -718,7 +759,7 @@ export class Board {
   }
 }
 
-/** A rounded rectangle around one or two squares, `inset` inside their outer edges. */
+/** A rounded rectangle around one or two squares, `inset` inside their outer edges. @param {string[]} squares @param {number} inset @param {string} cls */
 function outline(squares, inset, cls) {
   const xs = squares.map((q) => origin(q)[0]);
   const ys = squares.map((q) => origin(q)[1]);
@@ -732,22 +773,26 @@ function outline(squares, inset, cls) {
   });
 }
 
+/** @param {number} k */
 function ease(k) {
   return 1 - (1 - k) * (1 - k);
 }
+/** @param {number} k */
 function easeInOut(k) {
   return k < 0.5 ? 2 * k * k : 1 - Math.pow(-2 * k + 2, 2) / 2;
 }
 
+/** @param {number} ms @param {(k: number) => void} frame */
 function tween(ms, frame) {
-  return new Promise((resolve) => {
+  return /** @type {Promise<void>} */ (
+    new Promise((resolve) => {
     const start = performance.now();
-    const tick = (now) => {
+    const tick = (/** @type {number} */ now) => {
       const k = Math.min((now - start) / ms, 1);
       frame(k);
       if (k < 1) requestAnimationFrame(tick);
       else resolve();
     };
     requestAnimationFrame(tick);
-  });
+  }));
 }

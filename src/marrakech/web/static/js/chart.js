@@ -41,7 +41,7 @@ export function roundTicks(max, count = 5) {
 
 /**
  * A line chart of one series of the analysis (`scores` or `chances`).
- * @param {object} analysis the server's Analysis
+ * @param {Record<string, any>} analysis the server's Analysis
  * @param {string[]} firstColours each seat's first colour letter
  * @param {"scores"|"chances"} series
  * @param {{title: string, seatNames: string[]}} text
@@ -53,8 +53,8 @@ export function seriesChart(analysis, firstColours, series, text) {
   const ticks = percent ? [0, 0.25, 0.5, 0.75, 1] : roundTicks(Math.max(1, ...points.flat()));
   const top = ticks[ticks.length - 1];
   const lastTurn = Math.max(1, turns[turns.length - 1] || 1);
-  const x = (turn) => LEFT + ((W - LEFT - RIGHT) * turn) / lastTurn;
-  const y = (value) => TOP + (H - TOP - BOTTOM) * (1 - value / top);
+  const x = (/** @type {number} */ turn) => LEFT + ((W - LEFT - RIGHT) * turn) / lastTurn;
+  const y = (/** @type {number} */ value) => TOP + (H - TOP - BOTTOM) * (1 - value / top);
   const svg = s("svg", {
     viewBox: `0 0 ${W} ${H}`,
     class: "chart",
@@ -78,7 +78,7 @@ export function seriesChart(analysis, firstColours, series, text) {
     svg.append(s("text", { x: x(turn), y: H - 6, class: "chart-axis", "text-anchor": "middle" }, String(turn)));
   }
   firstColours.forEach((colour, seat) => {
-    const d = points.map((row, i) => `${i ? "L" : "M"} ${x(turns[i]).toFixed(1)} ${y(row[seat]).toFixed(1)}`).join(" ");
+    const d = points.map((/** @type {number[]} */ row, /** @type {number} */ i) => `${i ? "L" : "M"} ${x(turns[i]).toFixed(1)} ${y(row[seat]).toFixed(1)}`).join(" ");
     svg.append(
       s("path", {
         d,
@@ -144,8 +144,8 @@ export function ratingChart(history, text) {
   const low = ticks[0];
   const high = ticks[ticks.length - 1];
   const games = Math.max(1, ...counts.map((n) => history.filter((point) => point.players === n).length));
-  const x = (index) => LEFT + 8 + ((W - LEFT - RIGHT - 8) * index) / Math.max(1, games - 1);
-  const y = (value) => TOP + (H - TOP - BOTTOM) * (1 - (value - low) / Math.max(1, high - low));
+  const x = (/** @type {number} */ index) => LEFT + 8 + ((W - LEFT - RIGHT - 8) * index) / Math.max(1, games - 1);
+  const y = (/** @type {number} */ value) => TOP + (H - TOP - BOTTOM) * (1 - (value - low) / Math.max(1, high - low));
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": text.title, "data-testid": "rating-chart" });
   for (const value of ticks) {
     svg.append(

@@ -17,7 +17,7 @@ import { lang } from "./i18n.js";
 
 /**
  * @type {{levels: string[], levelPlayers: Record<string, number[]>, defaultLevel: string|null,
- *   rim: object[], clocks: Record<string, number>,
+ *   rim: {loop?: boolean, squares: string[], edges: string[]}[], clocks: Record<string, number>,
  *   players: number[], ruleSets: RuleSetInfo[], ruleOptions: RuleOptionInfo[], palette: Record<string, Shades>,
  *   chatMax: number, reactions: string[], reminders: boolean}}
  */
@@ -37,6 +37,7 @@ export const config = {
 };
 
 /** Keep what GET /api/config answered (also what the unit tests give). */
+/** @param {any} answer  the JSON of GET /api/config */
 export function setConfig(answer) {
   config.levels = answer.levels;
   config.levelPlayers = answer.level_players || {};

@@ -2,24 +2,25 @@
 //
 // The server sends the state and, for each seat this page holds, the tokens it may send
 // now; the page draws them and sends one back. No rule is computed here. The page's
-// modules, by concern (docs/web.md):
-//   game/state.js       the model and how each message changes it (pure)
-//   game/dispatch.js    the messages' handlers by type, the queue, the settling
-//   game/connection.js  the socket's status and messages
-//   game/layout.js      the page's parts; game/view.js draws the status and the clock
-//   game/controls.js    orient, roll, place, hint; game/input.js what presses do
-//   game/seats.js, game/meta.js  the seat controls and the meta line (the side panels)
-//   game/dialogs.js     handover, resignation, end screen, rematch, no such game
-//   game/chat.js        the chat: lines, quick reactions, mutes and reports
-//   game/format.js      numbers and sentences (pure)
+// modules, by concern and layer (docs/web.md, docs/architecture.md "Inside the page"):
+//   model        game/state.js (the model and how each message changes it),
+//                game/format.js (numbers and sentences), game/pointer.js (the last press)
+//   views        game/layout.js (the page's parts), game/view.js (status, clock, notice),
+//                game/controls.js (orient, roll, place, hint), game/seats.js and
+//                game/meta.js (the side panels), game/reminders.js, game/dialogs.js
+//                (handover, resignation, end screen, no such game), game/chat.js
+//   controller   game/controller.js (owns send, act and redraw; wires the views),
+//                game/input.js (what presses do), game/dispatch.js (the messages'
+//                handlers, the queue, the settling), game/connection.js (the socket)
+// A view gets the page's Ctx and calls ctx.ctrl; no view imports another.
 
 import { t, onLangChange } from "./i18n.js";
 import { speedSetting } from "./animate.js";
 import { newState, tokensFromHash } from "./game/state.js";
 import { build } from "./game/layout.js";
 import { openSocket } from "./game/connection.js";
-import { renderAll, renderClock } from "./game/view.js";
-import { clickSquare, onKey } from "./game/input.js";
+import { renderClock } from "./game/view.js";
+import { newController } from "./game/controller.js";
 import { newChat, buildChat } from "./game/chat.js";
 
 export { applyChanges, tokensFromHash } from "./game/state.js";
@@ -31,27 +32,29 @@ export { clockText } from "./game/format.js";
  * @param {string} gameId
  */
 export function mountGame(root, gameId) {
+  const later = /** @type {any} */ (null); // set just below, before anything reads it
   /** @type {import("./game/layout.js").Ctx} */
-  const ctx = { root, gameId, tokens: tokensFromHash(location.hash), g: newState(speedSetting()), chat: newChat(gameId), ui: null, socket: null };
+  const ctx = { root, gameId, tokens: tokensFromHash(location.hash), g: newState(speedSetting()), chat: newChat(gameId), ui: later, socket: later, ctrl: later };
+  ctx.ctrl = newController(ctx);
   const layout = () => {
-    ctx.ui = build(root, (square) => clickSquare(ctx, square));
+    ctx.ui = build(root, (square) => ctx.ctrl.clickSquare(square));
     buildChat(ctx);
   };
   layout();
   ctx.ui.statusText.textContent = t("game.loading");
   ctx.socket = openSocket(ctx);
   ctx.socket.connect();
-  const keys = (e) => onKey(ctx, e);
+  const keys = (/** @type {KeyboardEvent} */ e) => ctx.ctrl.onKey(e);
   document.addEventListener("keydown", keys);
   const ticker = setInterval(() => renderClock(ctx), 250);
   const offLang = onLangChange((next) => {
     layout();
-    renderAll(ctx);
+    ctx.ctrl.redraw();
     ctx.ui.log.set(ctx.g.log);
     ctx.socket.setLang(next);
   });
   // Tests and curious players can look at the page's model.
-  window["marrakechGame"] = ctx.g;
+  /** @type {any} */ (window).marrakechGame = ctx.g;
   return () => {
     ctx.socket.close();
     clearInterval(ticker);

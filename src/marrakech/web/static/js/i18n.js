@@ -7,6 +7,7 @@
 
 export const LANGS = ["en", "fr"];
 
+/** @type {Record<string, Record<string, string>>} */
 const STRINGS = {
   en: {
     "app.title": "Marrakech",
@@ -1146,7 +1147,7 @@ function initialLang() {
   return pickLang({ stored: storedLang(), languages: navigatorLanguages() });
 }
 
-/** The language a game page shows, given the language the game was created in. */
+/** The language a game page shows, given the language the game was created in. @param {string | null | undefined} game */
 export function langForGame(game) {
   return pickLang({ stored: storedLang(), languages: navigatorLanguages(), game });
 }
@@ -1159,10 +1160,11 @@ export function lang() {
 
 /** True when the player chose a language on this browser (the EN / FR buttons). */
 export function langChosen() {
-  return LANGS.includes(storedLang());
+  const stored = storedLang();
+  return stored !== null && LANGS.includes(stored);
 }
 
-/** Switch language; `remember: false` for a default that is not the player's choice. */
+/** Switch language; `remember: false` for a default that is not the player's choice. @param {string} next */
 export function setLang(next, { remember = true } = {}) {
   if (!LANGS.includes(next) || next === current) return;
   current = next;
@@ -1177,11 +1179,13 @@ export function setLang(next, { remember = true } = {}) {
   for (const fn of listeners) fn(next);
 }
 
+/** @param {(lang: string) => void} fn */
 export function onLangChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
 
+/** @param {string} key @param {Record<string, unknown>} [values] */
 export function t(key, values = {}) {
   const table = STRINGS[current] || STRINGS.en;
   let text = table[key];
@@ -1190,29 +1194,30 @@ export function t(key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
 }
 
-/** A bot level's name: translated, or as the server sent it (a level new to this page). */
-/** `t` of `key.one` or `key.other`, as the language's plural rules say for `n`. */
+/** `t` of `key.one` or `key.other`, as the language's plural rules say for `n`. @param {string} key @param {number} n @param {Record<string, unknown>} [values] */
 export function plural(key, n, values = {}) {
   const form = new Intl.PluralRules(current).select(n) === "one" ? "one" : "other";
   return t(`${key}.${form}`, { n, ...values });
 }
 
+/** A bot level's name: translated, or as the server sent it (a level new to this page). @param {string} level */
 export function levelName(level) {
   const key = `lobby.level.${level}`;
   const text = t(key);
   return text === key ? level : text;
 }
 
-/** A player's name as stored, but a deleted account's ("deleted player") in the page's language. */
+/** A player's name as stored, but a deleted account's ("deleted player") in the page's language. @param {string} name */
 export function playerName(name) {
   return name === "deleted player" ? t("account.deleted_player") : name;
 }
 
+/** @param {string} letter */
 export function colourName(letter) {
   return t(`colour.${letter}`);
 }
 
-/** A seat named by its colours, as the core does: "Red" or, at two players, "Red-Yellow". */
+/** A seat named by its colours, as the core does: "Red" or, at two players, "Red-Yellow". @param {string[]} colours */
 export function seatColoursName(colours) {
   return colours.map(colourName).join("-");
 }
@@ -1229,7 +1234,7 @@ export function missingKeys() {
 
 if (typeof document !== "undefined") document.documentElement.lang = current;
 
-/** "Blitz: 0:30 per turn" for a clock mode and its seconds per turn ("1 d" a move, turn-based). */
+/** "Blitz: 0:30 per turn" for a clock mode and its seconds per turn ("1 d" a move, turn-based). @param {string} mode @param {number} seconds */
 export function clockLabel(mode, seconds) {
   const whole = Math.max(0, Math.round(seconds || 0));
   if (whole >= 3600) return t(`clock.mode.${mode}`, { time: durationText(whole) });
@@ -1237,7 +1242,7 @@ export function clockLabel(mode, seconds) {
   return t(`clock.mode.${mode}`, { time });
 }
 
-/** "2 d 3 h", "5 h 12 min", "12 min", "40 s": a long duration, its two largest units. */
+/** "2 d 3 h", "5 h 12 min", "12 min", "40 s": a long duration, its two largest units. @param {number} seconds */
 export function durationText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds || 0));
   /** @type {[string, number][]} */

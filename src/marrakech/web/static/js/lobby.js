@@ -83,7 +83,7 @@ export function mountLobby(root) {
     renderLists: () => {
       if (!L.mineHost) return;
       clear(L.mineHost).append(mineCard(L));
-      clear(L.openHost).append(openCard(L));
+      clear(/** @type {HTMLElement} */ (L.openHost)).append(openCard(L));
     },
     refresh: () => refresh(L),
   };

@@ -18,13 +18,13 @@ export function heldSeats(entries = myGames()) {
   return entries.flatMap((g) => (g.tokens || []).filter(Boolean).map((token) => ({ game_id: g.id, token })));
 }
 
-/** "(2) My games — Marrakech": the title with the count of games where it is your turn. */
+/** "(2) My games — Marrakech": the title with the count of games where it is your turn. @param {number} count */
 export function titleWith(count) {
   const base = `${t("mygames.title")} — ${t("app.title")}`;
   return count > 0 ? `(${count}) ${base}` : base;
 }
 
-/** Show `count` on the installed app's icon where the platform allows it. */
+/** Show `count` on the installed app's icon where the platform allows it. @param {number} count */
 export function setBadge(count) {
   const nav = /** @type {any} */ (navigator);
   try {
@@ -35,8 +35,16 @@ export function setBadge(count) {
   }
 }
 
+/**
+ * The page's model: the server's answer (the seats' games, how many wait for this
+ * player), what went wrong, when it came.
+ * @typedef {{game: import("./lobby/lines.js").GameSummary, your_turn: boolean} & Record<string, any>} MyGame
+ * @typedef {{answer: {games: MyGame[], your_turn: number} | null, error: string | null, at: number}} MyGames
+ */
+
 /** Mount the page in `root`. @param {HTMLElement} root */
 export function mountMyGames(root) {
+  /** @type {MyGames} */
   const M = { answer: null, error: null, at: 0 };
   const render = () => renderPage(root, M);
   const refresh = async () => {
@@ -44,7 +52,7 @@ export function mountMyGames(root) {
       M.answer = await api.myGames(heldSeats());
       M.error = null;
     } catch (error) {
-      M.error = t("lobby.error", { message: error.message });
+      M.error = t("lobby.error", { message: /** @type {Error} */ (error).message });
     }
     M.at = Date.now();
     render();
@@ -58,7 +66,7 @@ export function mountMyGames(root) {
   onLangChange(render);
 }
 
-/** The time left of each game, counted down since the last answer. */
+/** The time left of each game, counted down since the last answer. @param {HTMLElement} root @param {MyGames} M */
 function tick(root, M) {
   const elapsed = (Date.now() - M.at) / 1000;
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-remaining]"))) {
@@ -66,10 +74,12 @@ function tick(root, M) {
   }
 }
 
+/** @param {number} seconds */
 function leftText(seconds) {
   return seconds > 0 ? t("mygames.left", { time: durationText(seconds) }) : t("mygames.late");
 }
 
+/** @param {HTMLElement} root @param {MyGames} M */
 function renderPage(root, M) {
   const count = M.answer ? M.answer.your_turn : 0;
   document.title = titleWith(count);
@@ -79,6 +89,7 @@ function renderPage(root, M) {
   clear(root);
   const games = M.answer ? M.answer.games : [];
   const mine = new Map(myGames().map((g) => [g.id, g]));
+  /** @type {[string, MyGame[]][]} */
   const sections = [
     ["yourturn", games.filter((g) => g.your_turn)],
     ["waiting", games.filter((g) => !g.your_turn && g.game.status !== "over")],
@@ -111,6 +122,7 @@ function renderPage(root, M) {
   }
 }
 
+/** @param {MyGame} g @param {import("./store.js").StoredGame | undefined} entry @param {number} elapsed */
 function gameLine(g, entry, elapsed) {
   const summary = g.game;
   const tokens = entry ? entry.tokens || [] : [];

@@ -24,15 +24,18 @@ export class GameSocket {
     this.lang = opts.lang;
     this.onMessage = opts.onMessage;
     this.onStatus = opts.onStatus;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pinger = undefined;
     this.lastHeard = Date.now();
     this.wake = () => {
       if (!this.stopped && (!this.ws || this.ws.readyState > 1)) this.reconnectNow();
-      else if (!this.stopped && Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this.ws.close();
+      else if (!this.stopped && Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this.ws?.close();
     };
     window.addEventListener("online", this.wake);
     document.addEventListener("visibilitychange", this.wake);
@@ -128,14 +131,14 @@ export class GameSocket {
     this.connect();
   }
 
-  /** Send a message now; false when the socket is not open (the caller may retry). */
+  /** Send a message now; false when the socket is not open (the caller may retry). @param {object} msg */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
     return true;
   }
 
-  /** A new language: reconnect so the welcome brings the whole log in that language. */
+  /** A new language: reconnect so the welcome brings the whole log in that language. @param {string} lang */
   setLang(lang) {
     if (lang === this.lang) return;
     this.lang = lang;

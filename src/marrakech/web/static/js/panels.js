@@ -6,20 +6,27 @@ import { t, plural, seatColoursName, levelName, playerName } from "./i18n.js";
 import { swatch } from "./board.js";
 import { seriesChart } from "./chart.js";
 
-/** The seat that must act now: the mover at orient/place, the roller at roll. */
+/**
+ * @typedef {import("./board.js").StateView} StateView
+ * @typedef {{players: number, seats: Record<string, any>[]} & Record<string, any>} GameMeta
+ *   The server's GameMeta: players, rules, seats.
+ */
+
+/** The seat that must act now: the mover at orient/place, the roller at roll. @param {StateView} view */
 export function moverSeat(view) {
   if (view.phase === "orient" || view.phase === "place") return view.to_move;
   if (view.phase === "roll") return view.turn;
   return null;
 }
 
-/** A seat's display name: its player's name if given, else its colours ("Red"). */
+/** A seat's display name: its player's name if given, else its colours ("Red"). @param {StateView} view @param {GameMeta | null} meta @param {number} seat */
 export function seatName(view, meta, seat) {
   const colours = view.seats[seat].colours;
   const name = meta && meta.seats && meta.seats[seat] && meta.seats[seat].name;
   return name ? `${playerName(name)} (${seatColoursName(colours)})` : seatColoursName(colours);
 }
 
+/** @param {GameMeta | null} meta @param {number} seat */
 export function seatKind(meta, seat) {
   const info = meta && meta.seats && meta.seats[seat];
   if (!info) return "";
@@ -31,7 +38,7 @@ export function seatKind(meta, seat) {
   return t("seat.human");
 }
 
-/** A dot saying whether the seat's player is here (live games only: the meta has it). */
+/** A dot saying whether the seat's player is here (live games only: the meta has it). @param {GameMeta | null} meta @param {number} seat */
 export function presenceDot(meta, seat) {
   const info = meta && meta.seats && meta.seats[seat];
   if (!info || !info.presence) return null;
@@ -49,18 +56,21 @@ export function presenceDot(meta, seat) {
   );
 }
 
+/** @param {string[]} colours */
 export function swatches(colours, size = 22) {
   return h("span", { class: "swatches" }, colours.map((c) => swatch(c, size)));
 }
 
 export class Panels {
+  /** @param {HTMLElement} host */
   constructor(host) {
     this.host = h("div", { class: "panels", "data-testid": "panels" });
     host.append(this.host);
+    /** @type {HTMLElement[]} */
     this.cards = [];
   }
 
-  /** @param {object} view state_view  @param {object} meta game meta  @param {number[]} you */
+  /** @param {StateView} view @param {GameMeta | null} meta @param {number[]} you */
   render(view, meta, you = []) {
     clear(this.host);
     this.cards = [];
@@ -84,6 +94,7 @@ export class Panels {
       if (out && !(info && info.resigned)) badges.push(h("span", { class: "badge out" }, t("seat.out")));
       if (winner) badges.push(h("span", { class: "badge win" }, t("seat.winner")));
       if (!over && mover === n) badges.push(h("span", { class: "badge" }, t("seat.to_move")));
+      /** @param {string} label @param {number} value @param {string} testid @param {Node | null} [extra] */
       const stat = (label, value, testid, extra = null) =>
         h("div", {}, h("dt", {}, label), h("dd", { "data-testid": testid }, extra, value));
       const pile =
@@ -133,7 +144,7 @@ export class Panels {
     }
   }
 
-  /** A rising "−4" / "+4" on a seat's panel. */
+  /** A rising "−4" / "+4" on a seat's panel. @param {number} seat @param {number} amount */
   delta(seat, amount) {
     const card = this.cards[seat];
     if (!card || !amount) return;
@@ -146,10 +157,10 @@ export class Panels {
     setTimeout(() => el.remove(), 1500);
   }
 
-  /** Coins flying from the payer's panel to the payee's (skipped when ms is 0). */
+  /** Coins flying from the payer's panel to the payee's (skipped when ms is 0). @param {number} from @param {number | null} to @param {number} count @param {number} ms */
   async flyCoins(from, to, count, ms) {
     const a = this.cards[from];
-    const b = this.cards[to];
+    const b = to === null ? undefined : this.cards[to];
     if (!a || !b || ms <= 0 || !count) return;
     const ra = a.getBoundingClientRect();
     const rb = b.getBoundingClientRect();
@@ -180,6 +191,7 @@ export class Panels {
 
 /** The die: 1 to 4 babouches shown as pips; `roll(n, ms)` tumbles then lands on n. */
 export class Die {
+  /** @param {HTMLElement} host */
   constructor(host) {
     this.el = h("div", {
       class: "die blank",
@@ -192,7 +204,9 @@ export class Die {
     this.show(null);
   }
 
+  /** @param {number | null} n */
   show(n) {
+    /** @type {Record<number, number[]>} */
     const layout = {
       1: [4],
       2: [0, 8],
@@ -200,14 +214,15 @@ export class Die {
       4: [0, 2, 6, 8],
     };
     const on = new Set(n ? layout[n] : []);
-    [...this.el.children].forEach((pip, i) => {
+    [.../** @type {HTMLCollectionOf<HTMLElement>} */ (this.el.children)].forEach((pip, i) => {
       pip.style.visibility = on.has(i) ? "visible" : "hidden";
     });
     this.el.classList.toggle("blank", !n);
-    this.el.dataset.value = n || "";
+    this.el.dataset.value = String(n || "");
     this.el.setAttribute("aria-label", n ? t("game.die.rolled", { n }) : t("game.die"));
   }
 
+  /** @param {number} n @param {number} ms */
   async roll(n, ms) {
     if (ms > 0) {
       this.el.classList.remove("landed");
@@ -225,6 +240,7 @@ export class Die {
 }
 
 export class Log {
+  /** @param {HTMLElement} host */
   constructor(host) {
     this.section = h(
       "section",
@@ -237,6 +253,7 @@ export class Log {
     host.append(this.section);
   }
 
+  /** @param {string[]} lines */
   set(lines, current = null) {
     clear(this.list);
     lines.forEach((line, i) => this.list.append(this.item(line, i === current)));
@@ -244,45 +261,58 @@ export class Log {
     this.scroll(current);
   }
 
+  /** @param {string[]} lines */
   add(lines) {
     for (const line of lines) this.list.append(this.item(line, false));
     this.empty.hidden = this.list.children.length > 0;
     this.scroll(null);
   }
 
+  /** @param {string} line @param {boolean} current */
   item(line, current) {
     return h("li", { class: current ? "current" : "" }, line);
   }
 
+  /** @param {number | null} current */
   scroll(current) {
-    const target = current === null ? this.list.lastElementChild : this.list.children[current];
+    const target = /** @type {HTMLElement | null} */ (current === null ? this.list.lastElementChild : this.list.children[current]);
     if (target) this.list.scrollTop = target.offsetTop - this.list.offsetTop - 40;
   }
 }
 
-/** How the winning chances were estimated, in words ("playouts:200" from the server). */
+/** How the winning chances were estimated, in words ("playouts:200" from the server). @param {string} method */
 function methodText(method) {
   const playouts = /^playouts:(\d+)$/.exec(String(method));
   if (playouts) return t("end.method.playouts", { n: playouts[1] }); // games analysed before the value
   return method === "value" ? t("end.method.value") : t("end.method", { method });
 }
 
-/** A signed number of dirhams with one decimal ("+2.5", "−1.0"). */
+/** A signed number of dirhams with one decimal ("+2.5", "−1.0"). @param {number} value */
 function signed(value) {
   const text = Math.abs(value).toLocaleString(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return `${value < 0 ? "−" : "+"}${text}`;
 }
 
-/**
- * The end screen: result, tie-break note, ranking table (with each seat's dice luck once
- * the analysis is there), the score and winning-chance charts, and the buttons.
- * `analysis` is the server's Analysis or null; `analysisPending` says it is coming.
- */
-/** How many hints a seat's player used (the server counts one per position asked). */
+/** How many hints a seat's player used (the server counts one per position asked). @param {GameMeta | null} meta @param {number} seat */
 function hintsUsed(meta, seat) {
   return (meta && meta.seats && meta.seats[seat] && meta.seats[seat].hints) || 0;
 }
 
+/**
+ * What the end screen's buttons do (a null leaves the button out) and what it shows.
+ * @typedef {{onReplay?: (() => void) | null, onDownload?: (() => void) | null,
+ *   onNew?: (() => void) | null, onClose?: (() => void) | null, onRematch?: (() => void) | null,
+ *   rematchLink?: string | null, analysis?: any, analysisPending?: boolean}} EndOptions
+ */
+
+/**
+ * The end screen: result, tie-break note, ranking table (with each seat's dice luck once
+ * the analysis is there), the score and winning-chance charts, and the buttons.
+ * `analysis` is the server's Analysis or null; `analysisPending` says it is coming.
+ * @param {StateView} view
+ * @param {GameMeta | null} meta
+ * @param {EndOptions} [opts]
+ */
 export function endScreen(view, meta, opts = {}) {
   const { onReplay, onDownload, onNew, onClose, onRematch, rematchLink, analysis, analysisPending } = opts;
   const seats = [...view.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);

@@ -9,17 +9,19 @@ import { ratingChart } from "./chart.js";
 
 const COUNTS = [2, 3, 4];
 
-/** What a refusal says in the page's language. */
+/** What a refusal says in the page's language. @param {any} error */
 function failure(error) {
   const key = `ratings.error.${error.code}`;
   const known = t(key);
   return known === key ? t("lobby.error", { message: error.message }) : known;
 }
 
+/** @param {string} name */
 function profileLink(name) {
   return h("a", { href: `/players/${encodeURIComponent(name)}`, "data-testid": "profile-link" }, name);
 }
 
+/** @param {string} testid @param {string[][]} heads @param {HTMLElement[]} rows */
 function table(testid, heads, rows) {
   return h(
     "div",
@@ -77,7 +79,7 @@ export function mountLeaderboard(root) {
           ? table(
               "leaderboard",
               [[t("ratings.place"), "num"], [t("ratings.player")], [t("ratings.rating"), "num"], [t("ratings.games"), "num"], [t("ratings.wins"), "num"]],
-              board.leaders.map((leader) =>
+              board.leaders.map((/** @type {Record<string, any>} */ leader) =>
                 h(
                   "tr",
                   { "data-testid": "leader" },
@@ -97,7 +99,7 @@ export function mountLeaderboard(root) {
         table(
           "bot-ratings",
           [[t("ratings.bot")], [t("ratings.rating"), "num"], [t("ratings.games"), "num"]],
-          board.bots.map((bot) =>
+          board.bots.map((/** @type {Record<string, any>} */ bot) =>
             h("tr", {}, h("td", {}, levelName(bot.level)), h("td", { class: "num" }, String(bot.rating)), h("td", { class: "num" }, String(bot.games))),
           ),
         ),
@@ -126,6 +128,7 @@ export function mountLeaderboard(root) {
     render();
   }
 
+  /** @param {number} n */
   function choose(n) {
     players = n;
     board = null;
@@ -184,8 +187,10 @@ export function mountProfile(root, name) {
   onLangChange(render);
 }
 
+/** @param {Record<string, any>} p @param {boolean} mine */
 function profileParts(p, mine) {
   const since = new Date(p.member_since).toLocaleDateString(lang());
+  /** @type {Node[]} */
   const parts = [h("p", { "data-testid": "profile-since" }, t("profile.since", { date: since }))];
   if (p.plays_like) {
     parts.push(h("p", { class: "plays-like", "data-testid": "plays-like" }, t(mine ? "profile.plays_like.you" : "profile.plays_like", { level: levelName(p.plays_like) })));
@@ -196,7 +201,7 @@ function profileParts(p, mine) {
       ? table(
           "profile-ratings",
           [[t("ratings.counts")], [t("ratings.rating"), "num"], [t("ratings.games"), "num"], [t("ratings.wins"), "num"]],
-          p.ratings.map((r) =>
+          p.ratings.map((/** @type {Record<string, any>} */ r) =>
             h(
               "tr",
               { "data-players": r.players },
@@ -218,7 +223,7 @@ function profileParts(p, mine) {
       ? table(
           "profile-results",
           [[t("ratings.counts")], [t("profile.played"), "num"], [t("profile.won"), "num"]],
-          p.results.map((r) => h("tr", {}, h("td", {}, t("profile.count", { n: r.players })), h("td", { class: "num" }, String(r.played)), h("td", { class: "num" }, String(r.won)))),
+          p.results.map((/** @type {Record<string, any>} */ r) => h("tr", {}, h("td", {}, t("profile.count", { n: r.players })), h("td", { class: "num" }, String(r.played)), h("td", { class: "num" }, String(r.won)))),
         )
       : h("p", {}, t("profile.none")),
   );
@@ -228,7 +233,7 @@ function profileParts(p, mine) {
       ? h(
           "ul",
           { class: "bots-beaten", "data-testid": "bots-beaten" },
-          p.bots_beaten.map((b) => h("li", {}, t("profile.bots.times", { level: levelName(b.level), n: b.times }))),
+          p.bots_beaten.map((/** @type {Record<string, any>} */ b) => h("li", {}, t("profile.bots.times", { level: levelName(b.level), n: b.times }))),
         )
       : h("p", { "data-testid": "bots-beaten-none" }, t("profile.bots.none")),
   );
@@ -238,7 +243,7 @@ function profileParts(p, mine) {
       h(
         "ul",
         { class: "last-games", "data-testid": "last-games" },
-        p.last_games.map((g) => {
+        p.last_games.map((/** @type {Record<string, any>} */ g) => {
           const when = new Date(g.at).toLocaleDateString(lang());
           const bits = [t("profile.game", { n: g.players, when })];
           if (g.rated) bits.push(t("lobby.rated.badge"));

@@ -5,6 +5,7 @@
 
 import { h, clear } from "./dom.js";
 import { t, lang } from "./i18n.js";
+import { errorText } from "./api.js";
 
 /**
  * @typedef {{address: string, lang: string, status: string}} Email
@@ -29,7 +30,9 @@ export function emailStatus(email) {
  * @param {HTMLElement} root @param {MailView} view
  */
 export function renderMailForm(root, view) {
+  /** @type {string | null} */
   let note = null;
+  /** @type {string | null} */
   let error = null;
   let busy = false;
   // Whether the field holds the player's own text rather than the stored address.
@@ -79,7 +82,7 @@ export function renderMailForm(root, view) {
     if (view.email) form.append(remove);
     else remove.remove();
   };
-  const act = async (action, done) => {
+  const act = async (/** @type {() => Promise<Email | null>} */ action, /** @type {string} */ done) => {
     acted = true;
     loading = false;
     busy = true;
@@ -90,7 +93,7 @@ export function renderMailForm(root, view) {
       edited = false;
       note = done;
     } catch (e) {
-      error = t("mail.error", { message: (e && e.message) || String(e) });
+      error = t("mail.error", { message: errorText(e) });
     } finally {
       busy = false;
       draw();

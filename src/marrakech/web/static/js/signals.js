@@ -11,6 +11,7 @@ const TURN_ICON = "/static/img/favicon-turn.svg";
 /** Android shows a notification's icon only from a bitmap. */
 const APP_ICON = "/static/img/icon-192.png";
 
+/** @type {AudioContext | null} */
 let audio = null;
 /** @type {ServiceWorkerRegistration|null} */
 let worker = null;
@@ -25,6 +26,7 @@ export function registerWorker() {
     .catch(() => null); // not a secure context, or storage disabled: the page works without
 }
 
+/** @param {string} key */
 function stored(key) {
   try {
     return localStorage.getItem(key);
@@ -33,6 +35,7 @@ function stored(key) {
   }
 }
 
+/** @param {string} key @param {string} value */
 function store(key, value) {
   try {
     localStorage.setItem(key, value);
@@ -45,14 +48,14 @@ export function soundOn() {
   return stored(SOUND_KEY) === "on";
 }
 
-/** Turn the chime on or off; call it from a click so the browser lets audio start. */
+/** Turn the chime on or off; call it from a click so the browser lets audio start. @param {boolean} on */
 export function setSound(on) {
   store(SOUND_KEY, on ? "on" : "off");
   if (on) audioContext();
 }
 
 function audioContext() {
-  const Context = window.AudioContext || window["webkitAudioContext"];
+  const Context = window.AudioContext || /** @type {any} */ (window)["webkitAudioContext"];
   if (!Context) return null;
   if (!audio) audio = new Context();
   // Browsers start audio suspended until the page had a click or a tap.
@@ -101,11 +104,14 @@ export async function askNotify() {
   return notifyState();
 }
 
+/** @param {boolean} on */
 export function setNotify(on) {
   store(NOTIFY_KEY, on ? "on" : "off");
 }
 
 /** Show a notification when the page is hidden and the player wants them: through the
+ * @param {string} title
+ * @param {string} body
  * service worker when there is one (a click on it brings this game's page back). */
 export function notify(title, body) {
   if (notifyState() !== "granted" || !document.hidden) return false;
@@ -126,12 +132,12 @@ export function notify(title, body) {
   }
 }
 
-/** The tab's title and icon say whether it is this player's turn. */
+/** The tab's title and icon say whether it is this player's turn. @param {boolean} yourTurn @param {string} title */
 export function markTab(yourTurn, title) {
   document.title = title;
   const link = /** @type {HTMLLinkElement|null} */ (document.querySelector("link[rel=icon]"));
   if (!link) return;
-  const base = link.getAttribute("href").replace(/favicon(-turn)?\.svg$/, "");
+  const base = (link.getAttribute("href") || "").replace(/favicon(-turn)?\.svg$/, "");
   const wanted = yourTurn ? TURN_ICON : ICON;
   link.setAttribute("href", base + wanted.split("/").pop());
   link.dataset.turn = yourTurn ? "1" : "0";

@@ -11,7 +11,7 @@ import { accountMailSection } from "./mail.js";
 
 /** @typedef {import("../account.js").AccountModel} AccountModel */
 
-/** A refusal in the page's words (the server's reason after it when it gives one). */
+/** A refusal in the page's words (the server's reason after it when it gives one). @param {any} error */
 function failure(error) {
   if (error && error.name === "NotAllowedError") return t("account.error.passkey_cancelled");
   const code = error && error.code;
@@ -48,12 +48,12 @@ async function run(M, action, note = null) {
   }
 }
 
-/** A labelled input. */
+/** A labelled input. @param {string} id @param {string} label @param {import("../dom.js").Attrs} attrs */
 function field(id, label, attrs) {
   return h("p", { class: "field" }, h("label", { for: id }, label), h("input", { id, name: id, ...attrs }));
 }
 
-/** The value of an input of the dialog. */
+/** The value of an input of the dialog. @param {HTMLFormElement} form @param {string} name */
 function value(form, name) {
   return /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
 }
@@ -192,12 +192,12 @@ function deleteForm(M) {
 /** The account's passkeys, each with a button to remove it (not the last way in). @param {AccountModel} M */
 function passkeyList(M) {
   const a = M.account;
-  const day = (iso) => new Date(iso).toLocaleDateString(lang());
+  const day = (/** @type {string} */ iso) => new Date(iso).toLocaleDateString(lang());
   const last = !a.password && a.passkeys <= 1;
   return h(
     "ul",
     { class: "account-passkeys", "data-testid": "account-passkeys" },
-    (a.passkey_list || []).map((p) =>
+    (a.passkey_list || []).map((/** @type {Record<string, any>} */ p) =>
       h(
         "li",
         {},
@@ -230,7 +230,7 @@ function signedIn(M) {
   const a = M.account;
   const since = new Date(a.created).toLocaleDateString(lang());
   const seats = guestSeats();
-  const act = (label, testid, action, note, attrs = {}) =>
+  const act = (/** @type {string} */ label, /** @type {string} */ testid, /** @type {() => Promise<any>} */ action, /** @type {string | ((result: any) => string)} */ note, attrs = {}) =>
     h("button", { type: "button", class: "btn secondary", disabled: M.busy, "data-testid": testid, onclick: () => run(M, action, note), ...attrs }, label);
   return [
     h("p", { "data-testid": "account-name-shown" }, h("strong", {}, a.name), " · ", t("account.since", { date: since })),
@@ -255,7 +255,7 @@ function signedIn(M) {
         t("account.claim", { n: seats.length }),
         "account-claim",
         async () => (await api.claim(seats)).games.length,
-        (n) => t("account.note.claimed", { n }),
+        (/** @type {number} */ n) => t("account.note.claimed", { n }),
         { disabled: M.busy || !seats.length },
       ),
       act(t("account.export"), "account-export", async () => {
@@ -280,7 +280,7 @@ function signedIn(M) {
   ];
 }
 
-/** Draw the dialog for `M` in `root`. @param {HTMLElement} root @param {AccountModel} M */
+/** Draw the dialog for `M` in `root`. @param {HTMLElement} root @param {AccountModel} M @param {() => void} close */
 export function renderPanel(root, M, close) {
   const closeButton = h("button", { type: "button", class: "btn ghost", "data-testid": "account-close", onclick: close }, t("help.close"));
   const note = M.note;
@@ -291,5 +291,5 @@ export function renderPanel(root, M, close) {
     ...(M.account ? signedIn(M) : signedOut(M)),
     h("div", { class: "dialog-actions" }, closeButton),
   ];
-  root.append(...parts.filter(Boolean));
+  root.append(.../** @type {(Node | string)[]} */ (parts.filter(Boolean)));
 }

@@ -9,6 +9,7 @@ import { t, plural } from "../i18n.js";
 import { config } from "../config.js";
 import { seatName } from "../panels.js";
 import { activeSeat } from "./state.js";
+import { words } from "./format.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 /** @typedef {{id: number, seat: number|null, channel: string, kind: string, text: string, at: string}} ChatLine */
@@ -27,6 +28,7 @@ const KEY = "marrakech.chat.";
 /** Lines kept by the page (the server sends at most as many after a welcome). */
 const MAX_LINES = 200;
 
+/** @param {string} gameId @param {string} what */
 function loadSet(gameId, what) {
   try {
     const list = JSON.parse(localStorage.getItem(`${KEY}${what}.${gameId}`) || "[]");
@@ -36,6 +38,7 @@ function loadSet(gameId, what) {
   }
 }
 
+/** @param {string} gameId @param {string} what @param {Set<number>} set */
 function saveSet(gameId, what, set) {
   try {
     localStorage.setItem(`${KEY}${what}.${gameId}`, JSON.stringify([...set]));
@@ -50,28 +53,28 @@ export function newChat(gameId) {
   return { lines: [], muted: loadSet(gameId, "muted"), reported: loadSet(gameId, "reported"), open: !phone, unread: 0, status: "" };
 }
 
-/** Whether a line is shown here: not muted, not reported by this device. */
+/** Whether a line is shown here: not muted, not reported by this device. @param {ChatState} chat @param {ChatLine} line */
 export function shown(chat, line) {
   return !(line.seat !== null && chat.muted.has(line.seat)) && !chat.reported.has(line.id);
 }
 
-/** Take a `chat` message's lines in (a history replaces them). @returns {ChatLine[]} the new ones */
+/** Take a `chat` message's lines in (a history replaces them). @returns {ChatLine[]} the new ones @param {ChatState} chat @param {import("./state.js").Message} msg  its `lines`, and `history` after a welcome */
 export function addLines(chat, msg) {
   const known = new Set(msg.history ? [] : chat.lines.map((line) => line.id));
-  const fresh = msg.lines.filter((line) => !known.has(line.id));
+  const fresh = msg.lines.filter((/** @type {ChatLine} */ line) => !known.has(line.id));
   const lines = msg.history ? fresh : [...chat.lines, ...fresh];
-  lines.sort((a, b) => a.id - b.id);
+  lines.sort((/** @type {ChatLine} */ a, /** @type {ChatLine} */ b) => a.id - b.id);
   chat.lines = lines.slice(-MAX_LINES);
   return msg.history ? [] : fresh;
 }
 
-/** The lines of a `chat_hidden` message go. */
+/** The lines of a `chat_hidden` message go. @param {ChatState} chat @param {number[]} ids */
 export function dropLines(chat, ids) {
   const gone = new Set(ids);
   chat.lines = chat.lines.filter((line) => !gone.has(line.id));
 }
 
-/** A `chat` message arrived. @param {Ctx} ctx */
+/** A `chat` message arrived. @param {Ctx} ctx @param {import("./state.js").Message} msg */
 export function receiveChat(ctx, msg) {
   const chat = ctx.chat;
   const fresh = addLines(chat, msg).filter((line) => shown(chat, line));
@@ -80,7 +83,7 @@ export function receiveChat(ctx, msg) {
   renderChat(ctx);
 }
 
-/** A `chat_hidden` message arrived. @param {Ctx} ctx */
+/** A `chat_hidden` message arrived. @param {Ctx} ctx @param {import("./state.js").Message} msg */
 export function receiveHidden(ctx, msg) {
   dropLines(ctx.chat, msg.ids);
   if (msg.reason === "hidden") ctx.chat.status = t("chat.hidden");
@@ -93,7 +96,7 @@ export function chatWelcomed(ctx) {
   renderChat(ctx);
 }
 
-/** A refusal of the chat's (its reason is shown in the panel too). @param {Ctx} ctx */
+/** A refusal of the chat's (its reason is shown in the panel too). @param {Ctx} ctx @param {string} text */
 export function chatRefused(ctx, text) {
   ctx.chat.status = text;
   renderChat(ctx);
@@ -105,17 +108,11 @@ function author(ctx, line) {
   return name(ctx, line.seat);
 }
 
+/** @param {Ctx} ctx @param {number} seat */
 function name(ctx, seat) {
   const { g } = ctx;
   if (g.view && g.view.seats[seat]) return seatName(g.view, g.meta, seat);
   return t("lobby.seat", { n: seat + 1 });
-}
-
-/** A line's words: its text, or its reaction in this reader's language. @param {ChatLine} line */
-export function words(line) {
-  if (line.kind !== "reaction") return line.text;
-  const key = `chat.reaction.${line.text}`;
-  return t(key) === key ? line.text : t(key);
 }
 
 /** Who a page holding several seats (the same screen) writes as: the seat to play. @param {Ctx} ctx */
@@ -126,6 +123,7 @@ function writerSeat(ctx) {
   return seat === null ? g.you[0] : seat;
 }
 
+/** @param {Ctx} ctx @param {Record<string, any>} msg */
 function send(ctx, msg) {
   if ((msg.type === "chat" || msg.type === "react") && writerSeat(ctx) !== null) msg = { ...msg, seat: writerSeat(ctx) };
   ctx.chat.status = "";
@@ -222,7 +220,7 @@ export function renderChat(ctx) {
   }
 }
 
-/** One line: who, what, and a report button (not on this page's own lines). */
+/** One line: who, what, and a report button (not on this page's own lines). @param {Ctx} ctx @param {ChatLine} line */
 function lineItem(ctx, line) {
   const who = author(ctx, line);
   const mine = line.seat !== null && ctx.g.you.includes(line.seat);

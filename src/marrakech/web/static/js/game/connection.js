@@ -4,8 +4,6 @@
 import { t, lang } from "../i18n.js";
 import { GameSocket } from "../net.js";
 import { receive, afterSettle } from "./dispatch.js";
-import { renderStatus } from "./view.js";
-import { renderControls } from "./controls.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
@@ -34,7 +32,7 @@ function statusChanged(ctx, status, detail) {
     else g.fatal = t("game.error.generic", { message: detail ? detail.message : "" });
     if (!g.busy) afterSettle(ctx);
   } else if (g.view) {
-    renderStatus(ctx);
-    if (!g.busy) renderControls(ctx);
+    ctx.ctrl.redrawStatus();
+    if (!g.busy) ctx.ctrl.redrawControls();
   } else ctx.ui.conn.textContent = status === "down" ? t("game.reconnecting") : "";
 }

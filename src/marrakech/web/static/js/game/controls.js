@@ -1,14 +1,15 @@
 // The turn card's controls: orient (with the server's preview of each facing), roll,
 // place (squares marked on the board, a carpet previewed), the hint, "since your last
-// turn", and the finished game's buttons. What a press does is in input.js.
+// turn", and the finished game's buttons. What a press does is the controller's
+// (ctx.ctrl).
 
 import { h, clear, button } from "../dom.js";
 import { t, plural, colourName } from "../i18n.js";
 import { seatName, swatches } from "../panels.js";
 import { activeSeat, placements, partnersOf, previewOf, previewFacing, advised, currentHint, hintsAllowed, orientLast, inputState } from "./state.js";
 import { formatNumber, formatPercent, hintText, turnText } from "./format.js";
-import { act, askHint, chooseOrient, cycle, clearPlace, touching } from "./input.js";
-import { showEnd, showHandover, rematchControl } from "./dialogs.js";
+import { rematchLink } from "../store.js";
+import { touching } from "./pointer.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
@@ -35,7 +36,7 @@ export function renderControls(ctx) {
       h(
         "div",
         { class: "control-row" },
-        button(t("game.show_result"), { onclick: () => showEnd(ctx), "data-testid": "show-result" }),
+        button(t("game.show_result"), { onclick: () => ctx.ctrl.showEnd(), "data-testid": "show-result" }),
         h("a", { class: "btn secondary", href: `/r/${ctx.gameId}`, "data-testid": "replay-link" }, t("game.replay")),
         rematchControl(ctx),
       ),
@@ -47,7 +48,7 @@ export function renderControls(ctx) {
     return;
   }
   if (g.handover !== null) {
-    showHandover(ctx, () => renderControls(ctx));
+    ctx.ctrl.handover();
     return;
   }
   const legal = g.legal[String(seat)];
@@ -60,7 +61,7 @@ export function renderControls(ctx) {
       h(
         "div",
         { class: "control-row" },
-        button(t("game.roll"), { onclick: () => act(ctx, "roll"), "data-testid": "roll", class: "btn big warm", disabled }, "Enter"),
+        button(t("game.roll"), { onclick: () => ctx.ctrl.act("roll"), "data-testid": "roll", class: "btn big warm", disabled }, "Enter"),
       ),
     );
   } else if (view.phase === "place") {
@@ -69,7 +70,7 @@ export function renderControls(ctx) {
   if ((view.phase === "orient" || view.phase === "place") && hintsAllowed(g)) renderHint(ctx, disabled);
 }
 
-/** The Hint button, and the advice once it came. @param {Ctx} ctx */
+/** The Hint button, and the advice once it came. @param {Ctx} ctx @param {boolean} disabled */
 function renderHint(ctx, disabled) {
   const { g, ui } = ctx;
   const hint = currentHint(g);
@@ -83,7 +84,7 @@ function renderHint(ctx, disabled) {
         { class: "control-row" },
         button(
           asking ? t("game.hint.asking") : t("game.hint"),
-          { onclick: () => askHint(ctx), class: "btn secondary", "data-testid": "hint", disabled: disabled || asking, "aria-describedby": hint ? "hint-text" : null },
+          { onclick: () => ctx.ctrl.askHint(), class: "btn secondary", "data-testid": "hint", disabled: disabled || asking, "aria-describedby": hint ? "hint-text" : null },
           "H",
         ),
       ),
@@ -93,12 +94,14 @@ function renderHint(ctx, disabled) {
 }
 
 /** A number as formatNumber shows it (one decimal), for the plural rules: "≈ 1 dirham". */
-const roundedTenth = (x) => Math.round(x * 10) / 10;
+const roundedTenth = (/** @type {number} */ x) => Math.round(x * 10) / 10;
 
+/** @type {Record<string, string>} */
 const ARROWS = { L: "↶", S: "↑", R: "↷" };
+/** @type {Record<string, string>} */
 const KEYS = { L: "←", S: "↑", R: "→" };
 
-/** Turn left, keep straight, turn right: each with its expected tithe. @param {Ctx} ctx */
+/** Turn left, keep straight, turn right: each with its expected tithe. @param {Ctx} ctx @param {string[]} legal @param {boolean} disabled */
 function renderOrient(ctx, legal, disabled) {
   const { g, ui } = ctx;
   const controls = ui.controls;
@@ -115,7 +118,7 @@ function renderOrient(ctx, legal, disabled) {
           : null,
       ],
       {
-        onclick: () => chooseOrient(ctx, tok),
+        onclick: () => ctx.ctrl.chooseOrient(tok),
         onmouseenter: () => showOrientInfo(ctx, tok),
         onmouseleave: () => showOrientInfo(ctx, g.orientPreview),
         onfocus: () => showOrientInfo(ctx, tok),
@@ -139,7 +142,7 @@ function renderOrient(ctx, legal, disabled) {
         { class: "control-row" },
         button(
           t("game.orient.confirm_as", { choice: t(`game.orient.${g.orientPreview}`) }),
-          { onclick: () => act(ctx, g.orientPreview), "data-testid": "orient-confirm", class: "btn warm", disabled },
+          { onclick: () => ctx.ctrl.act(/** @type {string} */ (g.orientPreview)), "data-testid": "orient-confirm", class: "btn warm", disabled },
           "Enter",
         ),
       ),
@@ -147,7 +150,7 @@ function renderOrient(ctx, legal, disabled) {
   }
 }
 
-/** The facing a choice gives, its landing squares on the board, and the table. @param {Ctx} ctx */
+/** The facing a choice gives, its landing squares on the board, and the table. @param {Ctx} ctx @param {string | null} tok */
 export function showOrientInfo(ctx, tok) {
   const { g, ui } = ctx;
   const option = tok ? previewOf(g, tok) : null;
@@ -174,11 +177,11 @@ export function showOrientInfo(ctx, tok) {
   );
 }
 
-/** Each die result of an orientation: chance, landing square, what it costs. @param {Ctx} ctx */
+/** Each die result of an orientation: chance, landing square, what it costs. @param {Ctx} ctx @param {Record<string, any>} option */
 function previewTable(ctx, option) {
   const { g } = ctx;
-  const payee = (roll) => (roll.payee === null || roll.payee === undefined ? "" : seatName(g.view, g.meta, roll.payee));
-  const cost = (roll) =>
+  const payee = (/** @type {Record<string, any>} */ roll) => (roll.payee === null || roll.payee === undefined ? "" : seatName(g.view, g.meta, roll.payee));
+  const cost = (/** @type {Record<string, any>} */ roll) =>
     roll.eliminates
       ? t("preview.out", { n: roll.due, seat: payee(roll) })
       : roll.due > 0
@@ -202,7 +205,7 @@ function previewTable(ctx, option) {
     h(
       "tbody",
       {},
-      option.rolls.map((roll) =>
+      option.rolls.map((/** @type {Record<string, any>} */ roll) =>
         h(
           "tr",
           { "data-roll": roll.roll, class: roll.due > 0 ? "costly" : "" },
@@ -216,7 +219,7 @@ function previewTable(ctx, option) {
   );
 }
 
-/** Where a carpet may go: squares marked, the carpet chosen previewed. @param {Ctx} ctx */
+/** Where a carpet may go: squares marked, the carpet chosen previewed. @param {Ctx} ctx @param {number} seat @param {boolean} disabled */
 function renderPlace(ctx, seat, disabled) {
   const { g, ui } = ctx;
   const list = placements(g);
@@ -230,10 +233,11 @@ function renderPlace(ctx, seat, disabled) {
   const partners = g.placeFirst ? partnersOf(g, g.placeFirst) : [];
   ui.board.mark({ legal: g.placeFirst ? [] : [...squares], selected: g.placeFirst, partners });
   let label;
-  if (g.placeChoice) {
-    const i = list.findIndex((p) => p.token === g.placeChoice.token);
-    ui.board.showPreview([g.placeChoice.a, g.placeChoice.b], colour);
-    label = t("game.place.choice", { i: i + 1, n: list.length, a: g.placeChoice.a, b: g.placeChoice.b });
+  const chosen = g.placeChoice;
+  if (chosen) {
+    const i = list.findIndex((p) => p.token === chosen.token);
+    ui.board.showPreview([chosen.a, chosen.b], colour);
+    label = t("game.place.choice", { i: i + 1, n: list.length, a: chosen.a, b: chosen.b });
     if (touching()) label += ` ${t("game.place.again")}`;
   } else if (g.placeFirst) {
     label = t(touching() ? "game.place.pick2.touch" : "game.place.pick2");
@@ -245,12 +249,12 @@ function renderPlace(ctx, seat, disabled) {
     h(
       "div",
       { class: "control-row" },
-      button("◀", { onclick: () => cycle(ctx, -1), class: "btn secondary", "aria-label": t("game.place.prev"), "data-testid": "place-prev", disabled }),
-      button("▶", { onclick: () => cycle(ctx, 1), class: "btn secondary", "aria-label": t("game.place.next"), "data-testid": "place-next", disabled }),
+      button("◀", { onclick: () => ctx.ctrl.cycle(-1), class: "btn secondary", "aria-label": t("game.place.prev"), "data-testid": "place-prev", disabled }),
+      button("▶", { onclick: () => ctx.ctrl.cycle(1), class: "btn secondary", "aria-label": t("game.place.next"), "data-testid": "place-next", disabled }),
       button(
         t("game.place.confirm"),
         {
-          onclick: () => g.placeChoice && act(ctx, g.placeChoice.token),
+          onclick: () => g.placeChoice && ctx.ctrl.act(g.placeChoice.token),
           class: "btn warm",
           "data-testid": "place-confirm",
           disabled: disabled || !g.placeChoice,
@@ -258,13 +262,13 @@ function renderPlace(ctx, seat, disabled) {
         "Enter",
       ),
       g.placeFirst || g.placeChoice
-        ? button(t("game.place.clear"), { onclick: () => clearPlace(ctx), class: "btn ghost", "data-testid": "place-clear" }, "Esc")
+        ? button(t("game.place.clear"), { onclick: () => ctx.ctrl.clearPlace(), class: "btn ghost", "data-testid": "place-clear" }, "Esc")
         : null,
     ),
   );
 }
 
-/** What happened since this page's seats last played (the last six turns). @param {Ctx} ctx */
+/** What happened since this page's seats last played (the last six turns). @param {Ctx} ctx @param {boolean} show */
 function renderSince(ctx, show) {
   const { g, ui } = ctx;
   clear(ui.sinceEl);
@@ -272,8 +276,8 @@ function renderSince(ctx, show) {
   if (!show || !turns.length || !g.view) return;
   // A long absence: the last few turns say enough; the log has the rest.
   const shown = turns.slice(-6);
-  const name = (seat) => seatName(g.view, g.meta, seat);
-  const line = (turn) =>
+  const name = (/** @type {number} */ seat) => seatName(g.view, g.meta, seat);
+  const line = (/** @type {import("./state.js").TurnSummary} */ turn) =>
     h("li", { "data-turn": turn.turn }, swatches(g.view.seats[turn.seat].colours, 16), " ", h("strong", {}, name(turn.seat)), ": ", turnText(turn, g.you, name));
   ui.sinceEl.append(
     h(
@@ -284,4 +288,13 @@ function renderSince(ctx, show) {
       h("ul", {}, shown.map(line)),
     ),
   );
+}
+
+/** The rematch button of a finished game (or the link to it). @param {Ctx} ctx */
+function rematchControl(ctx) {
+  if (ctx.g.rematch) {
+    return h("a", { class: "btn warm", href: rematchLink(ctx.g.rematch), "data-testid": "rematch-open-row" }, t("end.rematch.open"));
+  }
+  if (!ctx.g.you.length) return null;
+  return button(t("end.rematch"), { class: "btn warm", "data-testid": "rematch-row", onclick: () => ctx.ctrl.send({ type: "rematch" }) });
 }

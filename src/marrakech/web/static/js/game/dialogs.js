@@ -1,26 +1,24 @@
 // The game page's dialogs: the hotseat handover, the resignation's confirmation, the end
-// screen (again with the analysis and the rematch when they arrive), the rematch's link,
-// and the page shown when the game does not exist.
+// screen (again with the analysis and the rematch when they arrive), and the page shown when the game does not exist.
 
 import { h, clear, button, openDialog } from "../dom.js";
 import { t } from "../i18n.js";
 import { endScreen, seatName, swatches } from "../panels.js";
-import { gameLink } from "../store.js";
+import { rematchLink } from "../store.js";
 import { api } from "../api.js";
-import { send } from "./input.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-/** One screen, several seats: hand it over before the next one's turn shows. @param {Ctx} ctx */
+/** One screen, several seats: hand it over before the next one's turn shows. @param {Ctx} ctx @param {() => void} onDone */
 export function showHandover(ctx, onDone) {
   const { g, ui } = ctx;
   if (ui.overlay) ui.overlay.remove();
-  const seat = g.handover;
+  const seat = /** @type {number} */ (g.handover); // a handover is shown for a seat
   const name = seatName(g.view, g.meta, seat);
   const ok = button(t("game.handover.ok", { seat: name }), {
     onclick: () => {
       g.handover = null;
-      ui.overlay.remove();
+      ui.overlay?.remove();
       ui.overlay = null;
       onDone();
       ui.board.svg.focus();
@@ -43,7 +41,7 @@ export function showHandover(ctx, onDone) {
   ok.focus();
 }
 
-/** Ask before a seat resigns. @param {Ctx} ctx */
+/** Ask before a seat resigns. @param {Ctx} ctx @param {number} seat */
 export function confirmResign(ctx, seat) {
   const name = seatName(ctx.g.view, ctx.g.meta, seat);
   const dialog = h(
@@ -60,7 +58,7 @@ export function confirmResign(ctx, seat) {
         "data-testid": "resign-confirm",
         onclick: () => {
           dialog.close();
-          send(ctx, { type: "resign", seat });
+          ctx.ctrl.send({ type: "resign", seat });
         },
       }),
     ),
@@ -68,26 +66,6 @@ export function confirmResign(ctx, seat) {
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();
-}
-
-/** The rematch's link with this page's new tokens, once the server made it. @param {Ctx} ctx */
-export function rematchLink(ctx) {
-  const r = ctx.g.rematch;
-  return r ? gameLink(r.game_id, r.seats.map((x) => x.token)) : null;
-}
-
-/** @param {Ctx} ctx */
-export function askRematch(ctx) {
-  send(ctx, { type: "rematch" });
-}
-
-/** The rematch button of a finished game (or the link to it). @param {Ctx} ctx */
-export function rematchControl(ctx) {
-  if (ctx.g.rematch) {
-    return h("a", { class: "btn warm", href: rematchLink(ctx), "data-testid": "rematch-open-row" }, t("end.rematch.open"));
-  }
-  if (!ctx.g.you.length) return null;
-  return button(t("end.rematch"), { class: "btn warm", "data-testid": "rematch-row", onclick: () => askRematch(ctx) });
 }
 
 /** @param {Ctx} ctx */
@@ -105,8 +83,8 @@ function endOptions(ctx) {
     onNew: () => {
       location.href = "/";
     },
-    onRematch: g.you.length ? () => askRematch(ctx) : null,
-    rematchLink: rematchLink(ctx),
+    onRematch: g.you.length ? () => ctx.ctrl.send({ type: "rematch" }) : null,
+    rematchLink: rematchLink(g.rematch),
     analysis: g.analysis,
     analysisPending: over && !g.analysis,
   };

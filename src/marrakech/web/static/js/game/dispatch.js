@@ -7,21 +7,22 @@ import { playEvents, timings, addToTurn } from "../animate.js";
 import { seatName } from "../panels.js";
 import { remember } from "../store.js";
 import * as state from "./state.js";
-import { renderAll, renderStatus, renderClock, showNotice } from "./view.js";
-import { renderControls } from "./controls.js";
-import { showHint } from "./input.js";
-import { showEnd, refreshEnd, showFatal } from "./dialogs.js";
+import { renderClock } from "./view.js";
+import { showFatal } from "./dialogs.js";
 import { signalTurn } from "./meta.js";
 import { receiveChat, receiveHidden, chatWelcomed, chatRefused } from "./chat.js";
 
 /** The chat's messages, shown at once (never behind a move's animation). */
+/** @type {Record<string, Handler>} */
 export const CHAT = { chat: receiveChat, chat_hidden: receiveHidden };
 /** The refusals of the chat's, also shown in its panel. */
 const CHAT_CODES = new Set(["chat_off", "chat_too_fast", "chat_too_long", "chat_bad_text", "chat_channel", "no_such_message", "banned"]);
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
+/** @typedef {import("./state.js").Message} Message */
+/** @typedef {(ctx: Ctx, msg: Message) => void | Promise<void>} Handler */
 
-/** A message arrived: queue it (a welcome replaces whatever waits) and apply the queue. @param {Ctx} ctx */
+/** A message arrived: queue it (a welcome replaces whatever waits) and apply the queue. @param {Ctx} ctx @param {Message} msg */
 export function receive(ctx, msg) {
   if (Object.hasOwn(CHAT, msg.type)) {
     CHAT[msg.type](ctx, msg);
@@ -33,21 +34,22 @@ export function receive(ctx, msg) {
 }
 
 /** @type {Record<string, (ctx: Ctx, msg: any) => void|Promise<void>>} */
+/** @type {Record<string, Handler>} */
 export const HANDLERS = {
   welcome,
   update,
   game: changed,
   bots: (ctx, msg) => {
     ctx.g.botsBusy = msg.busy;
-    if (ctx.g.view) renderStatus(ctx);
+    if (ctx.g.view) ctx.ctrl.redrawStatus();
   },
   rematch: rematchReady,
   hint: (ctx, msg) => {
-    if (state.applyHint(ctx.g, msg)) showHint(ctx);
+    if (state.applyHint(ctx.g, msg)) ctx.ctrl.showHint();
   },
   analysis: (ctx, msg) => {
     ctx.g.analysis = msg.analysis;
-    refreshEnd(ctx);
+    if (ctx.g.endDialog) ctx.ctrl.refreshEnd();
   },
   error: refused,
 };
@@ -59,7 +61,7 @@ async function pump(ctx) {
   g.busy = true;
   try {
     while (g.queue.length) {
-      const msg = g.queue.shift();
+      const msg = /** @type {Message} */ (g.queue.shift()); // the loop runs while one waits
       const handler = Object.hasOwn(HANDLERS, msg.type) ? HANDLERS[msg.type] : null;
       try {
         if (handler) await handler(ctx, msg);
@@ -73,7 +75,7 @@ async function pump(ctx) {
   afterSettle(ctx);
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 function welcome(ctx, msg) {
   const { g, root, ui } = ctx;
   state.applyWelcome(g, msg, performance.now());
@@ -89,7 +91,7 @@ function welcome(ctx, msg) {
   if (shown !== lang()) setLang(shown, { remember: false });
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 async function update(ctx, msg) {
   const { g } = ctx;
   if (msg.version <= g.version) return;
@@ -105,8 +107,8 @@ async function update(ctx, msg) {
   // A new turn begins: the previous one's marks make way for its walk.
   if (g.lastTurn.length && g.lastTurn[0] !== before[0]) ctx.ui.board.showLastMove(null);
   g.preview = null;
-  renderStatus(ctx);
-  renderControls(ctx);
+  ctx.ctrl.redrawStatus();
+  ctx.ctrl.redrawControls();
   const { board, panels, die } = ctx.ui;
   await playEvents({
     board,
@@ -120,7 +122,7 @@ async function update(ctx, msg) {
       ctx.ui.board.render(shown);
       ctx.ui.panels.render(shown, g.meta, g.you);
       // The status follows the panels at once (never "Your turn" beside another's).
-      renderStatus(ctx);
+      ctx.ctrl.redrawStatus();
     },
   });
   state.applyUpdate(g, msg, next, performance.now());
@@ -128,7 +130,7 @@ async function update(ctx, msg) {
   announce((msg.log || []).join(" "));
 }
 
-/** A `game` message: the game's meta changed (seats, status, clock), maybe with a reason to tell. @param {Ctx} ctx */
+/** A `game` message: the game's meta changed (seats, status, clock), maybe with a reason to tell. @param {Ctx} ctx @param {Message} msg */
 function changed(ctx, msg) {
   const { g } = ctx;
   g.meta = msg.game;
@@ -139,29 +141,29 @@ function changed(ctx, msg) {
   if (g.view && msg.reason && t(key) !== key) {
     const name = seat === null ? "" : seatName(g.view, g.meta, seat);
     const text = g.you.includes(seat) && t(`${key}.you`) !== `${key}.you` ? t(`${key}.you`) : t(key, { seat: name });
-    showNotice(ctx, text, "info");
+    ctx.ctrl.notice(text, "info");
     announce(text);
   }
-  if (g.view) renderAll(ctx);
-  refreshEnd(ctx); // the end screen names who resigned, and the rematch once it exists
+  if (g.view) ctx.ctrl.redraw();
+  if (g.endDialog) ctx.ctrl.refreshEnd(); // the end screen names who resigned, and the rematch once it exists
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 function rematchReady(ctx, msg) {
   const { g } = ctx;
   g.rematch = msg;
-  const seats = msg.seats.map((x) => x.seat);
-  remember(msg.game_id, { tokens: msg.seats.map((x) => x.token), seats, players: g.meta ? g.meta.players : null });
-  if (g.view) renderControls(ctx);
-  refreshEnd(ctx);
+  const seats = msg.seats.map((/** @type {{seat: number}} */ x) => x.seat);
+  remember(msg.game_id, { tokens: msg.seats.map((/** @type {{token: string}} */ x) => x.token), seats, players: g.meta ? g.meta.players : null });
+  if (g.view) ctx.ctrl.redrawControls();
+  if (g.endDialog) ctx.ctrl.refreshEnd();
 }
 
-/** @param {Ctx} ctx */
+/** @param {Ctx} ctx @param {Message} msg */
 function refused(ctx, msg) {
   state.applyRefusal(ctx.g, msg, t("game.not_found"));
   const key = `game.error.${msg.code}`;
   const text = t(key) === key ? t("game.error.generic", { message: msg.message }) : t(key);
-  showNotice(ctx, msg.code === "illegal_action" ? `${text} (${msg.message})` : text);
+  ctx.ctrl.notice(msg.code === "illegal_action" ? `${text} (${msg.message})` : text);
   if (CHAT_CODES.has(msg.code)) chatRefused(ctx, text);
   if (msg.code === "stale_version") ctx.socket.reconnectNow();
 }
@@ -174,12 +176,12 @@ export function afterSettle(ctx) {
     return;
   }
   const seat = state.settleSeat(g);
-  renderAll(ctx);
+  ctx.ctrl.redraw();
   const mine = seat !== null;
   if (mine && !g.wasMine) signalTurn(ctx);
   g.wasMine = mine;
   if (g.view.phase === "over" && !g.endShown) {
     g.endShown = true;
-    showEnd(ctx);
+    ctx.ctrl.showEnd();
   }
 }

@@ -2,12 +2,12 @@
 
 import { t, lang, durationText } from "../i18n.js";
 
-/** "2.5" or "2,5": a number with at most `digits` decimals. */
+/** "2.5" or "2,5": a number with at most `digits` decimals. @param {number} x */
 export function formatNumber(x, digits = 1, language = lang()) {
   return new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(x);
 }
 
-/** "54%" or "54 %": a probability as a percentage. */
+/** "54%" or "54 %": a probability as a percentage. @param {number} p */
 export function formatPercent(p, digits = 0, language = lang()) {
   return new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: digits }).format(p);
 }
@@ -53,4 +53,12 @@ export function turnText(turn, you, name) {
   for (const seat of turn.eliminated || []) parts.push(t("since.out", { seat: name(seat) }));
   for (const seat of turn.resigned || []) parts.push(t("since.resigned", { seat: name(seat) }));
   return parts.join(", ") || t("since.nothing");
+}
+
+/** A chat line's words: its text, or its reaction in this reader's language.
+ * @param {{kind: string, text: string}} line */
+export function words(line) {
+  if (line.kind !== "reaction") return line.text;
+  const key = `chat.reaction.${line.text}`;
+  return t(key) === key ? line.text : t(key);
 }

@@ -1,46 +1,15 @@
-// What the player's presses do: actions sent to the server, the hint asked, the
-// orientation and carpet previews, the keys. A touch previews first and acts on a second
-// tap (or the confirm button); a mouse click or a key acts at once.
+// What the player's presses do: the hint asked, the orientation and carpet previews, the
+// keys. A touch previews first and acts on a second tap (or the confirm button); a mouse
+// click or a key acts at once. The controller (controller.js) hands these to the views;
+// what they send goes through its `act`, what they change is redrawn by its
+// `redrawControls`.
 
 import { isTyping } from "../dom.js";
 import { t } from "../i18n.js";
+import { touching } from "./pointer.js";
 import { activeSeat, placements, partnersOf, findPlacement, currentHint, advised, hintsAllowed } from "./state.js";
-import { renderControls } from "./controls.js";
-import { showNotice } from "./view.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
-
-// How the last press reached the page (shared by every game page of the tab).
-let lastPointer = "mouse";
-if (typeof document !== "undefined") {
-  document.addEventListener("pointerdown", (e) => (lastPointer = e.pointerType || "mouse"), true);
-  document.addEventListener("keydown", () => (lastPointer = "keyboard"), true);
-}
-
-/** The last press was a touch (or a pen): previews come before actions. */
-export function touching() {
-  return lastPointer === "touch" || lastPointer === "pen";
-}
-
-/** Send a message to the server; say so when the connection is down. @param {Ctx} ctx */
-export function send(ctx, msg) {
-  if (!ctx.socket.send(msg)) showNotice(ctx, t("game.reconnecting"));
-}
-
-/** Send the active seat's action (a token: L, roll, c3-c4…). @param {Ctx} ctx */
-export function act(ctx, token) {
-  const { g } = ctx;
-  const seat = activeSeat(g);
-  if (seat === null || g.pending || g.busy || g.conn !== "open") return;
-  const sent = ctx.socket.send({ type: "action", seat, version: g.version, action: token });
-  if (!sent) {
-    showNotice(ctx, t("game.reconnecting"));
-    return;
-  }
-  g.pending = true;
-  g.lastSeat = seat;
-  renderControls(ctx);
-}
 
 /** Ask the server for advice on this page's decision (once per position). @param {Ctx} ctx */
 export function askHint(ctx) {
@@ -51,11 +20,11 @@ export function askHint(ctx) {
   if (currentHint(g)) return void showHint(ctx);
   if (g.hintAsked === g.version) return;
   if (!ctx.socket.send({ type: "hint", seat })) {
-    showNotice(ctx, t("game.reconnecting"));
+    ctx.ctrl.notice(t("game.reconnecting"));
     return;
   }
   g.hintAsked = g.version;
-  renderControls(ctx);
+  ctx.ctrl.redrawControls();
 }
 
 /** Preview the advised choice as hovering or tapping it would; the player confirms. @param {Ctx} ctx */
@@ -69,47 +38,49 @@ export function showHint(ctx) {
     g.placeFirst = null;
     g.placeChoice = findPlacement(g, a, b);
   }
-  renderControls(ctx);
+  ctx.ctrl.redrawControls();
 }
 
 /** A touch previews the facing (and what each die result would cost); a second tap
+ * @param {string} tok
  * on it, or the confirm button, sends it. A click or a key sends it at once. @param {Ctx} ctx */
 export function chooseOrient(ctx, tok) {
   if (touching() && ctx.g.orientPreview !== tok) {
     ctx.g.orientPreview = tok;
-    renderControls(ctx);
+    ctx.ctrl.redrawControls();
     return;
   }
-  act(ctx, tok);
+  ctx.ctrl.act(tok);
 }
 
 /** No carpet previewed any more. @param {Ctx} ctx */
 export function clearPlace(ctx) {
   ctx.g.placeFirst = null;
   ctx.g.placeChoice = null;
-  renderControls(ctx);
+  ctx.ctrl.redrawControls();
 }
 
-/** Preview the next (1) or previous (-1) legal carpet. @param {Ctx} ctx */
+/** Preview the next (1) or previous (-1) legal carpet. @param {Ctx} ctx @param {number} step */
 export function cycle(ctx, step) {
   const { g } = ctx;
   const list = placements(g);
   if (!list.length) return;
-  let i = g.placeChoice ? list.findIndex((p) => p.token === g.placeChoice.token) : -1;
+  const chosen = g.placeChoice;
+  let i = chosen ? list.findIndex((p) => p.token === chosen.token) : -1;
   i = i < 0 ? (step > 0 ? 0 : list.length - 1) : (i + step + list.length) % list.length;
   g.placeChoice = list[i];
   g.placeFirst = null;
-  renderControls(ctx);
+  ctx.ctrl.redrawControls();
 }
 
-/** A square of the board pressed while placing: pick a carpet square by square. @param {Ctx} ctx */
+/** A square of the board pressed while placing: pick a carpet square by square. @param {Ctx} ctx @param {string} square */
 export function clickSquare(ctx, square) {
   const { g } = ctx;
   if (!g.view || g.view.phase !== "place" || activeSeat(g) === null || g.busy || g.pending || g.handover !== null) return;
   const choice = g.placeChoice;
   if (choice && (square === choice.a || square === choice.b)) {
     // A second tap on the carpet shown places it; a mouse keeps its Place button.
-    if (touching()) act(ctx, choice.token);
+    if (touching()) ctx.ctrl.act(choice.token);
     return;
   }
   const partners = g.placeFirst ? partnersOf(g, g.placeFirst) : [];
@@ -123,31 +94,32 @@ export function clickSquare(ctx, square) {
     const mine = partnersOf(g, square);
     g.placeChoice = mine.length === 1 ? findPlacement(g, square, mine[0]) : null;
   }
-  renderControls(ctx);
+  ctx.ctrl.redrawControls();
 }
 
+/** @type {Record<string, string>} */
 const ORIENT_KEYS = { ArrowLeft: "L", ArrowRight: "R", ArrowUp: "S" };
 
-/** A key while orienting; true when it was one of the phase's. @param {Ctx} ctx */
+/** A key while orienting; true when it was one of the phase's. @param {Ctx} ctx @param {KeyboardEvent} e @param {boolean} enter */
 function orientKey(ctx, e, enter) {
   const { g } = ctx;
   if (e.key in ORIENT_KEYS) g.orientPreview = ORIENT_KEYS[e.key];
   else if (e.key === "Escape") g.orientPreview = null;
   else if (enter && g.orientPreview) {
-    act(ctx, g.orientPreview);
+    ctx.ctrl.act(g.orientPreview);
     return true;
   } else return false;
-  renderControls(ctx);
+  ctx.ctrl.redrawControls();
   return true;
 }
 
-/** A key while placing; true when it was one of the phase's. @param {Ctx} ctx */
+/** A key while placing; true when it was one of the phase's. @param {Ctx} ctx @param {KeyboardEvent} e @param {boolean} enter */
 function placeKey(ctx, e, enter) {
   const { g } = ctx;
   if (e.key === "ArrowRight" || e.key === "ArrowDown") cycle(ctx, 1);
   else if (e.key === "ArrowLeft" || e.key === "ArrowUp") cycle(ctx, -1);
   else if (e.key === "Escape") clearPlace(ctx);
-  else if (enter && g.placeChoice) act(ctx, g.placeChoice.token);
+  else if (enter && g.placeChoice) ctx.ctrl.act(g.placeChoice.token);
   else return false;
   return true;
 }
@@ -172,7 +144,7 @@ export function onKey(ctx, e) {
   let handled = false;
   if (phase === "orient") handled = orientKey(ctx, e, enter);
   else if (phase === "roll" && enter) {
-    act(ctx, "roll");
+    ctx.ctrl.act("roll");
     handled = true;
   } else if (phase === "place") handled = placeKey(ctx, e, enter);
   if (handled) e.preventDefault();

@@ -107,4 +107,5 @@ export function build(root, onSquare) {
  * @property {import("./chat.js").ChatState} chat
  * @property {Layout} ui
  * @property {import("../net.js").GameSocket} socket
+ * @property {import("./controller.js").Controller} ctrl  What the views ask of the page.
  */

@@ -9,12 +9,16 @@ import { api } from "../api.js";
 import { rulesLabel } from "../config.js";
 import * as signals from "../signals.js";
 import { activeSeat } from "./state.js";
-import { remindersMenu } from "./reminders.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-/** @param {Ctx} ctx */
-export function renderMeta(ctx) {
+/**
+ * The meta line; `reminders` is the reminders' menu (game/reminders.js), built by the
+ * controller for a page holding seats.
+ * @param {Ctx} ctx
+ * @param {HTMLElement|null} reminders
+ */
+export function renderMeta(ctx, reminders) {
   const { g, ui, gameId } = ctx;
   clear(ui.metaLine);
   if (!g.meta) return;
@@ -41,9 +45,9 @@ export function renderMeta(ctx) {
     h("a", { href: api.recordUrl(gameId), download: `marrakech-${gameId}.json` }, t("game.download")),
     h("label", {}, t("game.speed"), " ", speed),
     ...(g.you.length ? signalButtons(ctx) : []),
-    g.you.length ? remindersMenu(ctx) : null,
+    reminders,
   ];
-  ui.metaLine.append(...parts.filter(Boolean));
+  ui.metaLine.append(.../** @type {(Node | string)[]} */ (parts.filter(Boolean)));
 }
 
 /** Sound on/off and notifications (asked for, on, off or denied). @param {Ctx} ctx */
@@ -55,7 +59,7 @@ function signalButtons(ctx) {
     onclick: () => {
       signals.setSound(!signals.soundOn());
       if (signals.soundOn()) signals.chime();
-      renderMeta(ctx);
+      ctx.ctrl.redrawMeta();
     },
   });
   const state = signals.notifyState();
@@ -69,7 +73,7 @@ function signalButtons(ctx) {
           onclick: async () => {
             if (state === "default") await signals.askNotify();
             else signals.setNotify(state !== "granted");
-            renderMeta(ctx);
+            ctx.ctrl.redrawMeta();
           },
         });
   return [sound, notifyButton];

@@ -5,7 +5,7 @@
 
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
-import { api } from "../api.js";
+import { api, errorText } from "../api.js";
 import { config } from "../config.js";
 import { renderMailForm, emailStatus } from "../reminders.js";
 
@@ -33,11 +33,12 @@ export function remindersMenu(ctx) {
 async function fill(ctx, body) {
   const game = ctx.gameId;
   const [first, ...others] = ctx.tokens;
+  /** @type {Record<string, any>} */
   let state;
   try {
     state = await api.seatMail(game, first);
   } catch (error) {
-    body.append(h("p", { class: "notice error", role: "alert" }, t("mail.error", { message: error.message })));
+    body.append(h("p", { class: "notice error", role: "alert" }, t("mail.error", { message: errorText(error) })));
     return;
   }
   const draw = () => {
@@ -53,7 +54,8 @@ async function fill(ctx, body) {
     const form = h("div", {});
     body.append(
       h("p", { class: "hint" }, t("mail.explain")),
-      state.account_email ? h("p", { "data-testid": "reminders-account" }, t("mail.account"), " ", emailStatus(state.account_email)) : null,
+      // (append() would write a null as the word "null")
+      ...(state.account_email ? [h("p", { "data-testid": "reminders-account" }, t("mail.account"), " ", emailStatus(state.account_email))] : []),
       form,
       h("p", { class: "field" }, mute, " ", h("label", { for: "reminders-mute" }, t("mail.mute"))),
     );

@@ -7,12 +7,10 @@ import { seatName } from "../panels.js";
 import { getGame } from "../store.js";
 import { config, levelsFor } from "../config.js";
 import { seatInfo } from "./state.js";
-import { send } from "./input.js";
-import { confirmResign } from "./dialogs.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-/** A choice of the bot levels that play the game's player count. */
+/** A choice of the bot levels that play the game's player count. @param {string} testid @param {string} label @param {number} players */
 function levelSelect(testid, label, players) {
   return h(
     "select",
@@ -47,7 +45,7 @@ function standInRows(ctx) {
         "div",
         { class: "notice", "data-testid": `stand-in-notice-${seat}` },
         h("p", {}, t("seat.stand_in.notice", { seat: seatName(g.view, g.meta, seat), level: levelName(info.stand_in) })),
-        button(t("seat.take_back"), { class: "btn warm", "data-testid": `take-back-${seat}`, onclick: () => send(ctx, { type: "take_back", seat }) }),
+        button(t("seat.take_back"), { class: "btn warm", "data-testid": `take-back-${seat}`, onclick: () => ctx.ctrl.send({ type: "take_back", seat }) }),
       ),
     );
   }
@@ -67,7 +65,7 @@ function hostWaitingRows(ctx) {
         "div",
         { class: "control-row" },
         h("label", { class: "inline-label" }, t("host.start.level"), " ", level),
-        button(t("host.start"), { class: "btn warm", "data-testid": "host-start", onclick: () => send(ctx, { type: "start", level: level.value }) }),
+        button(t("host.start"), { class: "btn warm", "data-testid": "host-start", onclick: () => ctx.ctrl.send({ type: "start", level: level.value }) }),
       ),
     ),
   ];
@@ -81,7 +79,7 @@ function hostWaitingRows(ctx) {
         "div",
         { class: "control-row" },
         h("span", {}, t("host.kick.why", { seat: seatName(g.view, g.meta, info.seat) })),
-        button(t("host.kick"), { class: "btn secondary", "data-testid": `host-kick-${info.seat}`, onclick: () => send(ctx, { type: "kick", seat: info.seat }) }),
+        button(t("host.kick"), { class: "btn secondary", "data-testid": `host-kick-${info.seat}`, onclick: () => ctx.ctrl.send({ type: "kick", seat: info.seat }) }),
       ),
     );
   }
@@ -108,7 +106,7 @@ function replaceRows(ctx) {
           button(t("host.replace"), {
             class: "btn secondary",
             "data-testid": `host-replace-${info.seat}`,
-            onclick: () => send(ctx, { type: "replace", seat: info.seat, level: level.value }),
+            onclick: () => ctx.ctrl.send({ type: "replace", seat: info.seat, level: level.value }),
           }),
         ),
       ),
@@ -128,7 +126,7 @@ function resignRows(ctx) {
       button(mine.length > 1 ? t("resign.button.seat", { seat: seatName(g.view, g.meta, seat) }) : t("resign.button"), {
         class: "btn ghost",
         "data-testid": `resign-${seat}`,
-        onclick: () => confirmResign(ctx, seat),
+        onclick: () => ctx.ctrl.confirmResign(seat),
       }),
     ),
   );

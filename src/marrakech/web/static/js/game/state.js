@@ -3,14 +3,23 @@
 // unit tests (tests/js/) run these in Node.
 
 /**
+ * What the server sends, read as it comes (docs/web-protocol.md): a message, a position,
+ * a turn's summary.
+ * @typedef {Record<string, any>} Message
+ * @typedef {import("../board.js").StateView} StateView
+ * @typedef {Record<string, any>} TurnSummary
+ */
+
+/**
  * @typedef {object} GameState  What the page knows of its game (window.marrakechGame).
  * @property {any} meta  The game's GameMeta (seats, status, clock, rule_set, options).
  * @property {number[]} you  The seats this page holds.
  * @property {number} version  Actions so far in the view shown.
- * @property {any} view  The state view.
+ * @property {StateView} view  The state view; null until the welcome, before which
+ *   nothing is drawn (the drawing reads it as set, each entry point checks it).
  * @property {Record<string, string[]>} legal  By seat, the tokens it may send now.
  * @property {string[]} log
- * @property {object[]} queue  Messages waiting while an update animates.
+ * @property {Message[]} queue  Messages waiting while an update animates.
  * @property {boolean} busy  Messages are being applied (an update animates).
  * @property {boolean} pending  An action was sent and not answered.
  * @property {string|null} orientPreview  The facing previewed (L, S, R).
@@ -24,12 +33,12 @@
  * @property {string} conn  connecting, open, down or fatal.
  * @property {string|null} fatal  Why nothing more can be shown.
  * @property {boolean} botsBusy
- * @property {object[]|null} preview  The server's orient preview while a seat orients.
+ * @property {Record<string, any>[]|null} preview  The server's orient preview while a seat orients.
  * @property {any} hint  The hint for this position (the server's "hint" message).
  * @property {number|null} hintAsked  The version a hint was asked for.
- * @property {object[]} lastTurn  The turn drawn on the board: events seen live...
+ * @property {import("../animate.js").GameEvent[]} lastTurn  The turn drawn on the board: events seen live...
  * @property {any} lastSummary  ...else the last turn's summary.
- * @property {any[]} since  The turns since this page's seats last played (TurnSummary).
+ * @property {TurnSummary[]} since  The turns since this page's seats last played (TurnSummary).
  * @property {any} clock
  * @property {number} clockAt  When the clock arrived (performance.now()).
  * @property {any} rematch
@@ -45,7 +54,7 @@ export function newState(speed) {
     meta: null,
     you: [],
     version: 0,
-    view: null,
+    view: /** @type {any} */ (null),
     legal: {},
     log: [],
     queue: [],
@@ -114,7 +123,7 @@ export function activeSeat(g) {
   return null;
 }
 
-/** A seat's GameMeta entry (kind, name, presence, host, stand_in…), or null. */
+/** A seat's GameMeta entry (kind, name, presence, host, stand_in…), or null. @param {GameState} g @param {number} seat */
 export function seatInfo(g, seat) {
   return g.meta && g.meta.seats ? g.meta.seats[seat] || null : null;
 }
@@ -131,55 +140,56 @@ export function placements(g) {
     });
 }
 
-/** The squares a carpet may cover with `square`. */
+/** The squares a carpet may cover with `square`. @param {GameState} g @param {string} square */
 export function partnersOf(g, square) {
   return placements(g)
     .filter((p) => p.a === square || p.b === square)
     .map((p) => (p.a === square ? p.b : p.a));
 }
 
-/** The placement covering squares x and y (either order), or null. */
+/** The placement covering squares x and y (either order), or null. @param {GameState} g @param {string} x @param {string} y */
 export function findPlacement(g, x, y) {
   return placements(g).find((p) => (p.a === x && p.b === y) || (p.a === y && p.b === x)) || null;
 }
 
-/** Whether the players may ask for hints in this game. */
+/** Whether the players may ask for hints in this game. @param {GameState} g */
 export function hintsAllowed(g) {
   return Boolean(g.meta && g.meta.hints);
 }
 
-/** The advice for the position shown (null: none asked, or it was for another). */
+/** The advice for the position shown (null: none asked, or it was for another). @param {GameState} g */
 export function currentHint(g) {
   return g.hint && g.hint.version === g.version ? g.hint : null;
 }
 
-/** The advised action for the position shown, or null. */
+/** The advised action for the position shown, or null. @param {GameState} g */
 export function advised(g) {
   const hint = currentHint(g);
   return hint ? hint.options[0].action : null;
 }
 
-/** Assam is turned after the placement, for the next player (the orient_last option, R32). */
+/** Assam is turned after the placement, for the next player (the orient_last option, R32). @param {GameState} g */
 export function orientLast(g) {
   return Boolean(g.meta && g.meta.options && g.meta.options.orient_last);
 }
 
-/** The server's preview of an orientation (L, S, R), or null. */
+/** The server's preview of an orientation (L, S, R), or null. @param {GameState} g @param {string} tok */
 export function previewOf(g, tok) {
   return (g.preview || []).find((o) => o.orient === tok) || null;
 }
 
+/** @type {Record<string, number>} */
 const TURN = { L: 3, S: 0, R: 1 }; // quarter turns clockwise, for the preview arrow only
 const FACINGS = "NESW";
 
-/** The facing Assam would have after the choice `tok` (for the preview arrow). */
+/** The facing Assam would have after the choice `tok` (for the preview arrow). @param {GameState} g @param {string | null} tok */
 export function previewFacing(g, tok) {
   if (!tok || !g.view) return null;
   const i = FACINGS.indexOf(g.view.assam.facing);
   return FACINGS[(i + TURN[tok]) % 4];
 }
 
-/** A new position: the choice being made and the advice of the last one are gone. */
+/** A new position: the choice being made and the advice of the last one are gone. @param {GameState} g */
 export function resetChoice(g) {
   g.hint = null;
   g.hintAsked = null;
@@ -188,14 +198,14 @@ export function resetChoice(g) {
   g.placeChoice = null;
 }
 
-/** The turn clock as the server sent it, received at `now` (ms). */
+/** The turn clock as the server sent it, received at `now` (ms). @param {GameState} g @param {any} clock @param {number} now */
 export function setClock(g, clock, now) {
   if (!clock) return;
   g.clock = clock;
   g.clockAt = now;
 }
 
-/** The seconds left on the running clock at `now` (null when no seat's time runs). */
+/** The seconds left on the running clock at `now` (null when no seat's time runs). @param {GameState} g @param {number} now */
 export function clockLeft(g, now) {
   const clock = g.clock;
   if (!clock || clock.mode === "none" || clock.seat === null || clock.seat === undefined) return null;
@@ -203,7 +213,7 @@ export function clockLeft(g, now) {
   return clock.remaining - (now - g.clockAt) / 1000;
 }
 
-/** A `welcome`: the whole game again (after every (re)connection). */
+/** A `welcome`: the whole game again (after every (re)connection). @param {GameState} g @param {Message} msg @param {number} now */
 export function applyWelcome(g, msg, now) {
   g.botsBusy = false; // the server says so again after the welcome if they still are
   g.meta = msg.game;
@@ -224,18 +234,18 @@ export function applyWelcome(g, msg, now) {
   if (g.lastSeat === null) g.lastSeat = activeSeat(g);
 }
 
-/** An `update` that does not follow the version shown: only a new welcome can help. */
+/** An `update` that does not follow the version shown: only a new welcome can help. @param {GameState} g @param {Message} msg */
 export function updateGap(g, msg) {
   const events = msg.events || [];
   return Boolean(msg.changes) && msg.version - events.length !== g.version;
 }
 
-/** The view an `update` leads to. */
+/** The view an `update` leads to. @param {GameState} g @param {Message} msg */
 export function updatedView(g, msg) {
   return msg.changes ? applyChanges(g.view, msg.changes) : msg.state;
 }
 
-/** An `update` once its events are shown: the new position, its legal actions, the log. */
+/** An `update` once its events are shown: the new position, its legal actions, the log. @param {GameState} g @param {Message} msg @param {StateView} next @param {number} now */
 export function applyUpdate(g, msg, next, now) {
   g.version = msg.version;
   g.view = next;
@@ -251,7 +261,7 @@ export function applyUpdate(g, msg, next, now) {
   g.log = [...g.log, ...(msg.log || [])];
 }
 
-/** A finished turn: this page's own clears "since your last turn", another's joins it. */
+/** A finished turn: this page's own clears "since your last turn", another's joins it. @param {GameState} g @param {TurnSummary} turn */
 export function noteTurn(g, turn) {
   if (!turn || (g.lastSummary && g.lastSummary.end === turn.end)) return;
   g.lastSummary = turn;
@@ -260,7 +270,7 @@ export function noteTurn(g, turn) {
   else if (!g.since.some((x) => x.end === turn.end)) g.since = [...g.since, turn];
 }
 
-/** A `hint` for the position shown (true), or for one that is gone (false). */
+/** A `hint` for the position shown (true), or for one that is gone (false). @param {GameState} g @param {Message} msg */
 export function applyHint(g, msg) {
   if (!g.view || msg.version !== g.version) return false;
   g.hint = msg;
@@ -268,7 +278,7 @@ export function applyHint(g, msg) {
   return true;
 }
 
-/** An `error`: what was sent is no longer waited for. */
+/** An `error`: what was sent is no longer waited for. @param {GameState} g @param {Message} msg @param {string} notFound */
 export function applyRefusal(g, msg, notFound) {
   g.pending = false;
   g.hintAsked = null;
@@ -276,6 +286,7 @@ export function applyRefusal(g, msg, notFound) {
 }
 
 /** After the messages settle: a hotseat hands the screen over when another seat of the
+ * @param {GameState} g
  * page's is to act. Returns the seat that may act (or null). */
 export function settleSeat(g) {
   const seat = activeSeat(g);
@@ -286,7 +297,7 @@ export function settleSeat(g) {
   return seat;
 }
 
-/** What the page waits for now (tests and assistive tools read it as data-input). */
+/** What the page waits for now (tests and assistive tools read it as data-input). @param {GameState} g @param {number | null} seat */
 export function inputState(g, seat) {
   const animating = g.busy || g.queue.length > 0;
   if (g.view.phase === "over" && !animating) return "over";

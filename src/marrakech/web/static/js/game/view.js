@@ -1,35 +1,16 @@
-// Drawing the game: everything at once (renderAll), the status line and the clock, and
-// the notice under the controls.
+// The status line and the clock, and the notice under the controls (the whole page is
+// drawn by the controller's `redraw`).
 
 import { clear } from "../dom.js";
 import { t, plural, levelName } from "../i18n.js";
-import { lastMove, summaryMove } from "../animate.js";
 import { moverSeat, seatName, swatches } from "../panels.js";
 import * as signals from "../signals.js";
 import { seatInfo, clockLeft } from "./state.js";
 import { clockText } from "./format.js";
-import { renderControls } from "./controls.js";
-import { renderSeatControls } from "./seats.js";
-import { renderMeta } from "./meta.js";
-import { renderChat } from "./chat.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
-/** @param {Ctx} ctx */
-export function renderAll(ctx) {
-  const { g, ui } = ctx;
-  if (!g.view) return;
-  ui.board.render(g.view);
-  ui.board.showLastMove(g.lastTurn.length ? lastMove(g.lastTurn) : summaryMove(g.lastSummary));
-  ui.panels.render(g.view, g.meta, g.you);
-  renderStatus(ctx);
-  renderControls(ctx);
-  renderSeatControls(ctx);
-  renderMeta(ctx);
-  renderChat(ctx);
-}
-
-/** Whose turn it is, in words: also whether it is this page's (returned). @param {Ctx} ctx */
+/** Whose turn it is, in words: also whether it is this page's (returned). @param {Ctx} ctx @param {number} mover */
 function statusSentence(ctx, mover) {
   const { g } = ctx;
   const name = seatName(g.view, g.meta, mover);
@@ -64,7 +45,7 @@ export function renderStatus(ctx) {
   if (view.phase === "over") {
     ui.statusText.textContent = t("game.over");
   } else if (waiting) {
-    const open = g.meta.seats.filter((x) => x.kind === "open").length;
+    const open = g.meta.seats.filter((/** @type {{kind: string}} */ x) => x.kind === "open").length;
     ui.statusText.textContent = plural("game.waiting", open);
   } else if (mover !== null) {
     ui.statusSwatches.append(swatches(view.seats[mover].colours, 26));

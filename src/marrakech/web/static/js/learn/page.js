@@ -10,7 +10,16 @@ import { lastMove } from "../animate.js";
 import { api } from "../api.js";
 import { loadProgress, markLesson, saveProgress } from "./progress.js";
 
-/** The label of a move token: the orient words, the die face, or the two squares. */
+/**
+ * A lesson as GET /api/lessons sends it: its position, the moves offered, its words.
+ * @typedef {{id: string, choices: string[], position: import("../board.js").StateView
+ *   & {to_move: number, legal: string[]}} & Record<string, any>} Lesson
+ * @typedef {(key: string, values?: Record<string, unknown>) => string} Words
+ * @typedef {{data: {lessons: Lesson[], words: Record<string, string>}, index: number,
+ *   progress: import("./progress.js").Progress}} Learn  The tutorial as a step list reads it.
+ */
+
+/** The label of a move token: the orient words, the die face, or the two squares. @param {string} token */
 function choiceLabel(token) {
   if (["L", "S", "R"].includes(token)) return `${t(`game.orient.${token}`)} (${token})`;
   const roll = /^r([1-4])$/.exec(token);
@@ -18,7 +27,7 @@ function choiceLabel(token) {
   return token.replace("-", "–");
 }
 
-/** The row of numbered lessons, ticked when done. */
+/** The row of numbered lessons, ticked when done. @param {Learn} L @param {Words} words @param {(index: number) => void} go */
 function stepList(L, words, go) {
   const list = h("ol", { class: "learn-steps", "aria-label": words("title") });
   L.data.lessons.forEach((lesson, i) => {
@@ -42,7 +51,11 @@ function stepList(L, words, go) {
   return list;
 }
 
-/** The moves offered, as buttons; a placement shows its carpet on the board on focus. */
+/**
+ * The moves offered, as buttons; a placement shows its carpet on the board on focus.
+ * @param {Lesson} lesson
+ * @param {{words: Words, board: Board, disabled: boolean, onTry: (token: string) => void}} options
+ */
 function choiceGroup(lesson, { words, board, disabled, onTry }) {
   const seat = lesson.position.seats[lesson.position.to_move] || lesson.position.seats[0];
   const colour = seat.next_carpet || seat.colours[0];
@@ -69,6 +82,11 @@ function choiceGroup(lesson, { words, board, disabled, onTry }) {
  * The squares of legal carpets are marked; a forbidden try offered by the lesson can be
  * made too (the engine refuses it). `pick.square` is the first square chosen; `square`
  * null marks the squares to start from.
+ * @param {Lesson} lesson
+ * @param {Board} board
+ * @param {{square: string | null}} pick
+ * @param {string | null} square
+ * @param {(token: string) => void} onPlace
  */
 function pickSquare(lesson, board, pick, square, onPlace) {
   const places = lesson.choices.filter((c) => c.includes("-")).map((c) => [c, ...c.split("-")]);
@@ -92,7 +110,7 @@ function pickSquare(lesson, board, pick, square, onPlace) {
 export function mountLearn(root) {
   const L = {
     /** @type {any} */ data: null,
-    error: null,
+    /** @type {string | null} */ error: null,
     index: 0,
     /** @type {any} */ verdict: null,
     busy: false,
@@ -100,8 +118,8 @@ export function mountLearn(root) {
   };
   saveProgress(L.progress); // opening the tutorial answers the lobby's offer
 
-  const words = (key, values = {}) =>
-    L.data.words[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+  const words = (/** @type {string} */ key, /** @type {Record<string, unknown>} */ values = {}) =>
+    L.data.words[key].replace(/\{(\w+)\}/g, (/** @type {string} */ _, /** @type {string} */ name) => String(values[name] ?? ""));
 
   async function load() {
     try {
@@ -109,15 +127,16 @@ export function mountLearn(root) {
       L.data = await api.lessons(lang());
       L.error = null;
       if (first) {
-        const open = L.data.lessons.findIndex((l) => !L.progress.done.includes(l.id) && !L.progress.skipped.includes(l.id));
+        const open = L.data.lessons.findIndex((/** @type {Lesson} */ l) => !L.progress.done.includes(l.id) && !L.progress.skipped.includes(l.id));
         L.index = open < 0 ? 0 : open;
       }
     } catch (error) {
-      L.error = error.message;
+      L.error = /** @type {Error} */ (error).message;
     }
     render();
   }
 
+  /** @param {Lesson} lesson @param {string} token */
   async function tryMove(lesson, token) {
     if (L.busy) return;
     L.busy = true;
@@ -125,7 +144,7 @@ export function mountLearn(root) {
       L.verdict = await api.lessonAnswer(lesson.id, token, lang());
       if (L.verdict.correct) L.progress = markLesson(L.progress, lesson.id, true);
     } catch (error) {
-      L.verdict = { legal: false, correct: false, message: error.message, after: null, event: null };
+      L.verdict = { legal: false, correct: false, message: /** @type {Error} */ (error).message, after: null, event: null };
     }
     L.busy = false;
     render();
@@ -134,6 +153,7 @@ export function mountLearn(root) {
     if (focus instanceof HTMLElement) focus.focus();
   }
 
+  /** @param {number} index */
   function go(index) {
     L.index = index;
     L.verdict = null;
@@ -142,11 +162,13 @@ export function mountLearn(root) {
     if (heading instanceof HTMLElement) heading.focus();
   }
 
+  /** @param {Lesson} lesson */
   function skip(lesson) {
     L.progress = markLesson(L.progress, lesson.id, false);
     go(Math.min(L.index + 1, L.data.lessons.length));
   }
 
+  /** @param {Lesson} lesson */
   function lessonCard(lesson) {
     const boardHost = h("div", { class: "board-wrap learn-board" });
     const verdict = L.verdict;

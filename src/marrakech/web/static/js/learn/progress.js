@@ -3,7 +3,9 @@
 
 const KEY = "marrakech.learn";
 
-/** @returns {{done: string[], skipped: string[], seen: boolean}} */
+/** The lessons done and skipped, and whether the offer was seen. @typedef {{done: string[], skipped: string[], seen: boolean}} Progress */
+
+/** @returns {Progress} */
 export function loadProgress() {
   try {
     const raw = JSON.parse(localStorage.getItem(KEY) || "null");
@@ -16,7 +18,7 @@ export function loadProgress() {
   return { done: [], skipped: [], seen: false };
 }
 
-/** Remember the progress (ignored where storage is refused: the page still works). */
+/** Remember the progress (ignored where storage is refused: the page still works). @param {Progress} progress */
 export function saveProgress(progress) {
   try {
     localStorage.setItem(KEY, JSON.stringify({ ...progress, seen: true }));
@@ -25,7 +27,7 @@ export function saveProgress(progress) {
   }
 }
 
-/** Mark one lesson done or skipped (done wins over skipped). */
+/** Mark one lesson done or skipped (done wins over skipped). @param {Progress} progress @param {string} id @param {boolean} done */
 export function markLesson(progress, id, done) {
   const next = { done: [...progress.done], skipped: progress.skipped.filter((s) => s !== id), seen: true };
   if (done) {

@@ -34,6 +34,8 @@ export function newForm() {
   };
 }
 
+/** One seat of a new game: a person (with a name) or a bot (with its level). @typedef {{kind: string, level?: string | null, name?: string}} SeatSpec */
+
 /**
  * The body of POST /api/games for the new-game form (docs/web-protocol.md). Defaults are
  * left out: no clock, every rule option off, hints and chat allowed.
@@ -49,14 +51,14 @@ export function createRequest(form) {
   const firstHere = chosen.findIndex((s) => s.kind === "here");
   const seats = chosen.map((s, seat) => {
     const kind = s.kind === "here" ? "human" : s.kind;
-    /** @type {{kind: string, level?: string, name?: string}} */
+    /** @type {SeatSpec} */
     const spec = { kind };
     if (kind === "bot") spec.level = s.level;
     else if (s.name.trim()) spec.name = s.name.trim();
     else if (seat === firstHere && yourName) spec.name = yourName;
     return spec;
   });
-  /** @type {Record<string, any>} */
+  /** @type {{seats: SeatSpec[]} & Record<string, any>} */
   const body = {
     players: form.players,
     rules: form.rules,
@@ -72,7 +74,7 @@ export function createRequest(form) {
   if (form.clock !== "none") body.clock = form.clock;
   return body;
 }
-/** A seat named by its colours at the form's player count. @param {Lobby} L */
+/** A seat named by its colours at the form's player count. @param {Lobby} L @param {number} seat */
 function seatLabel(L, seat) {
   return seatColoursName(seatColours(L.form.players, seat));
 }
@@ -97,7 +99,7 @@ function playerCounts(L) {
             form.players = n;
             if (form.first !== "random" && Number(form.first) >= n) form.first = "random";
             // A level that does not play n players (learned at three) gives way to the default.
-            for (const spec of form.seats) if (!levelsFor(n).includes(spec.level)) spec.level = config.defaultLevel;
+            for (const spec of form.seats) if (!levelsFor(n).includes(spec.level ?? "")) spec.level = config.defaultLevel;
             L.render();
             /** @type {HTMLElement} */ (L.root.querySelector(`[data-testid=players-${n}]`)).focus();
           },
@@ -121,7 +123,7 @@ function ruleSetField(L) {
   return h("div", {}, h("label", { for: "rules" }, t("lobby.rules")), rules, h("p", { class: "hint" }, help));
 }
 
-/** A checkbox of the form with its help line, kept in step with `target[key]`. */
+/** A checkbox of the form with its help line, kept in step with `target[key]`. @param {string} id @param {Record<string, any>} target @param {string} key @param {string} label @param {string} help */
 function checkField(id, target, key, label, help) {
   const box = h("input", { type: "checkbox", id, "data-testid": id, checked: target[key] });
   box.addEventListener("change", () => (target[key] = box.checked));
@@ -181,7 +183,7 @@ function seatRows(L) {
   return rows;
 }
 
-/** A select of the form kept in step with `form[key]`. */
+/** A select of the form kept in step with `form[key]`. @param {Record<string, any>} form @param {string} key @param {import("../dom.js").Attrs} attrs @param {import("../dom.js").Child[]} options */
 function selectField(form, key, attrs, options) {
   const select = h("select", attrs, options);
   select.addEventListener("change", () => (form[key] = select.value));
@@ -225,7 +227,7 @@ export function createCard(L) {
   );
   return h(
     "form",
-    { class: "card", "aria-labelledby": "create-title", onsubmit: (e) => (e.preventDefault(), create(L)) },
+    { class: "card", "aria-labelledby": "create-title", onsubmit: (/** @type {Event} */ e) => (e.preventDefault(), create(L)) },
     h("h2", { id: "create-title" }, t("lobby.create")),
     h(
       "div",
@@ -283,6 +285,7 @@ async function create(L) {
     const answer = await api.createGame(body);
     const here = [];
     const hereSeats = [];
+    /** @type {Record<string, string>} */
     const invites = {};
     for (const seat of answer.seats) {
       if (!seat.token) continue;
@@ -307,11 +310,12 @@ async function create(L) {
   const card = L.root.querySelector("[data-testid=created]");
   if (card) {
     card.scrollIntoView({ block: "start" });
-    card.querySelector("h2").focus();
+    card.querySelector("h2")?.focus();
   }
   L.refresh();
 }
 
+/** @param {string} label @param {string} path @param {string} testid */
 function linkRow(label, path, testid) {
   const url = new URL(path, location.origin).href;
   const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, "aria-label": label });

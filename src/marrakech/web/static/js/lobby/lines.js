@@ -13,6 +13,7 @@ export function savedName() {
   }
 }
 
+/** @param {string} name */
 export function saveName(name) {
   try {
     if (name) localStorage.setItem(NAME_KEY, name);
@@ -21,7 +22,13 @@ export function saveName(name) {
   }
 }
 
-/** What went wrong with a request: the server unreachable, or its refusal and why. */
+/**
+ * A game as the lobby's lists get it from the server (`GET /api/games`).
+ * @typedef {{game_id: string, status: string, seats: Record<string, any>[], rule_set?: string,
+ *   options?: Record<string, boolean>} & Record<string, any>} GameSummary
+ */
+
+/** What went wrong with a request: the server unreachable, or its refusal and why. @param {any} error */
 export function failure(error) {
   // A refusal the page has its own words for (a rated game's seats...).
   const key = `lobby.error.${error.code}`;
@@ -30,7 +37,7 @@ export function failure(error) {
   return error.status ? t("lobby.refused", { message: error.message }) : t("lobby.error", { message: error.message });
 }
 
-/** "5 minutes ago" in the page's language. */
+/** "5 minutes ago" in the page's language. @param {number} seconds */
 export function ago(seconds) {
   const format = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
   const s = Math.max(0, Math.round(seconds));
@@ -40,7 +47,7 @@ export function ago(seconds) {
   return format.format(-Math.floor(s / 86400), "day");
 }
 
-/** Who sits in a listed game: host, seats taken and open, bots and their levels. */
+/** Who sits in a listed game: host, seats taken and open, bots and their levels. @param {GameSummary} summary */
 export function whoLine(summary) {
   const parts = [];
   if (summary.host) parts.push(t("lobby.host", { name: playerName(summary.host) }));
@@ -55,7 +62,7 @@ export function whoLine(summary) {
   return parts.join(" · ");
 }
 
-/** How far a listed game is: status, player turn, clock, age. */
+/** How far a listed game is: status, player turn, clock, age. @param {GameSummary} summary */
 export function progressLine(summary) {
   const parts = [t(`lobby.status.${summary.status}`)];
   if (summary.rated) parts.push(t("lobby.rated.badge"));
@@ -70,7 +77,7 @@ export function progressLine(summary) {
   return parts.join(" · ");
 }
 
-/** The colours of each seat (R4–R7): one colour each, two each at two players. */
+/** The colours of each seat (R4–R7): one colour each, two each at two players. @param {number} players @param {number} seat */
 export function seatColours(players, seat) {
   const letters = "RBYP";
   return players === 2 ? [letters[seat], letters[seat + 2]] : [letters[seat]];

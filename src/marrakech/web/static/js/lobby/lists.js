@@ -20,12 +20,12 @@ export async function refresh(L) {
       .slice(0, 50);
     [L.mine, L.open] = await Promise.all([api.games(ids), api.openGames()]);
   } catch (error) {
-    L.listError = t("lobby.error", { message: error.message });
+    L.listError = t("lobby.error", { message: /** @type {Error} */ (error).message });
   }
   L.renderLists();
 }
 
-/** A remembered game's buttons: resume (or watch), replay, forget. @param {Lobby} L */
+/** A remembered game's buttons: resume (or watch), replay, forget. @param {Lobby} L @param {import("../store.js").StoredGame} entry @param {import("./lines.js").GameSummary} summary */
 function mineActions(L, entry, summary) {
   const actions = [];
   if (summary.status !== "over" && entry.tokens && entry.tokens.length) {
@@ -89,7 +89,7 @@ export function mineCard(L) {
 export function openCard(L) {
   const list = h("ul", { class: "game-list", "data-testid": "open-games" });
   for (const game of L.open) {
-    const actions = game.open_seats.map((seat) => {
+    const actions = game.open_seats.map((/** @type {number} */ seat) => {
       const b = h(
         "button",
         { type: "button", class: "btn small", "data-testid": `join-${game.game_id}-${seat}` },
@@ -142,7 +142,7 @@ function joinForm(L) {
     L.joining = null;
     L.renderLists();
   });
-  const submit = (e) => {
+  const submit = (/** @type {Event} */ e) => {
     e.preventDefault();
     const name = input.value.trim();
     if (!name) {
@@ -162,7 +162,7 @@ function joinForm(L) {
   );
 }
 
-/** Take an open seat, then go to the game. @param {Lobby} L */
+/** Take an open seat, then go to the game. @param {Lobby} L @param {import("./lines.js").GameSummary} game @param {number} seat @param {string} name */
 async function join(L, game, seat, name) {
   try {
     const answer = await api.join(game.game_id, seat, name);

@@ -2,6 +2,7 @@
 
 import { h } from "../dom.js";
 import { t, lang } from "../i18n.js";
+import { errorText } from "../api.js";
 import { UPLOAD_KEY } from "../replay.js";
 
 /** The largest record the lobby hands to the replay page (sessionStorage holds ~5 MB). */
@@ -13,7 +14,7 @@ export function uploadCard() {
   const error = h("p", { class: "notice error", hidden: true, role: "alert", "data-testid": "upload-error" });
   go.addEventListener("click", async () => {
     const file = input.files && input.files[0];
-    const fail = (text) => {
+    const fail = (/** @type {string} */ text) => {
       error.textContent = text;
       error.hidden = false;
     };
@@ -32,7 +33,7 @@ export function uploadCard() {
     try {
       sessionStorage.setItem(UPLOAD_KEY, text);
     } catch (e) {
-      fail(t("lobby.upload.storage", { message: String(e.message || e) }));
+      fail(t("lobby.upload.storage", { message: errorText(e) }));
       return;
     }
     location.href = "/r/upload";

@@ -1,26 +1,12 @@
-// Stepping through a replay: go to a position (animating one step forward), play and
-// pause, the keys.
+// The replay page's controller: go to a position (animating one step forward), play and
+// pause, the keys. It owns what changes the position and redraws through view.js; the
+// view's buttons call R.ctrl (newPlayer), never this module.
 
-import { clear, isTyping } from "../dom.js";
-import { t } from "../i18n.js";
-import { playEvents, speedSetting, timings, addToTurn } from "../animate.js";
-import { render, icon } from "./view.js";
+import { isTyping } from "../dom.js";
+import { playEvents, speedSetting, timings } from "../animate.js";
+import { render, showPlaying } from "./view.js";
 
 /** @typedef {import("../replay.js").Replay} Replay */
-
-/** The events of the turn that the move at `pos` ends (a turn is at most a handful). @param {Replay} R */
-export function turnBefore(R, pos) {
-  return addToTurn([], withStarts(R, Math.max(0, pos - 8), pos));
-}
-
-/** Events from..to with where each walk began (the position before it). @param {Replay} R */
-function withStarts(R, from, to) {
-  const data = R.r.data;
-  return data.events.slice(from, to).map((ev, i) => {
-    const before = data.states[from + i].assam;
-    return ev.phase === "roll" ? { ...ev, from: { square: before.square, facing: before.facing } } : ev;
-  });
-}
 
 /** Where the replay is going: steps asked during an animation add up. @param {Replay} R */
 export function cur(R) {
@@ -28,7 +14,7 @@ export function cur(R) {
   return r.queued ?? r.target ?? r.pos;
 }
 
-/** Show position `pos`; one step forward is animated when `animate`. @param {Replay} R */
+/** Show position `pos`; one step forward is animated when `animate`. @param {Replay} R @param {number} pos @param {boolean} animate */
 export async function go(R, pos, animate) {
   const { r, ui } = R;
   if (!r.data) return;
@@ -69,10 +55,9 @@ export async function go(R, pos, animate) {
 
 /** @param {Replay} R */
 export function togglePlay(R) {
-  const { r, ui } = R;
+  const { r } = R;
   r.playing = !r.playing;
-  clear(ui.playBtn).append(icon(r.playing ? "pause" : "play"));
-  ui.playBtn.setAttribute("aria-label", r.playing ? t("replay.pause") : t("replay.play"));
+  showPlaying(R);
   if (r.playing) step(R);
   else clearTimeout(r.timer);
 }
@@ -103,4 +88,23 @@ export function onKey(R, e) {
   else if (e.key === " " && !onButton) togglePlay(R);
   else handled = false;
   if (handled) e.preventDefault();
+}
+
+/**
+ * What the replay's views may ask: a position shown, a step, play or pause.
+ * @typedef {object} Player
+ * @property {(pos: number, animate: boolean) => void} go  Show position `pos`.
+ * @property {(step: number) => void} step  One position forward (animated) or back.
+ * @property {() => void} last  The last position.
+ * @property {() => void} togglePlay
+ */
+
+/** The controller of the replay mounted as `R`. @param {Replay} R @returns {Player} */
+export function newPlayer(R) {
+  return {
+    go: (pos, animate) => void go(R, pos, animate),
+    step: (step) => void go(R, cur(R) + step, step > 0),
+    last: () => void go(R, R.r.data ? R.r.data.states.length - 1 : 0, false),
+    togglePlay: () => togglePlay(R),
+  };
 }

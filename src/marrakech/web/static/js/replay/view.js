@@ -5,13 +5,13 @@ import { h, s, clear, download, openDialog } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { Board } from "../board.js";
 import { Panels, Die, Log, endScreen, swatches, moverSeat, seatName } from "../panels.js";
-import { lastMove } from "../animate.js";
-import { go, cur, togglePlay, turnBefore } from "./player.js";
-import { words } from "../game/chat.js";
+import { lastMove, addToTurn } from "../animate.js";
+import { words } from "../game/format.js";
 
 /** @typedef {import("../replay.js").Replay} Replay */
 
 // Media-control icons drawn in SVG (fonts often lack the ⏮ ⏭ ⏸ glyphs).
+/** @type {Record<string, string>} */
 export const ICONS = {
   // Previous and next are one step: a triangle against a bar (|◀, ▶|), so Next never
   // looks like Play (a lone triangle); first and last are two triangles and a bar.
@@ -23,26 +23,34 @@ export const ICONS = {
   last: "M1 2v12l6-6z M7 2v12l6-6z M13 2h2v12h-2z",
 };
 
+/** @param {string} name */
 export function icon(name) {
   return s("svg", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", class: "icon" }, s("path", { d: ICONS[name], fill: "currentColor" }));
 }
 
+/** The play button as the replay plays or pauses. @param {Replay} R */
+export function showPlaying(R) {
+  const { r, ui } = R;
+  clear(ui.playBtn).append(icon(r.playing ? "pause" : "play"));
+  ui.playBtn.setAttribute("aria-label", r.playing ? t("replay.pause") : t("replay.play"));
+}
+
 /** The replay's controls: first, previous, play, next, last, and the slider. @param {Replay} R */
 function controlsRow(R) {
-  const { r, ui } = R;
+  const { ui } = R;
   ui.slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": t("replay.position", { i: 0, n: 0 }), "data-testid": "replay-slider" });
-  ui.slider.addEventListener("input", () => go(R, Number(ui.slider.value), false));
-  const btn = (label, testid, fn, name) =>
+  ui.slider.addEventListener("input", () => R.ctrl.go(Number(ui.slider.value), false));
+  const btn = (/** @type {string} */ label, /** @type {string} */ testid, /** @type {() => void} */ fn, /** @type {string} */ name) =>
     h("button", { type: "button", class: "btn secondary", "aria-label": label, title: label, "data-testid": testid, onclick: fn }, icon(name));
-  ui.playBtn = btn(t("replay.play"), "replay-play", () => togglePlay(R), "play");
+  ui.playBtn = btn(t("replay.play"), "replay-play", () => R.ctrl.togglePlay(), "play");
   return h(
     "div",
     { class: "replay-controls", role: "group", "aria-label": t("replay.title") },
-    btn(t("replay.first"), "replay-first", () => go(R, 0, false), "first"),
-    btn(t("replay.prev"), "replay-prev", () => go(R, cur(R) - 1, false), "prev"),
+    btn(t("replay.first"), "replay-first", () => R.ctrl.go(0, false), "first"),
+    btn(t("replay.prev"), "replay-prev", () => R.ctrl.step(-1), "prev"),
     ui.playBtn,
-    btn(t("replay.next"), "replay-next", () => go(R, cur(R) + 1, true), "next"),
-    btn(t("replay.last"), "replay-last", () => go(R, r.data ? r.data.states.length - 1 : 0, false), "last"),
+    btn(t("replay.next"), "replay-next", () => R.ctrl.step(1), "next"),
+    btn(t("replay.last"), "replay-last", () => R.ctrl.last(), "last"),
     ui.slider,
   );
 }
@@ -73,9 +81,9 @@ export function build(R) {
   if (r.error) card.append(h("p", { class: "notice error", "data-testid": "replay-error" }, r.error));
   ui.panels = new Panels(side);
   ui.log = new Log(side);
-  ui.log.list.addEventListener("click", (e) => {
+  ui.log.list.addEventListener("click", (/** @type {MouseEvent} */ e) => {
     const li = e.target instanceof Element ? e.target.closest("li") : null;
-    if (li) go(R, [...ui.log.list.children].indexOf(li) + 1, false);
+    if (li) R.ctrl.go([...ui.log.list.children].indexOf(li) + 1, false);
   });
   if (r.data && r.data.chat && r.data.chat.length) side.append(chatSection(R));
   root.append(h("div", { class: "game replay", "data-testid": "replay" }, boardWrap, side));
@@ -85,10 +93,24 @@ export function build(R) {
 function chatSection(R) {
   const { r } = R;
   const last = r.data.states[r.data.states.length - 1];
-  const author = (line) => (line.seat === null ? `${t("chat.spectator")} (${t("chat.spectators")})` : seatName(last, r.meta, line.seat));
-  const item = (line) =>
+  const author = (/** @type {import("../game/chat.js").ChatLine} */ line) => (line.seat === null ? `${t("chat.spectator")} (${t("chat.spectators")})` : seatName(last, r.meta, line.seat));
+  const item = (/** @type {import("../game/chat.js").ChatLine} */ line) =>
     h("li", { class: `chat-line ${line.kind} ${line.channel}`, "data-testid": "replay-chat-line" }, h("span", { class: "chat-author" }, author(line), ": "), h("span", { class: "chat-text", dir: "auto" }, words(line)));
   return h("section", { class: "chat", "aria-labelledby": "replay-chat-title" }, h("h2", { id: "replay-chat-title" }, t("chat.title")), h("ol", { class: "chat-lines", tabindex: "0" }, r.data.chat.map(item)));
+}
+
+/** The events of the turn that the move at `pos` ends (a turn is at most a handful). @param {Replay} R @param {number} pos */
+export function turnBefore(R, pos) {
+  return addToTurn([], withStarts(R, Math.max(0, pos - 8), pos));
+}
+
+/** Events from..to with where each walk began (the position before it). @param {Replay} R @param {number} from @param {number} to */
+function withStarts(R, from, to) {
+  const data = R.r.data;
+  return data.events.slice(from, to).map((/** @type {import("../animate.js").GameEvent} */ ev, /** @type {number} */ i) => {
+    const before = data.states[from + i].assam;
+    return ev.phase === "roll" ? { ...ev, from: { square: before.square, facing: before.facing } } : ev;
+  });
 }
 
 /** The position shown: board, die, panels, log, position, buttons. @param {Replay} R */
@@ -118,13 +140,15 @@ export function render(R) {
  * Where the replay stands, turns counted as the lobby counts them (the server's): "Turn 3
  * of 30 (move 8 of 90)"; by moves only for a server that sent no turns.
  * @param {number[]} turns  The player turn at each position.
+ * @param {number} pos
+ * @param {number} n
  */
 export function positionText(turns, pos, n) {
   if (turns.length !== n + 1) return t("replay.position", { i: pos, n });
   return t("replay.position.turn", { turn: turns[pos], turns: turns[n], i: pos, n });
 }
 
-/** Whose turn it is, the result at the end, download, and the live game if it goes on. @param {Replay} R */
+/** Whose turn it is, the result at the end, download, and the live game if it goes on. @param {Replay} R @param {import("../board.js").StateView} view @param {number} n */
 function renderButtons(R, view, n) {
   const { r, ui } = R;
   clear(ui.endBtnHost);
@@ -150,8 +174,8 @@ function renderSwings(R) {
   const swings = r.analysis ? r.analysis.swings : [];
   if (!swings.length) return;
   const last = r.data.states[r.data.states.length - 1];
-  const percent = (p) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
-  const item = (swing) =>
+  const percent = (/** @type {number} */ p) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(p);
+  const item = (/** @type {Record<string, any>} */ swing) =>
     h(
       "li",
       {},
@@ -162,7 +186,7 @@ function renderSwings(R) {
           class: `btn secondary${swing.version === r.pos ? " current" : ""}`,
           "data-testid": `swing-${swing.version}`,
           "aria-pressed": swing.version === r.pos ? "true" : "false",
-          onclick: () => go(R, swing.version, false),
+          onclick: () => R.ctrl.go(swing.version, false),
         },
         swatches(last.seats[swing.seat].colours, 16),
         " ",
