@@ -35,13 +35,15 @@ WAIT_MS = 20_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Every test in this folder drives a browser; the shared server and browser fixtures
-    # make them cheaper together, so xdist keeps them in one worker.
+    # Every test in this folder drives a browser. A module's tests share its server and
+    # browser (module fixtures), so xdist keeps each module in one worker; the modules
+    # are spread over the workers (one group for all of them left a worker idle).
     here = Path(__file__).parent
     for item in items:
-        if Path(str(item.fspath)).parent == here:
+        path = Path(str(item.fspath))
+        if path.parent == here:
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            item.add_marker(pytest.mark.xdist_group(f"browser-{path.stem}"))
 
 
 @pytest.fixture(scope="module")
