@@ -44,8 +44,17 @@ def log_text(app: MarrakechApp) -> str:
     return " ".join(" ".join(strip.text for strip in log.lines).split())
 
 
-async def test_whole_game_from_the_setup_screen_to_the_end_screen() -> None:
-    app = MarrakechApp(PlayOptions(players=3, seed=5, timing=Timing.instant()))
+@pytest.mark.parametrize(
+    "rules",
+    [
+        # House rules of 3 carpets per colour keep the default run short; the whole
+        # standard game (10 carpets at 3 players, R6) is a long run.
+        pytest.param(RuleSet(carpets=(12, 3, 12)), id="short"),
+        pytest.param(RuleSet(), id="standard", marks=pytest.mark.slow),
+    ],
+)
+async def test_whole_game_from_the_setup_screen_to_the_end_screen(rules: RuleSet) -> None:
+    app = MarrakechApp(PlayOptions(players=3, seed=5, rules=rules, timing=Timing.instant()))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         setup = app.screen
@@ -56,6 +65,7 @@ async def test_whole_game_from_the_setup_screen_to_the_end_screen() -> None:
         await pilot.press("enter")  # the Start button has the focus
         game = await game_screen(pilot)
         assert [s.token for s in game.session.seats] == ["human", "bot:easy", "bot:easy"]
+        assert game.session.state.rules == rules  # the setup kept the rule set given
         end = await play_to_end(pilot)
         state = game.session.state
         assert state.is_terminal
