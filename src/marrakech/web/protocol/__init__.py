@@ -1,9 +1,12 @@
 """The web protocol (docs/web-protocol.md), both ways, as typed models.
 
 - :mod:`~marrakech.web.protocol.client`: what a browser sends (validated strictly, every
-  fault explained), the limits, the error codes, the models' strict base;
-- :mod:`~marrakech.web.protocol.server`: what the server sends, every WebSocket message
-  and HTTP answer built through its model;
+  fault explained), the limits, the models' strict base;
+- :mod:`~marrakech.web.protocol.errors`: the error codes and the two refusals
+  (:class:`ProtocolError` on the WebSocket, :class:`ApiError` over HTTP);
+- :mod:`~marrakech.web.protocol.server`: what the server sends on the WebSocket, every
+  message built through its model;
+- :mod:`~marrakech.web.protocol.http_answers`: what the server answers over HTTP;
 - :mod:`~marrakech.web.protocol.display_names`: the players' names, checked.
 
 Everything is importable from here: ``from marrakech.web.protocol import Welcome``. A
@@ -14,12 +17,16 @@ by hand.
 
 from __future__ import annotations
 
-from marrakech.web.protocol import client, display_names, server
+from marrakech.web.protocol import client, display_names, errors, http_answers, server
 from marrakech.web.protocol.client import *  # noqa: F403
 from marrakech.web.protocol.display_names import *  # noqa: F403
+from marrakech.web.protocol.errors import *  # noqa: F403
+from marrakech.web.protocol.http_answers import *  # noqa: F403
 from marrakech.web.protocol.server import *  # noqa: F403
 
 __all__: list[str] = []
 __all__ += client.__all__
 __all__ += display_names.__all__
+__all__ += errors.__all__
+__all__ += http_answers.__all__
 __all__ += server.__all__

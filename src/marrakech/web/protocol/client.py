@@ -40,6 +40,7 @@ from marrakech.bots import LEVELS as BOT_LEVELS
 from marrakech.bots import check_level_players
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, parse_rules
 from marrakech.web.protocol.display_names import Name, RequiredName
+from marrakech.web.protocol.errors import ApiError, ProtocolError
 
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096
@@ -111,108 +112,9 @@ RuleSetName = Annotated[
 #: Rule options (:data:`marrakech.rules.RULE_OPTIONS`, by field name) on or off.
 RuleOptions = Annotated[dict[str, bool], AfterValidator(_known_options)]
 
-#: Error codes sent in ``{"type": "error", "code": ...}`` (see docs/web-protocol.md).
-ErrorCode = Literal[
-    "bad_message",
-    "too_large",
-    "rate_limited",
-    "not_found",
-    "bad_token",
-    "not_your_seat",
-    "not_your_turn",
-    "stale_version",
-    "illegal_action",
-    "game_over",
-    "server_error",
-    # Seats and hosting (docs/web-protocol.md, "Seats, clocks and hosting").
-    "no_such_seat",
-    "not_host",
-    "not_started",
-    "already_started",
-    "already_resigned",
-    "not_human",
-    "seat_connected",
-    "no_stand_in",
-    "not_over",
-    # Hints (docs/web-protocol.md, "Hints").
-    "hints_off",
-    # A rematch is a new game: the creation limits apply (docs/web-protocol.md).
-    "too_many_games",
-    "server_busy",
-    # A connection past its address's cap of open sockets (closed at once).
-    "too_many_connections",
-    # Chat (docs/web-protocol.md, "Chat"), and an address the operator banned.
-    "chat_off",
-    "chat_too_fast",
-    "chat_too_long",
-    "chat_bad_text",
-    "chat_channel",
-    "no_such_message",
-    "banned",
-    # A program declared itself a bot where the server takes none (``--external-bots``).
-    "bots_refused",
-]
-ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
-#: Error codes of the HTTP API, in ``{"error": ..., "message": ...}``.
-ApiErrorCode = Literal[
-    "bad_request",
-    "bad_record",
-    "forbidden",
-    "not_found",
-    "method_not_allowed",
-    "seat_taken",
-    "too_large",
-    "unsupported_media_type",
-    "rate_limited",
-    "too_many_games",
-    "too_many_connections",
-    "server_busy",
-    "server_error",
-    "http_error",
-    "banned",
-    # Accounts (issue #24).
-    "unauthorized",
-    "bad_credentials",
-    "bad_name",
-    "name_taken",
-    "weak_password",
-    "bad_passkey",
-    # External bots (``marrakech serve --external-bots``).
-    "bots_refused",
-    # Ratings (issue #24): a rated game's seats are for signed-in accounts.
-    "sign_in_required",
-    "already_seated",
-]
 #: The turn clocks a game may have (R-free: a server setting, not a rule of the game).
 #: ``turn_*``: turn-based, an hour to three days per move (issue 25).
 ClockMode = Literal["none", "relaxed", "blitz", "turn_1h", "turn_12h", "turn_1d", "turn_3d"]
-
-
-class ProtocolError(ValueError):
-    """A message of a client refused with an :data:`ErrorCode`, nothing changed: malformed
-    (``bad_message``...), or refused by the game's room (``not_your_turn``...)."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class ApiError(Exception):
-    """An HTTP error answered as ``{"error": code, "message": ...}`` with ``status``."""
-
-    def __init__(
-        self,
-        status: int,
-        code: ApiErrorCode,
-        message: str,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers
 
 
 class StrictModel(BaseModel):
@@ -635,7 +537,6 @@ def parse_body(model: type[_Body], body: bytes) -> _Body:
 __all__ = [
     "CLIENT_TYPES",
     "DEFAULT_LEVEL",
-    "ERROR_CODES",
     "GAME_ID",
     "LEVELS",
     "LEVEL_PLAYERS",
@@ -646,14 +547,11 @@ __all__ = [
     "SEAT_MESSAGE",
     "ActionMessage",
     "AnyClientMessage",
-    "ApiError",
-    "ApiErrorCode",
     "ChatChannel",
     "ChatMessage",
     "ClientMessage",
     "ClockMode",
     "CreateGame",
-    "ErrorCode",
     "Hello",
     "HintMessage",
     "JoinGame",
@@ -663,7 +561,6 @@ __all__ = [
     "MuteMessage",
     "Ping",
     "Players",
-    "ProtocolError",
     "ReactMessage",
     "RematchMessage",
     "ReplaceMessage",

@@ -1,11 +1,9 @@
-"""What the server sends (docs/web-protocol.md): every message and answer as a model.
+"""What the server sends on the WebSocket (docs/web-protocol.md): every message as a model.
 
-On the WebSocket a :data:`ServerMessage` (:class:`Welcome`, :class:`Update`,
-:class:`GameChanged`, :class:`BotsBusy`, :class:`ErrorMessage`, :class:`Pong`); over HTTP
-the answers (:class:`PageConfig`, :class:`CreatedGame`, :class:`GameSummary`,
-:class:`JoinedSeat`, :class:`Replay`, :class:`Health`, and :class:`HttpError` for every
-error). The server builds each one
-through its model, so what it sends is what the types say::
+A :data:`ServerMessage` (:class:`Welcome`, :class:`Update`, :class:`GameChanged`,
+:class:`BotsBusy`, :class:`ErrorMessage`, :class:`Pong`...) and what is inside them; its
+HTTP answers are in :mod:`marrakech.web.protocol.http_answers`. The server builds each
+one through its model, so what it sends is what the types say::
 
     >>> ErrorMessage(code="game_over", message="the game is over", version=80).model_dump_json()
     '{"type":"error","code":"game_over","message":"the game is over","version":80}'
@@ -22,7 +20,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter, model_validator
 
 from marrakech.rules import parse_rules
-from marrakech.web.protocol.client import ApiErrorCode, ClockMode, ErrorCode, StrictModel
+from marrakech.web.protocol.client import ClockMode, StrictModel
+from marrakech.web.protocol.errors import ErrorCode
 from marrakech.web.store import GameStatus, SeatKind
 
 #: A position: the core's :func:`marrakech.views.state_view`.
@@ -496,162 +495,11 @@ ServerMessage = Annotated[AnyServerMessage, Field(discriminator="type")]
 SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 
 
-class RuleSetInfo(StrictModel):
-    """A named rule set as the page offers it: its ``name`` (what ``CreateGame.rules``
-    takes) and its words by language (``label`` in the form, ``help`` under it,
-    ``short`` in a game's summary)."""
-
-    name: str
-    label: dict[str, str]
-    help: dict[str, str]
-    short: dict[str, str]
-
-
-class RuleOptionInfo(RuleSetInfo):
-    """A yes/no rule option: its ``name`` is the field of ``CreateGame.options``
-    (``orient_last``), ``word`` its word in a rules token (``orient-last``), ``rule``
-    the rule that says it (``R32``)."""
-
-    word: str
-    rule: str
-    default: bool
-
-
-class PageConfig(StrictModel):
-    """What the page asks once per load, before it shows anything (``GET /api/config``):
-    the bot levels, weakest first, the player counts each plays, the level a new bot
-    seat starts at, the board's rim for the board to draw, and the seconds per turn of
-    each clock."""
-
-    levels: list[str]
-    #: The player counts each level plays (``learned``: 2 and 4 only): the page offers
-    #: a level only at those, and the server refuses it at the others.
-    level_players: dict[str, list[int]] = Field(default_factory=dict)
-    default_level: str
-    rim: list[RimArc]
-    #: The seconds per player turn of each clock a game may have (``none``: 0).
-    clocks: dict[str, int]
-    #: The player counts a game may have (:data:`marrakech.rules.PLAYER_COUNTS`).
-    players: list[int]
-    #: The named rule sets, in the order the form offers them, with their words.
-    rule_sets: list[RuleSetInfo]
-    #: The yes/no rule options every rule set has, with their words.
-    rule_options: list[RuleOptionInfo]
-    #: The carpets' colours by letter (``base``, ``dark``, ``light``, ``ink``).
-    palette: dict[str, dict[str, str]]
-    #: The chat: the most characters of a message, the quick reactions' codes.
-    chat_max: int = 200
-    reactions: list[str] = Field(default_factory=list)
-    #: What one client address may ask of this instance (the fields of
-    #: :class:`marrakech.web.limits.Limits`, and ``messages_per_second`` and
-    #: ``message_burst`` per WebSocket): public, so a page or a load test can keep
-    #: within them.
-    limits: dict[str, float]
-    #: Whether programs that declare themselves bots may take seats: ``allow`` (any
-    #: seat), ``invited`` (by an invitation link only, not from the lobby) or ``refuse``
-    #: (``marrakech serve --external-bots``).
-    external_bots: str = "allow"
-    #: Whether this server sends email reminders (it was given ``--smtp-url``).
-    reminders: bool = False
-
-
-class GameSummary(GameMeta):
-    """A game as the lobby lists it: its setting, how far it is, its open seats.
-
-    ``host`` is the host's name (empty if unnamed or none yet), ``taken`` the seats
-    held by people or bots, ``open_seats`` the others, ``turn`` the player-turn
-    number (the turn being played, or the last one once over: turns, not actions),
-    ``age`` the seconds since its creation, ``replay_link`` its replay once over."""
-
-    version: int
-    updated: str
-    open_seats: list[int]
-    host: str
-    taken: int
-    turn: int
-    age: int
-    replay_link: str | None
-
-
-class CreatedSeat(StrictModel):
-    """A seat of a new game; a human seat's secret token and link (``token``, ``link``)
-    and a bot's ``level`` are left out where they do not apply."""
-
-    seat: int
-    kind: SeatKind
-    token: str | None = None
-    link: str | None = None
-    level: str | None = None
-
-
-class CreatedGame(StrictModel):
-    """The answer to ``POST /api/games``; ``host`` is the host's seat (None: the first
-    player to join an open seat will host)."""
-
-    game_id: str
-    host: int | None = None
-    seats: list[CreatedSeat]
-    spectator_link: str
-    replay_link: str
-
-
-class JoinedSeat(StrictModel):
-    """The answer to ``POST /api/games/{id}/join``: the claimed seat's token and link."""
-
-    seat: int
-    token: str
-    link: str
-
-
-class Replay(StrictModel):
-    """Everything a replay page shows: the record, every position, every event, the log
-    (position ``i + 1`` follows event ``i``)."""
-
-    record: dict[str, Any]
-    states: list[StateView]
-    events: list[EventView]
-    log: list[str]
-    #: The player turn at each position, as the lobby counts turns (:mod:`marrakech.turns`):
-    #: a 30-turn game ends at 30, not at its 90-odd actions.
-    turns: list[int] = Field(default_factory=list)
-    #: The game's chat as it may be shown (hidden and reported lines left out; the
-    #: spectators' channel once the game is over).
-    chat: list[ChatLine] = Field(default_factory=list)
-
-
-class AnalysisStatus(StrictModel):
-    """``GET /api/games/{id}/analysis``: ``pending`` (being computed, or the game is
-    not over: ``over`` says which) or ``ready`` with the analysis."""
-
-    status: Literal["pending", "ready"]
-    over: bool
-    analysis: Analysis | None
-
-
-class Health(StrictModel):
-    """``GET /api/health``: the instance answering, its live rooms, whether its bots
-    are busy, and the version of the page's files it serves."""
-
-    status: Literal["ok"]
-    instance: str
-    rooms: int
-    bots_busy: bool
-    page: str
-
-
-class HttpError(StrictModel):
-    """The body of every HTTP error."""
-
-    error: ApiErrorCode
-    message: str
-
-
 #: Every public name of this module, re-exported by :mod:`marrakech.web.protocol`.
 __all__ = [
     "SERVER_MESSAGE",
     "Analysis",
     "AnalysisReady",
-    "AnalysisStatus",
     "AnyServerMessage",
     "AssamStep",
     "BotsBusy",
@@ -660,31 +508,21 @@ __all__ = [
     "ChatLine",
     "ChatLines",
     "Clock",
-    "CreatedGame",
-    "CreatedSeat",
     "ErrorMessage",
     "EventView",
     "GameChanged",
     "GameMeta",
-    "GameSummary",
-    "Health",
     "HintAdvice",
     "HintOption",
-    "HttpError",
-    "JoinedSeat",
     "Legal",
     "NeedView",
-    "PageConfig",
     "PlayStatus",
     "Pong",
     "Presence",
     "PreviewView",
     "RematchReady",
     "RematchSeat",
-    "Replay",
     "RimArc",
-    "RuleOptionInfo",
-    "RuleSetInfo",
     "SeatInfo",
     "ServerMessage",
     "StateView",
