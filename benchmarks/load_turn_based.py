@@ -178,11 +178,11 @@ async def loads_in_process(db: str, game_ids: list[str], samples: int) -> list[f
 
     store: Any
     if db.startswith("postgresql://"):
-        from marrakech.web.postgres_store import PostgresStore
+        from marrakech.web.store.postgres import PostgresStore
 
         store = await PostgresStore.open(db)
     else:
-        from marrakech.web.sqlite_store import SQLiteStore
+        from marrakech.web.store.sqlite import SQLiteStore
 
         store = SQLiteStore(db)
     manager = RoomManager(store, bot_delay=0)

@@ -11,9 +11,9 @@ from typing import Any
 
 from marrakech.web.protocol import CreateGame
 from marrakech.web.rooms import RoomManager
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import ActionRow, GameEnd, GameStatus
-from marrakech.web.store_worker import StoreWorker
+from marrakech.web.store.sqlite import SQLiteStore
+from marrakech.web.store.worker import StoreWorker
 from tests.web.test_rooms import in_fresh_loop
 
 

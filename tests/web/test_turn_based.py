@@ -25,7 +25,7 @@ import pytest
 from marrakech.web import deadlines
 from marrakech.web.protocol import CreateGame
 from marrakech.web.rooms import RoomManager
-from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.store.sqlite import SQLiteStore
 from marrakech.web.turn_events import TurnEvent
 from tests.web.conftest import Apps, apply_changes
 from tests.web.servers import Served, run_showing_logs

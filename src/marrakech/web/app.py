@@ -44,9 +44,9 @@ from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, my_games, pages, players, reminders, socket
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
+from marrakech.web.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
     from marrakech.web.reminders.senders import Sender

@@ -40,9 +40,9 @@ from sqlalchemy import Float, bindparam, case, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from marrakech.web.queries import Statement, compile_statement
-from marrakech.web.schema import Dialects, games, sweeps, turn_values
 from marrakech.web.store import GameStore
+from marrakech.web.store.queries import Statement, compile_statement
+from marrakech.web.store.schema import Dialects, games, sweeps, turn_values
 
 P = bindparam
 

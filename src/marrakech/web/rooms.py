@@ -40,9 +40,9 @@ from marrakech.web.room import Room, RoomServices, bot_to_move, game_status, sto
 from marrakech.web.room.chat import ChatGate, public_lines
 from marrakech.web.room.play import submit_action
 from marrakech.web.room.seat_commands import submit_command
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, Usage, hash_token
-from marrakech.web.store_worker import StoreWorker
+from marrakech.web.store.sqlite import SQLiteStore
+from marrakech.web.store.worker import StoreWorker
 from marrakech.web.turn_events import TurnEvent, TurnEvents
 
 log = logging.getLogger("marrakech.web")

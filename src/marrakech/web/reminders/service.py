@@ -36,7 +36,6 @@ from typing import Any, Literal
 
 from marrakech.i18n import LANGUAGES, seat_label
 from marrakech.web.protocol import ApiError
-from marrakech.web.queries import Statement
 from marrakech.web.reminders.hooks import TurnStart
 from marrakech.web.reminders.mail import Kind, Letter
 from marrakech.web.reminders.queries import ReminderQueries
@@ -51,6 +50,7 @@ from marrakech.web.reminders.senders import (
 from marrakech.web.reminders.settings import MailSettings
 from marrakech.web.reminders.tokens import new_nonce, nonce_hash, sign, unsign
 from marrakech.web.store import GameStore, Step, StoreConflict
+from marrakech.web.store.queries import Statement
 from marrakech.web.turn_events import TurnEvent
 
 log = logging.getLogger("marrakech.web.reminders")

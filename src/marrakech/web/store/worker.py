@@ -8,7 +8,7 @@ under load a commit serves many moves; each caller still hears back only once it
 actions are committed::
 
     >>> import asyncio, threading
-    >>> from marrakech.web.sqlite_store import SQLiteStore
+    >>> from marrakech.web.store.sqlite import SQLiteStore
     >>> async def main() -> list[str]:
     ...     worker = StoreWorker(SQLiteStore(":memory:"))
     ...     found = await worker.games_to_resume()
@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import (
     ActionRow,
     Append,
@@ -43,6 +42,7 @@ from marrakech.web.store import (
     StoredGame,
     Usage,
 )
+from marrakech.web.store.sqlite import SQLiteStore
 
 P = ParamSpec("P")
 T = TypeVar("T")

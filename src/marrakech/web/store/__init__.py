@@ -2,10 +2,10 @@
 
 Replays, spectating and resuming after a restart all read the same rows, so there is one
 truth. The server talks to a :class:`GameStore` (a small asynchronous protocol):
-:class:`~marrakech.web.sqlite_store.SQLiteStore` (one file, the default, run in its own
-thread by :class:`~marrakech.web.store_worker.StoreWorker`) or
-:class:`~marrakech.web.postgres_store.PostgresStore` (one database shared by several
-server instances), both on the one schema of :mod:`~marrakech.web.schema`, whose
+:class:`~marrakech.web.store.sqlite.SQLiteStore` (one file, the default, run in its own
+thread by :class:`~marrakech.web.store.worker.StoreWorker`) or
+:class:`~marrakech.web.store.postgres.PostgresStore` (one database shared by several
+server instances), both on the one schema of :mod:`~marrakech.web.store.schema`, whose
 columns are read into these plain frozen dataclasses by name::
 
     >>> game = StoredGame("g1", players=3, rules="standard", first_seat=0, lang="en",
@@ -213,8 +213,8 @@ class Usage:
 
 class GameStore(Protocol):
     """What the server needs from a store; every method is a coroutine, and none blocks
-    the event loop (:class:`~marrakech.web.store_worker.StoreWorker` runs SQLite's in a
-    thread; :class:`~marrakech.web.postgres_store.PostgresStore` is asynchronous).
+    the event loop (:class:`~marrakech.web.store.worker.StoreWorker` runs SQLite's in a
+    thread; :class:`~marrakech.web.store.postgres.PostgresStore` is asynchronous).
 
     Implementations must make :meth:`append_actions` atomic and conditional on the
     version (optimistic concurrency), which is what lets several server instances share
@@ -358,7 +358,7 @@ class GameStore(Protocol):
     async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
         """Run ``steps`` (SQL compiled for :attr:`dialect` and its parameters) in one
         transaction, in order: each one's rows by column name (none without
-        ``RETURNING``). The accounts' statements (:class:`marrakech.web.queries.
+        ``RETURNING``). The accounts' statements (:class:`marrakech.web.store.queries.
         AccountQueries`) run through it. :class:`StoreConflict` (nothing written) if a
         step breaks a uniqueness rule."""
         ...
