@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
+from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import (
     ActionRow,
     GameEnd,

@@ -182,7 +182,7 @@ class GameEnd:
     """How a game ended, stored with the append that ends it: each seat's place (1
     first, ties shared as R21 ranks them, a seat that resigned or ran out of time last:
     :func:`marrakech.web.ratings.ranks_with_leavers`). A rated game's ratings move in
-    the same transaction (:mod:`marrakech.web.standings`)."""
+    the same transaction (:mod:`marrakech.web.ratings.standings`)."""
 
     places: tuple[int, ...]
 

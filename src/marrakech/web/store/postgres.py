@@ -35,8 +35,8 @@ from psycopg import AsyncConnection, IntegrityError
 from psycopg.rows import DictRow, TupleRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from marrakech.web.rating_queries import RatingQueries
-from marrakech.web.standings import end_game_async
+from marrakech.web.ratings.queries import RatingQueries
+from marrakech.web.ratings.standings import end_game_async
 from marrakech.web.store import (
     ActionRow,
     Append,

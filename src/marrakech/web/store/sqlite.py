@@ -31,8 +31,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from marrakech.web.rating_queries import RatingQueries
-from marrakech.web.standings import end_game
+from marrakech.web.ratings.queries import RatingQueries
+from marrakech.web.ratings.standings import end_game
 from marrakech.web.store import (
     ActionRow,
     Append,

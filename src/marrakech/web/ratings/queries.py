@@ -16,7 +16,7 @@ from marrakech.web.store.schema import Dialects, accounts, games, seats
 
 
 class RatingQueries:
-    """The ratings' statements (issue 24, :mod:`marrakech.web.standings`), compiled for
+    """The ratings' statements (issue 24, :mod:`marrakech.web.ratings.standings`), compiled for
     ``dialect``: those a game's end runs in its append's transaction, and the reads of
     the leaderboard and the profiles (through :meth:`~marrakech.web.store.GameStore.
     transact`)."""

@@ -28,8 +28,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
+from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import GameEnd
 
 #: A player's rating row is keyed by its kind and id (an account's id, a bot's level).
