@@ -174,7 +174,7 @@ async def loads_in_process(db: str, game_ids: list[str], samples: int) -> list[f
     """The server's own time to load a room (the store's read, the log's replay, the
     room's making), without a socket: ``samples`` games loaded one by one, each
     unloaded again, in this process on the same database, the servers stopped."""
-    from marrakech.web.rooms import RoomManager
+    from marrakech.web.room_manager import RoomManager
 
     store: Any
     if db.startswith("postgresql://"):

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from marrakech.web.protocol import CreateGame
 from marrakech.web.ratings import START, bot_seeds, shown
-from marrakech.web.rooms import RoomManager
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.store import ActionRow, GameEnd, SeatRow, StoredGame, hash_token
 from marrakech.web.store.queries import AccountQueries
 from marrakech.web.store.sqlite import SQLiteStore

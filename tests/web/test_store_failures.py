@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from marrakech.web.protocol import CreateGame
-from marrakech.web.rooms import RoomManager
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.store import ActionRow, GameEnd, GameStatus
 from marrakech.web.store.sqlite import SQLiteStore
 from marrakech.web.store.worker import StoreWorker

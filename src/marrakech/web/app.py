@@ -1,7 +1,7 @@
 """The web app: HTTP API, WebSocket play, the page's files (docs/web-protocol.md).
 
 ``create_app`` assembles the routers (:mod:`marrakech.web.routes`) around a store and a
-:class:`~marrakech.web.rooms.RoomManager`; the store is opened when the app starts (its
+:class:`~marrakech.web.room_manager.RoomManager`; the store is opened when the app starts (its
 lifespan) and closed when it stops::
 
     >>> app = create_app(":memory:", bot_delay=0)

@@ -22,7 +22,7 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.accounts.service import Accounts
 from marrakech.web.cluster import Cluster
 from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
-from marrakech.web.rooms import RoomManager
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.static_files import StaticVersion
 from marrakech.web.store import GameStore
 from marrakech.web.store.sqlite import SQLiteStore

@@ -66,7 +66,7 @@ from marrakech.web.protocol import (
 )
 from marrakech.web.room.chat import MAX_CHAT
 from marrakech.web.room.meta import stored_meta
-from marrakech.web.rooms import RoomManager
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.routes import players as rated
 from marrakech.web.store import StoredGame
 

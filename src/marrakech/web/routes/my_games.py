@@ -27,7 +27,7 @@ from marrakech.web.http_protocol import read_json_body
 from marrakech.web.protocol import GAME_ID, GameSummary, parse_body
 from marrakech.web.protocol.client import StrictModel
 from marrakech.web.room.status import seat_to_move
-from marrakech.web.rooms import RoomManager
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.routes.api import game_summary
 from marrakech.web.store import StoredGame, hash_token
 from marrakech.web.store.queries import Statement, compile_statement

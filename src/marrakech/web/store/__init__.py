@@ -129,7 +129,7 @@ class StoredGame:
     #: and its end moves their ratings and its bots' (docs/web.md, "Ratings").
     rated: bool = False
     #: A turn-based clock's time banks left, by seat (seconds, comma-separated; ``''``
-    #: while all are full: :mod:`marrakech.web.deadlines`).
+    #: while all are full: :mod:`marrakech.web.turn_based_clocks`).
     clock_banks: str = ""
 
     def __post_init__(self) -> None:
@@ -309,7 +309,7 @@ class GameStore(Protocol):
         """Ids of unfinished games waiting for a bot or running a player's real-time
         turn clock: the server resumes them at start and in its sweep (on PostgreSQL,
         those no living instance owns). Turn-based clocks are swept from the database
-        instead (:mod:`marrakech.web.deadlines`): their rooms stay unloaded."""
+        instead (:mod:`marrakech.web.turn_based_clocks`): their rooms stay unloaded."""
         ...
 
     async def usage(self, creator: str, since: float) -> Usage:

@@ -247,7 +247,7 @@ class Queries:
         )
 
         # A bot to move, or a player's turn clock running: what a server goes on with.
-        # (Turn-based clocks are not: their deadlines are swept, marrakech.web.deadlines.)
+        # (Turn-based clocks are not: their deadlines are swept, marrakech.web.turn_based_clocks.)
         real_time = (g.c.clock_seat >= 0) & g.c.clock.not_like("turn\\_%", escape="\\")
         waiting = [(g.c.bot_to_move == true()) | real_time, g.c.status != "over"]
         if postgres:  # and no living instance owns it
