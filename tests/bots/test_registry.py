@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import inspect
 import random
+from pathlib import Path
 
 import pytest
 
-from marrakech import Action, State
+from marrakech import State
 from marrakech.bots import (
     BOTS,
     LEVEL_PLAYERS,
@@ -26,23 +27,27 @@ from marrakech.bots import (
     options_of,
     parse_bot_spec,
 )
+from tests.recipe_copy import SourceCopy
 
 
 def test_levels_map_to_the_bots() -> None:
-    assert LEVELS == {
+    """The shipped levels and bots (a bot added by the recipe adds to them)."""
+    shipped = {
         "easy": "random",
         "learned": "policy",
         "medium": "greedy",
         "hard": "search-quick",
         "expert": "search",
     }
+    assert [level for level in LEVELS if level in shipped] == list(shipped)  # weakest first
+    assert shipped.items() <= LEVELS.items()
     assert isinstance(make_bot("easy"), RandomBot)
     assert isinstance(make_bot("medium"), GreedyBot)
     learned = make_bot("learned")
     assert isinstance(learned, PolicyBot) and learned.weights is None  # the count's policy
     assert isinstance(make_bot("hard"), SearchBot)
     assert isinstance(make_bot("expert"), SearchBot)
-    assert set(BOTS) == {
+    assert set(BOTS) >= {
         "random",
         "greedy",
         "expectimax",
@@ -108,7 +113,7 @@ def test_specs_set_budgets() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("wizard", "unknown bot 'wizard': expected one of random, policy, policy-2p"),
+        ("wizard", f"unknown bot 'wizard': expected one of {', '.join(list(BOTS)[:3])}, "),
         ("mcts:fast", "seconds expects a number, found 'fast'"),
         ("mcts@iterations", "expected @KEY=VALUE"),
         ("mcts@depth=2", "mcts takes seconds, iterations"),
@@ -149,13 +154,15 @@ def test_each_level_says_the_player_counts_it_plays() -> None:
     only. What the registry declares is what the bot does: a count it declares is played
     (a decision is made), a count it does not is refused before the game
     (:func:`check_players`), as at its first decision."""
-    assert LEVEL_PLAYERS == {
+    assert {entry.level: entry.players for entry in REGISTRY if entry.level} == LEVEL_PLAYERS
+    shipped = {
         "easy": (2, 3, 4),
         "learned": (2, 4),
         "medium": (2, 3, 4),
         "hard": (2, 3, 4),
         "expert": (2, 3, 4),
     }
+    assert shipped.items() <= LEVEL_PLAYERS.items()
     for entry in REGISTRY:
         if entry.factory is not PolicyBot:
             continue
@@ -194,8 +201,19 @@ def test_options_are_read_from_the_constructors() -> None:
     assert options_of("mcts")["informed"] == Option(bool, optional=False, default=True)
 
 
+#: The bot a contributor adds, as the recipe says: a file of ``bots/``...
+TOY_BOT = '''"""``toy``: the first legal decision."""
+
+from __future__ import annotations
+
+import random
+
+from marrakech.actions import Action
+from marrakech.state import State
+
+
 class ToyBot:
-    """A bot added the way a contributor adds one: a class, then its registry line."""
+    """Plays the first legal decision."""
 
     name = "toy"
 
@@ -204,22 +222,36 @@ class ToyBot:
 
     def choose(self, state: State, rng: random.Random) -> Action:
         return state.legal_actions()[0]
+'''
+#: ...what the new bot does, by its name and spec alone...
+TOY_PLAYS = """
+import pytest
+from marrakech.bots import BOTS, make_bot
+from marrakech.bots.toy import ToyBot
+
+bot = make_bot("toy:0.5@greed=2.5@depth=none")
+assert isinstance(bot, ToyBot) and (bot.seconds, bot.depth, bot.greed) == (0.5, None, 2.5)
+with pytest.raises(ValueError, match="toy takes seconds, depth, greed, found 'width'"):
+    make_bot("toy@width=2")
+with pytest.raises(ValueError, match="greed expects a number"):
+    make_bot("toy@greed=lots")
+assert list(BOTS)[-1] == "toy"
+"""
 
 
-def test_a_new_bot_is_one_registry_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    import marrakech.bots as bots
-
-    monkeypatch.setitem(bots.BOTS, "toy", ToyBot)
-    options_of.cache_clear()
-    try:
-        bot = make_bot("toy:0.5@greed=2.5@depth=none")
-        assert isinstance(bot, ToyBot) and (bot.seconds, bot.depth, bot.greed) == (0.5, None, 2.5)
-        with pytest.raises(ValueError, match="toy takes seconds, depth, greed, found 'width'"):
-            make_bot("toy@width=2")
-        with pytest.raises(ValueError, match="greed expects a number"):
-            make_bot("toy@greed=lots")
-    finally:
-        options_of.cache_clear()
+def test_a_new_bot_is_one_registry_line(tmp_path: Path) -> None:
+    """The recipe "A bot" of docs/architecture.md, followed in a copy of the package: one
+    file, its import and one line in ``REGISTRY``. The bot is made by name and spec, and
+    this file's other tests pass as they are."""
+    copy = SourceCopy(tmp_path, copied=("bots",))
+    copy.add("bots/toy.py", TOY_BOT)
+    anchor = "from marrakech.bots.search import SearchBot\n"
+    copy.insert("bots/__init__.py", anchor, "from marrakech.bots.toy import ToyBot\n")
+    anchor = '    BotEntry("search", SearchBot, level="expert"),\n'
+    copy.insert("bots/__init__.py", anchor, '    BotEntry("toy", ToyBot),\n')
+    copy.run("-c", TOY_PLAYS)
+    others = "not test_a_new_bot_is_one_registry_line"
+    copy.run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", others, __file__)
 
 
 def test_bots_are_named_by_their_registry_line() -> None:

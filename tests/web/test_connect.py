@@ -142,6 +142,21 @@ def test_the_client_class_takes_an_open_seat_from_the_lobby(server: Served) -> N
     assert "won" in result.summary() or "lost" in result.summary()
 
 
+def test_the_client_keeps_within_the_servers_message_rate(tmp_path: Path) -> None:
+    """A server allowing 4 messages a second (bursts of 8), bots that answer at once: the
+    client paces its actions by the rate ``GET /api/config`` declares, so none is
+    refused as ``rate_limited`` and the game ends clean."""
+    served = Served(tmp_path / "games.sqlite3", "--bot-delay", "0", "--rate", "4")
+    try:
+        assert call(served, "GET", "api/config")["limits"]["messages_per_second"] == 4
+        create(served, [{"kind": "open"}, {"kind": "bot", "level": "easy"}])
+        result = play_seat(served.url, "easy", players=2, seed=2)
+        check_finished(served, result)
+        assert result.decisions >= 20  # well past the burst
+    finally:
+        served.stop()
+
+
 def test_a_game_link_takes_its_open_seat_and_the_seat_is_labelled_at_once(
     server: Served,
 ) -> None:

@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from marrakech.state import State
 from marrakech.web.connect.agent import Agent, StopTimer, agent_of, quick_agent
-from marrakech.web.connect.seats import ConnectError, Target
+from marrakech.web.connect.seats import ConnectError, Target, request
 
 #: Refusals of an action a client meets in a normal game (its action crossed a change,
 #: it sent too fast, the store failed once): it carries on from the latest state.
@@ -46,6 +46,11 @@ FATAL_CLOSE = {4404: "no such game", 4403: "banned", 4406: "external bots refuse
 CLOCK_MARGIN = 1.5
 #: Below this many seconds of budget, the quick move is played at once.
 QUICK_BELOW = 0.05
+#: The server's message rate, if its ``GET /api/config`` does not say (its default).
+DEFAULT_RATE, DEFAULT_BURST = 20.0, 40
+#: The share of the server's rate and burst the client keeps to: messages sent evenly
+#: may still arrive bunched by the network.
+RATE_SHARE = 0.8
 
 
 def reconnect_pause(attempt: int, rng: random.Random) -> float:
@@ -123,6 +128,47 @@ class GameResult:
         return "\n".join(lines)
 
 
+class Pace:
+    """Keeps the messages sent within a rate: ``rate`` a second, bursts of ``burst``
+    (a token bucket, as the server's for each connection). :meth:`delay` books one
+    message and says how long to wait before sending it.
+
+    >>> pace = Pace(rate=2.0, burst=2, clock=lambda: 0.0)
+    >>> [pace.delay() for _ in range(4)]
+    [0.0, 0.0, 0.5, 1.0]
+    """
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"expected rate > 0 and burst >= 1, found {rate} and {burst}")
+        self.rate, self.burst, self._clock = rate, burst, clock
+        self._tokens, self._last = burst, clock()
+
+    def delay(self) -> float:
+        """Seconds until one more message may go (0: now); the message is booked."""
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate) - 1.0
+        self._last = now
+        return max(0.0, -self._tokens / self.rate)
+
+
+def server_pace(site: str) -> Pace:
+    """A :class:`Pace` within the message rate ``site`` declares (``limits`` of
+    ``GET /api/config``), or the server's default if it says nothing."""
+    try:
+        status, config = request(site, "GET", "api/config")
+    except ConnectError:
+        status, config = 0, None
+    limits = config.get("limits", {}) if status == 200 and isinstance(config, dict) else {}
+    rate = limits.get("messages_per_second", DEFAULT_RATE)
+    burst = limits.get("message_burst", DEFAULT_BURST)
+    if not isinstance(rate, int | float) or not isinstance(burst, int | float) or rate <= 0:
+        rate, burst = DEFAULT_RATE, DEFAULT_BURST
+    return Pace(rate * RATE_SHARE, max(1.0, burst * RATE_SHARE))
+
+
 @dataclass
 class _Seen:
     """What the client knows of the game: the last message's view, version, legal
@@ -181,6 +227,7 @@ class GameClient:
         self._thinking: asyncio.Task[None] | None = None
         self._late: asyncio.Future[Any] | None = None
         self._said_waiting = False
+        self._pace: Pace | None = None
 
     def run(self) -> GameResult:
         """:meth:`play` to the end (blocking: starts an event loop)."""
@@ -190,6 +237,8 @@ class GameClient:
         """Play until the game ends, reconnecting whenever the connection drops."""
         attempt = 0
         lost_since: float | None = None
+        if self._pace is None:
+            self._pace = await asyncio.to_thread(server_pace, self.target.site)
         while True:
             reason = "the connection closed"
             try:
@@ -322,7 +371,7 @@ class GameClient:
             if seat in self.seen.you and info.get("stand_in") and key not in self._taking_back:
                 self._taking_back.add(key)
                 self.report(f"a bot stood in for seat {seat}: taking it back")
-                await ws.send(json.dumps({"type": "take_back", "seat": seat}))
+                await self._paced(ws, {"type": "take_back", "seat": seat})
 
     # -- deciding -----------------------------------------------------------------------
 
@@ -396,6 +445,17 @@ class GameClient:
 
     async def _send(self, ws: ClientConnection, seat: int, version: int, action: str) -> None:
         message = {"type": "action", "seat": seat, "version": version, "action": action}
+        await self._paced(ws, message, version)
+
+    async def _paced(
+        self, ws: ClientConnection, message: dict[str, Any], version: int | None = None
+    ) -> None:
+        """Send ``message`` within the server's rate (a fast game is not refused), unless
+        the game moved on from ``version`` meanwhile."""
+        if self._pace is not None:
+            await asyncio.sleep(self._pace.delay())
+        if version is not None and self.seen.version != version:
+            return
         with contextlib.suppress(ConnectionClosed):  # the reader sees the close too
             await ws.send(json.dumps(message))
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import reprlib
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import (
@@ -220,7 +221,7 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-Body = TypeVar("Body", bound=StrictModel)
+_Body = TypeVar("_Body", bound=StrictModel)
 
 
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
@@ -378,11 +379,21 @@ SEAT_MESSAGE: TypeAdapter[SeatMessage] = TypeAdapter(
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT_MESSAGE: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def message_type(model: type[StrictModel]) -> str:
+    """The ``type`` a message model declares (``type: Literal["wave"]``)."""
+    value: str = get_args(model.model_fields["type"].annotation)[0]
+    return value
+
+
+def message_types(models: Iterable[type[StrictModel]]) -> str:
+    """The ``type`` of each model, as refusals list them: ``"action", "hint"``."""
+    return ", ".join(f'"{message_type(model)}"' for model in models)
+
+
 #: The ``type`` of every client message, as error messages list them.
-CLIENT_TYPES = ", ".join(
-    f'"{get_args(model.model_fields["type"].annotation)[0]}"'
-    for model in get_args(AnyClientMessage)
-)
+CLIENT_TYPES = message_types(get_args(AnyClientMessage))
 
 
 class SeatSpec(StrictModel):
@@ -610,7 +621,7 @@ def parse_client_message(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError("bad_message", describe_validation_error(error, tagged=True)) from None
 
 
-def parse_body(model: type[Body], body: bytes) -> Body:
+def parse_body(model: type[_Body], body: bytes) -> _Body:
     """Validate an HTTP JSON body against ``model``; :class:`ApiError` (400) on faults."""
     try:
         return model.model_validate(_json_object(body))
@@ -618,3 +629,59 @@ def parse_body(model: type[Body], body: bytes) -> Body:
         raise ApiError(400, "bad_request", error.message) from None
     except ValidationError as error:
         raise ApiError(400, "bad_request", describe_validation_error(error)) from None
+
+
+#: Every public name of this module, re-exported by :mod:`marrakech.web.protocol`.
+__all__ = [
+    "CLIENT_TYPES",
+    "DEFAULT_LEVEL",
+    "ERROR_CODES",
+    "GAME_ID",
+    "LEVELS",
+    "LEVEL_PLAYERS",
+    "MAX_BODY_BYTES",
+    "MAX_IDS",
+    "MAX_MESSAGE_BYTES",
+    "REACTIONS",
+    "SEAT_MESSAGE",
+    "ActionMessage",
+    "AnyClientMessage",
+    "ApiError",
+    "ApiErrorCode",
+    "ChatChannel",
+    "ChatMessage",
+    "ClientMessage",
+    "ClockMode",
+    "CreateGame",
+    "ErrorCode",
+    "Hello",
+    "HintMessage",
+    "JoinGame",
+    "KickMessage",
+    "Lang",
+    "Level",
+    "MuteMessage",
+    "Ping",
+    "Players",
+    "ProtocolError",
+    "ReactMessage",
+    "RematchMessage",
+    "ReplaceMessage",
+    "ReportMessage",
+    "ResignMessage",
+    "RuleOptions",
+    "RuleSetName",
+    "Seat",
+    "SeatMessage",
+    "SeatSpec",
+    "StartMessage",
+    "StrictModel",
+    "TakeBackMessage",
+    "Token",
+    "describe_validation_error",
+    "message_type",
+    "message_types",
+    "parse_body",
+    "parse_client_message",
+    "parse_json",
+]

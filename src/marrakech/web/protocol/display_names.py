@@ -69,3 +69,14 @@ def _required_name(value: str) -> str:
 Name = Annotated[str, AfterValidator(display_name)]
 #: A display name that must not be empty.
 RequiredName = Annotated[str, AfterValidator(_required_name)]
+
+
+#: Every public name of this module, re-exported by :mod:`marrakech.web.protocol`.
+__all__ = [
+    "JOINERS",
+    "MAX_MARKS",
+    "MAX_NAME",
+    "Name",
+    "RequiredName",
+    "display_name",
+]

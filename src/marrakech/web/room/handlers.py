@@ -10,7 +10,7 @@ handler is refused there too, saying which types are expected.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, get_args
+from typing import Any
 
 from marrakech.web.cluster import Command
 from marrakech.web.connection import Client
@@ -29,6 +29,7 @@ from marrakech.web.protocol import (
     SeatMessage,
     StartMessage,
     TakeBackMessage,
+    message_types,
 )
 from marrakech.web.room.checks import check_holder, check_mover, check_playing
 from marrakech.web.room.game_room import Room
@@ -109,9 +110,7 @@ HANDLERS: dict[type[Any], Callable[[Room, Client, Any], Awaitable[None]]] = {
 
 def expected_types() -> str:
     """The ``type`` of every message :data:`HANDLERS` takes, as refusals list them."""
-    return ", ".join(
-        f'"{get_args(model.model_fields["type"].annotation)[0]}"' for model in HANDLERS
-    )
+    return message_types(HANDLERS)
 
 
 async def handle(room: Room, client: Client, message: object) -> None:
