@@ -36,9 +36,9 @@ from typing import Any, Protocol
 
 from marrakech.actions import Action, Resign, parse_action
 from marrakech.events import Event
+from marrakech.player_turns import TurnSpan, extend_turns, turn_number
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
-from marrakech.turns import TurnSpan, extend_turns, turn_number
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, Move
 from marrakech.web.connection import Client

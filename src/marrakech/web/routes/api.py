@@ -28,9 +28,9 @@ from marrakech.i18n import (
     rule_set_words,
 )
 from marrakech.palette import WEB_CARPETS
+from marrakech.player_turns import TurnSpan, extend_turns, turn_number
 from marrakech.record import GameRecord
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
-from marrakech.turns import TurnSpan, extend_turns, turn_number
 from marrakech.views import event_view, rim_view, state_view
 from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context
@@ -441,7 +441,7 @@ def replay(record: GameRecord, lang: str) -> Replay:
     events = []
     lines = []
     names = record_names(record)
-    # Player turns, as the lobby counts them (marrakech.turns), position by position.
+    # Player turns, as the lobby counts them (marrakech.player_turns), position by position.
     spans: list[TurnSpan] = []
     described: list[Event] = []
     turns = [turn_number(spans, state, waiting=False)]
