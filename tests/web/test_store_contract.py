@@ -44,7 +44,7 @@ def open_store(
     if request.param == "sqlite":
 
         async def sqlite() -> GameStore:
-            return StoreWorker(SQLiteStore(tmp_path / "games.sqlite3"))
+            return StoreWorker.over(SQLiteStore(tmp_path / "games.sqlite3"))
 
         return sqlite
     url = request.getfixturevalue("pg_url")

@@ -46,7 +46,7 @@ class FailingAppends:
 
 @in_fresh_loop
 async def test_a_bot_game_goes_on_after_the_store_failed_for_a_while(tmp_path: Path) -> None:
-    flaky = FailingAppends(StoreWorker(SQLiteStore(tmp_path / "games.sqlite3")))
+    flaky = FailingAppends(StoreWorker.over(SQLiteStore(tmp_path / "games.sqlite3")))
     manager = RoomManager(flaky, bot_delay=0.01, seed=5)  # type: ignore[arg-type]
     await manager.start()
     spec = {"players": 2, "seats": [{"kind": "bot", "level": "easy"}] * 2}

@@ -112,7 +112,7 @@ async def _open(db: str | Path) -> GameStore:
         from marrakech.web.store import StoreError
 
         raise StoreError(f"no game store at {db} (give the server's --db)")
-    return StoreWorker(SQLiteStore(db))
+    return StoreWorker.over(SQLiteStore(db))
 
 
 async def _run(args: argparse.Namespace, db: str | Path) -> int:

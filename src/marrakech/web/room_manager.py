@@ -120,7 +120,7 @@ class RoomManager:
         self._background: set[asyncio.Task[None]] = set()
         self.store_worker: StoreWorker | None = None
         if isinstance(store, SQLiteStore):
-            store = self.store_worker = StoreWorker(store)
+            store = self.store_worker = StoreWorker.over(store)
         self.store: GameStore = store
         self.bot_delay = bot_delay
         self.queue_size = queue_size

@@ -219,6 +219,12 @@ class GameStore(Protocol):
     Implementations must make :meth:`append_actions` atomic and conditional on the
     version (optimistic concurrency), which is what lets several server instances share
     one database safely.
+
+    A method is declared here once and written once per database: in
+    :class:`~marrakech.web.store.sqlite.SQLiteStore` as a plain function of the same
+    parameters (the worker forwards it by name, nothing to add there) and in
+    :class:`~marrakech.web.store.postgres.PostgresStore` as a coroutine
+    (``tests/web/test_store_faces.py`` checks that the three agree).
     """
 
     async def create_game(self, game: StoredGame) -> None:
