@@ -174,15 +174,15 @@ async def loads_in_process(db: str, game_ids: list[str], samples: int) -> list[f
     """The server's own time to load a room (the store's read, the log's replay, the
     room's making), without a socket: ``samples`` games loaded one by one, each
     unloaded again, in this process on the same database, the servers stopped."""
-    from marrakech.web.rooms import RoomManager
+    from marrakech.web.room_manager import RoomManager
 
     store: Any
     if db.startswith("postgresql://"):
-        from marrakech.web.postgres_store import PostgresStore
+        from marrakech.web.store.postgres import PostgresStore
 
         store = await PostgresStore.open(db)
     else:
-        from marrakech.web.sqlite_store import SQLiteStore
+        from marrakech.web.store.sqlite import SQLiteStore
 
         store = SQLiteStore(db)
     manager = RoomManager(store, bot_delay=0)

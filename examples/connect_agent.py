@@ -6,7 +6,7 @@
 ``marrakech connect`` loads this file and calls :func:`choose` at each decision of its
 seat (orient, R9; place, R14-R16) with the core's state; rolls and draws are the
 server's. The seat is shown to the other players as "bot (external)". Run as a script,
-the file plays through :func:`marrakech.web.client.play_seat` (docs/connect.md): the
+the file plays through :func:`marrakech.web.connect.play_seat` (docs/connect.md): the
 URL is an invitation link, a game's link or a server's root (an open seat of its lobby).
 
 This agent orients away from tithes (the orientation with the least expected loss,
@@ -34,7 +34,7 @@ def choose(state: State, rng: random.Random) -> Action:
 
 
 def main() -> None:
-    from marrakech.web.client import play_seat
+    from marrakech.web.connect import play_seat
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("url", help="an invitation link, a game's link or a server's root")

@@ -1,4 +1,4 @@
-"""Seed the bot levels' ratings (src/marrakech/web/bot_ratings.json) from the arena.
+"""Seed the bot levels' ratings (src/marrakech/web/ratings/bot_ratings.json) from the arena.
 
 Every game of every results file in ``benchmarks/strength/`` (bots against bots, 2 and 4
 players) goes through the rated games' model (:mod:`marrakech.web.ratings`), oldest file

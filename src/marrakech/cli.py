@@ -38,7 +38,7 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
         "rate a policy or bot against the reference bots, on the bots' ladder",
     ),
     "connect": (
-        "marrakech.web.client.cli",
+        "marrakech.web.connect.cli",
         "connect",
         "play a seat of a game on a server with a bot or a policy file",
     ),

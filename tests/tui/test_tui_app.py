@@ -23,8 +23,9 @@ from marrakech.rules import RuleSet
 from marrakech.state import State
 from marrakech.tui.app import MarrakechApp, PlayOptions
 from marrakech.tui.board import BoardWidget
-from marrakech.tui.dialogs import ConfirmDialog, EndScreen, HelpScreen, PathDialog
+from marrakech.tui.dialogs import ConfirmDialog, EndScreen, PathDialog
 from marrakech.tui.game_screen import GameScreen
+from marrakech.tui.help_screen import HelpScreen
 from marrakech.tui.layout import layout
 from marrakech.tui.replay_screen import ReplayScreen
 from marrakech.tui.screen_base import Timing

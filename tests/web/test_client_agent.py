@@ -11,9 +11,9 @@ import pytest
 
 from marrakech import State
 from marrakech.actions import parse_action
-from marrakech.web.client import AgentError, ConnectError, load_agent, load_policy, parse_target
-from marrakech.web.client.agent import agent_of
-from marrakech.web.client.game_client import merge_changes
+from marrakech.web.connect import AgentError, ConnectError, load_agent, load_policy, parse_target
+from marrakech.web.connect.agent import agent_of
+from marrakech.web.connect.game_client import merge_changes
 
 START = State.new(players=3)
 

@@ -1,5 +1,5 @@
 """External bots on a real server: ``marrakech connect`` and the
-:class:`~marrakech.web.client.GameClient` take seats (an invitation link, a game's open
+:class:`~marrakech.web.connect.GameClient` take seats (an invitation link, a game's open
 seat, the lobby's), play whole games against the site's bots, reconnect after the
 server restarts, are shown as "bot (external)" to everyone, and fail clearly when the
 seat cannot be had (docs/connect.md)."""
@@ -20,7 +20,7 @@ import pytest
 import websockets.asyncio.client as websockets
 
 from marrakech.record import GameRecord
-from marrakech.web.client import (
+from marrakech.web.connect import (
     ConnectError,
     GameClient,
     GameResult,

@@ -18,7 +18,7 @@ from marrakech import State, parse_action
 from marrakech.record import GameRecord
 from marrakech.web.protocol import MAX_MESSAGE_BYTES, JoinedSeat
 from marrakech.web.routes.socket import MAX_REFUSED
-from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.store.sqlite import SQLiteStore
 from tests.web.conftest import (
     Apps,
     Conn,

@@ -12,11 +12,11 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from marrakech.web.protocol import CreateGame
-from marrakech.web.queries import AccountQueries
 from marrakech.web.ratings import START, bot_seeds, shown
-from marrakech.web.rooms import RoomManager
-from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.store import ActionRow, GameEnd, SeatRow, StoredGame, hash_token
+from marrakech.web.store.queries import AccountQueries
+from marrakech.web.store.sqlite import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, seat_token
 from tests.web.test_accounts import CHEAP, sign_up
 from tests.web.test_rooms import in_fresh_loop

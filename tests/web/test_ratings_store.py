@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.queries import AccountQueries
-from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
+from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import (
     ActionRow,
     GameEnd,
@@ -22,6 +21,7 @@ from marrakech.web.store import (
     StoredGame,
     hash_token,
 )
+from marrakech.web.store.queries import AccountQueries
 from tests.web.test_rooms import in_fresh_loop
 from tests.web.test_store_contract import _own
 from tests.web.test_store_contract import open_store as open_store  # the same fixture

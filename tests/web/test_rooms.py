@@ -20,8 +20,8 @@ from marrakech.bots import make_bot
 from marrakech.playout import sample_outcome
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.protocol import DEFAULT_LEVEL, LEVELS, CreateGame
-from marrakech.web.rooms import RoomManager, new_game_id
-from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.room_manager import RoomManager, new_game_id
+from marrakech.web.store.sqlite import SQLiteStore
 from tests.web.conftest import Apps, Conn, create_game, newer_than, seat_token
 
 

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from marrakech.web import schema
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import (
     ActionRow,
     SeatRow,
@@ -18,7 +16,9 @@ from marrakech.web.store import (
     StoreError,
     default_db_path,
     hash_token,
+    schema,
 )
+from marrakech.web.store.sqlite import SQLiteStore
 
 
 def a_game(game_id: str = "g1", **changes: object) -> StoredGame:

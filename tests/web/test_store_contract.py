@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import (
     ActionRow,
     ChatRow,
@@ -24,7 +23,8 @@ from marrakech.web.store import (
     Usage,
     hash_token,
 )
-from marrakech.web.store_worker import StoreWorker
+from marrakech.web.store.sqlite import SQLiteStore
+from marrakech.web.store.worker import StoreWorker
 from tests.web.test_rooms import in_fresh_loop
 from tests.web.test_store import a_game as the_sqlite_tests_game
 
@@ -44,13 +44,13 @@ def open_store(
     if request.param == "sqlite":
 
         async def sqlite() -> GameStore:
-            return StoreWorker(SQLiteStore(tmp_path / "games.sqlite3"))
+            return StoreWorker.over(SQLiteStore(tmp_path / "games.sqlite3"))
 
         return sqlite
     url = request.getfixturevalue("pg_url")
 
     async def postgres() -> GameStore:
-        from marrakech.web.postgres_store import PostgresStore
+        from marrakech.web.store.postgres import PostgresStore
 
         store = await PostgresStore.open(url)
         # The appends of this contract are written as the game's owner.
@@ -236,7 +236,7 @@ async def test_hints_setting_and_counts(open_store: Callable[..., Any]) -> None:
 async def test_a_game_loads_whole_while_another_instance_appends(pg_url: str) -> None:
     # PostgreSQL: the game row and its actions come from one snapshot, so an append made
     # between the two reads (by another instance) is not half seen ("damaged").
-    from marrakech.web.postgres_store import PostgresStore
+    from marrakech.web.store.postgres import PostgresStore
 
     store, other = await PostgresStore.open(pg_url), await PostgresStore.open(pg_url)
     other.instance = "owner"

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from marrakech.web.protocol import CreateGame
-from marrakech.web.rooms import RoomManager
-from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.store import ActionRow, GameEnd, GameStatus
-from marrakech.web.store_worker import StoreWorker
+from marrakech.web.store.sqlite import SQLiteStore
+from marrakech.web.store.worker import StoreWorker
 from tests.web.test_rooms import in_fresh_loop
 
 
@@ -46,7 +46,7 @@ class FailingAppends:
 
 @in_fresh_loop
 async def test_a_bot_game_goes_on_after_the_store_failed_for_a_while(tmp_path: Path) -> None:
-    flaky = FailingAppends(StoreWorker(SQLiteStore(tmp_path / "games.sqlite3")))
+    flaky = FailingAppends(StoreWorker.over(SQLiteStore(tmp_path / "games.sqlite3")))
     manager = RoomManager(flaky, bot_delay=0.01, seed=5)  # type: ignore[arg-type]
     await manager.start()
     spec = {"players": 2, "seats": [{"kind": "bot", "level": "easy"}] * 2}

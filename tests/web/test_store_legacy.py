@@ -6,7 +6,7 @@ The files in ``fixtures/legacy/`` were written by each version's own store code
 back (``<name>.json``). Each test opens one with today's store, compares every game,
 seat and action, checks what the migration derived for the fields the version lacked,
 writes to the migrated database, and compares its schema with the declaration
-(:mod:`marrakech.web.schema`).
+(:mod:`marrakech.web.store.schema`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, create_engine
 from sqlalchemy.pool import NullPool
 
-from marrakech.web import schema
-from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.store import ActionRow, StoredGame, StoreError
+from marrakech.web.store import ActionRow, StoredGame, StoreError, schema
+from marrakech.web.store.sqlite import SQLiteStore
 from tests.web.test_rooms import in_fresh_loop
 
 LEGACY = Path(__file__).parent / "fixtures" / "legacy"
@@ -193,7 +192,7 @@ async def _load_dump(url: str, name: str) -> None:
 @pytest.mark.parametrize("name", POSTGRES)
 @in_fresh_loop
 async def test_an_older_postgres_database_is_migrated(name: str, pg_url: str) -> None:
-    from marrakech.web.postgres_store import PostgresStore
+    from marrakech.web.store.postgres import PostgresStore
 
     await _load_dump(pg_url, name)
     store = await PostgresStore.open(pg_url)
@@ -222,7 +221,7 @@ async def test_an_older_postgres_database_is_migrated(name: str, pg_url: str) ->
 
 @in_fresh_loop
 async def test_a_new_postgres_database_matches_the_declaration(pg_url: str) -> None:
-    from marrakech.web.postgres_store import PostgresStore
+    from marrakech.web.store.postgres import PostgresStore
 
     await (await PostgresStore.open(pg_url)).close()
     engine = create_engine(
@@ -235,7 +234,7 @@ async def test_a_new_postgres_database_matches_the_declaration(pg_url: str) -> N
 
 @in_fresh_loop
 async def test_a_newer_postgres_database_is_refused(pg_url: str) -> None:
-    from marrakech.web.postgres_store import PostgresStore
+    from marrakech.web.store.postgres import PostgresStore
 
     await (await PostgresStore.open(pg_url)).close()
     import psycopg

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from marrakech.web import deadlines
+from marrakech.web import turn_based_clocks
 from marrakech.web.protocol import CreateGame
-from marrakech.web.rooms import RoomManager
-from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.turn_events import TurnEvent
+from marrakech.web.room_manager import RoomManager
+from marrakech.web.store.sqlite import SQLiteStore
+from marrakech.web.turn_based_events import TurnEvent
 from tests.web.conftest import Apps, apply_changes
 from tests.web.servers import Served, run_showing_logs
 from tests.web.test_accounts import CHEAP, sign_up
@@ -349,11 +349,14 @@ def test_two_sweeps_claim_a_passed_deadline_once(tmp_path: Path) -> None:
             ]
             later = time.time() + 3600
             one, two = await asyncio.gather(
-                deadlines.claim_due(manager.store, later), deadlines.claim_due(manager.store, later)
+                turn_based_clocks.claim_due(manager.store, later),
+                turn_based_clocks.claim_due(manager.store, later),
             )
             assert sorted(due.game_id for due in [*one, *two]) == sorted(ids)
-            assert not await deadlines.claim_due(manager.store, later)  # claimed a while
-            again = await deadlines.claim_due(manager.store, later + deadlines.CLAIM_SECONDS)
+            assert not await turn_based_clocks.claim_due(manager.store, later)  # claimed a while
+            again = await turn_based_clocks.claim_due(
+                manager.store, later + turn_based_clocks.CLAIM_SECONDS
+            )
             assert sorted(due.game_id for due in again) == sorted(ids)
         finally:
             await manager.stop()

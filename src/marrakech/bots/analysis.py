@@ -42,9 +42,9 @@ from marrakech.actions import Action
 from marrakech.bots.calibration import load_calibration
 from marrakech.bots.value import ValueModel, load_value, progress
 from marrakech.events import Event
+from marrakech.player_turns import extend_turns
 from marrakech.record import GameRecord
 from marrakech.state import State
-from marrakech.turns import extend_turns
 
 _DIGITS = 6  # chances are rounded for stable output and JSON
 _MARGIN_DIGITS = 2  # margins in points, to a hundredth

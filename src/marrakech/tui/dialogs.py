@@ -1,4 +1,5 @@
-"""Modal screens: help, end of game, and the file-name prompt for save and load."""
+"""Modal screens: end of game, confirmation, and the file-name prompt for save and load
+(the help screen has its own module, :mod:`marrakech.tui.help_screen`)."""
 
 from __future__ import annotations
 
@@ -11,48 +12,15 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, OptionList, Static
+from textual.widgets import Button, DirectoryTree, Input, Label, OptionList, Static
 
 from marrakech.i18n import seat_name
 from marrakech.rules import colours_of
 from marrakech.state import State
 from marrakech.tui.strings import t
 from marrakech.tui.widgets import seat_chips
-
-
-class HelpScreen(ModalScreen[None]):
-    """The rules summary (with rule numbers) and the keys."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,Q,question_mark,f1", "close", show=False),
-    ]
-
-    def __init__(self, lang: str) -> None:
-        super().__init__()
-        self.lang = lang
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="help-box"):
-            with VerticalScroll(id="help-scroll"):
-                yield Markdown(t("help.body", self.lang), id="help-text")
-            yield Button(t("help.close", self.lang), id="help-close", compact=True)
-
-    def on_mount(self) -> None:
-        # Arrows and page keys scroll the text.
-        self.query_one("#help-scroll", VerticalScroll).focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def refresh_language(self) -> None:
-        self.lang = getattr(self.app, "lang", self.lang)
-        self.refresh(recompose=True)
-
-    @on(Button.Pressed, "#help-close")
-    def _close(self) -> None:
-        self.dismiss(None)
 
 
 def results_table(state: State, lang: str, hints: Sequence[int | None] | None = None) -> Table:

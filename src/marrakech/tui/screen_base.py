@@ -35,7 +35,7 @@ from marrakech.events import Event
 from marrakech.record import GameRecord
 from marrakech.state import State
 from marrakech.tui.board import BoardView, BoardWidget
-from marrakech.tui.dialogs import HelpScreen
+from marrakech.tui.help_screen import HelpScreen
 from marrakech.tui.session import GameSetup, SeatSpec, Session
 from marrakech.tui.strings import t
 from marrakech.tui.timing import SPEEDS, Timing

@@ -102,17 +102,17 @@ async def _open(db: str | Path) -> GameStore:
     from marrakech.web.context import is_postgres
 
     if is_postgres(db):
-        from marrakech.web.postgres_store import PostgresStore
+        from marrakech.web.store.postgres import PostgresStore
 
         return await PostgresStore.open(str(db), min_size=1, max_size=1)
-    from marrakech.web.sqlite_store import SQLiteStore
-    from marrakech.web.store_worker import StoreWorker
+    from marrakech.web.store.sqlite import SQLiteStore
+    from marrakech.web.store.worker import StoreWorker
 
     if not Path(db).exists():
         from marrakech.web.store import StoreError
 
         raise StoreError(f"no game store at {db} (give the server's --db)")
-    return StoreWorker(SQLiteStore(db))
+    return StoreWorker.over(SQLiteStore(db))
 
 
 async def _run(args: argparse.Namespace, db: str | Path) -> int:
@@ -171,7 +171,7 @@ async def _tell_instances(store: GameStore, game_id: str, line_id: int) -> None:
     url = getattr(store, "url", None)
     if not is_postgres(url):
         return
-    from marrakech.web.postgres_store import GAMES_CHANNEL, PostgresStore
+    from marrakech.web.store.postgres import GAMES_CHANNEL, PostgresStore
 
     assert isinstance(store, PostgresStore)
     body = json.dumps({"hide": [line_id], "o": "admin"})

@@ -3,7 +3,7 @@
 The server computes it once per game, in a bot worker (:meth:`BotScheduler.run
 <marrakech.web.bot_workers.BotScheduler.run>`), never on the event loop, and keeps it
 with the game. One point per position after each player turn
-(:mod:`marrakech.turns`), the first at the start:
+(:mod:`marrakech.player_turns`), the first at the start:
 
 - ``scores``: each seat's score there (R20);
 - ``chances``: each seat's chance of winning from there (:func:`chances_series`);
@@ -27,9 +27,9 @@ from __future__ import annotations
 from marrakech.bots.analysis import hint, winning_chances
 from marrakech.events import Event
 from marrakech.luck import dice_luck
+from marrakech.player_turns import extend_turns
 from marrakech.record import GameRecord
 from marrakech.state import State
-from marrakech.turns import extend_turns
 from marrakech.web.protocol import Analysis, Swing
 
 #: How the chances are estimated, for the page to say so: the bots' learned value

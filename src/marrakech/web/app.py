@@ -1,7 +1,7 @@
 """The web app: HTTP API, WebSocket play, the page's files (docs/web-protocol.md).
 
 ``create_app`` assembles the routers (:mod:`marrakech.web.routes`) around a store and a
-:class:`~marrakech.web.rooms.RoomManager`; the store is opened when the app starts (its
+:class:`~marrakech.web.room_manager.RoomManager`; the store is opened when the app starts (its
 lifespan) and closed when it stops::
 
     >>> app = create_app(":memory:", bot_delay=0)
@@ -44,9 +44,9 @@ from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, my_games, pages, players, reminders, socket
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
+from marrakech.web.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
     from marrakech.web.reminders.senders import Sender

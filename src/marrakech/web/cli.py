@@ -459,13 +459,13 @@ def check_store(db: str | Path) -> str:
     where the games really are (a file, or a database as the server reached it; never
     a password)."""
     from marrakech.web.context import is_postgres
-    from marrakech.web.sqlite_store import SQLiteStore
+    from marrakech.web.store.sqlite import SQLiteStore
 
     if not is_postgres(db):
         SQLiteStore(db).close()
         return str(Path(db).resolve())
     try:
-        from marrakech.web.postgres_store import PostgresStore
+        from marrakech.web.store.postgres import PostgresStore
     except ImportError:
         raise ImportError(
             "a PostgreSQL database needs psycopg: pip install 'marrakech[postgres]'"

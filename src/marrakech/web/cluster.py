@@ -85,7 +85,7 @@ class ClusterRoom(Protocol):
 
 class ClusterHost(Protocol):
     """What the cluster needs of its instance's rooms
-    (:class:`marrakech.web.rooms.RoomManager`)."""
+    (:class:`marrakech.web.room_manager.RoomManager`)."""
 
     @property
     def rooms(self) -> Mapping[str, ClusterRoom]: ...

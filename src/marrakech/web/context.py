@@ -22,10 +22,10 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.accounts.service import Accounts
 from marrakech.web.cluster import Cluster
 from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
-from marrakech.web.rooms import RoomManager
-from marrakech.web.sqlite_store import SQLiteStore
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.static_files import StaticVersion
 from marrakech.web.store import GameStore
+from marrakech.web.store.sqlite import SQLiteStore
 
 #: What ``marrakech serve --external-bots`` may say (see :attr:`WebContext.external_bots`).
 ExternalBots = Literal["allow", "invited", "refuse"]
@@ -105,7 +105,7 @@ class WebContext:
         cluster: Cluster | None = None
         if store is None and is_postgres(self.db_path):
             from marrakech.web.postgres_cluster import PostgresCluster
-            from marrakech.web.postgres_store import PostgresStore
+            from marrakech.web.store.postgres import PostgresStore
 
             postgres = await PostgresStore.open(str(self.db_path))
             store, cluster = postgres, PostgresCluster(postgres)

@@ -18,6 +18,9 @@ flooding script does not answer: it keeps sending, and the server spends its tim
 parsing frames it throws away. :class:`FirmWebSocketProtocol` drops a connection closed
 for flooding (``1008``) or for too many sockets (``4429``) as soon as its close frame is
 written.
+
+A request's body is read here too (:func:`read_json_body`), within
+:data:`~marrakech.web.protocol.MAX_BODY_BYTES` and only when it says it is JSON.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
+from starlette.requests import Request
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from marrakech.web.protocol import MAX_BODY_BYTES, ApiError
 from marrakech.web.security import error_body, security_headers
 
 #: Seconds a client has to send a request's headers (``marrakech serve --header-timeout``).
@@ -120,3 +125,44 @@ class FirmWebSocketProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
         if message.get("type") == "websocket.close" and message.get("code") in ABRUPT_CLOSES:
             self.transport.close()  # writes what is buffered (the close frame) first
+
+
+#: The media type of every request body (``application/json``; a charset may follow).
+JSON_MEDIA_TYPE = "application/json"
+
+
+async def read_json_body(request: Request) -> bytes:
+    """The body of a request that says it is JSON, else ``415``: forms and text are what
+    other sites can make a browser send without asking first (no CORS preflight)."""
+    declared = request.headers.get("content-type", "")
+    media_type = declared.split(";", 1)[0].strip().lower()
+    if media_type != JSON_MEDIA_TYPE:
+        shown = media_type[:60] or "none"
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            f"Content-Type: expected {JSON_MEDIA_TYPE}, found {shown}",
+        )
+    return await read_body(request)
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, refused with 413 once it passes :data:`MAX_BODY_BYTES`."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise too_large(int(declared))
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise too_large(size)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def too_large(size: int) -> ApiError:
+    """The ``413`` of a body of ``size`` bytes (or more)."""
+    return ApiError(
+        413, "too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes, found {size}+"
+    )

@@ -31,9 +31,9 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from marrakech.web.cluster import ClusterHost, ClusterRoom, Command, Move
-from marrakech.web.postgres_store import GAMES_CHANNEL, PostgresStore
 from marrakech.web.protocol import SEAT_MESSAGE, ChangeReason, ProtocolError
 from marrakech.web.store import ActionRow, ChatRow
+from marrakech.web.store.postgres import GAMES_CHANNEL, PostgresStore
 
 log = logging.getLogger("marrakech.web")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.client import GameClient, load_agent, parse_target
+from marrakech.web.connect import GameClient, load_agent, parse_target
 from tests.web.browser.helpers import LiveServer
 
 pytestmark = pytest.mark.browser

@@ -35,9 +35,9 @@ from marrakech.web.accounts.sessions import (
     signed_in,
 )
 from marrakech.web.context import Context
+from marrakech.web.http_protocol import read_json_body
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import ApiError, parse_body
-from marrakech.web.routes.api import read_json_body
 
 router = APIRouter(prefix="/api/account")
 

@@ -22,9 +22,9 @@ from marrakech.web.accounts.names import DELETED_NAME, account_name, name_key
 from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.limits import ClientRates
 from marrakech.web.protocol import ApiError
-from marrakech.web.queries import AccountQueries, Statement
-from marrakech.web.rating_queries import RatingQueries
+from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import GameStore, Step, StoreConflict, Usage, hash_token
+from marrakech.web.store.queries import AccountQueries, Statement
 
 #: Seconds a session lasts without being used, and at most.
 SESSION_IDLE = 30 * 24 * 3600.0

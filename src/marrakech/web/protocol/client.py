@@ -133,7 +133,7 @@ class Hello(StrictModel):
     """First message of a connection: the seat tokens it holds (none for a spectator).
 
     ``bot``: the connection is a program playing its seats (``marrakech connect``, the
-    :class:`marrakech.web.client.GameClient`): the other players see those seats as
+    :class:`marrakech.web.connect.GameClient`): the other players see those seats as
     "bot (external)" (docs/web-protocol.md, "External bots")."""
 
     type: Literal["hello"]

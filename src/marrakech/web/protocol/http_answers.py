@@ -145,8 +145,8 @@ class Replay(StrictModel):
     states: list[StateView]
     events: list[EventView]
     log: list[str]
-    #: The player turn at each position, as the lobby counts turns (:mod:`marrakech.turns`):
-    #: a 30-turn game ends at 30, not at its 90-odd actions.
+    #: The player turn at each position, as the lobby counts turns
+    #: (:mod:`marrakech.player_turns`): a 30-turn game ends at 30, not at its 90-odd actions.
     turns: list[int] = Field(default_factory=list)
     #: The game's chat as it may be shown (hidden and reported lines left out; the
     #: spectators' channel once the game is over).

@@ -2,7 +2,7 @@
 closed. The rooms call a :class:`TurnListener` (the reminders' service) through
 :class:`ReminderHooks`; the listener never blocks nor fails a move (it queues its work
 in the background). When a turn's time runs short is not the rooms' to say: the
-clocks' sweep does (:mod:`marrakech.web.turn_events`' ``deadline_near``).
+clocks' sweep does (:mod:`marrakech.web.turn_based_events`' ``deadline_near``).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import ClauseElement, ColumnElement
 
-from marrakech.web.queries import Statement, compile_statement
-from marrakech.web.schema import (
+from marrakech.web.store.queries import Statement, compile_statement
+from marrakech.web.store.schema import (
     Dialects,
     games,
     mail_addresses,

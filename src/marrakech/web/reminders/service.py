@@ -9,8 +9,8 @@ the outbox that a background task of every instance empties.
   if the seat has a verified, unmuted address, a *your turn* reminder is queued for
   after the quiet delay (unless the page is open).
 - When a turn's time runs short, the clocks' sweep says so once
-  (:mod:`marrakech.web.turn_events`' ``deadline_near``, timed by
-  :func:`marrakech.web.deadlines.warn_before`, on whichever instance swept first):
+  (:mod:`marrakech.web.turn_based_events`' ``deadline_near``, timed by
+  :func:`marrakech.web.turn_based_clocks.warn_before`, on whichever instance swept first):
   :meth:`Reminders.turn_event` queues a *deadline* reminder for the seat, due now.
 - :meth:`Reminders.run_once` claims due messages atomically (any instance may), checks
   each again at sending time (the turn is still on; the page is not open; no visit
@@ -36,7 +36,6 @@ from typing import Any, Literal
 
 from marrakech.i18n import LANGUAGES, seat_label
 from marrakech.web.protocol import ApiError
-from marrakech.web.queries import Statement
 from marrakech.web.reminders.hooks import TurnStart
 from marrakech.web.reminders.mail import Kind, Letter
 from marrakech.web.reminders.queries import ReminderQueries
@@ -51,7 +50,8 @@ from marrakech.web.reminders.senders import (
 from marrakech.web.reminders.settings import MailSettings
 from marrakech.web.reminders.tokens import new_nonce, nonce_hash, sign, unsign
 from marrakech.web.store import GameStore, Step, StoreConflict
-from marrakech.web.turn_events import TurnEvent
+from marrakech.web.store.queries import Statement
+from marrakech.web.turn_based_events import TurnEvent
 
 log = logging.getLogger("marrakech.web.reminders")
 

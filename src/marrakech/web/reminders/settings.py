@@ -168,7 +168,7 @@ def parse_public_url(text: str) -> str:
 class ReminderTiming:
     """When reminders go (seconds): a your-turn email ``quiet_delay`` after the turn
     began (if the player has not been on the page since); a deadline email when the
-    clocks' sweep says the turn's time runs short (:func:`marrakech.web.deadlines.
+    clocks' sweep says the turn's time runs short (:func:`marrakech.web.turn_based_clocks.
     warn_before` decides when, for every listener of the turn events). Failed sends are
     retried after ``retry_first`` seconds, doubling up to ``retry_most``, at most
     ``attempts`` times."""

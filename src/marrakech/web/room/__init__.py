@@ -3,7 +3,7 @@ their own, what happens around it. Which file holds what:
 
 ============================  =============================================================
 ``game_room.py``              the room: state, store-before-broadcast, follow the owner
-``server_moves.py``           the server's reveals and due resignations, places, stored log
+``reveals_resigns.py``        the server's reveals and due resignations, places, stored log
 ``handlers.py``               one handler per client message type (``HANDLERS``)
 ``seat_commands.py``          resign (R22), take back, rematch; the host's start/replace/kick
 ``updates.py``                the welcome and each update, computed once per version
@@ -22,7 +22,7 @@ from marrakech.web.room.clock import RESUME_SECONDS, resumed_deadline
 from marrakech.web.room.game_room import COMMAND, Room, RoomLobby, RoomServices
 from marrakech.web.room.handlers import HANDLERS, handle
 from marrakech.web.room.rematch import rematch_token
-from marrakech.web.room.server_moves import stored_actions
+from marrakech.web.room.reveals_resigns import stored_actions
 from marrakech.web.room.status import bot_to_move, game_status, mover_kind, seat_to_move
 
 __all__ = [

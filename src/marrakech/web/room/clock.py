@@ -5,10 +5,10 @@ resignations waiting for the next decision, R22) whenever either changes, and se
 timer. A room reloaded after a restart or a takeover resumes the stored deadline with
 at least :data:`RESUME_SECONDS` left (:func:`resumed_deadline`).
 
-A turn-based clock (issue 25: hours or days per move, :mod:`marrakech.web.deadlines`)
+A turn-based clock (issue 25: hours or days per move, :mod:`marrakech.web.turn_based_clocks`)
 adds each seat's time bank to its turn's deadline and spends it when a move takes
 longer than its time; its owner stores the banks with the deadline, and tells the
-instance's :class:`~marrakech.web.turn_events.TurnEvents` when a turn starts. Its room
+instance's :class:`~marrakech.web.turn_based_events.TurnEvents` when a turn starts. Its room
 may be unloaded while the turn runs: the deadline is then the clocks' sweep's.
 """
 
@@ -21,11 +21,11 @@ import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from marrakech.web import deadlines
+from marrakech.web import turn_based_clocks
 from marrakech.web.protocol import Clock
 from marrakech.web.room.meta import clock_view
 from marrakech.web.store import GameStore, StoredGame
-from marrakech.web.turn_events import TurnEvent, TurnEvents
+from marrakech.web.turn_based_events import TurnEvent, TurnEvents
 
 log = logging.getLogger("marrakech.web")
 
@@ -65,10 +65,10 @@ class TurnClock:
         self.mode = game.clock
         self.seconds = game.clock_seconds
         #: Whether this is a turn-based clock (banks, deadlines swept from the store).
-        self.turn_based = deadlines.is_turn_based(game.clock)
+        self.turn_based = turn_based_clocks.is_turn_based(game.clock)
         #: Each seat's time bank left (turn-based clocks; zeros otherwise).
         self.banks: tuple[float, ...] = (
-            deadlines.parse_banks(game.clock_banks, game.players, game.clock_seconds)
+            turn_based_clocks.parse_banks(game.clock_banks, game.players, game.clock_seconds)
             if self.turn_based
             else (0.0,) * game.players
         )
@@ -107,7 +107,7 @@ class TurnClock:
 
     def _banks_text(self) -> str:
         full = all(bank >= self.seconds for bank in self.banks)
-        return "" if not self.turn_based or full else deadlines.encode_banks(self.banks)
+        return "" if not self.turn_based or full else turn_based_clocks.encode_banks(self.banks)
 
     def restart(self) -> None:
         """Give the running turn its whole time again from the next :meth:`update`."""
@@ -126,7 +126,9 @@ class TurnClock:
         started = False
         if target is None or self.deadline is None or self.deadline[:2] != target:
             if self.turn_based and self.deadline is not None:  # the turn ended
-                self.banks = deadlines.spend(self.banks, self.deadline[0], self.deadline[2], now)
+                self.banks = turn_based_clocks.spend(
+                    self.banks, self.deadline[0], self.deadline[2], now
+                )
             if target is None:
                 self.deadline = None
             else:
@@ -171,7 +173,9 @@ class TurnClock:
     async def _save(self, deadline: Deadline | None, pending: frozenset[int], banks: str) -> None:
         try:
             if self.turn_based:
-                await deadlines.save_turn(self._store, self.game_id, deadline, pending, banks)
+                await turn_based_clocks.save_turn(
+                    self._store, self.game_id, deadline, pending, banks
+                )
             else:
                 await self._store.save_turn_state(self.game_id, deadline, pending)
         except Exception:  # they live on here; stored at the next change or sweep

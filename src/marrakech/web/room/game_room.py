@@ -9,7 +9,7 @@ room) and reveals 2-player pile tops.
 The room is the game's master, as boardgame.io's is; what happens around the game
 lives in modules of its own, each given what it needs (:class:`RoomServices`: the
 store, the relay to other instances, the bot workers) rather than reaching through
-the instance's :class:`~marrakech.web.rooms.RoomManager`:
+the instance's :class:`~marrakech.web.room_manager.RoomManager`:
 
 - :mod:`~marrakech.web.room.handlers`: one handler per client message, by type;
 - :mod:`~marrakech.web.room.seat_commands`: resign (R22), start, replace, kick, take
@@ -36,9 +36,9 @@ from typing import Any, Protocol
 
 from marrakech.actions import Action, Resign, parse_action
 from marrakech.events import Event
+from marrakech.player_turns import TurnSpan, extend_turns, turn_number
 from marrakech.rules import parse_rules
 from marrakech.state import Phase, State
-from marrakech.turns import TurnSpan, extend_turns, turn_number
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, Move
 from marrakech.web.connection import Client
@@ -64,7 +64,7 @@ from marrakech.web.room.hints import Hints
 from marrakech.web.room.meta import game_meta
 from marrakech.web.room.presence import SeatPresence, tell_labels
 from marrakech.web.room.rematch import send_rematch
-from marrakech.web.room.server_moves import final_places, replay, server_moves, stored_actions
+from marrakech.web.room.reveals_resigns import final_places, replay, server_moves, stored_actions
 from marrakech.web.room.status import bot_to_move, clock_target, game_status, seat_to_move
 from marrakech.web.room.updates import Updates
 from marrakech.web.store import (
@@ -75,7 +75,7 @@ from marrakech.web.store import (
     StoreConflict,
     StoredGame,
 )
-from marrakech.web.turn_events import TurnEvents
+from marrakech.web.turn_based_events import TurnEvents
 
 log = logging.getLogger("marrakech.web")
 
@@ -89,7 +89,7 @@ STAND_IN_RETRY_SECONDS = 5.0
 
 class RoomLobby(Protocol):
     """What a room asks of the rooms of its instance (:class:`RoomManager
-    <marrakech.web.rooms.RoomManager>`)."""
+    <marrakech.web.room_manager.RoomManager>`)."""
 
     def release(self, room: Room) -> None:
         """Unload the room if it is idle."""

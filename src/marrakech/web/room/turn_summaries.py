@@ -1,6 +1,6 @@
 """One player turn at a glance for the page (:class:`~marrakech.web.protocol.TurnSummary`):
 what the seat chose and rolled, Assam's walk, the tithe, the carpet placed. Turns
-themselves are the core's (:mod:`marrakech.turns`)."""
+themselves are the core's (:mod:`marrakech.player_turns`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from marrakech.actions import Resign, Roll
 from marrakech.events import Event
 from marrakech.geometry import FACING_LETTERS, square_name
+from marrakech.player_turns import TurnSpan
 from marrakech.rules import COLOUR_LETTERS
 from marrakech.state import Phase
-from marrakech.turns import TurnSpan
 from marrakech.web.protocol import AssamStep, TitheInfo, TurnSummary
 
 

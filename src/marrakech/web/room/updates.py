@@ -10,8 +10,8 @@ from typing import Any, Protocol
 
 from marrakech.events import Event
 from marrakech.i18n import describe_event
+from marrakech.player_turns import TurnSpan, finished
 from marrakech.state import Phase, State
-from marrakech.turns import TurnSpan, finished
 from marrakech.views import event_view, preview_view, state_view
 from marrakech.web.connection import Client
 from marrakech.web.protocol import (

@@ -28,19 +28,19 @@ from marrakech.i18n import (
     rule_set_words,
 )
 from marrakech.palette import WEB_CARPETS
+from marrakech.player_turns import TurnSpan, extend_turns, turn_number
 from marrakech.record import GameRecord
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS
-from marrakech.turns import TurnSpan, extend_turns, turn_number
 from marrakech.views import event_view, rim_view, state_view
 from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context
+from marrakech.web.http_protocol import read_json_body
 from marrakech.web.limits import check_caps, client_key
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     GAME_ID,
     LEVEL_PLAYERS,
     LEVELS,
-    MAX_BODY_BYTES,
     MAX_IDS,
     REACTIONS,
     AnalysisStatus,
@@ -66,7 +66,7 @@ from marrakech.web.protocol import (
 )
 from marrakech.web.room.chat import MAX_CHAT
 from marrakech.web.room.meta import stored_meta
-from marrakech.web.rooms import RoomManager
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.routes import players as rated
 from marrakech.web.store import StoredGame
 
@@ -441,7 +441,7 @@ def replay(record: GameRecord, lang: str) -> Replay:
     events = []
     lines = []
     names = record_names(record)
-    # Player turns, as the lobby counts them (marrakech.turns), position by position.
+    # Player turns, as the lobby counts them (marrakech.player_turns), position by position.
     spans: list[TurnSpan] = []
     described: list[Event] = []
     turns = [turn_number(spans, state, waiting=False)]
@@ -485,43 +485,3 @@ def check_lang(lang: str) -> str:
     if lang not in ("en", "fr"):
         raise ApiError(400, "bad_request", f"lang: expected 'en' or 'fr', found {lang[:20]!r}")
     return lang
-
-
-#: The media type of every request body (``application/json``; a charset may follow).
-JSON_MEDIA_TYPE = "application/json"
-
-
-async def read_json_body(request: Request) -> bytes:
-    """The body of a request that says it is JSON, else ``415``: forms and text are what
-    other sites can make a browser send without asking first (no CORS preflight)."""
-    declared = request.headers.get("content-type", "")
-    media_type = declared.split(";", 1)[0].strip().lower()
-    if media_type != JSON_MEDIA_TYPE:
-        shown = media_type[:60] or "none"
-        raise ApiError(
-            415,
-            "unsupported_media_type",
-            f"Content-Type: expected {JSON_MEDIA_TYPE}, found {shown}",
-        )
-    return await read_body(request)
-
-
-async def read_body(request: Request) -> bytes:
-    """The request body, refused with 413 once it passes :data:`MAX_BODY_BYTES`."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise too_large(int(declared))
-    chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise too_large(size)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def too_large(size: int) -> ApiError:
-    return ApiError(
-        413, "too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes, found {size}+"
-    )

@@ -15,8 +15,9 @@ from pydantic import Field
 from marrakech.lesson_words import FRAME
 from marrakech.lessons import LESSONS, LessonError, answer, lesson_by_id, lesson_view
 from marrakech.views import event_view, state_view
+from marrakech.web.http_protocol import read_json_body
 from marrakech.web.protocol import ApiError, StrictModel, parse_body
-from marrakech.web.routes.api import check_lang, read_json_body
+from marrakech.web.routes.api import check_lang
 
 router = APIRouter(prefix="/api")
 

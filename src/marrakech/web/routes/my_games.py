@@ -23,14 +23,15 @@ from marrakech.rules import parse_rules
 from marrakech.state import State
 from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context
+from marrakech.web.http_protocol import read_json_body
 from marrakech.web.protocol import GAME_ID, GameSummary, parse_body
 from marrakech.web.protocol.client import StrictModel
-from marrakech.web.queries import Statement, compile_statement
 from marrakech.web.room.status import seat_to_move
-from marrakech.web.rooms import RoomManager
-from marrakech.web.routes.api import game_summary, read_json_body
-from marrakech.web.schema import Dialects, games, seats
+from marrakech.web.room_manager import RoomManager
+from marrakech.web.routes.api import game_summary
 from marrakech.web.store import StoredGame, hash_token
+from marrakech.web.store.queries import Statement, compile_statement
+from marrakech.web.store.schema import Dialects, games, seats
 
 router = APIRouter(prefix="/api")
 

@@ -6,7 +6,7 @@ the number shown (:func:`marrakech.web.ratings.shown`), with the bot levels' rat
 that count beside them. ``GET /api/players/{name}`` is an account's profile: member
 since, games played and won by player count, ratings and their history, last games
 (links to their replays), the bots it beat and the bot level it plays like. Both read
-the store (:class:`~marrakech.web.queries.RatingQueries`) and are limited per client
+the store (:class:`~marrakech.web.ratings.queries.RatingQueries`) and are limited per client
 as replays are.
 """
 
@@ -22,12 +22,12 @@ from marrakech.web.accounts.names import name_key
 from marrakech.web.context import Context
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import ApiError, iso_time
-from marrakech.web.queries import AccountQueries
-from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import Rating, plays_like, shown
-from marrakech.web.schema import Dialects
-from marrakech.web.standings import first_rating, rating_of
+from marrakech.web.ratings.queries import RatingQueries
+from marrakech.web.ratings.standings import first_rating, rating_of
 from marrakech.web.store import GameStore
+from marrakech.web.store.queries import AccountQueries
+from marrakech.web.store.schema import Dialects
 
 router = APIRouter(prefix="/api")
 

@@ -24,6 +24,7 @@ from pydantic import Field
 
 from marrakech.web.accounts.sessions import signed_in
 from marrakech.web.context import Context, WebContext
+from marrakech.web.http_protocol import read_body, read_json_body
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import ApiError, parse_body
 from marrakech.web.protocol.client import StrictModel
@@ -34,7 +35,6 @@ from marrakech.web.reminders.service import (
     account_owner,
     seat_owner,
 )
-from marrakech.web.routes.api import read_body, read_json_body
 from marrakech.web.store import hash_token
 
 router = APIRouter()

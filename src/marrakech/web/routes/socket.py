@@ -35,7 +35,7 @@ from marrakech.web.protocol import (
 )
 from marrakech.web.room import Room, handle
 from marrakech.web.room.checks import awaits_tokens, seats_for
-from marrakech.web.rooms import RoomManager
+from marrakech.web.room_manager import RoomManager
 from marrakech.web.security import deny_websocket
 
 router = APIRouter()

@@ -17,9 +17,9 @@ from typing import Any
 
 import websockets  # noqa: F401 (without it, marrakech.cli says which extra to install)
 
-from marrakech.web.client import default_name, load_agent, load_policy
-from marrakech.web.client.game_client import GameClient
-from marrakech.web.client.seats import take_seat
+from marrakech.web.connect import default_name, load_agent, load_policy
+from marrakech.web.connect.game_client import GameClient
+from marrakech.web.connect.seats import take_seat
 
 
 def add_parser(subparsers: Any) -> None:

@@ -1,5 +1,6 @@
 """Alembic's environment, for developers' commands only (``python -m
-marrakech.web.migrations``): the server migrates with :func:`marrakech.web.schema.upgrade`.
+marrakech.web.store.migrations``): the server migrates with
+:func:`marrakech.web.store.schema.upgrade`.
 
 Commands that need a database take it as ``-x url=sqlite:///games.sqlite3`` (or
 ``postgresql+psycopg://...``).
@@ -10,7 +11,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from marrakech.web.schema import metadata
+from marrakech.web.store.schema import metadata
 
 
 def run() -> None:

@@ -1,4 +1,4 @@
-"""The stores' statements, built once with SQLAlchemy Core on :mod:`~marrakech.web.schema`
+"""The stores' statements, built once with SQLAlchemy Core on :mod:`~marrakech.web.store.schema`
 and compiled for each store's own driver (sqlite3 in the store's thread, psycopg's
 pipelines): no SQL spelled twice, no column read by position, nothing but a dictionary
 merge added to a call.
@@ -45,7 +45,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine.interfaces import BindTyping
 from sqlalchemy.sql import ClauseElement, ColumnElement, Select
 
-from marrakech.web.schema import (
+from marrakech.web.store import ChatReport, ChatRow, SeatRow, Usage
+from marrakech.web.store.schema import (
     DIALECTS,
     GAME_FIELDS,
     SEAT_FIELDS,
@@ -63,14 +64,13 @@ from marrakech.web.schema import (
     seats,
     sessions,
 )
-from marrakech.web.store import ChatReport, ChatRow, SeatRow, Usage
 
 P = bindparam
 
 # psycopg types the values itself, as the stores always let it: no ``::VARCHAR`` casts.
 DIALECTS["postgresql"].bind_typing = BindTyping.NONE
 
-#: The games columns a new game writes (:func:`~marrakech.web.schema.game_values`, plus
+#: The games columns a new game writes (:func:`~marrakech.web.store.schema.game_values`, plus
 #: the owner).
 GAME_WRITTEN = (
     *GAME_FIELDS,
@@ -247,7 +247,7 @@ class Queries:
         )
 
         # A bot to move, or a player's turn clock running: what a server goes on with.
-        # (Turn-based clocks are not: their deadlines are swept, marrakech.web.deadlines.)
+        # (Turn-based clocks are not: their deadlines are swept, marrakech.web.turn_based_clocks.)
         real_time = (g.c.clock_seat >= 0) & g.c.clock.not_like("turn\\_%", escape="\\")
         waiting = [(g.c.bot_to_move == true()) | real_time, g.c.status != "over"]
         if postgres:  # and no living instance owns it
@@ -551,7 +551,7 @@ class AccountQueries:
 
 def owner_alive() -> ColumnElement[bool]:
     """A game's owner is an instance whose heartbeat is alive (PostgreSQL)."""
-    from marrakech.web.schema import instances
+    from marrakech.web.store.schema import instances
 
     return exists().where(instances.c.id == games.c.owner, instances.c.alive_until > func.now())
 

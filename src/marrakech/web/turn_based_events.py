@@ -28,7 +28,7 @@ from typing import Literal
 log = logging.getLogger("marrakech.web")
 
 #: ``turn_started``: a human seat's turn began; ``deadline_near``: its deadline is less
-#: than :func:`marrakech.web.deadlines.warn_before` away (a quarter of its time per
+#: than :func:`marrakech.web.turn_based_clocks.warn_before` away (a quarter of its time per
 #: move, at most 12 hours; turn-based clocks, and real-time ones of an hour or more).
 TurnEventKind = Literal["turn_started", "deadline_near"]
 

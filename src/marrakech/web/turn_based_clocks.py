@@ -4,14 +4,14 @@ A turn-based game gives each move hours or days (:data:`TURN_BASED`) and each se
 small time bank, so its room need not stay in memory while its players are away: the
 running turn's deadline is stored with the game (``games.clock_deadline``, indexed by
 ``games_by_deadline``), and every instance sweeps the database every few seconds
-(:meth:`marrakech.web.rooms.RoomManager.sweep_clocks`):
+(:meth:`marrakech.web.room_manager.RoomManager.sweep_clocks`):
 
 - :func:`claim_due` takes the passed deadlines atomically (one instance handles each:
   a claim lasts :data:`CLAIM_SECONDS`, so a crashed sweep's is taken again later), and
   the instance loads the room, has the stand-in bot play for the seat, and unloads it;
 - :func:`warn_due` takes, once a turn, the deadlines less than :func:`warn_before`
   away: the one place that decides when "your time runs out soon" comes (the email
-  reminders listen to :mod:`marrakech.web.turn_events`' ``deadline_near``);
+  reminders listen to :mod:`marrakech.web.turn_based_events`' ``deadline_near``);
 - :func:`note_sweep` tells whether any instance swept lately: if none did for
   :func:`downtime_seconds`, no instance ran, and :func:`extend_overdue` gives the turns
   whose deadline passed (or is about to) at least :data:`TURN_RESUME_SECONDS` (or
@@ -40,9 +40,9 @@ from sqlalchemy import Float, bindparam, case, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from marrakech.web.queries import Statement, compile_statement
-from marrakech.web.schema import Dialects, games, sweeps, turn_values
 from marrakech.web.store import GameStore
+from marrakech.web.store.queries import Statement, compile_statement
+from marrakech.web.store.schema import Dialects, games, sweeps, turn_values
 
 P = bindparam
 

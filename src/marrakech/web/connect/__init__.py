@@ -1,13 +1,13 @@
 """Play a seat on a Marrakech server from a program: an external bot.
 
-``marrakech connect URL`` (:mod:`marrakech.web.client.cli`) and :class:`GameClient` take
+``marrakech connect URL`` (:mod:`marrakech.web.connect.cli`) and :class:`GameClient` take
 a seat (an invitation link, a game's open seat, or an open seat of the lobby) and play
 it with a bot spec or a policy file over the public WebSocket protocol
 (docs/web-protocol.md), declaring themselves a bot: the other players see "bot
 (external)". Needs ``websockets`` (``pip install 'marrakech[connect]'``); see
 docs/connect.md. ::
 
-    from marrakech.web.client import play_seat
+    from marrakech.web.connect import play_seat
     result = play_seat("http://127.0.0.1:8000/g/GAME#t=TOKEN", "expert")
     print(result.summary())
 """
@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from marrakech.web.client.agent import (
+from marrakech.web.connect.agent import (
     Agent,
     AgentError,
     agent_of,
@@ -27,8 +27,8 @@ from marrakech.web.client.agent import (
     load_agent,
     load_policy,
 )
-from marrakech.web.client.game_client import GameClient, GameResult, reconnect_pause
-from marrakech.web.client.seats import (
+from marrakech.web.connect.game_client import GameClient, GameResult, reconnect_pause
+from marrakech.web.connect.seats import (
     ConnectError,
     Target,
     join_game,

@@ -2,10 +2,10 @@
 
 Replays, spectating and resuming after a restart all read the same rows, so there is one
 truth. The server talks to a :class:`GameStore` (a small asynchronous protocol):
-:class:`~marrakech.web.sqlite_store.SQLiteStore` (one file, the default, run in its own
-thread by :class:`~marrakech.web.store_worker.StoreWorker`) or
-:class:`~marrakech.web.postgres_store.PostgresStore` (one database shared by several
-server instances), both on the one schema of :mod:`~marrakech.web.schema`, whose
+:class:`~marrakech.web.store.sqlite.SQLiteStore` (one file, the default, run in its own
+thread by :class:`~marrakech.web.store.worker.StoreWorker`) or
+:class:`~marrakech.web.store.postgres.PostgresStore` (one database shared by several
+server instances), both on the one schema of :mod:`~marrakech.web.store.schema`, whose
 columns are read into these plain frozen dataclasses by name::
 
     >>> game = StoredGame("g1", players=3, rules="standard", first_seat=0, lang="en",
@@ -129,7 +129,7 @@ class StoredGame:
     #: and its end moves their ratings and its bots' (docs/web.md, "Ratings").
     rated: bool = False
     #: A turn-based clock's time banks left, by seat (seconds, comma-separated; ``''``
-    #: while all are full: :mod:`marrakech.web.deadlines`).
+    #: while all are full: :mod:`marrakech.web.turn_based_clocks`).
     clock_banks: str = ""
 
     def __post_init__(self) -> None:
@@ -182,7 +182,7 @@ class GameEnd:
     """How a game ended, stored with the append that ends it: each seat's place (1
     first, ties shared as R21 ranks them, a seat that resigned or ran out of time last:
     :func:`marrakech.web.ratings.ranks_with_leavers`). A rated game's ratings move in
-    the same transaction (:mod:`marrakech.web.standings`)."""
+    the same transaction (:mod:`marrakech.web.ratings.standings`)."""
 
     places: tuple[int, ...]
 
@@ -213,12 +213,18 @@ class Usage:
 
 class GameStore(Protocol):
     """What the server needs from a store; every method is a coroutine, and none blocks
-    the event loop (:class:`~marrakech.web.store_worker.StoreWorker` runs SQLite's in a
-    thread; :class:`~marrakech.web.postgres_store.PostgresStore` is asynchronous).
+    the event loop (:class:`~marrakech.web.store.worker.StoreWorker` runs SQLite's in a
+    thread; :class:`~marrakech.web.store.postgres.PostgresStore` is asynchronous).
 
     Implementations must make :meth:`append_actions` atomic and conditional on the
     version (optimistic concurrency), which is what lets several server instances share
     one database safely.
+
+    A method is declared here once and written once per database: in
+    :class:`~marrakech.web.store.sqlite.SQLiteStore` as a plain function of the same
+    parameters (the worker forwards it by name, nothing to add there) and in
+    :class:`~marrakech.web.store.postgres.PostgresStore` as a coroutine
+    (``tests/web/test_store_faces.py`` checks that the three agree).
     """
 
     async def create_game(self, game: StoredGame) -> None:
@@ -309,7 +315,7 @@ class GameStore(Protocol):
         """Ids of unfinished games waiting for a bot or running a player's real-time
         turn clock: the server resumes them at start and in its sweep (on PostgreSQL,
         those no living instance owns). Turn-based clocks are swept from the database
-        instead (:mod:`marrakech.web.deadlines`): their rooms stay unloaded."""
+        instead (:mod:`marrakech.web.turn_based_clocks`): their rooms stay unloaded."""
         ...
 
     async def usage(self, creator: str, since: float) -> Usage:
@@ -358,7 +364,7 @@ class GameStore(Protocol):
     async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
         """Run ``steps`` (SQL compiled for :attr:`dialect` and its parameters) in one
         transaction, in order: each one's rows by column name (none without
-        ``RETURNING``). The accounts' statements (:class:`marrakech.web.queries.
+        ``RETURNING``). The accounts' statements (:class:`marrakech.web.store.queries.
         AccountQueries`) run through it. :class:`StoreConflict` (nothing written) if a
         step breaks a uniqueness rule."""
         ...

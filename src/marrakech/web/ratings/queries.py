@@ -1,5 +1,5 @@
 """The ratings' SQL statements (issue 24), compiled once per dialect like the store's
-(:mod:`marrakech.web.queries`): what a rated game's end writes in its append's
+(:mod:`marrakech.web.store.queries`): what a rated game's end writes in its append's
 transaction, and the reads of the leaderboard and the profiles."""
 
 from __future__ import annotations
@@ -11,18 +11,18 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import ClauseElement
 
-from marrakech.web.queries import P, Statement, compile_statement
-from marrakech.web.schema import Dialects, accounts, games, seats
+from marrakech.web.store.queries import P, Statement, compile_statement
+from marrakech.web.store.schema import Dialects, accounts, games, seats
 
 
 class RatingQueries:
-    """The ratings' statements (issue 24, :mod:`marrakech.web.standings`), compiled for
+    """The ratings' statements (issue 24, :mod:`marrakech.web.ratings.standings`), compiled for
     ``dialect``: those a game's end runs in its append's transaction, and the reads of
     the leaderboard and the profiles (through :meth:`~marrakech.web.store.GameStore.
     transact`)."""
 
     def __init__(self, dialect: Dialects) -> None:
-        from marrakech.web.schema import rating_history, ratings
+        from marrakech.web.store.schema import rating_history, ratings
 
         r, h = ratings, rating_history
         postgres = dialect == "postgresql"

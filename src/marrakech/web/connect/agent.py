@@ -1,4 +1,4 @@
-"""What plays a seat for :mod:`marrakech.web.client`: a bot spec, or a policy file.
+"""What plays a seat for :mod:`marrakech.web.connect`: a bot spec, or a policy file.
 
 An :class:`Agent` answers one decision (orient or place, R9, R14) of the core's
 :class:`~marrakech.state.State` within a time budget. It is made from

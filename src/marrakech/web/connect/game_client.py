@@ -4,7 +4,7 @@
 says hello with its seat tokens and ``"bot": true`` (the other players see "bot
 (external)"), follows the game from each ``welcome`` and ``update``, and answers only
 its own decisions: ``roll`` when its seat's roll is awaited (the server rolls), an
-orientation or a placement chosen by its :class:`~marrakech.web.client.agent.Agent`
+orientation or a placement chosen by its :class:`~marrakech.web.connect.agent.Agent`
 within the clock; never a draw or another seat's turn. When the socket drops it
 reconnects as the page does (a pause doubling from 0.4 s to 10 s) and carries on from
 the new welcome; if a bot stood in for its seat meanwhile, it takes the seat back.
@@ -25,8 +25,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from marrakech.state import State
-from marrakech.web.client.agent import Agent, StopTimer, agent_of, quick_agent
-from marrakech.web.client.seats import ConnectError, Target, request
+from marrakech.web.connect.agent import Agent, StopTimer, agent_of, quick_agent
+from marrakech.web.connect.seats import ConnectError, Target, request
 
 #: Refusals of an action a client meets in a normal game (its action crossed a change,
 #: it sent too fast, the store failed once): it carries on from the latest state.
@@ -186,12 +186,12 @@ class _Seen:
 class GameClient:
     """Plays the seats of ``target`` (its tokens) with ``agent`` until the game ends.
 
-    ``agent``: an :class:`~marrakech.web.client.agent.Agent`, a bot (``make_bot(...)``),
+    ``agent``: an :class:`~marrakech.web.connect.agent.Agent`, a bot (``make_bot(...)``),
     a ``choose(state, rng)`` or a ``policy(observation, mask)`` function. ``report``
     receives a line for each notable thing (connected, reconnecting, a quick move).
     ``patience``: seconds without a connection before giving up.
 
-    >>> from marrakech.web.client import GameClient, Target, load_agent
+    >>> from marrakech.web.connect import GameClient, Target, load_agent
     >>> client = GameClient(Target("http://127.0.0.1:8000/", "abc", ("TOKEN",)), load_agent("easy"))
     >>> client.target.socket_url()
     'ws://127.0.0.1:8000/ws/abc'

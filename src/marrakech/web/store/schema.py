@@ -7,7 +7,7 @@ Both stores create, migrate and query the same tables from this declaration:
 heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
 :data:`sessions` and :data:`challenges`, and the reminders' :data:`mail_addresses`,
 :data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys`.
-Alembic migrations shipped in :mod:`marrakech.web.migrations` bring any database to the
+Alembic migrations shipped in :mod:`marrakech.web.store.migrations` bring any database to the
 declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
 A column whose name is a field of :class:`~marrakech.web.store.StoredGame` (games) or
@@ -545,10 +545,10 @@ MIGRATION_LOCK = 0x6D61726B
 
 
 def script_directory() -> Any:
-    """The Alembic scripts of :mod:`marrakech.web.migrations`."""
+    """The Alembic scripts of :mod:`marrakech.web.store.migrations`."""
     from alembic.script import ScriptDirectory
 
-    return ScriptDirectory(str(resources.files("marrakech.web") / "migrations"))
+    return ScriptDirectory(str(resources.files("marrakech.web.store") / "migrations"))
 
 
 def head() -> str:

@@ -1,16 +1,17 @@
 """The SQLite store's own thread: the event loop never waits on the disk.
 
 :class:`StoreWorker` is the :class:`~marrakech.web.store.GameStore` the server uses on
-an SQLite file: every call runs in one thread, in the order the calls were made. Calls
-made while the thread is busy are handed over together, in one trip, and the appends
-among them are committed together (group commit: one transaction, a savepoint each), so
-under load a commit serves many moves; each caller still hears back only once its
-actions are committed::
+an SQLite file: the asynchronous face of the synchronous
+:class:`~marrakech.web.store.sqlite.SQLiteStore`. Every call runs in one thread, in the
+order the calls were made. Calls made while the thread is busy are handed over
+together, in one trip, and the appends among them are committed together (group commit:
+one transaction, a savepoint each), so under load a commit serves many moves; each
+caller still hears back only once its actions are committed::
 
     >>> import asyncio, threading
-    >>> from marrakech.web.sqlite_store import SQLiteStore
+    >>> from marrakech.web.store.sqlite import SQLiteStore
     >>> async def main() -> list[str]:
-    ...     worker = StoreWorker(SQLiteStore(":memory:"))
+    ...     worker = StoreWorker.over(SQLiteStore(":memory:"))
     ...     found = await worker.games_to_resume()
     ...     await worker.close()
     ...     return found
@@ -19,30 +20,29 @@ actions are committed::
     >>> runner.start(); runner.join()
     >>> found
     [[]]
+
+A method of the protocol is written once per database: its declaration in
+:class:`~marrakech.web.store.GameStore`, its body in ``SQLiteStore`` (blocking, same name
+and parameters) and in ``PostgresStore``. The worker has nothing to add: each of the
+protocol's coroutines that it does not write itself (the grouped appends, closing) is
+made from the protocol's declaration when this module loads and runs the SQLite store's
+method of the same name in the thread (:meth:`StoreWorker.run`). mypy reads the worker
+as the protocol's subclass, so every call is checked against the declaration;
+``tests/web/test_store_faces.py`` checks that the SQLite store's methods have the
+protocol's parameters and types and that the worker forwards every one.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
-from marrakech.web.sqlite_store import SQLiteStore
-from marrakech.web.store import (
-    ActionRow,
-    Append,
-    BanKind,
-    ChatReport,
-    ChatRow,
-    GameEnd,
-    GameStatus,
-    SeatRow,
-    Step,
-    StoredGame,
-    Usage,
-)
+from marrakech.web.store import ActionRow, Append, GameEnd, GameStatus, GameStore
+from marrakech.web.store.sqlite import SQLiteStore
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -77,9 +77,13 @@ def _run_calls(store: SQLiteStore, calls: list[Callable[[], Any] | Append]) -> l
     return outcomes
 
 
-class StoreWorker:
+class StoreWorker(GameStore):
     """An SQLite store as the server's asynchronous :class:`GameStore`: its blocking
-    calls run in the store's own thread, in order; appends are group-committed."""
+    calls run in the store's own thread, in order; appends are group-committed.
+
+    Make one with :meth:`over` (mypy counts the methods made from the protocol, below,
+    as missing from the class itself, so it refuses ``StoreWorker(store)``).
+    """
 
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
@@ -87,9 +91,14 @@ class StoreWorker:
         self._calls: list[_Call] = []
         self._task: asyncio.Task[None] | None = None
 
+    @classmethod
+    def over(cls, store: SQLiteStore) -> StoreWorker:
+        """The asynchronous store over ``store``, whose calls it runs in its thread."""
+        return cls(store)
+
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)`` in the store's thread; its result or exception."""
-        result: T = await self._submit(partial(function, *args, **kwargs))
+        result: T = await self._submit(functools.partial(function, *args, **kwargs))
         return result
 
     def _submit(self, call: Callable[[], Any] | Append) -> asyncio.Future[Any]:
@@ -126,16 +135,7 @@ class StoreWorker:
         finally:
             self._task = None
 
-    # -- GameStore ----------------------------------------------------------------------
-
-    async def create_game(self, game: StoredGame) -> None:
-        await self.run(self.store.create_game, game)
-
-    async def load_game(self, game_id: str) -> StoredGame | None:
-        return await self.run(self.store.load_game, game_id)
-
-    async def load_actions(self, game_id: str, start: int) -> list[ActionRow]:
-        return await self.run(self.store.load_actions, game_id, start)
+    # -- GameStore: what the thread cannot simply forward ------------------------------
 
     async def append_actions(
         self,
@@ -147,82 +147,32 @@ class StoreWorker:
         turns: int = 0,
         end: GameEnd | None = None,
     ) -> None:
+        # Not run alone: consecutive appends are committed together (_run_calls).
         await self._submit(
             Append(game_id, version, tuple(actions), status, bot_to_move, turns, end)
         )
-
-    async def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
-        return await self.run(self.store.claim_seat, game_id, seat, token_hash, name)
-
-    async def update_seats(
-        self, game_id: str, seats: Sequence[SeatRow], status: GameStatus, bot_to_move: bool
-    ) -> None:
-        await self.run(self.store.update_seats, game_id, seats, status, bot_to_move)
-
-    async def activate_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
-        return await self.run(self.store.activate_seat, game_id, seat, token_hash)
-
-    async def set_rematch(self, game_id: str, rematch_id: str) -> str:
-        return await self.run(self.store.set_rematch, game_id, rematch_id)
-
-    async def save_analysis(self, game_id: str, analysis: str) -> None:
-        await self.run(self.store.save_analysis, game_id, analysis)
-
-    async def save_turn_state(
-        self,
-        game_id: str,
-        turn_clock: tuple[int, int, float] | None,
-        pending_resigns: frozenset[int],
-    ) -> None:
-        await self.run(self.store.save_turn_state, game_id, turn_clock, pending_resigns)
-
-    async def count_hint(self, game_id: str, seat: int, version: int) -> int:
-        return await self.run(self.store.count_hint, game_id, seat, version)
-
-    async def summaries(self, game_ids: Sequence[str]) -> list[StoredGame]:
-        return await self.run(self.store.summaries, game_ids)
-
-    async def open_games(self, limit: int, since: float = 0.0) -> list[StoredGame]:
-        return await self.run(self.store.open_games, limit, since)
-
-    async def games_to_resume(self) -> list[str]:
-        return await self.run(self.store.games_to_resume)
-
-    async def usage(self, creator: str, since: float) -> Usage:
-        return await self.run(self.store.usage, creator, since)
-
-    async def add_chat(self, row: ChatRow) -> ChatRow:
-        return await self.run(self.store.add_chat, row)
-
-    async def load_chat(self, game_id: str, limit: int) -> list[ChatRow]:
-        return await self.run(self.store.load_chat, game_id, limit)
-
-    async def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
-        return await self.run(self.store.report_chat, game_id, line_id, reporter)
-
-    async def hide_chat(self, game_id: str, line_id: int) -> bool:
-        return await self.run(self.store.hide_chat, game_id, line_id)
-
-    async def chat_reports(self, limit: int) -> list[ChatReport]:
-        return await self.run(self.store.chat_reports, limit)
-
-    async def ban(self, kind: BanKind, value: str, reason: str) -> None:
-        await self.run(self.store.ban, kind, value, reason)
-
-    async def unban(self, kind: BanKind, value: str) -> bool:
-        return await self.run(self.store.unban, kind, value)
-
-    async def is_banned(self, kind: BanKind, value: str) -> bool:
-        return await self.run(self.store.is_banned, kind, value)
 
     @property
     def dialect(self) -> str:
         return self.store.dialect
 
-    async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
-        return await self.run(self.store.transact, steps)
-
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""
         await self.run(self.store.close)
         self._thread.shutdown(wait=True)
+
+
+def _forwarder(name: str) -> Callable[..., Coroutine[Any, Any, Any]]:
+    """The worker's method ``name``: the SQLite store's method of that name, run in the
+    store's thread; its name, documentation and signature are the protocol's."""
+
+    @functools.wraps(getattr(GameStore, name))
+    async def forward(self: StoreWorker, *args: Any, **kwargs: Any) -> Any:
+        return await self.run(getattr(self.store, name), *args, **kwargs)
+
+    return forward
+
+
+for _name, _declared in vars(GameStore).items():
+    if inspect.iscoroutinefunction(_declared) and _name not in vars(StoreWorker):
+        setattr(StoreWorker, _name, _forwarder(_name))

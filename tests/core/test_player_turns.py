@@ -1,4 +1,5 @@
-"""Player turns (marrakech.turns): what people count, not actions (R9-R17, R7, R22, R32)."""
+"""Player turns (marrakech.player_turns): what people count, not actions (R9-R17, R7, R22,
+R32)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 from marrakech import RuleSet, State, random_action
 from marrakech.actions import Place, Resign, Roll
 from marrakech.events import Event
+from marrakech.player_turns import TurnSpan, extend_turns, finished, turn_number
 from marrakech.position import Phase
-from marrakech.turns import TurnSpan, extend_turns, finished, turn_number
 
 
 def random_events(players: int, rules: RuleSet, seed: int) -> list[Event]:

@@ -1,5 +1,5 @@
 """The default game store: one SQLite file in WAL mode, its schema created and migrated
-automatically (:func:`marrakech.web.schema.upgrade`)::
+automatically (:func:`marrakech.web.store.schema.upgrade`)::
 
     >>> from marrakech.web.store import hash_token
     >>> store = SQLiteStore(":memory:")
@@ -17,7 +17,7 @@ automatically (:func:`marrakech.web.schema.upgrade`)::
     marrakech.web.store.StoreConflict: game g1 is at version 2, not 0: another writer was first
     >>> store.close()
 
-The statements come compiled from :mod:`marrakech.web.queries`; the rows are read by
+The statements come compiled from :mod:`marrakech.web.store.queries`; the rows are read by
 column name (:class:`sqlite3.Row`).
 """
 
@@ -31,17 +31,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from marrakech.web.queries import Queries
-from marrakech.web.rating_queries import RatingQueries
-from marrakech.web.schema import (
-    game_fields,
-    game_values,
-    seat_row,
-    seat_values,
-    turn_values,
-    upgrade,
-)
-from marrakech.web.standings import end_game
+from marrakech.web.ratings.queries import RatingQueries
+from marrakech.web.ratings.standings import end_game
 from marrakech.web.store import (
     ActionRow,
     Append,
@@ -56,6 +47,15 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+)
+from marrakech.web.store.queries import Queries
+from marrakech.web.store.schema import (
+    game_fields,
+    game_values,
+    seat_row,
+    seat_values,
+    turn_values,
+    upgrade,
 )
 
 #: SQLite's page cache of the connection, in KiB (its default is 2,000). The file's
@@ -74,7 +74,7 @@ class SQLiteStore:
 
     Its methods block (they are :class:`~marrakech.web.store.GameStore`'s, but plain
     functions): the server runs them in the store's thread
-    (:class:`~marrakech.web.store_worker.StoreWorker`), tests may call them directly.
+    (:class:`~marrakech.web.store.worker.StoreWorker`), tests may call them directly.
 
     ``synchronous`` is SQLite's durability setting: ``"NORMAL"`` (the default in WAL
     mode) never loses a committed action when the server process dies; ``"FULL"`` also

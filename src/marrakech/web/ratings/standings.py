@@ -3,7 +3,7 @@ place and, in a rated game, the new ratings of its accounts and bot levels with 
 history row each (issue 24; docs/web.md, "Ratings").
 
 Both stores run the same steps, SQLite in its thread and PostgreSQL asynchronously
-(rows locked until the commit), so the statements are :class:`~marrakech.web.queries.
+(rows locked until the commit), so the statements are :class:`~marrakech.web.store.queries.
 RatingQueries` and the arithmetic is here, plain functions of the rows read:
 
 1. the game's seats (:func:`entrants`): who is rated, an account for a human seat
@@ -28,8 +28,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marrakech.web.rating_queries import RatingQueries
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
+from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import GameEnd
 
 #: A player's rating row is keyed by its kind and id (an account's id, a bot's level).

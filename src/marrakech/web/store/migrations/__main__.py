@@ -1,12 +1,12 @@
 """Alembic's commands on the shipped migrations, for developers (no alembic.ini)::
 
-    python -m marrakech.web.migrations revision --rev-id 0002 -m "games title"
-    python -m marrakech.web.migrations history
-    python -m marrakech.web.migrations -x url=sqlite:///games.sqlite3 current
+    python -m marrakech.web.store.migrations revision --rev-id 0002 -m "games title"
+    python -m marrakech.web.store.migrations history
+    python -m marrakech.web.store.migrations -x url=sqlite:///games.sqlite3 current
 
 ``revision`` writes ``versions/<id>_<message>.py`` from ``script.py.mako``; fill in its
 ``upgrade()``, one step for both databases (``op.batch_alter_table``, which SQLite needs).
-The server runs the steps itself (:func:`marrakech.web.schema.upgrade`) and creates a new
+The server runs the steps itself (:func:`marrakech.web.store.schema.upgrade`) and creates a new
 database from the declaration, not from the steps: point ``upgrade`` here only at an
 existing database.
 """
@@ -20,7 +20,7 @@ from alembic.config import CommandLine, Config
 
 
 def main(argv: list[str] | None = None) -> None:
-    cli = CommandLine(prog="python -m marrakech.web.migrations")
+    cli = CommandLine(prog="python -m marrakech.web.store.migrations")
     options = cli.parser.parse_args(sys.argv[1:] if argv is None else argv)
     if not hasattr(options, "cmd"):
         cli.parser.error("too few arguments")

@@ -2,7 +2,7 @@
 
 ``marrakech serve --db postgresql://USER@HOST/DB`` (or ``MARRAKECH_DB``) uses it; it
 needs the ``postgres`` extra (psycopg 3 and its pool). It holds the tables of the SQLite
-file (one declaration, :mod:`marrakech.web.schema`), and alone uses two of them: who owns
+file (one declaration, :mod:`marrakech.web.store.schema`), and alone uses two of them: who owns
 each game's room (``games.owner``) and the instances' heartbeats (``instances``,
 :mod:`marrakech.web.postgres_cluster`).
 
@@ -15,7 +15,7 @@ each game's room (``games.owner``) and the instances' heartbeats (``instances``,
   back only once the transaction committed.
 - **Notified at commit**: each append sends ``NOTIFY`` (in the same transaction) with
   the game, its new version and the actions, so followers relay exactly what was stored.
-- **Schema created and migrated automatically** (:func:`marrakech.web.schema.upgrade`,
+- **Schema created and migrated automatically** (:func:`marrakech.web.store.schema.upgrade`,
   the same declaration and migrations as SQLite's), under an advisory lock so instances
   starting together do it once.
 """
@@ -35,18 +35,8 @@ from psycopg import AsyncConnection, IntegrityError
 from psycopg.rows import DictRow, TupleRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from marrakech.web.queries import Queries
-from marrakech.web.rating_queries import RatingQueries
-from marrakech.web.schema import (
-    MIGRATION_LOCK,
-    game_fields,
-    game_values,
-    seat_row,
-    seat_values,
-    turn_values,
-    upgrade,
-)
-from marrakech.web.standings import end_game_async
+from marrakech.web.ratings.queries import RatingQueries
+from marrakech.web.ratings.standings import end_game_async
 from marrakech.web.store import (
     ActionRow,
     Append,
@@ -61,6 +51,16 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+)
+from marrakech.web.store.queries import Queries
+from marrakech.web.store.schema import (
+    MIGRATION_LOCK,
+    game_fields,
+    game_values,
+    seat_row,
+    seat_values,
+    turn_values,
+    upgrade,
 )
 
 log = logging.getLogger("marrakech.web")
@@ -99,7 +99,7 @@ class PostgresStore:
         self.instance = secrets.token_hex(6)
         self._appends: list[tuple[Append, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
-        #: The schema's revision (:mod:`marrakech.web.migrations`) once open.
+        #: The schema's revision (:mod:`marrakech.web.store.migrations`) once open.
         self.schema_revision = ""
 
     @classmethod

@@ -21,7 +21,7 @@ from marrakech.bots import Bot
 from marrakech.record import GameRecord
 from marrakech.rules import parse_rules
 from marrakech.state import State
-from marrakech.web import deadlines
+from marrakech.web import turn_based_clocks
 from marrakech.web.analysis_jobs import analyse_json
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, LocalCluster, Move
@@ -40,10 +40,10 @@ from marrakech.web.room import Room, RoomServices, bot_to_move, game_status, sto
 from marrakech.web.room.chat import ChatGate, public_lines
 from marrakech.web.room.play import submit_action
 from marrakech.web.room.seat_commands import submit_command
-from marrakech.web.sqlite_store import SQLiteStore
 from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, Usage, hash_token
-from marrakech.web.store_worker import StoreWorker
-from marrakech.web.turn_events import TurnEvent, TurnEvents
+from marrakech.web.store.sqlite import SQLiteStore
+from marrakech.web.store.worker import StoreWorker
+from marrakech.web.turn_based_events import TurnEvent, TurnEvents
 
 log = logging.getLogger("marrakech.web")
 
@@ -108,7 +108,7 @@ class RoomManager:
         #: Seconds per player turn of each clock (the turn-based ones times
         #: ``turn_scale``: 1 but in tests and demonstrations).
         self.clock_seconds = {"none": 0, "relaxed": relaxed_seconds, "blitz": blitz_seconds}
-        for mode, seconds in deadlines.TURN_BASED.items():
+        for mode, seconds in turn_based_clocks.TURN_BASED.items():
             self.clock_seconds[mode] = max(1, round(seconds * turn_scale))
         #: Seconds between two sweeps of this instance (:meth:`_sweep`).
         self.sweep_seconds = sweep_seconds
@@ -120,7 +120,7 @@ class RoomManager:
         self._background: set[asyncio.Task[None]] = set()
         self.store_worker: StoreWorker | None = None
         if isinstance(store, SQLiteStore):
-            store = self.store_worker = StoreWorker(store)
+            store = self.store_worker = StoreWorker.over(store)
         self.store: GameStore = store
         self.bot_delay = bot_delay
         self.queue_size = queue_size
@@ -207,7 +207,7 @@ class RoomManager:
                 log.warning("the rooms' sweep failed: %s", error)
 
     async def sweep_clocks(self, now: float | None = None) -> None:
-        """The turn-based clocks' sweep (:mod:`marrakech.web.deadlines`), on every
+        """The turn-based clocks' sweep (:mod:`marrakech.web.turn_based_clocks`), on every
         instance: if no instance swept for a while, push the deadlines that passed
         meanwhile back; announce the turns whose time runs out soon (``deadline_near``,
         long real-time turns' too); and have the stand-in play for the seats whose
@@ -215,14 +215,14 @@ class RoomManager:
         unloaded after). ``now``: the time (tests sweep as if later; by default, now)."""
         store = self.store
         now = time.time() if now is None else now
-        last = await deadlines.note_sweep(store, now)
-        if last is not None and now - last > deadlines.downtime_seconds(self.sweep_seconds):
+        last = await turn_based_clocks.note_sweep(store, now)
+        if last is not None and now - last > turn_based_clocks.downtime_seconds(self.sweep_seconds):
             log.info("no instance ran for %.0f s: turn-based deadlines pushed back", now - last)
-            await deadlines.extend_overdue(store, now)
-        for due in await deadlines.warn_due(store, now):
+            await turn_based_clocks.extend_overdue(store, now)
+        for due in await turn_based_clocks.warn_due(store, now):
             event = TurnEvent("deadline_near", due.game_id, due.seat, due.turn, due.deadline)
             self.turn_events.emit(event)
-        for due in await deadlines.claim_due(store, now):
+        for due in await turn_based_clocks.claim_due(store, now):
             try:
                 room = await self.get(due.game_id)
                 if room is None:

@@ -1,0 +1,104 @@
+"""The store's interface is declared once (:class:`GameStore`) and written once per
+database: the SQLite store's blocking methods have the protocol's parameters and types,
+PostgreSQL's coroutines too, and the SQLite store's thread (:class:`StoreWorker`)
+forwards every method of the protocol, none left as the protocol's empty body."""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import typing
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from marrakech.web.store import GameStore
+from marrakech.web.store.sqlite import SQLiteStore
+from marrakech.web.store.worker import StoreWorker
+from tests.web.test_rooms import in_fresh_loop
+
+#: The protocol's coroutines, by name (its one property, ``dialect``, aside).
+DECLARED = {
+    name: member for name, member in vars(GameStore).items() if inspect.iscoroutinefunction(member)
+}
+
+
+def _members() -> list[str]:
+    """Every public member the protocol declares: coroutines and properties."""
+    return [
+        name
+        for name, member in vars(GameStore).items()
+        if not name.startswith("_") and (callable(member) or isinstance(member, property))
+    ]
+
+
+def _shape(function: Callable[..., Any], awaited: bool) -> tuple[list[Any], Any]:
+    """A function's parameters (name, kind, default, type) and its result's type; a
+    coroutine's result is what awaiting it gives."""
+    hints = typing.get_type_hints(function)
+    parameters = [
+        (p.name, p.kind, p.default, hints.get(p.name))
+        for p in inspect.signature(function).parameters.values()
+    ]
+    result = hints["return"]
+    if awaited and typing.get_origin(result) is Coroutine:
+        result = typing.get_args(result)[2]
+    return parameters, result
+
+
+def test_the_protocol_declares_the_store_methods() -> None:
+    assert {"create_game", "load_game", "append_actions", "transact", "close"} <= set(DECLARED)
+    assert "dialect" in _members()
+
+
+@pytest.mark.parametrize("name", sorted(DECLARED))
+def test_the_sqlite_store_has_each_method_blocking_with_the_protocols_shape(
+    name: str,
+) -> None:
+    method = getattr(SQLiteStore, name)
+    assert not inspect.iscoroutinefunction(method)
+    assert _shape(method, awaited=False) == _shape(DECLARED[name], awaited=True)
+
+
+@pytest.mark.parametrize("name", sorted(DECLARED))
+def test_the_postgres_store_has_each_method_as_a_coroutine_of_the_protocols_shape(
+    name: str,
+) -> None:
+    pytest.importorskip("psycopg_pool")
+    from marrakech.web.store.postgres import PostgresStore
+
+    method = getattr(PostgresStore, name)
+    assert inspect.iscoroutinefunction(method)
+    assert _shape(method, awaited=True) == _shape(DECLARED[name], awaited=True)
+
+
+@pytest.mark.parametrize("name", _members())
+def test_the_worker_writes_or_forwards_every_member_of_the_protocol(name: str) -> None:
+    # A member left to the protocol would be its empty body, answering None.
+    assert name in vars(StoreWorker)
+    if name in DECLARED:
+        method = getattr(StoreWorker, name)
+        assert inspect.iscoroutinefunction(method)
+        assert inspect.signature(method) == inspect.signature(DECLARED[name])
+        if name not in ("append_actions", "close"):  # the two the worker writes itself
+            assert method.__wrapped__ is DECLARED[name]  # made from the declaration
+
+
+@in_fresh_loop
+async def test_a_forwarded_call_runs_in_the_stores_thread(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    class Watched(SQLiteStore):
+        def games_to_resume(self) -> list[str]:
+            seen.append(threading.current_thread().name)
+            return super().games_to_resume()
+
+    worker = StoreWorker.over(Watched(tmp_path / "games.sqlite3"))
+    try:
+        assert await worker.games_to_resume() == []
+        assert await worker.open_games(limit=5) == []  # keywords pass through too
+    finally:
+        await worker.close()
+    assert len(seen) == 1 and seen[0].startswith("marrakech-store")
