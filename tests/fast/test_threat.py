@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from marrakech import Phase, State
-from marrakech.rules import ROLL_PROBABILITIES, RuleSet
+from marrakech.rules import ROLL_PROBABILITIES, RuleSet, owner_of
 from marrakech.threat import cheapest_orient, roll_threat
 from tests.fast.positions import CONFIGS, IDS, random_positions
 
@@ -46,10 +46,11 @@ def test_r9_r13_compiled_roll_threat_equals_the_core(players: int, rules: RuleSe
 
 @pytest.mark.parametrize(("players", "rules"), CONFIGS, ids=IDS)
 def test_r11_r13_the_tithes_home_asks_what_the_core_asks(players: int, rules: RuleSet) -> None:
-    """``kernels.payee`` (R12) and ``kernels.region_size`` (R11), which the step, the
-    expected tithe and the ``greedy`` kernels call, name the core's payee and due for
-    every roll of every ROLL position; ``kernels.roll_share`` is the roll's part of the
-    expected tithe (R13: at most what the seat has)."""
+    """``kernels.owed`` (R12) and ``kernels.region_size`` (R11), which the step, the
+    expected tithe and the ``greedy`` kernels call, say whether the core asks a tithe of
+    the colour's owner and how much, for every roll of every ROLL position;
+    ``kernels.roll_share`` is the roll's part of the expected tithe (R13: at most what
+    the seat has)."""
     from marrakech import Roll
 
     tithes = 0
@@ -62,10 +63,13 @@ def test_r11_r13_the_tithes_home_asks_what_the_core_asks(players: int, rules: Ru
             if colour is None:
                 assert event.tithe is None
                 continue
-            owner = kernels.payee(row, colour, state.turn, players)
-            assert owner == (-1 if event.tithe is None else event.tithe.payee), state.notation()
+            owner = owner_of(colour, players)
+            owed = kernels.owed(row, owner, state.turn)
+            assert owed == (event.tithe is not None), state.notation()
             assert kernels.region_size(row, landing) == len(state.region_at(landing))
-            tithes += event.tithe is not None
+            if event.tithe is not None:
+                assert event.tithe.payee == owner
+                tithes += 1
     assert tithes > 20
     chance = {steps: float(p) for steps, p in ROLL_PROBABILITIES.items()}
     assert kernels.roll_share(2, 5, 9) == (chance[2] * 5, 0.0)

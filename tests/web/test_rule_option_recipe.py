@@ -77,8 +77,8 @@ TITHE_FREE_STEPS = (
     ),
     (
         "fast/kernels.py",
-        "    if owner == mover or _is_out(s, owner):\n        return -1\n",
-        "    if rule_option(s, TITHE_FREE_BIT):  # R99\n        return -1\n",
+        "    return owner != mover and not _is_out(s, owner)\n",
+        "    if rule_option(s, TITHE_FREE_BIT):  # R99\n        return False\n",
         True,
     ),
     *(

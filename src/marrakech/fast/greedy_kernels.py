@@ -60,7 +60,8 @@ from marrakech.fast.kernels import (
     cheapest_threat,
     colour_bits,
     grow_region,
-    payee,
+    owed,
+    owner_of,
     placements,
     roll_share,
     roll_threat,
@@ -298,8 +299,12 @@ def _landing_threat(
             # the first roll landing near it, read by the others (-2: not known yet).
             owner = tab[T_PAYEE + square]
             if owner == -2:
+                owner = -1
                 cell = s[BOARD + square]
-                owner = -1 if cell == 0 else payee(s, (cell - 1) & 3, mover, players)
+                if cell != 0:
+                    shown = owner_of((cell - 1) & 3, players)
+                    if owed(s, shown, mover):  # R12
+                        owner = shown
                 tab[T_PAYEE + square] = owner
             tab[T_LOWNER + j] = owner
             if owner < 0:
@@ -314,8 +319,8 @@ def _landing_threat(
                 if cell == 0:
                     continue
                 shown = (cell - 1) & 3
-            owner = payee(s, shown, mover, players)
-            if owner < 0:
+            owner = owner_of(shown, players)
+            if not owed(s, owner, mover):  # R12
                 continue
             if shown == colour:  # the carpet's region, merged with its neighbours
                 due = merged_size
@@ -635,8 +640,13 @@ def greedy_scores_into(
             position = PATH_END[oriented * 5 + steps]
             square = position >> 2
             cell = s[BOARD + square]
-            owner = -1 if cell == 0 else payee(s, (cell - 1) & 3, seat, players)
-            due = tab[T_SIZE + square] if owner >= 0 else 0  # R11: the labelled region
+            owner = -1
+            due = 0
+            if cell != 0:
+                shown_by = owner_of((cell - 1) & 3, players)
+                if owed(s, shown_by, seat):  # R12
+                    owner = shown_by
+                    due = tab[T_SIZE + square]  # R11: the labelled region
             p = ROLL_SIXTHS[steps] / 6.0
             entry = M_ENTRIES + M_ENTRY * (turn_by * 4 + steps - 1)
             if due > have:
