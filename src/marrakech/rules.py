@@ -19,8 +19,8 @@ protocol build their choices and checks from them, and their words for players l
 :mod:`marrakech.i18n` (:func:`~marrakech.i18n.rule_set_words`,
 :func:`~marrakech.i18n.rule_option_words`)::
 
-    >>> [option.field for option in RULE_OPTIONS]
-    ['orient_last']
+    >>> RULE_OPTIONS[0].field, RULE_OPTIONS[0].rule
+    ('orient_last', 'R32')
     >>> STANDARD.with_options(orient_last=True).token()
     'standard+orient-last'
 """
@@ -89,8 +89,8 @@ class RuleSet:
     def options(self) -> dict[str, bool]:
         """Each option of :data:`RULE_OPTIONS` (by field name) and whether it is on.
 
-        >>> BGA.options()
-        {'orient_last': False}
+        >>> BGA.options()["orient_last"], parse_rules("bga+orient-last").options()["orient_last"]
+        (False, True)
         """
         return {option.field: bool(getattr(self, option.field)) for option in RULE_OPTIONS}
 
@@ -160,7 +160,7 @@ def parse_rules(text: str) -> RuleSet:
     >>> parse_rules("standard+nope")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    marrakech.errors.NotationError: expected rule options among +orient-last ...; found +nope in ...
+    marrakech.errors.NotationError: expected rule options among +orient-last...; found +nope in ...
     """
     if not isinstance(text, str):
         raise NotationError(f"expected a rule set word, found {type(text).__name__}")

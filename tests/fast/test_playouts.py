@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -195,3 +196,22 @@ def test_bad_arguments() -> None:
     with pytest.raises(TypeError, match="expected a marrakech State"):
         random_playouts("4", 1, 0)  # type: ignore[arg-type]
     assert random_playouts(State.new(4), 0, 0).scores.shape == (0, 4)
+
+
+@pytest.mark.parametrize("policy", ["uniform", "weighted", "informed"])
+def test_r32_every_playout_loop_keeps_the_starts_options(policy: str) -> None:
+    """Each playout begins as a copy of the start row (``kernels.reset_row``), its rule
+    options' flags word included. Under R32 the seat after one put out by a tithe (R13)
+    rolls at once, as the first seat does, so a game has more rolls than orientations;
+    under the rulebook each roll follows one (3 players: no draws). Rolls are the plies
+    that are neither orientations nor placements; little money puts seats out."""
+    chosen = {"uniform": {}, "weighted": {"weights": (1, 2, 1, 1, 3, 1)}}
+    policies: dict[str, dict[str, Any]] = {**chosen, "informed": {"informed": True}}
+    for rules in (POOR, replace(POOR, orient_last=True)):
+        result = random_playouts(State.new(3, rules), 200, seed=5, **policies[policy])
+        extra_rolls = result.plies - result.places - 2 * result.turns
+        if rules.orient_last:
+            assert (extra_rolls >= 1).all() and (extra_rolls <= 1 + result.eliminated).all()
+            assert extra_rolls.sum() > result.n  # the option read after a seat went out
+        else:
+            assert not extra_rolls.any()

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from marrakech import BGA, STANDARD, InvalidStateError, RuleSet, State, random_action
+from marrakech.rules import RULE_OPTIONS
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
@@ -52,6 +53,45 @@ def test_round_trip_every_phase(players: int, rules: RuleSet) -> None:
 def test_rules_are_kept() -> None:
     house = RuleSet(carpets=(20, 30, 40), money=99, own_cover=True)
     assert from_arrays(to_arrays(State.new(3, house))).rules == house
+
+
+def every_option_set(rules: RuleSet) -> list[RuleSet]:
+    """``rules`` with no option, each declared option alone, and all of them (R30-R32)."""
+    fields = [option.field for option in RULE_OPTIONS]
+    alone = [rules.with_options(**{field: True}) for field in fields]
+    return [rules.base, *alone, rules.with_options(**dict.fromkeys(fields, True))]
+
+
+def test_the_rule_options_are_one_flags_word() -> None:
+    """Bit i of ``RULE_FLAGS`` is option i of ``RULE_OPTIONS``: packed by ``rule_flags``,
+    read back by ``rule_options``, so an option needs no field of its own."""
+    assert list(rows.OPTION_BITS) == [option.field for option in RULE_OPTIONS]
+    assert list(rows.OPTION_BITS.values()) == [1 << i for i in range(len(RULE_OPTIONS))]
+    for rules in every_option_set(RuleSet(carpets=(3, 4, 5), money=7, own_cover=True)):
+        row = to_arrays(State.new(3, rules))
+        flags = sum(rows.OPTION_BITS[f] for f, on in rules.options().items() if on)
+        assert int(row[rows.RULE_FLAGS]) == rows.rule_flags(rules) == flags
+        assert rows.rule_options(flags) == rules.options()
+        assert rows.rules_of(row) == from_arrays(row).rules == rules
+    row[rows.RULE_FLAGS] = 1 << len(RULE_OPTIONS)
+    with pytest.raises(InvalidStateError, match="expected rule flags of orient_last"):
+        from_arrays(row)
+
+
+def test_a_reset_keeps_the_rule_set_and_clears_the_counters() -> None:
+    """How every playout and batch game begins (``kernels.reset_row``): the rule set,
+    its flags word included, lies among the position's fields, which a reset keeps."""
+    from marrakech.fast import kernels
+
+    layout = (rows.PLAYERS, rows.OWN_COVER, rows.RULE_CARPETS + 2, rows.RULE_MONEY)
+    assert max(*layout, rows.RULE_FLAGS, rows.START_CARPETS) < rows.POSITION_FIELDS
+    for rules in every_option_set(BGA):
+        start = to_arrays(State.new(4, rules))
+        row = np.full(WIDTH, 7, dtype=np.int32)
+        kernels.reset_row(row, start)
+        assert row[: rows.POSITION_FIELDS].tolist() == start[: rows.POSITION_FIELDS].tolist()
+        assert not row[rows.POSITION_FIELDS :].any()
+        assert rows.rules_of(row) == rules
 
 
 def test_bad_rows_are_refused_with_a_clear_message() -> None:

@@ -39,7 +39,7 @@ from marrakech.fast.kernels import (
     MONEY,
     NOUT,
     ORIENT,
-    ORIENT_LAST,
+    ORIENT_LAST_BIT,
     OUT,
     OVER,
     PHASE,
@@ -48,6 +48,7 @@ from marrakech.fast.kernels import (
     PLAYERS,
     POSITION_FIELDS,
     ROLL,
+    ROLL_SIXTHS,
     TOPS,
     TURN,
     WIDTH,
@@ -58,13 +59,17 @@ from marrakech.fast.kernels import (
     below,
     cheapest_threat,
     colour_bits,
+    grow_region,
+    owed,
     owner_of,
     placements,
+    roll_share,
     roll_threat,
+    rule_option,
     spread,
 )
 from marrakech.fast.search_kernels import _regions_squared
-from marrakech.fast.tables import DIE, PATH_END, SLOT_HIGH, SLOT_LOW
+from marrakech.fast.tables import PATH_END, SLOT_HIGH, SLOT_LOW
 from marrakech.threat import RUIN_COST
 
 __all__ = ["MEMO_WIDTH", "batch_greedy", "greedy_choose", "greedy_scores"]
@@ -74,8 +79,6 @@ __all__ = ["MEMO_WIDTH", "batch_greedy", "greedy_choose", "greedy_scores"]
 P_AREA, P_REGION, P_THREAT, P_PENALTY, P_ELIMINATED, P_TIE = range(6)
 #: How many slots a carpet can be laid on (R14): the slots' ids.
 _SLOT_COUNT = len(SLOT_LOW)
-#: Chance of each roll 1..4 in sixths (R3).
-_ROLL_SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
 
 
 @njit(cache=True)
@@ -217,17 +220,6 @@ def _lowest(bits: np.int64) -> int:
 
 
 @njit(cache=True, inline="always")
-def _grow(seed: np.int64, within: np.int64) -> np.int64:
-    """The squares of ``within`` connected to ``seed`` (R11's regions)."""
-    region = seed
-    while True:
-        grown = spread(region) & within
-        if grown == region:
-            return region
-        region = grown
-
-
-@njit(cache=True, inline="always")
 def _regions_hit(tab: np.ndarray, hit: np.int64) -> tuple[np.int64, int]:
     """The labelled regions holding a square of ``hit`` (one colour's squares), and
     their sum of size * size."""
@@ -256,7 +248,7 @@ def _label(s: np.ndarray, tab: np.ndarray) -> None:
         total = 0
         rest = bits
         while rest:
-            region = _grow(rest & -rest, bits)
+            region = grow_region(rest & -rest, bits)
             n = _popcount(region)
             total += n * n
             rest &= ~region
@@ -311,7 +303,7 @@ def _landing_threat(
                 cell = s[BOARD + square]
                 if cell != 0:
                     shown = owner_of((cell - 1) & 3, players)
-                    if shown != mover and not _is_out(s, shown):  # R12
+                    if owed(s, shown, mover):  # R12
                         owner = shown
                 tab[T_PAYEE + square] = owner
             tab[T_LOWNER + j] = owner
@@ -328,23 +320,21 @@ def _landing_threat(
                     continue
                 shown = (cell - 1) & 3
             owner = owner_of(shown, players)
-            if owner == mover or _is_out(s, owner):  # R12
+            if not owed(s, owner, mover):  # R12
                 continue
             if shown == colour:  # the carpet's region, merged with its neighbours
                 due = merged_size
             else:  # a region the carpet cut into: grown again (R11)
-                due = _popcount(_grow(bit, tab[T_CBITS + shown]))
+                due = _popcount(grow_region(bit, tab[T_CBITS + shown]))
         else:
             owner = tab[T_LOWNER + j]
             if owner < 0:
                 continue
             due = tab[T_LDUE + j]
-        p = _ROLL_SIXTHS[steps] / 6.0
-        if due > have:  # R13: all it has, and it is out
-            ruin += p
-            due = have
-        paid += p * due
-        ftab[income + owner] += p * due
+        part, out = roll_share(steps, due, have)
+        paid += part
+        ruin += out
+        ftab[income + owner] += part
     return paid, ruin
 
 
@@ -613,7 +603,7 @@ def greedy_scores_into(
     tab[T_PAYEE : T_PAYEE + 49] = -2
     if s[PHASE] != ORIENT:
         return _children_scores(s, seat, params, scores, tab, ftab, template)
-    if s[ORIENT_LAST] != 0:  # R32: the next seat rolls, after the turn passed
+    if rule_option(s, ORIENT_LAST_BIT):  # R32: the next seat rolls, after the turn passed
         for turn_by in range(3):
             total = 0.0
             # An orientation is always followed by the roll (under R32 at 2 players the
@@ -623,7 +613,7 @@ def greedy_scores_into(
                 rolled[:] = s
                 apply_unchecked(rolled, turn_by)
                 apply_unchecked(rolled, ROLL_BASE + steps - 1)
-                p = _ROLL_SIXTHS[steps] / 6.0
+                p = ROLL_SIXTHS[steps] / 6.0
                 total += p * _after_roll_value(rolled, seat, params, tab, ftab, template)[0]
             scores[turn_by] = total
         return 3
@@ -654,10 +644,10 @@ def greedy_scores_into(
             due = 0
             if cell != 0:
                 shown_by = owner_of((cell - 1) & 3, players)
-                if shown_by != seat and not _is_out(s, shown_by):
+                if owed(s, shown_by, seat):  # R12
                     owner = shown_by
-                    due = tab[T_SIZE + square]
-            p = _ROLL_SIXTHS[steps] / 6.0
+                    due = tab[T_SIZE + square]  # R11: the labelled region
+            p = ROLL_SIXTHS[steps] / 6.0
             entry = M_ENTRIES + M_ENTRY * (turn_by * 4 + steps - 1)
             if due > have:
                 rolled[:] = s

@@ -19,6 +19,7 @@ Random numbers come from SplitMix64, mirroring :mod:`marrakech.splitmix` (one
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from typing import cast
 
@@ -63,6 +64,7 @@ from marrakech.observation import (
     SEATS_OFFSET,
 )
 from marrakech.position import NO_LINK, Phase
+from marrakech.rules import RULE_OPTIONS
 from marrakech.threat import RUIN_COST
 
 # The fields of a kernel row. They are defined here, in the file whose compiled code is
@@ -89,7 +91,7 @@ START_CARPETS = 75  # carpets a seat starts with (both colours at 2 players)
 # squares 28..48 (shifted down by 28) in BITS + 2c + 1.
 BITS = 76
 BITS_SPLIT = 28
-ORIENT_LAST = 84  # rule set: 1 when the placer turns Assam at the end of its turn (R32)
+RULE_FLAGS = 84  # rule set: its yes/no options, bit i for option i of RULE_OPTIONS
 # -- counters (not part of the position) --------------------------------------------------
 PLIES = 85  # actions applied since the start of the game (decisions and chance)
 TURNS = 86  # ORIENT decisions
@@ -105,8 +107,20 @@ PLACES = 98  # PLACE decisions
 PLACE_OPTIONS = 99  # legal placements summed over PLACE decisions
 WIDTH = 104
 
-#: Fields that make up the position (everything before the counters).
+#: Fields that make up the position (everything before the counters): the rule set's
+#: fields, the flags word among them, must lie here, where a reset keeps them.
 POSITION_FIELDS = PLIES
+
+#: The bit of each rule option (:data:`marrakech.rules.RULE_OPTIONS`, by field name) in
+#: a row's :data:`RULE_FLAGS` word: option i is bit i, so an option adds no field. The
+#: kernels read one with :func:`rule_option`; :func:`marrakech.fast.rows.rule_flags`
+#: packs a rule set's.
+OPTION_BITS: dict[str, int] = {option.field: 1 << i for i, option in enumerate(RULE_OPTIONS)}
+assert len(OPTION_BITS) < 31, "the rule options fill RULE_FLAGS (an int32 row field)"
+ORIENT_LAST_BIT = OPTION_BITS["orient_last"]  # R32
+#: The declared options' names in their order, as one number: the cache guard drops a
+#: build whose option bits (frozen in the code) were taken from another declaration.
+_OPTIONS_KEY = zlib.crc32(" ".join(OPTION_BITS).encode())
 
 ORIENT, ROLL, PLACE, DRAW, OVER = (int(phase) for phase in Phase)
 #: Columns of the statistics array filled by :func:`playouts`.
@@ -219,6 +233,12 @@ def _held(s: np.ndarray, seat: int) -> int:
     return int(s[HAND + seat])
 
 
+@njit(cache=True, inline="always")
+def rule_option(s: np.ndarray, bit: int) -> bool:
+    """Whether the rule option of ``bit`` (its :data:`OPTION_BITS` entry) is on in row ``s``."""
+    return bool((s[RULE_FLAGS] & bit) != 0)
+
+
 @njit(cache=True)
 def _is_out(s: np.ndarray, seat: int) -> bool:
     return bool((s[OUTMASK] >> seat) & 1 == 1)
@@ -280,6 +300,17 @@ def fill_bits(s: np.ndarray) -> None:
             _paint(s, square, 0, (cell - 1) & 3)
 
 
+@njit(cache=True, inline="always")
+def reset_row(s: np.ndarray, start: np.ndarray) -> None:
+    """Row ``s`` becomes the position of row ``start`` (its rule set, the option flags
+    and all, are fields of the position) with every counter cleared: how each playout
+    and each reset game of a batch begins."""
+    for k in range(POSITION_FIELDS):
+        s[k] = start[k]
+    for k in range(POSITION_FIELDS, WIDTH):
+        s[k] = 0
+
+
 @njit(cache=True)
 def _popcount(bits: np.int64) -> int:
     # Branch-free (SWAR): a loop's exit on a varying count is mispredicted each time.
@@ -296,17 +327,108 @@ def spread(bits: np.int64) -> np.int64:
     return (bits | (bits << 7) | (bits >> 7) | ((bits & _NOT_G) << 1)) | ((bits & _NOT_A) >> 1)
 
 
+# -- the tithe (R11-R13), the compiled home ------------------------------------------------
+#
+# Who is owed (:func:`owed`, R12), how much (:func:`region_size`, R11) and what a seat
+# short of it pays (R13; :func:`roll_share` for the expected figure) are written here
+# only: the step (:func:`roll`), the expected tithe of the coming roll
+# (:func:`roll_threat`, mirroring :mod:`marrakech.threat`) and the ``greedy`` kernels'
+# incremental scores (:mod:`marrakech.fast.greedy_kernels`) call them.
+
+#: Chance of each roll 1..4 in sixths: how many faces of the die show it (R3).
+ROLL_SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
+
+
+@njit(cache=True, inline="always")
+def grow_region(seed: np.int64, within: np.int64) -> np.int64:
+    """The squares of ``within`` (one colour's bitboard) connected to those of ``seed``:
+    a tithe region (R11)."""
+    region = seed
+    while True:
+        grown = spread(region) & within
+        if grown == region:
+            return region
+        region = grown
+
+
 @njit(cache=True)
 def region_size(s: np.ndarray, square: int) -> int:
     """Squares of the region of ``square`` (R11), grown on a 49-bit board."""
     same = colour_bits(s, (s[BOARD + square] - 1) & 3)
-    region = _ONE << square
-    while True:
-        grown = spread(region) & same
-        if grown == region:
-            break
-        region = grown
-    return _popcount(region)
+    return _popcount(grow_region(_ONE << square, same))
+
+
+@njit(cache=True)
+def owed(s: np.ndarray, owner: int, mover: int) -> bool:
+    """Whether ``mover``, Assam stopped on a square of ``owner``'s colour in row ``s``,
+    pays ``owner`` a tithe (R12: not to itself, nor to a seat out of the game)."""
+    # A plain function (LLVM inlines it) rather than ``inline="always"``: inlined by
+    # Numba into the greedy kernels' loops, it cost them a fifth of their speed.
+    return owner != mover and not _is_out(s, owner)
+
+
+@njit(cache=True, inline="always")
+def roll_share(steps: int, due: int, have: int) -> tuple[float, float]:
+    """A roll of ``steps`` asking a tithe of ``due`` of a seat holding ``have`` dirhams:
+    its part of the expected tithe (R13: at most what the seat has) and of the chance
+    that the seat is out (R3's chance of the roll when it cannot pay)."""
+    p = ROLL_SIXTHS[steps] / 6.0
+    if due > have:  # R13: all it has, and it is out
+        return p * have, p
+    return p * due, 0.0
+
+
+@njit(cache=True)
+def roll_threat(s: np.ndarray, turn_by: int, received: np.ndarray) -> tuple[float, float]:
+    """The expected tithe the seat whose turn it is pays and its chance of elimination
+    if Assam is turned by ``turn_by`` (0 left, 1 straight, 2 right) and the die is cast
+    (R9-R13); ``received[seat]`` gets each seat's expected income (4 entries).
+
+    Mirrors :func:`marrakech.threat.roll_threat`, its home, summing in the same order so
+    the floats are the same (``tests/fast/test_threat.py``)."""
+    players = s[PLAYERS]
+    mover = s[TURN]
+    assam = s[ASSAM]
+    position = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
+    have = s[MONEY + mover]
+    paid = 0.0
+    ruin = 0.0
+    for seat in range(4):
+        received[seat] = 0.0
+    for steps in range(1, 5):
+        square = PATH_END[position * 5 + steps] >> 2
+        cell = s[BOARD + square]
+        if cell != 0:
+            owner = owner_of((cell - 1) & 3, players)
+            if owed(s, owner, mover):  # R12
+                part, out = roll_share(steps, region_size(s, square), have)
+                paid += part
+                ruin += out
+                received[owner] += part
+    return paid, ruin
+
+
+@njit(cache=True)
+def cheapest_threat(
+    s: np.ndarray, received: np.ndarray, spare: np.ndarray
+) -> tuple[int, float, float]:
+    """The orientation with the least expected loss (tithe plus ``RUIN_COST`` times the
+    elimination chance), straight first on ties, with its :func:`roll_threat`;
+    ``received`` gets its expected incomes, ``spare`` (4 entries) is scratch space.
+
+    Mirrors :func:`marrakech.threat.cheapest_orient`."""
+    paid, ruin = roll_threat(s, 1, received)
+    best = 1
+    cost = paid + RUIN_COST * ruin
+    for turn_by in (0, 2):
+        if cost == 0.0:
+            break  # nothing cheaper than a free roll
+        p, r = roll_threat(s, turn_by, spare)
+        c = p + RUIN_COST * r
+        if c < cost:
+            best, paid, ruin, cost = turn_by, p, r, c
+            received[:] = spare
+    return best, paid, ruin
 
 
 @njit(cache=True, inline="always")
@@ -318,7 +440,7 @@ def _first_phase(orient_last: bool) -> int:
 @njit(cache=True)
 def _begin(s: np.ndarray) -> int:
     """:func:`_first_phase` under the rule set of row ``s``."""
-    return _first_phase(s[ORIENT_LAST] != 0)
+    return _first_phase(rule_option(s, ORIENT_LAST_BIT))
 
 
 # The steps below take the rule set's values (``players``, ``orient_last``, ``own``) as
@@ -357,7 +479,7 @@ def _pass_turn(s: np.ndarray, turn: int, reveal: bool, players: int, orient_last
 def orient(s: np.ndarray, turn_by: int) -> None:
     """R9: ``turn_by`` 0, 1, 2 = left, straight, right (the Orient action id); then the
     roll, or with R32 the next seat's turn."""
-    _orient(s, turn_by, s[PLAYERS], s[ORIENT_LAST] != 0)
+    _orient(s, turn_by, s[PLAYERS], rule_option(s, ORIENT_LAST_BIT))
 
 
 @njit(cache=True, inline="always")
@@ -390,7 +512,7 @@ def _roll(s: np.ndarray, steps: int, players: int) -> None:
     s[PLIES] += 1
     if cell != 0:
         owner = owner_of((cell - 1) & 3, players)
-        if owner != turn and not _is_out(s, owner):  # R11, R12
+        if owed(s, owner, turn):  # R11, R12
             due = region_size(s, square)
             have = s[MONEY + turn]
             paid = due if have >= due else have
@@ -458,7 +580,7 @@ def _placements(s: np.ndarray, out: np.ndarray, players: int, own: bool) -> int:
 @njit(cache=True, inline="always")
 def place(s: np.ndarray, slot: int) -> None:
     """R14-R17 and R19: lay the seat's next carpet on ``slot`` and pass the turn."""
-    _place(s, slot, s[PLAYERS], s[ORIENT_LAST] != 0)
+    _place(s, slot, s[PLAYERS], rule_option(s, ORIENT_LAST_BIT))
 
 
 @njit(cache=True, inline="always")
@@ -684,68 +806,9 @@ def _choose_weighted(state: np.uint64, weights: np.ndarray, count: int) -> tuple
     return state, count - 1
 
 
-#: Chance of each roll 1..4 in sixths: how many faces of the die show it (R3).
-_ROLL_SIXTHS = np.bincount(DIE, minlength=5).astype(np.int64)
-
 #: The parameters of the informed policy (see :func:`playouts`), in this order.
 INFORMED_PARAMS = 5
 P_EPSILON, P_COVER, P_GROW, P_OWN, P_RUIN = range(INFORMED_PARAMS)
-
-
-@njit(cache=True)
-def roll_threat(s: np.ndarray, turn_by: int, received: np.ndarray) -> tuple[float, float]:
-    """The expected tithe the seat whose turn it is pays and its chance of elimination
-    if Assam is turned by ``turn_by`` (0 left, 1 straight, 2 right) and the die is cast
-    (R9-R13); ``received[seat]`` gets each seat's expected income (4 entries).
-
-    Mirrors :func:`marrakech.threat.roll_threat`, its home, summing in the same order so
-    the floats are the same (``tests/fast/test_threat.py``)."""
-    players = s[PLAYERS]
-    mover = s[TURN]
-    assam = s[ASSAM]
-    position = (assam & ~3) | (((assam & 3) + turn_by - 1) & 3)
-    have = s[MONEY + mover]
-    paid = 0.0
-    ruin = 0.0
-    for seat in range(4):
-        received[seat] = 0.0
-    for steps in range(1, 5):
-        square = PATH_END[position * 5 + steps] >> 2
-        cell = s[BOARD + square]
-        if cell != 0:
-            owner = owner_of((cell - 1) & 3, players)
-            if owner != mover and not _is_out(s, owner):  # R12
-                due = region_size(s, square)  # R11
-                p = _ROLL_SIXTHS[steps] / 6.0
-                if due > have:  # R13: all it has, and it is out
-                    ruin += p
-                    due = have
-                paid += p * due
-                received[owner] += p * due
-    return paid, ruin
-
-
-@njit(cache=True)
-def cheapest_threat(
-    s: np.ndarray, received: np.ndarray, spare: np.ndarray
-) -> tuple[int, float, float]:
-    """The orientation with the least expected loss (tithe plus ``RUIN_COST`` times the
-    elimination chance), straight first on ties, with its :func:`roll_threat`;
-    ``received`` gets its expected incomes, ``spare`` (4 entries) is scratch space.
-
-    Mirrors :func:`marrakech.threat.cheapest_orient`."""
-    paid, ruin = roll_threat(s, 1, received)
-    best = 1
-    cost = paid + RUIN_COST * ruin
-    for turn_by in (0, 2):
-        if cost == 0.0:
-            break  # nothing cheaper than a free roll
-        p, r = roll_threat(s, turn_by, spare)
-        c = p + RUIN_COST * r
-        if c < cost:
-            best, paid, ruin, cost = turn_by, p, r, c
-            received[:] = spare
-    return best, paid, ruin
 
 
 @njit(cache=True)
@@ -855,10 +918,7 @@ def _uniform_loop(
     """The games of :func:`_uniform_playouts` under the rule set given by ``players``,
     ``orient_last`` and ``own`` (the start row's)."""
     for game in range(out.shape[0]):
-        for k in range(POSITION_FIELDS):
-            s[k] = start[k]
-        for k in range(POSITION_FIELDS, WIDTH):
-            s[k] = 0
+        reset_row(s, start)
         places = 0
         options = 0
         while True:
@@ -900,9 +960,9 @@ def _uniform_playouts(
     s = _unowned(row)
     slots = _unowned(slot_buffer)
     players = int(start[PLAYERS])
-    orient_last = start[ORIENT_LAST] != 0
+    orient_last = rule_option(start, ORIENT_LAST_BIT)
     own = start[OWN_COVER] != 0
-    if not orient_last and not own:
+    if start[RULE_FLAGS] == 0 and not own:  # no option on: an option's code reads the row
         if players == 4:
             return _uniform_loop(start, state, out, s, slots, 4, False, False)
         if players == 3:
@@ -944,10 +1004,7 @@ def playouts(
     received = np.empty(4, dtype=np.float64)  # roll_threat's incomes, unused here
     players = start[PLAYERS]
     for game in range(n):
-        for k in range(POSITION_FIELDS):
-            s[k] = start[k]
-        for k in range(POSITION_FIELDS, WIDTH):
-            s[k] = 0
+        reset_row(s, start)
         places = 0
         options = 0
         while True:
@@ -1017,10 +1074,7 @@ def batch_reset(rows: np.ndarray, streams: np.ndarray, start: np.ndarray, mask: 
     for i in range(rows.shape[0]):
         if mask[i]:
             s = rows[i]
-            for k in range(POSITION_FIELDS):
-                s[k] = start[k]
-            for k in range(POSITION_FIELDS, WIDTH):
-                s[k] = 0
+            reset_row(s, start)
             _clear_step(s)
             streams[i] = resolve_chance(s, streams[i])
 
@@ -1220,7 +1274,7 @@ def _checksum() -> int:
 @njit(cache=True)
 def _frozen_constants() -> np.ndarray:
     # The constants imported from the core, as the (possibly cached) compiled code saw
-    # them: phases, id bases, the observation layout, the generator.
+    # them: phases, id bases, the observation layout, the rule options, the generator.
     return np.array(
         [
             ORIENT,
@@ -1248,6 +1302,7 @@ def _frozen_constants() -> np.ndarray:
             SEAT_TOP_FIRST,
             DIRHAMS_SCALE,
             CHANCE_SLOTS,
+            _OPTIONS_KEY,
             int(_GOLDEN >> _U32),
             int(_GOLDEN & _LOW32),
             int(_MIX1 >> _U32),
@@ -1278,7 +1333,7 @@ def _constants() -> list[int]:
         *(PLACE_BASE, ROLL_BASE, DRAW_BASE, DECISION_IDS, SQUARES, NO_LINK),
         *(PLANES_OFFSET, LINKS_OFFSET, ASSAM_OFFSET, PHASE_OFFSET, FACING_OFFSET),
         *(SEATS_OFFSET, SEAT_FEATURES, SEAT_EXISTS, SEAT_IN, SEAT_DIRHAMS, SEAT_CARPETS),
-        *(SEAT_TOP_FIRST, DIRHAMS_SCALE, CHANCE_SLOTS),
+        *(SEAT_TOP_FIRST, DIRHAMS_SCALE, CHANCE_SLOTS, _OPTIONS_KEY),
         *(part for word in words for part in (word >> 32, word & 0xFFFFFFFF)),
     ]
 

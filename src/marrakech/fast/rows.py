@@ -40,7 +40,7 @@ from marrakech.fast.kernels import (  # the offsets live with the kernels (see t
     LAST_PAYER,
     MONEY,
     NOUT,
-    ORIENT_LAST,
+    OPTION_BITS,
     OUT,
     OUTMASK,
     OWN_COVER,
@@ -52,6 +52,7 @@ from marrakech.fast.kernels import (  # the offsets live with the kernels (see t
     PLIES,
     POSITION_FIELDS,
     RULE_CARPETS,
+    RULE_FLAGS,
     RULE_MONEY,
     START_CARPETS,
     TITHE_DIRHAMS,
@@ -81,7 +82,7 @@ __all__ = [
     "LAST_PAYER",
     "MONEY",
     "NOUT",
-    "ORIENT_LAST",
+    "OPTION_BITS",
     "OUT",
     "OUTMASK",
     "OWN_COVER",
@@ -93,6 +94,7 @@ __all__ = [
     "PLIES",
     "POSITION_FIELDS",
     "RULE_CARPETS",
+    "RULE_FLAGS",
     "RULE_MONEY",
     "START_CARPETS",
     "TITHES",
@@ -102,6 +104,8 @@ __all__ = [
     "TURNS",
     "WIDTH",
     "from_arrays",
+    "rule_flags",
+    "rule_options",
     "rules_of",
     "to_arrays",
 ]
@@ -142,7 +146,7 @@ def to_arrays(state: State) -> npt.NDArray[np.int32]:
     values[PILE] = 0 if pile is None else pile
     values[PLAYERS] = players
     values[OWN_COVER] = 1 if rules.own_cover else 0
-    values[ORIENT_LAST] = 1 if rules.orient_last else 0
+    values[RULE_FLAGS] = rule_flags(rules)
     values[RULE_CARPETS : RULE_CARPETS + 3] = rules.carpets
     values[RULE_MONEY] = rules.money
     values[START_CARPETS] = rules.starting_carpets(players)
@@ -153,27 +157,43 @@ def to_arrays(state: State) -> npt.NDArray[np.int32]:
     return row
 
 
+@lru_cache(maxsize=64)
+def rule_flags(rules: RuleSet) -> int:
+    """The :data:`RULE_FLAGS` word of ``rules``: bit i set when option i of
+    :data:`~marrakech.rules.RULE_OPTIONS` is on (:data:`OPTION_BITS`)::
+
+        >>> from marrakech import STANDARD
+        >>> rule_flags(STANDARD), rule_flags(STANDARD.with_options(orient_last=True))
+        (0, 1)
+    """
+    return sum(OPTION_BITS[field] for field, on in rules.options().items() if on)
+
+
+def rule_options(flags: int) -> dict[str, bool]:
+    """The options a :data:`RULE_FLAGS` word holds, by field name (the inverse of
+    :func:`rule_flags`: what :meth:`RuleSet.with_options` takes); a bit beyond the
+    declared options is an :class:`~marrakech.InvalidStateError`."""
+    if not 0 <= flags < 1 << len(OPTION_BITS):
+        known = ", ".join(OPTION_BITS)
+        raise InvalidStateError(f"kernel row: expected rule flags of {known}, found {flags}")
+    return {field: (flags & bit) != 0 for field, bit in OPTION_BITS.items()}
+
+
 def rules_of(row: npt.NDArray[np.integer]) -> RuleSet:
     """The rule set stored in a kernel row."""
     return _rule_set(
-        int(row[RULE_CARPETS]),
-        int(row[RULE_CARPETS + 1]),
-        int(row[RULE_CARPETS + 2]),
-        int(row[RULE_MONEY]),
-        bool(row[OWN_COVER]),
-        bool(row[ORIENT_LAST]),
+        *row[RULE_CARPETS : RULE_CARPETS + 4].tolist(), *row[[OWN_COVER, RULE_FLAGS]].tolist()
     )
 
 
 @lru_cache(maxsize=64)
-def _rule_set(c2: int, c3: int, c4: int, money: int, own_cover: bool, orient_last: bool) -> RuleSet:
+def _rule_set(c2: int, c3: int, c4: int, money: int, own_cover: int, flags: int) -> RuleSet:
     # Cached: converting many rows back to states should not rebuild the same value.
     try:
-        return RuleSet(
-            carpets=(c2, c3, c4), money=money, own_cover=own_cover, orient_last=orient_last
-        )
+        base = RuleSet(carpets=(c2, c3, c4), money=money, own_cover=bool(own_cover))
     except ValueError as error:
         raise InvalidStateError(f"kernel row: {error}") from None
+    return base.with_options(**rule_options(flags))
 
 
 def from_arrays(row: npt.NDArray[np.integer]) -> State:
@@ -204,9 +224,7 @@ def from_arrays(row: npt.NDArray[np.integer]) -> State:
         Fields(
             players,
             _rule_set(
-                *values[RULE_CARPETS : RULE_CARPETS + 4],
-                bool(values[OWN_COVER]),
-                bool(values[ORIENT_LAST]),
+                *values[RULE_CARPETS : RULE_CARPETS + 4], values[OWN_COVER], values[RULE_FLAGS]
             ),
             board,
             values[ASSAM],

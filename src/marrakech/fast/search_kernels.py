@@ -50,21 +50,22 @@ from marrakech.fast.kernels import (
     PILE,
     PLACE,
     PLAYERS,
-    POSITION_FIELDS,
     ROLL,
     START_CARPETS,
     TURN,
     WIDTH,
     _is_out,
+    _popcount,
     apply_unchecked,
     below,
     cheapest_threat,
     colour_bits,
+    grow_region,
     mix64,
     placements,
+    reset_row,
     results,
     roll_threat,
-    spread,
 )
 from marrakech.fast.playouts import INFORMED_DEFAULT
 from marrakech.fast.tables import DIE
@@ -103,17 +104,8 @@ def _regions_squared(bits: np.int64) -> int:
     """Sum of ``size * size`` over the regions of one colour's bitboard (R11)."""
     total = 0
     while bits:
-        region = bits & -bits
-        while True:
-            grown = spread(region) & bits
-            if grown == region:
-                break
-            region = grown
-        n = 0
-        rest = region
-        while rest:
-            rest &= rest - 1
-            n += 1
+        region = grow_region(bits & -bits, bits)
+        n = _popcount(region)
         total += n * n
         bits &= ~region
     return total
@@ -216,14 +208,6 @@ def win_chances(s: np.ndarray, weights: np.ndarray, feats: np.ndarray, out: np.n
 
 
 @njit(cache=True)
-def _copy_position(src: np.ndarray, dst: np.ndarray) -> None:
-    for k in range(POSITION_FIELDS):
-        dst[k] = src[k]
-    for k in range(POSITION_FIELDS, WIDTH):
-        dst[k] = 0
-
-
-@njit(cache=True)
 def _leaf(
     s: np.ndarray,
     weights: np.ndarray,
@@ -296,7 +280,7 @@ def _expand(
         for seat in range(4):
             totals[child, seat] = 0.0
         if prior > 0.0 and (phase == ORIENT or phase == PLACE):
-            _copy_position(s, scratch)
+            reset_row(scratch, s)
             apply_unchecked(scratch, nodes[child, T_ACTION])
             win_chances(scratch, weights, feats, value)
             visits[child] = prior
@@ -361,7 +345,7 @@ def grow(
     done = 0
     while done < iterations:
         full = meta[0] + _MAX_CHILDREN > capacity
-        _copy_position(root, s)
+        reset_row(s, root)
         node = 0
         depth = 0
         path[0] = 0
@@ -469,7 +453,7 @@ def self_play(
     count = 0
     capacity = features.shape[0]
     for game in range(games):
-        _copy_position(starts[game % starts.shape[0]], s)
+        reset_row(s, starts[game % starts.shape[0]])
         first = count
         while True:
             phase = s[PHASE]
