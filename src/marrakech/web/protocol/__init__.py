@@ -2,7 +2,7 @@
 
 - :mod:`~marrakech.web.protocol.client`: what a browser sends (validated strictly, every
   fault explained), the limits, the models' strict base;
-- :mod:`~marrakech.web.protocol.errors`: the error codes and the two refusals
+- :mod:`~marrakech.web.protocol.refusals`: the error codes and the two refusals
   (:class:`ProtocolError` on the WebSocket, :class:`ApiError` over HTTP);
 - :mod:`~marrakech.web.protocol.server`: what the server sends on the WebSocket, every
   message built through its model;
@@ -17,16 +17,16 @@ by hand.
 
 from __future__ import annotations
 
-from marrakech.web.protocol import client, display_names, errors, http_answers, server
+from marrakech.web.protocol import client, display_names, http_answers, refusals, server
 from marrakech.web.protocol.client import *  # noqa: F403
 from marrakech.web.protocol.display_names import *  # noqa: F403
-from marrakech.web.protocol.errors import *  # noqa: F403
 from marrakech.web.protocol.http_answers import *  # noqa: F403
+from marrakech.web.protocol.refusals import *  # noqa: F403
 from marrakech.web.protocol.server import *  # noqa: F403
 
 __all__: list[str] = []
 __all__ += client.__all__
 __all__ += display_names.__all__
-__all__ += errors.__all__
+__all__ += refusals.__all__
 __all__ += http_answers.__all__
 __all__ += server.__all__

@@ -40,7 +40,7 @@ from marrakech.bots import LEVELS as BOT_LEVELS
 from marrakech.bots import check_level_players
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, parse_rules
 from marrakech.web.protocol.display_names import Name, RequiredName
-from marrakech.web.protocol.errors import ApiError, ProtocolError
+from marrakech.web.protocol.refusals import ApiError, ProtocolError
 
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
 MAX_MESSAGE_BYTES = 4096

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from marrakech.web.protocol.client import StrictModel
-from marrakech.web.protocol.errors import ApiErrorCode
+from marrakech.web.protocol.refusals import ApiErrorCode
 from marrakech.web.protocol.server import (
     Analysis,
     ChatLine,

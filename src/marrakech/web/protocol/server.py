@@ -21,7 +21,7 @@ from pydantic import Field, TypeAdapter, model_validator
 
 from marrakech.rules import parse_rules
 from marrakech.web.protocol.client import ClockMode, StrictModel
-from marrakech.web.protocol.errors import ErrorCode
+from marrakech.web.protocol.refusals import ErrorCode
 from marrakech.web.store import GameStatus, SeatKind
 
 #: A position: the core's :func:`marrakech.views.state_view`.
