@@ -37,6 +37,11 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
         "arena",
         "rate a policy or bot against the reference bots, on the bots' ladder",
     ),
+    "compile": (
+        "marrakech.fast.cli",
+        "fast",
+        "compile the fast kernels now, so that no later program waits for them",
+    ),
     "connect": (
         "marrakech.web.connect.cli",
         "connect",
