@@ -36,6 +36,7 @@ from sqlalchemy import (
     insert,
     literal_column,
     null,
+    or_,
     select,
     true,
     update,
@@ -403,15 +404,29 @@ class AccountQueries:
         def compiled(statement: ClauseElement, columns: Sequence[str] = ()) -> Statement:
             return compile_statement(statement, dialect, columns)
 
-        self.insert_account = compiled(insert(a), columns=("id", "name", "name_key", "created"))
+        self.insert_account = compiled(
+            insert(a), columns=("id", "name", "name_key", "name_skeleton", "created")
+        )
         self.account = compiled(select(a).where(a.c.id == P("account_id")))
         self.account_named = compiled(
             select(a).where(a.c.name_key == P("key"), a.c.deleted == false())
         )
+        # The account whose name looks like one (its skeleton's, or its key's).
+        self.account_like = compiled(
+            select(a)
+            .where(
+                or_(a.c.name_skeleton == P("skeleton"), a.c.name_key == P("key")),
+                a.c.deleted == false(),
+            )
+            .order_by(a.c.created)
+            .limit(1)
+        )
         self.delete_account = compiled(
             update(a)
             .where(a.c.id == P("account_id"), a.c.deleted == false())
-            .values(deleted=True, deleted_at=P("now"), name="", name_key=null())
+            .values(
+                deleted=True, deleted_at=P("now"), name="", name_key=null(), name_skeleton=null()
+            )
             .returning(a.c.id)
         )
 
