@@ -183,6 +183,7 @@ class Accounts:
         self.sign_up_rates.check(client, "new accounts")
         name = self.check_name(name)
         self.check_password(password, name)
+        await self._check_free(name)  # else the database's indexes refuse it, after a hash
         encoded = await self._hash(password)
         now = time.time()
         account_id = new_account_id()
