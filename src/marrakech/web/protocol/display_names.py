@@ -31,11 +31,11 @@ import icu
 from pydantic import AfterValidator
 
 MAX_NAME = 40
+ZWNJ, ZWJ = "\u200c", "\u200d"
 #: Zero-width joiner and non-joiner: format characters that names need (emoji
 #: sequences such as 👩‍💻, Persian and Indic words), unlike every other control
 #: character, and only where those scripts need them (:func:`joiner_problem`).
-JOINERS = frozenset("\u200c\u200d")
-ZWNJ, ZWJ = "\u200c", "\u200d"
+JOINERS = frozenset((ZWNJ, ZWJ))
 #: The most combining marks a name may stack on one character (Vietnamese needs two).
 MAX_MARKS = 3
 #: Graphic characters that render as nothing but are neither spaces nor
@@ -69,7 +69,7 @@ STAFF_PREFIXES = ("admin", "bot", "robot")
 _SPOOF = icu.SpoofChecker()
 _P = icu.UProperty
 #: ICU's Joining_Type values (``UJoiningType``) that CONTEXTJ reads.
-_JOIN_CAUSING, _DUAL, _LEFT, _RIGHT, _TRANSPARENT = 1, 2, 3, 4, 5
+_DUAL, _LEFT, _RIGHT, _TRANSPARENT = 2, 3, 4, 5
 _VIRAMA = 9
 
 
