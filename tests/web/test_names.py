@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from marrakech.web.accounts.service import Accounts
+from marrakech.web.accounts.service import Account, Accounts, SignedIn
 from marrakech.web.limits import ClientRates, Limits
 from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.store import GameStore, StoreConflict
@@ -318,5 +318,15 @@ async def test_the_migration_gives_look_alike_accounts_the_oldest_one_skeleton(
         accounts = Accounts(store, CHEAP)
         with pytest.raises(ApiError, match="looks like the existing name 'alice'"):
             await accounts.sign_up("198.51.100.1", "al\u0456ce", PASSWORD, "test")
+        # alice goes: the look-alike that stays takes the skeleton, and guards it.
+        alice = Account("a1", "alice", 1.0)
+        await accounts.delete(SignedIn(alice, ""))
+        assert (await accounts_table(store))[1] == {
+            "id": "a2",
+            "name": "\u0430lice",
+            "name_skeleton": name_skeleton("alice"),
+        }
+        with pytest.raises(ApiError, match="looks like the existing name '\u0430lice'"):
+            await accounts.sign_up("198.51.100.1", "alice", PASSWORD, "test")
     finally:
         await store.close()

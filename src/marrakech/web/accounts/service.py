@@ -480,6 +480,21 @@ class Accounts:
                 _step(self.q.rename_seats, account_id=account_id, new_name=DELETED_NAME),
             ]
         )
+        await self._guard_look_alikes()
+
+    async def _guard_look_alikes(self) -> None:
+        """Give their skeleton to the accounts that have none (their name looked like an
+        older account's before revision 0008_name_skeletons) once it is free: the older
+        account deleted, no new account may look like the one that stays."""
+        (rows,) = await self.store.transact([_step(self.q.unguarded_accounts)])
+        for row in rows:
+            guard = _step(
+                self.q.guard_account, account_id=row["id"], skeleton=name_skeleton(row["name"])
+            )
+            try:
+                await self.store.transact([guard])
+            except StoreConflict:
+                continue  # its look is still an older account's
 
     async def export(self, signed_in: SignedIn) -> dict[str, Any]:
         """Everything stored about the account, as JSON data (no secret: password

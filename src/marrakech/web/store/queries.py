@@ -421,6 +421,18 @@ class AccountQueries:
             .order_by(a.c.created)
             .limit(1)
         )
+        # Accounts without a skeleton (look-alikes of an older one, kept by revision
+        # 0008_name_skeletons), and giving one its skeleton once that is free.
+        self.unguarded_accounts = compiled(
+            select(a.c.id, a.c.name)
+            .where(a.c.name_skeleton.is_(None), a.c.deleted == false())
+            .order_by(a.c.created, a.c.id)
+        )
+        self.guard_account = compiled(
+            update(a)
+            .where(a.c.id == P("account_id"), a.c.name_skeleton.is_(None), a.c.deleted == false())
+            .values(name_skeleton=P("skeleton"))
+        )
         self.delete_account = compiled(
             update(a)
             .where(a.c.id == P("account_id"), a.c.deleted == false())
