@@ -282,7 +282,7 @@ async def test_two_instances_signing_up_look_alikes_at_once_make_one_account(
 
 @in_fresh_loop
 async def test_the_migration_gives_look_alike_accounts_the_oldest_one_skeleton(
-    open_database: Callable[[str], Awaitable[GameStore]],
+    open_database: Callable[[str], Awaitable[GameStore]], caplog: pytest.LogCaptureFixture
 ) -> None:
     old = await open_database("head")
     try:
@@ -308,7 +308,11 @@ async def test_the_migration_gives_look_alike_accounts_the_oldest_one_skeleton(
             await old.transact([(sql, values)])
     finally:
         await old.close()
-    store = await open_database("head")
+    with caplog.at_level("WARNING", logger="marrakech.web"):
+        store = await open_database("head")
+    assert "account a2 keeps its name '\u0430lice', which looks like the older account 'alice'" in (
+        caplog.text
+    )
     try:
         assert await accounts_table(store) == [
             {"id": "a1", "name": "alice", "name_skeleton": name_skeleton("alice")},
