@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from marrakech.web.protocol import name_skeleton
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
 from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import (
@@ -35,7 +36,13 @@ def queries(store: GameStore) -> tuple[RatingQueries, AccountQueries]:
 
 async def add_account(store: GameStore, account_id: str, name: str) -> None:
     _, a = queries(store)
-    values = {"id": account_id, "name": name, "name_key": name.lower(), "created": 1000.0}
+    values = {
+        "id": account_id,
+        "name": name,
+        "name_key": name.lower(),
+        "name_skeleton": name_skeleton(name),
+        "created": 1000.0,
+    }
     await store.transact([(a.insert_account.sql, a.insert_account.params(values))])
 
 
