@@ -23,6 +23,7 @@ import websockets.asyncio.client as websockets
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.web.servers import Served
+from tests.web.smtp_server import Inbox
 
 #: The ``marrakech`` command, run by this test's Python.
 MARRAKECH = "import sys; from marrakech.cli import main; sys.exit(main())"
@@ -142,6 +143,38 @@ def test_metrics_of_an_instance_on_postgresql_show_its_pool(pg_url: str) -> None
         assert found['marrakech_store_call_seconds_count{call="create_game"}'] == 1
     finally:
         server.stop()
+
+
+def test_metrics_show_the_reminders_outbox(tmp_path: Path) -> None:
+    """With email reminders on, the outbox's messages show by status: a verification
+    message sent moves ``sent`` from 0 to 1."""
+    with Inbox() as inbox:
+        server = Served(
+            tmp_path / "games.sqlite3",
+            *("--metrics", "0", "--smtp-url", f"smtp://127.0.0.1:{inbox.port}"),
+            *("--mail-from", "Marrakech <games@example.org>"),
+            *("--public-url", "https://games.example.org"),
+        )
+        try:
+            url = metrics_url(server)
+            outbox = 'marrakech_reminders_outbox{status="%s"}'
+            before = samples(url)
+            assert [before[outbox % s] for s in ("queued", "sending", "sent")] == [0, 0, 0]
+            spec = {"players": 2, "seats": [{"kind": "human"}] * 2, "first_seat": 0}
+            status, body = request(server.url + "api/games", spec)
+            game = json.loads(body)
+            given = {"game": game["game_id"], "token": game["seats"][0]["token"]}
+            status, body = request(
+                server.url + "api/mail/seat", given | {"address": "a@b.org", "lang": "en"}
+            )
+            assert status == 200, body
+            inbox.wait_for(1)
+            deadline = time.monotonic() + 30
+            while samples(url)[outbox % "sent"] != 1:  # marked sent once the relay took it
+                assert time.monotonic() < deadline, server.log()
+                time.sleep(0.1)
+        finally:
+            server.stop()
 
 
 def test_metrics_are_refused_to_addresses_not_allowed(tmp_path: Path) -> None:
