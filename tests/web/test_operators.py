@@ -307,6 +307,10 @@ def test_a_backup_taken_while_the_server_writes_serves_the_same_replays(
     finally:
         server.stop()
     assert not copy.with_name(copy.name + "-wal").exists()  # one file, whole
+    # The server stopped, a backup leaves nothing beside its file (a -wal or -shm
+    # owned by whoever ran it would stop the server from opening its file).
+    assert backup(db, tmp_path / "later.sqlite3").returncode == 0
+    assert sorted(path.name for path in tmp_path.glob("games.sqlite3*")) == ["games.sqlite3"]
     with sqlite3.connect(copy) as check:
         assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     # The restore: a new server on the backup file. Bots it would resume wait a long

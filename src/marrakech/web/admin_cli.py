@@ -149,8 +149,10 @@ def backup(db: str | Path, path: Path) -> int:
     partial = path.with_name(path.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
-        # Read-only: the backup never writes to the server's file.
-        source = sqlite3.connect(f"{source_path.resolve().as_uri()}?mode=ro", uri=True)
+        # Not read-only: a read-only connection to a stopped server's WAL file leaves a
+        # -wal and a -shm behind it (owned by whoever ran the backup); this one removes
+        # them as it closes. The backup itself only reads.
+        source = sqlite3.connect(source_path)
         try:
             target = sqlite3.connect(partial)
             try:
