@@ -21,7 +21,10 @@ from typing import Any
 
 import websockets.asyncio.client as websockets
 from prometheus_client.parser import text_string_to_metric_families
+from starlette.testclient import TestClient
 
+from marrakech.web.app import create_app
+from marrakech.web.metrics import Metrics
 from tests.web.servers import Served
 from tests.web.smtp_server import Inbox
 
@@ -175,6 +178,22 @@ def test_metrics_show_the_reminders_outbox(tmp_path: Path) -> None:
                 time.sleep(0.1)
         finally:
             server.stop()
+
+
+def test_a_new_gauge_is_one_line(tmp_path: Path) -> None:
+    """The recipe of docs/architecture.md, "A metric": a later gauge (a matchmaking
+    pool's players, say) is one call of ``Metrics.gauge``, read at each scrape."""
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0, metrics_port=9464)
+    site = TestClient(app, base_url="http://testserver:9464", client=("127.0.0.1", 5000))
+    with site:
+        waiting = ["ana", "bo", "cy"]
+        metrics: Metrics = app.state.web.metrics
+        metrics.gauge("marrakech_matchmaking_pool_players", "Players waiting", lambda: len(waiting))
+        reply = site.get("/metrics")
+        assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
+        assert "marrakech_matchmaking_pool_players 3.0" in reply.text.splitlines()
+        assert "marrakech_games_live" in reply.text  # beside the server's own
+        assert site.get("/api/health").status_code == 404  # the metrics port's only path
 
 
 def test_metrics_are_refused_to_addresses_not_allowed(tmp_path: Path) -> None:
