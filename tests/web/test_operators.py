@@ -249,6 +249,14 @@ def test_json_logs_are_one_object_a_line(tmp_path: Path) -> None:
             site = line.split()[4]
             assert request(site + "api/health")[0] == 200
             assert request(site + "api/games/nosuchgame1")[0] == 404
+
+            async def no_game() -> None:
+                uri = site.replace("http", "ws") + "ws/nosuchgame2"
+                async with websockets.connect(uri, ping_interval=None) as ws:
+                    await ws.send(json.dumps({"type": "hello", "tokens": []}))
+                    await ws.recv()  # not_found, then closed
+
+            asyncio.run(no_game())
         finally:
             process.terminate()
             process.wait(timeout=30)
@@ -265,6 +273,8 @@ def test_json_logs_are_one_object_a_line(tmp_path: Path) -> None:
     missing = next(r for r in records if r.get("path") == "/api/games/nosuchgame1")
     assert missing["method"] == "GET" and missing["status"] == 404
     assert missing["level"] == "INFO" and missing["time"].endswith("Z")
+    socket = next(r for r in records if r.get("path") == "/ws/nosuchgame2")
+    assert socket["status"] == 101 and socket["client"].startswith("127.0.0.1:")
 
 
 def resigned_game(server: Served) -> str:

@@ -2,7 +2,8 @@
 
 Each line has ``time`` (UTC, ISO 8601), ``level``, ``logger`` and ``message``; a
 request's line from uvicorn's access log adds its fields (``client``, ``method``,
-``path``, ``http_version``, ``status``); a failure adds ``exception`` (the traceback);
+``path``, ``http_version``, ``status``), and so does a WebSocket handshake's (status
+101 when accepted); a failure adds ``exception`` (the traceback);
 and fields given to a log call with ``extra=`` come along. uvicorn's own loggers, the
 app's (``marrakech.*``) and Python's warnings all go through it::
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import re
 from typing import Any
 
 #: A record's own attributes: anything else on it came with ``extra=`` and is a field.
@@ -33,6 +35,8 @@ _STANDARD = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | 
     "taskName",
 }
 
+#: uvicorn's line of a WebSocket handshake (on ``uvicorn.error``): client, path[, status].
+_WEBSOCKET = re.compile(r'%s - "WebSocket %s" ')
 #: The fields of uvicorn's access-log line, in the order of its arguments.
 _ACCESS_FIELDS = ("client", "method", "path", "http_version", "status")
 
@@ -51,6 +55,10 @@ class JsonFormatter(logging.Formatter):
         args = record.args
         if record.name == "uvicorn.access" and isinstance(args, tuple) and len(args) == 5:
             line.update(zip(_ACCESS_FIELDS, args, strict=True))
+        elif _WEBSOCKET.match(str(record.msg)) and isinstance(args, tuple) and len(args) >= 2:
+            # uvicorn's line of a WebSocket's handshake: accepted (101), or refused.
+            status = args[2] if len(args) > 2 else 101 if "accepted" in str(record.msg) else 403
+            line.update(client=args[0], method="GET", path=args[1], status=status)
         for key, value in record.__dict__.items():
             if key not in _STANDARD and key not in line:
                 line[key] = value
