@@ -194,6 +194,9 @@ def test_a_new_gauge_is_one_line(tmp_path: Path) -> None:
         assert "marrakech_matchmaking_pool_players 3.0" in reply.text.splitlines()
         assert "marrakech_games_live" in reply.text  # beside the server's own
         assert site.get("/api/health").status_code == 404  # the metrics port's only path
+        assert site.post("/metrics").status_code == 405
+        head = site.head("/metrics")
+        assert head.status_code == 200 and head.content == b""
 
 
 def test_metrics_are_refused_to_addresses_not_allowed(tmp_path: Path) -> None:
