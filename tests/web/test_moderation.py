@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,11 +19,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from marrakech.web.accounts.sessions import COOKIE
+from marrakech.web.store import ChatRow, Reporter
+from marrakech.web.store.sqlite import SQLiteStore
 from tests.web.conftest import TWO_HUMANS, Apps, Conn, create_game, seat_token
 from tests.web.servers import Served, run_showing_logs
 from tests.web.test_account_limits import at
 from tests.web.test_accounts import CHEAP, sign_up
 from tests.web.test_chat import ROOMY, chat_of, post_json, say
+from tests.web.test_rooms import in_fresh_loop
+from tests.web.test_store_legacy import LEGACY, _load_dump
 
 THREE_HUMANS = {"players": 3, "seats": [{"kind": "human"}] * 3}
 
@@ -310,3 +315,60 @@ def test_postgres_instances_relay_held_and_restored_lines(pg_url: str) -> None:
     finally:
         one.stop()
         two.stop()
+
+
+# -- the migration -------------------------------------------------------------------------
+
+
+def _old_reports(line_id: int) -> list[tuple[Any, ...]]:
+    """The reports a version before issue 36 stored: a player's seat, a spectator's
+    address."""
+    return [(line_id, "seat:1", 1.0), (line_id, "address:203.0.113.5", 2.0)]
+
+
+#: What the migration makes of them: kinds and addresses, no account.
+MIGRATED = (
+    Reporter("player", "", None),
+    Reporter("spectator", "203.0.113.5", None),
+)
+
+
+def test_reports_stored_before_keep_their_kinds_sqlite(tmp_path: Path) -> None:
+    """A file at the revision before (made from a legacy file): its reports come out
+    of the migration as a player's and a spectator's."""
+    path = tmp_path / "games.sqlite3"
+    shutil.copy(LEGACY / "sqlite-6.sqlite3", path)
+    old = SQLiteStore(path, revision="0006_turn_based")
+    line = old.add_chat(ChatRow("over", 0, "players", "text", "old words", address="a"))
+    with old._lock:
+        old._db.executemany(
+            "INSERT INTO chat_reports (line_id, reporter, at) VALUES (?, ?, ?)",
+            _old_reports(line.id),
+        )
+        old._db.execute("UPDATE chat SET reports = 2")
+    old.close()
+    store = SQLiteStore(path)
+    (entry,) = store.chat_reports(10)
+    assert entry.reporters == MIGRATED and not entry.line.held
+    assert entry.line.reporters == ("seat:1", "address:203.0.113.5")
+    store.close()
+
+
+@in_fresh_loop
+async def test_reports_stored_before_keep_their_kinds_postgres(pg_url: str) -> None:
+    from marrakech.web.store.postgres import PostgresStore
+
+    await _load_dump(pg_url, "postgres-5")
+    old = await PostgresStore.open(pg_url, revision="0006_turn_based")
+    line = await old.add_chat(ChatRow("over", 0, "players", "text", "old words"))
+    async with old.pool.connection() as conn:
+        for row in _old_reports(line.id):
+            await conn.execute(
+                "INSERT INTO chat_reports (line_id, reporter, at) VALUES (%s, %s, %s)", row
+            )
+        await conn.execute("UPDATE chat SET reports = 2")
+    await old.close()
+    store = await PostgresStore.open(pg_url)
+    (entry,) = await store.chat_reports(10)
+    assert entry.reporters == MIGRATED and not entry.line.held
+    await store.close()

@@ -6,7 +6,6 @@ how their rows become :class:`~marrakech.web.store.ChatRow` and the rest."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import delete, false, func, insert, select, update
@@ -193,14 +192,16 @@ class ChatQueries:
     @classmethod
     def reports_of(cls, rows: Sequence[Mapping[str, Any]]) -> list[ChatReport]:
         """The rows of :attr:`chat_reports` (a line per report) as the queue's entries."""
-        lines: dict[int, ChatRow] = {}
-        reporters: dict[int, list[Reporter]] = {}
+        grouped: dict[int, list[Mapping[str, Any]]] = {}
         for row in rows:
-            line = lines.setdefault(int(row["id"]), cls.chat_row(row))
-            reporters.setdefault(line.id, []).append(
-                Reporter(row["reporter_kind"], row["reporter_address"], row["reporter_account"])
-            )
+            grouped.setdefault(int(row["id"]), []).append(row)
         return [
-            ChatReport(replace(line, reporters=tuple(r.key for r in by)), tuple(by))
-            for line, by in ((line, reporters[key]) for key, line in lines.items())
+            ChatReport(
+                cls.chat_row(reports[0], [report["reporter"] for report in reports]),
+                tuple(
+                    Reporter(r["reporter_kind"], r["reporter_address"], r["reporter_account"])
+                    for r in reports
+                ),
+            )
+            for reports in grouped.values()
         ]
