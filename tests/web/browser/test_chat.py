@@ -129,3 +129,28 @@ def test_a_game_without_chat_says_so(server: LiveServer, new_page: Any) -> None:
     page.goto(server.base + game["seats"][0]["link"])
     page.wait_for_selector("[data-testid=chat-off]", state="visible")
     assert not page.locator("[data-testid=chat-input]").is_visible()
+
+
+def test_a_line_the_operator_hides_leaves_an_open_page(server: LiveServer, new_page: Any) -> None:
+    """``marrakech admin hide-message``, run as its own process on the server's SQLite
+    file, takes the line away from a page left open, which says why (issue 36)."""
+    from tests.web.test_moderation import admin_ok
+
+    game = create(server)
+    red = new_page()
+    red.goto(server.base + game["seats"][0]["link"])
+    red.fill("[data-testid=chat-input]", "to be hidden")
+    red.press("[data-testid=chat-input]", "Enter")
+    red.fill("[data-testid=chat-input]", "to be kept")
+    red.press("[data-testid=chat-input]", "Enter")
+    wait_line(red, "to be kept")
+    (line,) = [
+        line["id"]
+        for line in server.api("GET", f"/api/games/{game['game_id']}/replay")["chat"]
+        if line["text"] == "to be hidden"
+    ]
+    admin_ok(server.db, "hide-message", game["game_id"], str(line))
+    wait_until(red, lambda: "to be hidden" not in lines(red), "the hidden line gone")
+    assert lines(red) == ["to be kept"]
+    status = red.locator("[data-testid=chat-status]").inner_text()
+    assert "removed by the server’s operator" in status
