@@ -27,7 +27,7 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
     "admin": (
         "marrakech.web.admin_cli",
         "web",
-        "moderate the web app's chat: hide messages, list reports, ban addresses",
+        "run the web app: hide chat messages, list reports, ban addresses, back up",
     ),
     "play": ("marrakech.tui.cli", "tui", "play in the terminal"),
     "learn": ("marrakech.tui.tutorial", "tui", "learn to play: short lessons in the terminal"),
@@ -36,6 +36,11 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
         "marrakech.arena.evaluate",
         "arena",
         "rate a policy or bot against the reference bots, on the bots' ladder",
+    ),
+    "compile": (
+        "marrakech.fast.cli",
+        "fast",
+        "compile the fast kernels now, so that no later program waits for them",
     ),
     "connect": (
         "marrakech.web.connect.cli",

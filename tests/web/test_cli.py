@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatu
 
 from marrakech.cli import build_parser
 from marrakech.web.cli import url
+from tests.web.postgres import free_port
 from tests.web.servers import Served
 
 
@@ -37,6 +38,30 @@ def test_serve_options() -> None:
         ["serve", "--relaxed-seconds", "600", "--blitz-seconds", "5", "--open-game-ttl", "60"]
     )
     assert (args.relaxed_seconds, args.blitz_seconds, args.open_game_ttl) == (600, 5, 60)
+    assert (args.metrics, args.metrics_allow, args.log_format) == (None, [], "text")
+    args = build_parser().parse_args(
+        ["serve", "--metrics", "9464", "--metrics-allow", "10.0.0.7", "--log-format", "json"]
+    )
+    assert args.metrics == ("127.0.0.1", 9464) and args.log_format == "json"
+    assert [str(network) for network in args.metrics_allow] == ["10.0.0.7/32"]
+    assert build_parser().parse_args(["serve", "--metrics", "[::1]:0"]).metrics == ("::1", 0)
+
+
+def test_serve_refuses_metrics_on_the_sites_port(tmp_path: Path) -> None:
+    """``--metrics`` on the site's own port would serve them to the site's visitors:
+    refused, saying why, before serving anything."""
+    port = str(free_port())
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "marrakech.web", "--db", str(tmp_path / "games.sqlite3")),
+            *("--port", port, "--metrics", f"127.0.0.1:{port}"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and not done.stdout
+    assert f"--metrics: cannot listen on 127.0.0.1:{port}: the site's own port" in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -48,6 +73,9 @@ def test_serve_options() -> None:
         ["--blitz-seconds", "0"],
         ["--relaxed-seconds", "1.5"],
         ["--open-game-ttl", "forever"],
+        ["--metrics", "localhost"],
+        ["--metrics", "127.0.0.1:99999"],
+        ["--metrics-allow", "everyone"],
     ],
 )
 def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -94,5 +94,10 @@ def test_the_bot_levels_are_seeded_in_order_on_the_same_scale() -> None:
     assert seeds["medium"].mu < min(seeds["hard"].mu, seeds["expert"].mu)
     assert all(0 < seed.sigma < START.sigma for seed in seeds.values())
     assert plays_like(seeds["medium"], seeds) == "medium"
-    assert plays_like(Rating(-20.0, 2.0), seeds) == "easy"
+    # The strongest level whose number shown the player's reaches (the leaderboard's
+    # numbers): one loss to easy from the start is 872, above easy, far below medium.
+    lost_to_easy = rate([START, seeds["easy"]], [2, 1])[0]
+    assert shown(seeds["easy"]) < shown(lost_to_easy) < shown(seeds["medium"])
+    assert plays_like(lost_to_easy, seeds) == "easy"
+    assert plays_like(Rating(-30.0, 2.0), seeds) is None  # below every level
     assert plays_like(START, {}) is None

@@ -105,7 +105,7 @@ async def test_r22_a_timed_out_player_of_a_rated_game_is_last_whatever_its_stand
 ) -> None:
     store = SQLiteStore(tmp_path / "games.sqlite3")
     a = AccountQueries("sqlite")
-    values = {"id": "a1", "name": "Ana", "name_key": "ana", "created": 1.0}
+    values = {"id": "a1", "name": "Ana", "name_key": "ana", "name_skeleton": "ana", "created": 1.0}
     store.transact([(a.insert_account.sql, a.insert_account.params(values))])
     manager = RoomManager(store, bot_delay=0, seed=4, blitz_seconds=1)
     await manager.start()

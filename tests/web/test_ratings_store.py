@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from marrakech.web.protocol import name_skeleton
 from marrakech.web.ratings import START, Rating, bot_seeds, rate
 from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import (
@@ -35,7 +36,13 @@ def queries(store: GameStore) -> tuple[RatingQueries, AccountQueries]:
 
 async def add_account(store: GameStore, account_id: str, name: str) -> None:
     _, a = queries(store)
-    values = {"id": account_id, "name": name, "name_key": name.lower(), "created": 1000.0}
+    values = {
+        "id": account_id,
+        "name": name,
+        "name_key": name.lower(),
+        "name_skeleton": name_skeleton(name),
+        "created": 1000.0,
+    }
     await store.transact([(a.insert_account.sql, a.insert_account.params(values))])
 
 
@@ -207,3 +214,26 @@ async def test_two_ends_at_once_rate_one_player_twice(open_store: Callable[..., 
     assert chained == 4 and stored[("account", "a1")]["mu"] == pytest.approx(mu)
     await one.close()
     await two.close()
+
+
+@in_fresh_loop
+async def test_the_leaderboard_reads_a_range_of_games(open_store: Callable[..., Any]) -> None:
+    """One statement for the listed and the provisional (issue 36): the accounts whose
+    rated games at a count lie in a range, best first."""
+    store = await open_store()
+    await setup(store)
+    await rated_game(store, "r1")
+    await store.append_actions("r1", 0, [ActionRow("L", 0)], "over", False, 1, GameEnd((2, 1, 3)))
+    await rated_game(store, "r2")
+    await store.append_actions("r2", 0, [ActionRow("L", 0)], "over", False, 1, GameEnd((2, 1, 3)))
+    q, _ = queries(store)
+
+    async def names(low: int, high: int) -> list[str]:
+        values = {"players": 3, "min_games": low, "max_games": high, "limit": 10}
+        (rows,) = await store.transact([(q.leaderboard.sql, q.leaderboard.params(values))])
+        return [row["name"] for row in rows]
+
+    assert await names(2, 2**31 - 1) == ["Bo", "Ana"]  # Bo won both
+    assert await names(1, 1) == [] and await names(3, 2**31 - 1) == []
+    assert await names(1, 2) == ["Bo", "Ana"]
+    await store.close()

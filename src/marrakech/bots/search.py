@@ -56,13 +56,9 @@ def _warm_up() -> None:
     global _warm
     if _warm:
         return
-    from marrakech.fast.rows import to_arrays
-    from marrakech.fast.search_kernels import INFORMED, Tree, grow
+    from marrakech.fast.warm_up import search_tree
 
-    tree = Tree(capacity=64)
-    tree.reset()
-    grow(to_arrays(State.new(players=2)), *tree.arrays(), 1, 0.15, 1.0, 0.0,
-         load_value(2).array(), INFORMED, 0, -1)  # fmt: skip
+    search_tree()
     _warm = True
 
 

@@ -1,4 +1,5 @@
-"""``marrakech admin``: the operator's moderation of the chat, on the server's database.
+"""``marrakech admin``: the operator's moderation of the chat, on the server's database,
+and its backups.
 
 ::
 
@@ -13,6 +14,10 @@
     $ marrakech admin unban-address 203.0.113.7
     $ marrakech admin ban-account "Some Name" --reason "insults"
     $ marrakech admin unban-account "Some Name"
+    $ marrakech admin --db games.sqlite3 backup /backups/games-2026-12-05.sqlite3
+
+``backup`` copies an SQLite store while the server runs (:func:`backup`); a
+PostgreSQL database is backed up with ``pg_dump`` (docs/deploy.md).
 
 It works on the database itself (``--db``, or ``MARRAKECH_DB``, as ``marrakech
 serve``), so every instance honours a ban at once: a banned address can create no
@@ -47,8 +52,8 @@ def add_parser(subparsers: Any) -> None:
     """Add ``admin`` to the ``marrakech`` command."""
     parser = subparsers.add_parser(
         "admin",
-        help="moderate the chat: the reports queue, hidden messages, bans",
-        description="Moderate the web app's chat on its database.",
+        help="moderate the chat (the reports queue, hidden messages, bans), back up the store",
+        description="Moderate the web app's chat on its database; back it up.",
     )
     parser.add_argument(
         "--db",
@@ -95,6 +100,15 @@ def add_parser(subparsers: Any) -> None:
     ban.add_argument("--reason", default="", help="why (kept with the ban)")
     unban = actions.add_parser("unban-account", help="lift an account's ban")
     unban.add_argument("name", type=_name, help="the account's name")
+    backup = actions.add_parser(
+        "backup",
+        help="copy the SQLite file, while the server runs (PostgreSQL: pg_dump)",
+        description="Copy the game store's SQLite file to a new file, consistent even "
+        "while the server runs and writes (SQLite's online backup). Restore: stop the "
+        "server and start it on the copy (--db), or put the copy in the file's place "
+        "(docs/deploy.md). On PostgreSQL, use pg_dump.",
+    )
+    backup.add_argument("path", type=Path, help="the new file (must not exist)")
     parser.set_defaults(run=run)
 
 
@@ -134,11 +148,76 @@ def run(args: argparse.Namespace) -> int:
     from marrakech.web.store import StoreError, default_db_path
 
     db: str | Path = args.db or default_db_path()
+    if args.action == "backup":
+        return backup(db, args.path)
     try:
         return asyncio.run(_run(args, db))
     except (StoreError, ImportError) as error:
         print(f"marrakech admin: {error}", file=sys.stderr)
         return 1
+
+
+def backup(db: str | Path, path: Path) -> int:
+    """``marrakech admin backup PATH``: the SQLite store copied to ``PATH`` with
+    SQLite's online backup, in one step, so the copy is the database as one moment saw
+    it while the server goes on writing (WAL: it waits for no one). Written beside
+    ``PATH`` first, checked, then renamed: a ``PATH`` that exists is a whole backup.
+    The exit code."""
+    import sqlite3
+
+    from marrakech.web.context import is_postgres
+
+    if is_postgres(db):
+        shown = str(db).split("@")[-1]  # never a password
+        print(
+            "marrakech admin backup: the games are on PostgreSQL: back them up with"
+            f" pg_dump, e.g. pg_dump --format=custom --file={path} 'postgresql://...@{shown}'"
+            " (docs/deploy.md)",
+            file=sys.stderr,
+        )
+        return 2
+    source_path = Path(db)
+    if not source_path.is_file():
+        print(
+            f"marrakech admin backup: no game store at {db} (give the server's --db)",
+            file=sys.stderr,
+        )
+        return 1
+    if path.exists():
+        print(f"marrakech admin backup: {path} exists: expected a new file", file=sys.stderr)
+        return 1
+    if path.resolve() == source_path.resolve():
+        print("marrakech admin backup: expected another file than the store", file=sys.stderr)
+        return 1
+    partial = path.with_name(path.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        # Not read-only: a read-only connection to a stopped server's WAL file leaves a
+        # -wal and a -shm behind it (owned by whoever ran the backup); this one removes
+        # them as it closes. The backup itself only reads.
+        source = sqlite3.connect(source_path)
+        try:
+            target = sqlite3.connect(partial)
+            try:
+                source.backup(target)  # pages=-1: all at once, one consistent snapshot
+                (check,) = target.execute("PRAGMA quick_check").fetchone()
+                if check != "ok":
+                    raise sqlite3.DatabaseError(f"the copy does not check: {check}")
+                games = target.execute("SELECT count(*) FROM games").fetchone()[0]
+                actions = target.execute("SELECT count(*) FROM actions").fetchone()[0]
+                # One file, nothing in a -wal beside it: copied, moved, opened as it is.
+                target.execute("PRAGMA journal_mode=DELETE")
+            finally:
+                target.close()
+        finally:
+            source.close()
+        partial.replace(path)
+    except (sqlite3.Error, OSError) as error:
+        partial.unlink(missing_ok=True)
+        print(f"marrakech admin backup: cannot back up {db}: {error}", file=sys.stderr)
+        return 1
+    print(f"backed up {games} games ({actions} actions) of {db} to {path}")
+    return 0
 
 
 async def _open(db: str | Path) -> GameStore:

@@ -41,6 +41,7 @@ from marrakech.web.accounts import routes as account_routes
 from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
+from marrakech.web.metrics import LOOPBACK, MetricsListener, Network
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, my_games, pages, players, reminders, socket
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
@@ -82,6 +83,8 @@ def create_app(
     mail_clock: Callable[[], float] | None = None,
     turn_scale: float = 1.0,
     sweep_seconds: float = 10.0,
+    metrics_port: int | None = None,
+    metrics_allow: Sequence[Network] = LOOPBACK,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -105,6 +108,9 @@ def create_app(
     ``mail_sender`` (None: the SMTP relay of ``mail``), on ``mail_clock`` (tests).
     ``turn_scale``: a factor on the turn-based clocks' times per move (tests);
     ``sweep_seconds``: the pause between two sweeps of deadlines and games to resume.
+    ``metrics_port``: the local port on which ``/metrics`` is served (and nothing
+    else), to the addresses in ``metrics_allow`` (:mod:`marrakech.web.metrics`); None:
+    nowhere.
     """
     hide_frames()
     context = WebContext(
@@ -144,6 +150,10 @@ def create_app(
     hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
     app.add_middleware(Guard, allowed_origins=frozenset(allow_origins), allowed_hosts=hosts)
     app.add_middleware(SecurityHeaders)
+    if metrics_port is not None:  # outermost: the metrics port never reaches the site
+        app.add_middleware(
+            MetricsListener, metrics=context.metrics, port=metrics_port, allow=metrics_allow
+        )
     app.exception_handler(ApiError)(api_error)
     app.exception_handler(StarletteHTTPException)(http_error)
     app.exception_handler(RequestValidationError)(validation_error)

@@ -222,6 +222,16 @@ class BotScheduler:
         return (self._running + len(self._waiting)) / self.slots
 
     @property
+    def running(self) -> int:
+        """Decisions and jobs on a worker now."""
+        return self._running
+
+    @property
+    def waiting(self) -> int:
+        """Decisions and jobs waiting for a worker."""
+        return len(self._waiting) + len(self._jobs)
+
+    @property
     def busy(self) -> bool:
         """Whether bots think less than they would (decisions wait for a worker)."""
         return self._busy

@@ -270,12 +270,60 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         choices=["critical", "error", "warning", "info", "debug"],
         help="server log level (info)",
     )
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=["text", "json"],
+        help="the log on stderr: lines for people (text), or one JSON object a line with "
+        "time, level, logger, message and the request's fields (json)",
+    )
+    watch = parser.add_argument_group(
+        "metrics", "Prometheus metrics on a port of their own (docs/deploy.md)"
+    )
+    watch.add_argument(
+        "--metrics",
+        type=_metrics_address,
+        default=None,
+        metavar="[HOST:]PORT",
+        help="serve /metrics there, and only there (HOST: 127.0.0.1; PORT 0: any free "
+        "port, printed). Default: no metrics",
+    )
+    watch.add_argument(
+        "--metrics-allow",
+        action="append",
+        type=_metrics_network,
+        default=[],
+        metavar="NETWORK",
+        help="an address or network that may read /metrics (10.0.0.7, 192.0.2.0/24; "
+        "repeatable). Default: this machine only (127.0.0.0/8, ::1)",
+    )
 
 
 def _port(text: str) -> int:
     if not text.isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"expected a port 0..65535, found {text!r}")
     return int(text)
+
+
+def _metrics_address(text: str) -> tuple[str, int]:
+    """``--metrics``: ``PORT``, ``HOST:PORT`` or ``[IPv6]:PORT``; the host defaults to
+    the loopback address."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(
+            f"expected [HOST:]PORT (9464, 127.0.0.1:9464, [::1]:9464), found {text!r}"
+        )
+    return host, int(port)
+
+
+def _metrics_network(text: str) -> Any:
+    from marrakech.web.metrics import metrics_network
+
+    try:
+        return metrics_network(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _seconds(text: str) -> float:
@@ -323,6 +371,8 @@ def run(args: argparse.Namespace) -> int:
     from marrakech.web.app import create_app
     from marrakech.web.context import is_postgres
     from marrakech.web.http_protocol import FirmWebSocketProtocol, protocol_with_header_deadline
+    from marrakech.web.logs import json_log_config
+    from marrakech.web.metrics import LOOPBACK
     from marrakech.web.store import StoreError, default_db_path
 
     if args.db is not None and "://" in args.db and not is_postgres(args.db):
@@ -356,6 +406,24 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     host, port = sock.getsockname()[:2]
+    listeners = [sock]
+    metrics_port: int | None = None
+    if args.metrics is not None:
+        metrics_host, wanted = args.metrics
+        try:
+            if wanted == port:
+                raise OSError(0, "the site's own port: expected another one")
+            metrics_sock = bind(metrics_host, wanted)
+        except OSError as error:
+            sock.close()
+            print(
+                f"marrakech serve: --metrics: cannot listen on {metrics_host}:{wanted}:"
+                f" {error.strerror}",
+                file=sys.stderr,
+            )
+            return 1
+        listeners.append(metrics_sock)
+        metrics_port = metrics_sock.getsockname()[1]
     app = create_app(
         db,
         bot_delay=args.bot_delay,
@@ -376,7 +444,10 @@ def run(args: argparse.Namespace) -> int:
         mail=mail,
         turn_scale=args.turn_based_scale,
         sweep_seconds=args.sweep_seconds,
+        metrics_port=metrics_port,
+        metrics_allow=args.metrics_allow or LOOPBACK,
     )
+    log_config = json_log_config(args.log_level) if args.log_format == "json" else None
     config = uvicorn.Config(
         app,
         http=protocol_with_header_deadline(
@@ -384,6 +455,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         ws=FirmWebSocketProtocol,
         log_level=args.log_level,
+        log_config=log_config or uvicorn.config.LOGGING_CONFIG,
         ws_max_size=WS_MAX_SIZE,
         # Compressing every small message cost a quarter of the server's time per action.
         ws_per_message_deflate=False,
@@ -401,14 +473,19 @@ def run(args: argparse.Namespace) -> int:
             if self.started:
                 print(f"Marrakech is ready at {address}  (Ctrl+C to stop)", flush=True)
                 print(f"Games are stored in {where}", flush=True)
+                if metrics_port is not None:
+                    allow = ", ".join(str(n) for n in args.metrics_allow or LOOPBACK)
+                    shown = url(listeners[1].getsockname()[0], metrics_port)
+                    print(f"Metrics at {shown}metrics  (for {allow})", flush=True)
 
     server = Server(config)
     try:
-        server.run(sockets=[sock])
+        server.run(sockets=listeners)
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down cleanly
         pass
     finally:
-        sock.close()
+        for listener in listeners:
+            listener.close()
     return 0 if server.started else 1
 
 

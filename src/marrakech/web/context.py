@@ -10,10 +10,11 @@ it share the games).
 
 from __future__ import annotations
 
+from collections import Counter as Tally
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
@@ -22,9 +23,10 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.accounts.service import Accounts
 from marrakech.web.cluster import Cluster
 from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
+from marrakech.web.metrics import MeteredStore, Metrics
 from marrakech.web.room_manager import RoomManager
 from marrakech.web.static_files import StaticVersion
-from marrakech.web.store import GameStore
+from marrakech.web.store import GameStatus, GameStore
 from marrakech.web.store.sqlite import SQLiteStore
 
 #: What ``marrakech serve --external-bots`` may say (see :attr:`WebContext.external_bots`).
@@ -80,6 +82,8 @@ class WebContext:
     mail: MailSettings | None = None
     mail_sender: Sender | None = None
     mail_clock: Callable[[], float] | None = None
+    #: This instance's metrics (served by ``marrakech serve --metrics``).
+    metrics: Metrics = field(default_factory=Metrics)
     rooms: RoomManager | None = None
     reminders: Reminders | None = None
     _accounts: Accounts | None = None
@@ -124,11 +128,13 @@ class WebContext:
             open_game_ttl=self.open_game_ttl,
             turn_scale=self.turn_scale,
             sweep_seconds=self.sweep_seconds,
+            metrics=self.metrics,
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
         self.rooms.account_usage = self._accounts.usage_of  # a rematch's caps per account
         if self.mail is not None:
             self.reminders = self._open_reminders(self.rooms, self.mail)
+        watch(self.metrics, self.rooms, self.reminders)
         return self.rooms
 
     def _open_reminders(self, rooms: RoomManager, mail: MailSettings) -> Reminders:
@@ -169,6 +175,74 @@ class WebContext:
         if self.rooms is None:
             raise RuntimeError("the app has not started: its lifespan opens the store")
         return self.rooms
+
+
+def watch(metrics: Metrics, rooms: RoomManager, reminders: Reminders | None = None) -> None:
+    """Have ``metrics`` read a server's live state at each scrape: its games, bots,
+    store and outbox (:mod:`marrakech.web.metrics`)."""
+    metrics.gauge(
+        "marrakech_games_live",
+        "Games with a room on this instance, by status",
+        lambda: (
+            dict.fromkeys(get_args(GameStatus), 0)
+            | Tally(room.status for room in rooms.rooms.values())
+        ),
+        label="status",
+    )
+    bots = rooms.bots
+    metrics.gauge(
+        "marrakech_bot_queue",
+        "Bot decisions and analyses on a worker (running) or waiting for one",
+        lambda: {"running": bots.running, "waiting": bots.waiting},
+        label="state",
+    )
+    metrics.gauge("marrakech_bot_workers", "Bot worker threads or processes", lambda: bots.slots)
+    metrics.gauge(
+        "marrakech_store_pool_connections",
+        "The store's connections (PostgreSQL's pool; SQLite's one thread), by state",
+        lambda: pool_connections(rooms),
+        label="state",
+    )
+    metrics.gauge(
+        "marrakech_store_pool_waiting",
+        "Store calls waiting for a connection (PostgreSQL) or for the thread (SQLite)",
+        lambda: pool_waiting(rooms),
+    )
+    if reminders is not None:
+        metrics.gauge(
+            "marrakech_reminders_outbox",
+            "Reminders in the outbox by status (the whole database's: every instance "
+            "on one database says the same)",
+            reminders.outbox_counts,
+            label="status",
+        )
+
+
+def _postgres_pool(rooms: RoomManager) -> Any:
+    store = rooms.store
+    inner = store.inner if isinstance(store, MeteredStore) else store
+    return getattr(inner, "pool", None)
+
+
+def pool_connections(rooms: RoomManager) -> dict[str, float]:
+    """The store's connections busy and idle."""
+    if rooms.store_worker is not None:
+        busy = rooms.store_worker.busy
+        return {"busy": busy, "idle": 1 - busy}
+    pool = _postgres_pool(rooms)
+    if pool is None:
+        return {}
+    stats = pool.get_stats()
+    size, idle = stats.get("pool_size", 0), stats.get("pool_available", 0)
+    return {"busy": size - idle, "idle": idle}
+
+
+def pool_waiting(rooms: RoomManager) -> float:
+    """Store calls waiting for a connection or for the SQLite thread."""
+    if rooms.store_worker is not None:
+        return rooms.store_worker.waiting
+    pool = _postgres_pool(rooms)
+    return 0 if pool is None else pool.get_stats().get("requests_waiting", 0)
 
 
 def web_context(connection: HTTPConnection) -> WebContext:

@@ -26,6 +26,7 @@ from marrakech.web.analysis_jobs import analyse_json
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.cluster import Cluster, LocalCluster, Move
 from marrakech.web.limits import ClientRates, Limits, check_caps
+from marrakech.web.metrics import MeteredStore, Metrics
 from marrakech.web.protocol import (
     DEFAULT_LEVEL,
     Analysis,
@@ -71,7 +72,8 @@ class RoomManager:
     ``store`` is a :class:`GameStore`, or an :class:`SQLiteStore`, which is then run in
     its own thread (``store_worker``). ``seed`` makes every die and bot reproducible
     (tests); by default each room's generators are seeded from the operating system's
-    randomness.
+    randomness. ``metrics``: time the store's calls and count the actions stored there
+    (:class:`~marrakech.web.metrics.MeteredStore`).
     """
 
     def __init__(
@@ -91,6 +93,7 @@ class RoomManager:
         open_game_ttl: float = 3600.0,
         turn_scale: float = 1.0,
         sweep_seconds: float = SWEEP_SECONDS,
+        metrics: Metrics | None = None,
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay: expected seconds >= 0, found {bot_delay}")
@@ -121,6 +124,8 @@ class RoomManager:
         self.store_worker: StoreWorker | None = None
         if isinstance(store, SQLiteStore):
             store = self.store_worker = StoreWorker.over(store)
+        if metrics is not None:  # every call timed, every append counted
+            store = MeteredStore.over(store, metrics)
         self.store: GameStore = store
         self.bot_delay = bot_delay
         self.queue_size = queue_size

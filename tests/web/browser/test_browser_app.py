@@ -73,6 +73,10 @@ def test_the_worker_controls_the_pages_and_shows_the_offline_page(
         page.wait_for_selector("[data-testid=offline-page]")
         assert "No network" in page.inner_text("h1")
         assert "Pas de réseau" in page.inner_text("body")
+        # Its logo comes from the worker's cache too (a broken image on phones before).
+        logo = page.locator("[data-testid=offline-page] img")
+        wait_until(page, lambda: bool(logo.evaluate("img => img.complete")), "the logo loaded")
+        assert logo.evaluate("img => img.naturalWidth") == 192
     finally:
         page.context.set_offline(False)
     page.goto(server.base + "/")  # the network back: the lobby as usual

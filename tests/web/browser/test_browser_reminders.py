@@ -74,6 +74,8 @@ def test_a_guest_gives_an_address_and_mutes_the_game_from_the_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=reminders-address]")
     assert page.inner_text("[data-testid=reminders-status]") == "No address given: no reminders."
+    # A guest has no account address: nothing stands for it (a literal "null" before).
+    assert "null" not in page.inner_text("[data-testid=reminders-menu]")
     page.focus("[data-testid=reminders-address]")
     page.keyboard.type("guest@example.org")
     page.keyboard.press("Enter")

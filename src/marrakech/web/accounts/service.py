@@ -21,7 +21,7 @@ from marrakech.web.accounts import passkeys
 from marrakech.web.accounts.names import DELETED_NAME, account_name, name_key
 from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.limits import ClientRates
-from marrakech.web.protocol import ApiError
+from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import GameStore, Step, StoreConflict, Usage, hash_token
 from marrakech.web.store.queries import AccountQueries, Statement
@@ -164,6 +164,7 @@ class Accounts:
             id=account_id,
             name=name,
             name_key=name_key(name),
+            name_skeleton=name_skeleton(name),
             created=now,
         )
 
@@ -182,6 +183,7 @@ class Accounts:
         self.sign_up_rates.check(client, "new accounts")
         name = self.check_name(name)
         self.check_password(password, name)
+        await self._check_free(name)  # else the database's indexes refuse it, after a hash
         encoded = await self._hash(password)
         now = time.time()
         account_id = new_account_id()
@@ -195,12 +197,27 @@ class Accounts:
         return Account(account_id, name, now), token
 
     async def _create(self, steps: list[Step], name: str) -> None:
+        """Run the steps that create an account named ``name``; ``name_taken`` if the
+        database's unique indexes find its name, or a look-alike, taken meanwhile."""
         try:
             await self.store.transact(steps)
         except StoreConflict:
-            raise ApiError(
-                409, "name_taken", f"name: {name!r} is taken (names ignore case): choose another"
-            ) from None
+            await self._check_free(name)
+            raise ApiError(409, "name_taken", f"name: {name!r} is taken: choose another") from None
+
+    async def _check_free(self, name: str) -> None:
+        """``name_taken`` if an account has this name, whatever its case, or one that
+        looks like it (the error names it: names are public)."""
+        step = _step(self.q.account_like, key=name_key(name), skeleton=name_skeleton(name))
+        rows = (await self.store.transact([step]))[0]
+        if not rows:
+            return
+        existing = rows[0]["name"]
+        if name_key(existing) == name_key(name):
+            detail = f"{name!r} is taken (names ignore case)"
+        else:
+            detail = f"{name!r} looks like the existing name {existing!r}"
+        raise ApiError(409, "name_taken", f"name: {detail}: choose another")
 
     async def sign_in(
         self, client: str, name: str, password: str, user_agent: str
@@ -308,9 +325,7 @@ class Accounts:
         else:
             self.sign_up_rates.check(client, "new accounts")
             name = self.check_name(name or "")
-            rows = (await self.store.transact([_step(self.q.account_named, key=name_key(name))]))[0]
-            if rows:
-                raise ApiError(409, "name_taken", f"name: {name!r} is taken: choose another")
+            await self._check_free(name)
             handle, account_id = new_account_id(), None
         challenge, options = passkeys.registration_options(site, handle.encode(), name, exclude)
         challenge_id = await self._challenge(
@@ -465,6 +480,21 @@ class Accounts:
                 _step(self.q.rename_seats, account_id=account_id, new_name=DELETED_NAME),
             ]
         )
+        await self._guard_look_alikes()
+
+    async def _guard_look_alikes(self) -> None:
+        """Give their skeleton to the accounts that have none (their name looked like an
+        older account's before revision 0008_name_skeletons) once it is free: the older
+        account deleted, no new account may look like the one that stays."""
+        (rows,) = await self.store.transact([_step(self.q.unguarded_accounts)])
+        for row in rows:
+            guard = _step(
+                self.q.guard_account, account_id=row["id"], skeleton=name_skeleton(row["name"])
+            )
+            try:
+                await self.store.transact([guard])
+            except StoreConflict:
+                continue  # its look is still an older account's
 
     async def export(self, signed_in: SignedIn) -> dict[str, Any]:
         """Everything stored about the account, as JSON data (no secret: password

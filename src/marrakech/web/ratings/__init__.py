@@ -11,7 +11,8 @@ the model grows sure, so a lucky first win does not top the leaderboard.
 The bot levels are rated on the same scale: seeded from the arena's games between bots
 (``bot_ratings.json``, written by ``scripts/bot_ratings.py`` from ``benchmarks/strength/``)
 and then rated from their games against people like anyone, so that a player can read
-"you play like hard" (:func:`plays_like`).
+"you play like hard" (:func:`plays_like`: the strongest level whose number the player's
+reaches).
 
 >>> winner, loser = rate([START, START], [1, 2])
 >>> winner.mu > START.mu > loser.mu, winner.games
@@ -145,12 +146,21 @@ def bot_seeds(players: int | None = None) -> dict[str, Rating]:
 
 
 def plays_like(rating: Rating, bots: Mapping[str, Rating]) -> str | None:
-    """The bot level whose rating is nearest ``rating``'s, by the mean (the number a
-    page shows would compare a newcomer's doubt, not a strength); None without bots.
+    """The strongest bot level whose number shown (:func:`shown`, as the leaderboard
+    shows it) the player's reaches; None below every level, or without bots.
 
-    >>> plays_like(Rating(26.0, 3.0), {"easy": Rating(10.0, 1.0), "medium": Rating(27.0, 1.0)})
-    'medium'
+    The sentence says what the numbers beside it say: a player shown 872 after one loss
+    to ``easy`` does not "play like medium" (shown 1420) however near the two means are.
+    A newcomer's doubt keeps the number low, so the level named climbs as the results
+    grow sure; one surprising result (a win over ``hard``) moves the rating, and the
+    sentence with it, no more than the model says it should.
+
+    >>> bots = {"easy": Rating(-15.0, 2.0), "medium": Rating(25.7, 1.6)}
+    >>> plays_like(Rating(23.0, 7.0), bots), shown(Rating(23.0, 7.0))
+    ('easy', 1040)
+    >>> plays_like(Rating(30.0, 1.0), bots), plays_like(Rating(-30.0, 2.0), bots)
+    ('medium', None)
     """
-    if not bots:
-        return None
-    return min(bots, key=lambda level: abs(bots[level].mu - rating.mu))
+    mine = shown(rating)
+    reached = [level for level in bots if shown(bots[level]) <= mine]
+    return max(reached, key=lambda level: shown(bots[level]), default=None)

@@ -97,6 +97,7 @@ class RatingQueries:
                 r.c.kind == "account",
                 r.c.players == P("players"),
                 r.c.games >= P("min_games"),
+                r.c.games <= P("max_games"),
                 accounts.c.deleted == false(),
             )
             .order_by(conservative.desc(), accounts.c.name_key)

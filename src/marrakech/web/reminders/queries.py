@@ -237,6 +237,9 @@ class ReminderQueries:
                 seats.c.game_id == P("game_id"), seats.c.token_hash == P("token_hash")
             )
         )
+        self.outbox_counts = compiled(
+            select(o.c.status, func.count().label("count")).group_by(o.c.status)
+        )
         self.outbox_of = compiled(
             select(o).where(o.c.game_id == P("game_id")).order_by(o.c.created)
         )

@@ -61,6 +61,8 @@ _ADDRESS = re.compile(
     r"^[^@\s<>(),;:\"\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?\.[A-Za-z]{2,}$"
 )
 
+#: The statuses of the outbox's messages (``mail_outbox.status``).
+OUTBOX_STATUSES = ("queued", "sending", "sent", "skipped", "failed")
 #: What following a link did: ``done``, or why nothing changed.
 LinkOutcome = Literal["done", "forged", "used", "expired"]
 
@@ -392,6 +394,13 @@ class Reminders:
             except Exception:
                 log.exception("reminder %s failed", row["key"])
         return len(claimed)
+
+    async def outbox_counts(self) -> dict[str, float]:
+        """The outbox's messages by status (queued, sending, sent, skipped, failed)."""
+        (rows,) = await self.store.transact([_step(self.q.outbox_counts)])
+        counts: dict[str, float] = dict.fromkeys(OUTBOX_STATUSES, 0)
+        counts.update((row["status"], row["count"]) for row in rows)
+        return counts
 
     async def _finish(self, row: dict[str, Any], status: str, problem: str = "") -> None:
         await self.store.transact(

@@ -7,7 +7,8 @@
 - **What is refused**, with a reason code and nothing stored: a game whose host turned
   the chat off (``chat_off``), a banned address (``banned``), a message past
   :data:`MAX_CHAT` characters (``chat_too_long``), control or bidirectional-override
-  characters or nothing visible (``chat_bad_text``), the other channel
+  characters, characters that render blank, joiners where no script needs them, or
+  nothing visible (``chat_bad_text``, as names: docs/web.md, "Names"), the other channel
   (``chat_channel``), a player or an address writing too fast (``chat_too_fast``).
 - **Reports** queue a line for the operator (``marrakech admin reports``) and hide it
   from its reporter; reports of several players of the game hold it for everyone until
@@ -25,6 +26,10 @@
     Traceback (most recent call last):
     ...
     ValueError: messages cannot hold control or direction characters, found U+202E
+    >>> chat_text("\\u3164\\u3164")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected a message with a visible character, found none
 """
 
 from __future__ import annotations
@@ -32,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import unicodedata
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -42,8 +46,6 @@ from marrakech.web.cluster import Cluster, HideReason
 from marrakech.web.connection import Client
 from marrakech.web.limits import ClientRates, Limits
 from marrakech.web.protocol import (
-    JOINERS,
-    MAX_MARKS,
     ChatChannel,
     ChatHidden,
     ChatLine,
@@ -53,7 +55,9 @@ from marrakech.web.protocol import (
     ProtocolError,
     ReactMessage,
     ReportMessage,
+    invisible,
     iso_time,
+    text_problem,
 )
 from marrakech.web.store import SPECTATOR, ChatKind, ChatRow, GameStore, Reporter
 
@@ -66,27 +70,18 @@ MAX_KEPT = 200
 
 
 def chat_text(value: str) -> str:
-    """A chat message: spaces and line breaks collapsed, no control or direction
-    characters (but the joiners emoji and some scripts need), no runs of combining
-    marks, something visible, at most :data:`MAX_CHAT` characters; else
-    :class:`ValueError` saying what was found. HTML stays text: pages never parse it."""
+    """A chat message: spaces and line breaks collapsed, something visible, and the
+    characters names may hold (:func:`~marrakech.web.protocol.text_problem`: no control
+    or direction characters, nothing that renders blank, the joiners only where emoji
+    and scripts need them, no runs of combining marks); else :class:`ValueError` saying
+    what was found. At most :data:`MAX_CHAT` characters is the caller's check. HTML
+    stays text: pages never parse it."""
     value = " ".join(value.split())
-    marks = 0
-    for char in value:
-        if unicodedata.category(char)[0] == "M":
-            marks += 1
-            if marks > MAX_MARKS:
-                raise ValueError(
-                    f"messages cannot stack more than {MAX_MARKS} combining marks on a character"
-                )
-            continue
-        marks = 0
-        if unicodedata.category(char)[0] == "C" and char not in JOINERS:
-            raise ValueError(
-                f"messages cannot hold control or direction characters, found U+{ord(char):04X}"
-            )
-    if not value or all(unicodedata.category(char)[0] in "MCZ" for char in value):
+    if not value or all(invisible(char) for char in value):
         raise ValueError("expected a message with a visible character, found none")
+    problem = text_problem(value, "messages")
+    if problem is not None:
+        raise ValueError(problem)
     return value
 
 

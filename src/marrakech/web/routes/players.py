@@ -3,11 +3,12 @@
 ``GET /api/leaderboard?players=N`` ranks the accounts rated at ``N`` players that
 played at least the server's minimum of rated games (``--leaderboard-min-games``), by
 the number shown (:func:`marrakech.web.ratings.shown`), with the bot levels' ratings at
-that count beside them. ``GET /api/players/{name}`` is an account's profile: member
-since, games played and won by player count, ratings and their history, last games
-(links to their replays), the bots it beat and the bot level it plays like. Both read
-the store (:class:`~marrakech.web.ratings.queries.RatingQueries`) and are limited per client
-as replays are.
+that count beside them, and apart the provisional ratings of those with fewer games.
+``GET /api/players/{name}`` is an account's profile: member since, games played and
+won by player count, ratings and their history, last games (links to their replays),
+the bots it beat and the bot level it plays like. Both read the store
+(:class:`~marrakech.web.ratings.queries.RatingQueries`) and are limited per client as
+replays are.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class Leaderboard(BaseModel):
     players: int
     min_games: int
     leaders: list[Leader]
+    #: The accounts with 1 to ``min_games - 1`` rated games, ranked apart the same way.
+    provisional: list[Leader]
     bots: list[BotRating]
 
 
@@ -70,6 +73,8 @@ class CountRating(BaseModel):
     games: int
     wins: int
     plays_like: str | None
+    #: That bot level's rating at this count: the number the leaderboard shows.
+    plays_like_rating: int | None
 
 
 class HistoryPoint(BaseModel):
@@ -103,8 +108,10 @@ class Profile(BaseModel):
     history: list[HistoryPoint]
     last_games: list[LastGame]
     bots_beaten: list[BotBeaten]
-    #: The bot level nearest the account's rating at the count it played most.
+    #: The strongest bot level the account's rating reaches at the count it played most
+    #: (:func:`marrakech.web.ratings.plays_like`), and that count.
     plays_like: str | None
+    plays_like_players: int | None
 
 
 def _queries(context: Context) -> tuple[RatingQueries, AccountQueries]:
@@ -154,11 +161,34 @@ async def leaderboard(request: Request, context: Context, players: int = 2) -> L
     _check_players(players)
     context.replay_rates.check(client_key(request.scope), "pages of ratings")
     q, _ = _queries(context)
-    params = {"players": players, "min_games": context.leaderboard_min_games, "limit": LEADERS}
-    (rows,) = await context.manager.store.transact(
-        [(q.leaderboard.sql, q.leaderboard.params(params))]
+    least = context.leaderboard_min_games
+    ranges = ((least, 2**31 - 1), (1, least - 1))  # the listed, the provisional
+    listed, provisional = await context.manager.store.transact(
+        [
+            (
+                q.leaderboard.sql,
+                q.leaderboard.params(
+                    {"players": players, "min_games": low, "max_games": high, "limit": LEADERS}
+                ),
+            )
+            for low, high in ranges
+        ]
     )
-    leaders = [
+    bots = (await bot_ratings(context, q))[players]
+    return Leaderboard(
+        players=players,
+        min_games=least,
+        leaders=_ranked(listed),
+        provisional=_ranked(provisional),
+        bots=[
+            BotRating(level=level, rating=shown(rating), games=rating.games)
+            for level, rating in bots.items()
+        ],
+    )
+
+
+def _ranked(rows: list[dict[str, Any]]) -> list[Leader]:
+    return [
         Leader(
             place=place,
             name=row["name"],
@@ -168,16 +198,6 @@ async def leaderboard(request: Request, context: Context, players: int = 2) -> L
         )
         for place, row in enumerate(rows, 1)
     ]
-    bots = (await bot_ratings(context, q))[players]
-    return Leaderboard(
-        players=players,
-        min_games=context.leaderboard_min_games,
-        leaders=leaders,
-        bots=[
-            BotRating(level=level, rating=shown(rating), games=rating.games)
-            for level, rating in bots.items()
-        ],
-    )
 
 
 @router.get("/players/{name:path}")
@@ -205,16 +225,20 @@ async def profile(request: Request, context: Context, name: str) -> Profile:
     ]
     results, ratings, history, last, beaten = await store.transact(steps)
     bots = await bot_ratings(context, q)
-    counted = [
-        CountRating(
-            players=int(row["players"]),
-            rating=shown(rating_of(row)),
-            games=int(row["games"]),
-            wins=int(row["wins"]),
-            plays_like=plays_like(rating_of(row), bots[int(row["players"])]),
+    counted = []
+    for row in ratings:
+        count = int(row["players"])
+        like = plays_like(rating_of(row), bots[count])
+        counted.append(
+            CountRating(
+                players=count,
+                rating=shown(rating_of(row)),
+                games=int(row["games"]),
+                wins=int(row["wins"]),
+                plays_like=like,
+                plays_like_rating=None if like is None else shown(bots[count][like]),
+            )
         )
-        for row in ratings
-    ]
     most = max(counted, key=lambda one: one.games, default=None)
     return Profile(
         name=account["name"],
@@ -248,4 +272,5 @@ async def profile(request: Request, context: Context, name: str) -> Profile:
         ],
         bots_beaten=[BotBeaten(level=row["level"], times=int(row["times"])) for row in beaten],
         plays_like=None if most is None else most.plays_like,
+        plays_like_players=None if most is None or most.plays_like is None else most.players,
     )

@@ -69,6 +69,7 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
         return
     sockets.open(address)
     await websocket.accept()
+    context.metrics.sockets.inc()
     account: str | None = None
     try:
         try:
@@ -101,6 +102,7 @@ async def play(websocket: WebSocket, context: Context, game_id: str) -> None:
         )
         await session.run(context.hello_timeout)
     finally:
+        context.metrics.sockets.dec()
         context.sockets.close(address)
         if account is not None:
             context.sockets.close(f"account:{account}")

@@ -1,8 +1,9 @@
 // The service worker (served as /sw.js, so its scope is the whole site): the site
 // installs to a phone's home screen as an app, shows a page of its own when there is no
 // network, and shows the turn notifications (`registration.showNotification`, the only
-// way on Android, where the page's `new Notification` throws). It caches nothing else:
-// the page's files and the API always come from the network, as without it.
+// way on Android, where the page's `new Notification` throws). It keeps two files, the
+// offline page and its logo, and caches nothing else: the page's files and the API
+// always come from the network, as without it.
 // The server writes its files' version in VERSION, so an upgraded server installs a
 // new worker, which drops the old one's cache.
 
@@ -32,10 +33,18 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("fetch", (event) => {
-  // Only a page being opened falls back to the offline page; everything else (the
-  // page's files, the API, the WebSocket) is the network's, untouched.
-  if (event.request.mode !== "navigate") return;
-  event.respondWith(fetch(event.request).catch(() => caches.match(OFFLINE)));
+  // A page being opened falls back to the offline page, and the files that page shows
+  // (its logo) to their kept copies; everything else (the page's files, the API, the
+  // WebSocket) is the network's, untouched.
+  const request = event.request;
+  if (request.mode === "navigate") {
+    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
+    return;
+  }
+  const url = new URL(request.url);
+  if (request.method === "GET" && url.origin === self.location.origin && KEPT.includes(url.pathname)) {
+    event.respondWith(fetch(request).catch(() => caches.match(url.pathname)));
+  }
 });
 
 self.addEventListener("notificationclick", (event) => {

@@ -36,6 +36,7 @@ from sqlalchemy import (
     insert,
     literal_column,
     null,
+    or_,
     select,
     true,
     update,
@@ -317,15 +318,41 @@ class AccountQueries:
         def compiled(statement: ClauseElement, columns: Sequence[str] = ()) -> Statement:
             return compile_statement(statement, dialect, columns)
 
-        self.insert_account = compiled(insert(a), columns=("id", "name", "name_key", "created"))
+        self.insert_account = compiled(
+            insert(a), columns=("id", "name", "name_key", "name_skeleton", "created")
+        )
         self.account = compiled(select(a).where(a.c.id == P("account_id")))
         self.account_named = compiled(
             select(a).where(a.c.name_key == P("key"), a.c.deleted == false())
         )
+        # The account whose name looks like one (its skeleton's, or its key's).
+        self.account_like = compiled(
+            select(a)
+            .where(
+                or_(a.c.name_skeleton == P("skeleton"), a.c.name_key == P("key")),
+                a.c.deleted == false(),
+            )
+            .order_by(a.c.created)
+            .limit(1)
+        )
+        # Accounts without a skeleton (look-alikes of an older one, kept by revision
+        # 0008_name_skeletons), and giving one its skeleton once that is free.
+        self.unguarded_accounts = compiled(
+            select(a.c.id, a.c.name)
+            .where(a.c.name_skeleton.is_(None), a.c.deleted == false())
+            .order_by(a.c.created, a.c.id)
+        )
+        self.guard_account = compiled(
+            update(a)
+            .where(a.c.id == P("account_id"), a.c.name_skeleton.is_(None), a.c.deleted == false())
+            .values(name_skeleton=P("skeleton"))
+        )
         self.delete_account = compiled(
             update(a)
             .where(a.c.id == P("account_id"), a.c.deleted == false())
-            .values(deleted=True, deleted_at=P("now"), name="", name_key=null())
+            .values(
+                deleted=True, deleted_at=P("now"), name="", name_key=null(), name_skeleton=null()
+            )
             .returning(a.c.id)
         )
 

@@ -313,6 +313,11 @@ accounts = Table(
     # The name compared case-insensitively (marrakech.web.accounts.names.name_key);
     # NULL once the account is deleted, so that the name is free again.
     Column("name_key", Text, unique=True),
+    # How the name looks (marrakech.web.protocol.name_skeleton: its UTS #39 skeleton,
+    # case folded), unique too: two instances cannot both give look-alike names. NULL
+    # once deleted, and for an account that looked like an older one before revision
+    # 0008_name_skeletons (it keeps its name; the older one keeps the skeleton).
+    Column("name_skeleton", Text),
     Column("created", Double, nullable=False),
     Column("deleted", Boolean, nullable=False, server_default=false()),
     Column("deleted_at", Double),
@@ -337,6 +342,8 @@ credentials = Table(
     Column("last_used", Double),
     CheckConstraint("kind IN ('password', 'passkey')", name="credentials_kind_check"),
 )
+Index("accounts_by_name_skeleton", accounts.c.name_skeleton, unique=True)
+
 Index("credentials_by_account", credentials.c.account_id)
 
 sessions = Table(

@@ -156,6 +156,16 @@ class StoreWorker(GameStore):
     def dialect(self) -> str:
         return self.store.dialect
 
+    @property
+    def busy(self) -> int:
+        """1 while the thread runs calls, else 0 (the metrics' pool of one)."""
+        return 0 if self._task is None else 1
+
+    @property
+    def waiting(self) -> int:
+        """Calls waiting for the thread."""
+        return len(self._calls)
+
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""
         await self.run(self.store.close)

@@ -5,11 +5,11 @@
 // (navigator.setAppBadge). Refreshed every 30 s and when the page comes back to view.
 
 import { h, clear } from "./dom.js";
-import { t, onLangChange, durationText } from "./i18n.js";
+import { t, onLangChange, durationText, playerName, levelName, seatColoursName } from "./i18n.js";
 import { api } from "./api.js";
 import { myGames, gameLink } from "./store.js";
 import { rulesLabel } from "./config.js";
-import { whoLine } from "./lobby/lines.js";
+import { seatColours } from "./lobby/lines.js";
 
 const REFRESH_MS = 30000;
 
@@ -122,6 +122,34 @@ function renderPage(root, M) {
   }
 }
 
+/** A seat as a card names it: its player's name and colours, a bot's level, an open seat.
+ * @param {import("./lobby/lines.js").GameSummary} summary @param {number} seat */
+function seatLabel(summary, seat) {
+  const info = (summary.seats || [])[seat] || {};
+  const colours = seatColoursName(seatColours(summary.players, seat));
+  if (info.kind === "open") return t("mygames.seat.open", { colours });
+  if (info.kind === "bot") return t("mygames.seat.bot", { level: levelName(info.level), colours });
+  return info.name ? `${playerName(info.name)} (${colours})` : colours;
+}
+
+/** Whose turn it is: yours first, else who is to move, else how the game stands. @param {MyGame} g */
+function turnLine(g) {
+  const summary = g.game;
+  if (g.your_turn) return t("mygames.turn.you");
+  if (summary.status === "over") return t("mygames.turn.over");
+  if (summary.status === "waiting") return t("mygames.turn.waiting");
+  if (typeof g.to_move === "number") return t("mygames.turn.other", { name: seatLabel(summary, g.to_move) });
+  return t("mygames.turn.bots");
+}
+
+/** Who the player plays against: every seat not theirs. @param {MyGame} g */
+function againstLine(g) {
+  const summary = g.game;
+  const others = [];
+  for (let seat = 0; seat < summary.players; seat++) if (!g.seats.includes(seat)) others.push(seatLabel(summary, seat));
+  return others.length ? t("mygames.against", { names: others.join(", ") }) : t("mygames.against.self");
+}
+
 /** @param {MyGame} g @param {import("./store.js").StoredGame | undefined} entry @param {number} elapsed */
 function gameLine(g, entry, elapsed) {
   const summary = g.game;
@@ -140,8 +168,9 @@ function gameLine(g, entry, elapsed) {
     h(
       "div",
       { class: "meta" },
-      h("strong", {}, t("lobby.players.n", { n: summary.players }), " · ", rulesLabel(summary)),
-      h("small", {}, whoLine(summary)),
+      h("strong", { "data-testid": `turn-${summary.game_id}` }, turnLine(g)),
+      h("span", { "data-testid": `against-${summary.game_id}` }, againstLine(g)),
+      h("small", {}, t("lobby.players.n", { n: summary.players }), " · ", rulesLabel(summary)),
       left,
     ),
     h("div", { class: "actions" }, action),

@@ -35,6 +35,33 @@ function table(testid, heads, rows) {
   );
 }
 
+/**
+ * A table of ranked accounts; `provisional` marks each rating so.
+ * @param {string} testid @param {string} rowid @param {Record<string, any>[]} leaders @param {boolean} provisional
+ */
+function leaderTable(testid, rowid, leaders, provisional) {
+  return table(
+    testid,
+    [[t("ratings.place"), "num"], [t("ratings.player")], [t("ratings.rating"), "num"], [t("ratings.games"), "num"], [t("ratings.wins"), "num"]],
+    leaders.map((leader) =>
+      h(
+        "tr",
+        { "data-testid": rowid },
+        h("td", { class: "num" }, String(leader.place)),
+        h("td", {}, profileLink(leader.name)),
+        h(
+          "td",
+          { class: "num", "data-testid": "leader-rating" },
+          String(leader.rating),
+          provisional ? [" ", h("span", { class: "badge provisional", "data-testid": "provisional-badge" }, t("ratings.provisional.badge"))] : null,
+        ),
+        h("td", { class: "num" }, String(leader.games)),
+        h("td", { class: "num" }, String(leader.wins)),
+      ),
+    ),
+  );
+}
+
 /** The count a leaderboard opens on: ?players=N, else 2. */
 function askedCount() {
   const n = Number(new URLSearchParams(location.search).get("players"));
@@ -73,26 +100,19 @@ export function mountLeaderboard(root) {
     const body = [];
     if (error) body.push(h("p", { class: "notice error", role: "alert" }, error));
     else if (board) {
-      body.push(h("p", { class: "hint" }, t("ratings.help", { n: board.min_games })));
-      body.push(
-        board.leaders.length
-          ? table(
-              "leaderboard",
-              [[t("ratings.place"), "num"], [t("ratings.player")], [t("ratings.rating"), "num"], [t("ratings.games"), "num"], [t("ratings.wins"), "num"]],
-              board.leaders.map((/** @type {Record<string, any>} */ leader) =>
-                h(
-                  "tr",
-                  { "data-testid": "leader" },
-                  h("td", { class: "num" }, String(leader.place)),
-                  h("td", {}, profileLink(leader.name)),
-                  h("td", { class: "num", "data-testid": "leader-rating" }, String(leader.rating)),
-                  h("td", { class: "num" }, String(leader.games)),
-                  h("td", { class: "num" }, String(leader.wins)),
-                ),
-              ),
-            )
-          : h("p", { "data-testid": "leaderboard-empty" }, t("ratings.empty")),
-      );
+      const n = board.min_games;
+      body.push(h("p", { class: "hint" }, t("ratings.help", { n })));
+      if (board.leaders.length) body.push(leaderTable("leaderboard", "leader", board.leaders, false));
+      else body.push(h("p", { "data-testid": "leaderboard-empty" }, t(board.provisional.length ? "ratings.empty.provisional" : "ratings.empty", { n })));
+      // Who has fewer games is shown apart, marked, while nobody is listed: a new
+      // server's leaderboard is not empty after its first rated games.
+      if (!board.leaders.length && board.provisional.length) {
+        body.push(
+          h("h2", {}, t("ratings.provisional")),
+          h("p", { class: "hint" }, t("ratings.provisional.help", { n })),
+          leaderTable("leaderboard-provisional", "provisional-leader", board.provisional, true),
+        );
+      }
       body.push(
         h("h2", {}, t("ratings.bots")),
         h("p", { class: "hint" }, t("ratings.bots.help")),
@@ -192,8 +212,11 @@ function profileParts(p, mine) {
   const since = new Date(p.member_since).toLocaleDateString(lang());
   /** @type {Node[]} */
   const parts = [h("p", { "data-testid": "profile-since" }, t("profile.since", { date: since }))];
-  if (p.plays_like) {
-    parts.push(h("p", { class: "plays-like", "data-testid": "plays-like" }, t(mine ? "profile.plays_like.you" : "profile.plays_like", { level: levelName(p.plays_like) })));
+  // The sentence carries the two numbers it compares, as the leaderboard shows them.
+  const at = p.ratings.find((/** @type {Record<string, any>} */ r) => r.players === p.plays_like_players);
+  if (p.plays_like && at) {
+    const values = { level: levelName(p.plays_like), rating: at.rating, n: at.players, bot: at.plays_like_rating };
+    parts.push(h("p", { class: "plays-like", "data-testid": "plays-like" }, t(mine ? "profile.plays_like.you" : "profile.plays_like", values)));
   }
   parts.push(h("h2", {}, t("profile.ratings")));
   parts.push(

@@ -19,7 +19,7 @@ function failure(error) {
   const known = t(key);
   if (known === key) return t("lobby.error", { message: (error && error.message) || String(error) });
   // The server's sentence says which rule (English); the page's says what happened.
-  return ["weak_password", "bad_name"].includes(code) ? `${known} (${error.message})` : known;
+  return ["weak_password", "bad_name", "name_taken"].includes(code) ? `${known} (${error.message})` : known;
 }
 
 /**

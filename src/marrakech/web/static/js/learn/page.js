@@ -158,8 +158,15 @@ export function mountLearn(root) {
     L.index = index;
     L.verdict = null;
     render();
+    // The lesson opens at its top when it does not fit where it stands (its step buttons
+    // are below it): board, question and first move in view on a phone, without scrolling.
+    const card = root.querySelector(".learn-lesson");
+    if (card) {
+      const box = card.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > innerHeight) card.scrollIntoView({ block: "start" });
+    }
     const heading = root.querySelector("[data-testid=learn-lesson-title]");
-    if (heading instanceof HTMLElement) heading.focus();
+    if (heading instanceof HTMLElement) heading.focus({ preventScroll: true });
   }
 
   /** @param {Lesson} lesson */
@@ -252,9 +259,11 @@ export function mountLearn(root) {
         "div",
         { class: "learn", "data-testid": "learn" },
         h("h1", {}, words("title")),
-        h("p", {}, words("intro")),
-        stepList(L, words, go),
+        h("p", { class: "learn-intro" }, words("intro")),
+        // The lesson before the row of lessons: its board and first move then fit a
+        // 360 x 740 phone and a 1366 x 768 laptop without scrolling.
         lesson ? lessonCard(lesson) : finished(),
+        stepList(L, words, go),
       ),
     );
   }

@@ -8,7 +8,7 @@ Reports stored before were ``seat:N`` (a player's) or ``address:KEY`` (a spectat
 the first become ``player`` reports, without an address (they count once each).
 
 Revision ID: 0009_chat_reports
-Revises: 0006_turn_based
+Revises: 0008_name_skeletons
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009_chat_reports"
-down_revision = "0006_turn_based"
+down_revision = "0008_name_skeletons"
 branch_labels = None
 depends_on = None
 
