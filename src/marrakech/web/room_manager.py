@@ -132,7 +132,7 @@ class RoomManager:
         self._seed = secrets.token_hex(16) if seed is None else str(seed)
         self.bots = BotScheduler(threads=bot_workers, processes=bot_processes, factory=bot_factory)
         self.bots.on_busy = self._bots_busy
-        self.cluster: Cluster = cluster or LocalCluster()
+        self.cluster: Cluster = cluster or LocalCluster(store=self.store)
         self.limits = limits or Limits()
         #: Game creations per client address, through the API and rematches alike.
         self.create_rates = ClientRates(self.limits.creates_per_minute, self.limits.create_burst)

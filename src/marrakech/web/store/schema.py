@@ -2,7 +2,7 @@
 
 Both stores create, migrate and query the same tables from this declaration:
 :data:`games`, :data:`seats`, :data:`actions`, the chat (:data:`chat`,
-:data:`chat_reports`, :data:`bans`), the ratings (:data:`ratings`,
+:data:`chat_reports`, :data:`chat_decisions`, :data:`bans`), the ratings (:data:`ratings`,
 :data:`rating_history`), :data:`instances` (the PostgreSQL instances'
 heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
 :data:`sessions` and :data:`challenges`, and the reminders' :data:`mail_addresses`,
@@ -191,6 +191,10 @@ chat = Table(
     Column("address", Text, nullable=False, server_default=text("''")),
     Column("reports", Integer, nullable=False, server_default=text("0")),
     Column("hidden", Boolean, nullable=False, server_default=false()),
+    # Issue 36: hidden until the operator decides (players' reports: docs/web.md,
+    # "Moderation"), and the operator's dismissal (no more such hiding).
+    Column("held", Boolean, nullable=False, server_default=false()),
+    Column("dismissed", Boolean, nullable=False, server_default=false()),
     CheckConstraint("seat BETWEEN -1 AND 3", name="chat_seat_check"),
     CheckConstraint("channel IN ('players', 'spectators')", name="chat_channel_check"),
     CheckConstraint("kind IN ('text', 'reaction')", name="chat_kind_check"),
@@ -201,9 +205,30 @@ chat_reports = Table(
     "chat_reports",
     metadata,
     Column("line_id", Integer, ForeignKey("chat.id", ondelete="CASCADE"), primary_key=True),
-    # Who reported it: ``seat:N`` of the game, or a spectator's address (once each).
+    # Who reported it (once each): ``account:ID`` when signed in, else ``address:KEY``
+    # (before issue 36: ``seat:N`` or a spectator's ``address:KEY``).
     Column("reporter", Text, primary_key=True),
     Column("at", Double, nullable=False),
+    # Issue 36: whether the reporter held a seat of the game (``player``) or none
+    # (``spectator``), and its address and account, by which players' reports are told
+    # apart (:func:`marrakech.web.store.distinct_players`).
+    Column("kind", Text, nullable=False, server_default=text("'spectator'")),
+    Column("address", Text, nullable=False, server_default=text("''")),
+    Column("account_id", Text),
+    CheckConstraint("kind IN ('player', 'spectator')", name="chat_reports_kind_check"),
+)
+
+# Issue 36: the operator's decisions on chat lines, in order: an instance that did not
+# make one learns of it here (on SQLite, by reading what is newer every second).
+chat_decisions = Table(
+    "chat_decisions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Text, nullable=False),
+    Column("line_id", Integer, nullable=False),
+    Column("decision", Text, nullable=False),
+    Column("at", Double, nullable=False),
+    CheckConstraint("decision IN ('hidden', 'dismissed')", name="chat_decisions_check"),
 )
 
 bans = Table(
