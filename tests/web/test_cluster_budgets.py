@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import TWO_HUMANS
-from tests.web.servers import Served, run_showing_logs
+from tests.web.servers import Balancer, Served, run_showing_logs
 
 websockets = pytest.importorskip("websockets.asyncio.client")
 
@@ -36,7 +37,7 @@ def pair(pg_url: str) -> Iterator[tuple[Served, Served]]:
     one.stop()
 
 
-def post(server: Served, path: str, body: Any) -> tuple[int, Any]:
+def post(server: Served | Balancer, path: str, body: Any) -> tuple[int, Any]:
     request = urllib.request.Request(
         server.url + path.lstrip("/"), data=json.dumps(body).encode(), method="POST"
     )
@@ -75,6 +76,21 @@ def test_wrong_passwords_over_two_instances_are_counted_once(
         for number in range(5)
     ]
     assert created == [201] * 4 + [429], created
+
+
+@pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy")
+def test_wrong_passwords_through_haproxy_are_counted_once(pair: tuple[Served, Served]) -> None:
+    """The shipped HAProxy configuration in front (round robin, the client's address
+    forwarded): the same count as one instance gives."""
+    balancer = Balancer(*pair)
+    try:
+        body = {"name": "dora", "password": "a long passphrase"}
+        assert post(balancer, "/api/account/signup", body)[0] == 201
+        wrong = {"name": "dora", "password": "wrong"}
+        statuses = [post(balancer, "/api/account/signin", wrong)[0] for _ in range(8)]
+        assert statuses == [401] * 5 + [429] * 3, statuses
+    finally:
+        balancer.stop()
 
 
 def test_chat_lines_over_two_instances_share_one_budget(pair: tuple[Served, Served]) -> None:

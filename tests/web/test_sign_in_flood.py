@@ -91,3 +91,28 @@ def test_a_new_device_waits_growing_delays_that_only_its_own_tries_grow(apps: Ap
     assert sign_in(owner, PASSWORD) == 200  # the delay is over: she is in
     # Her right password started the address's tries afresh.
     assert [sign_in(shared, "wrong guess") for _ in range(5)] == [401] * 5
+
+
+def test_a_device_cookie_counts_for_its_own_account_only(apps: Apps) -> None:
+    """Behind one address (a shared NAT): carol's phone, which signed in to carol
+    before, and mallory, whose browser signed in to mallory's own account. Mallory's
+    device cookie, or a forged one, gives her no budget of carol's; carol's phone
+    signs in whatever mallory does."""
+    home = apps.start(passwords=CHEAP)
+    phone = at(home, "198.51.100.7")
+    sign_up(phone, "carol")
+    phone.post("/api/account/signout", json={})
+    mallory = at(home, "198.51.100.7")
+    sign_up(mallory, "mallory")
+    cookie = phone.cookies[DEVICE_COOKIE]
+    assert (
+        "HttpOnly"
+        in mallory.post(
+            "/api/account/signin", json={"name": "mallory", "password": PASSWORD}
+        ).headers["set-cookie"]
+    )
+    assert [sign_in(mallory, "guess") for _ in range(6)] == [401] * 5 + [429]
+    mallory.cookies.set(DEVICE_COOKIE, cookie[:-4] + "AAAA", path="/api/account")
+    assert sign_in(mallory, "guess") == 429  # a forged cookie is no device of carol's
+    assert sign_in(phone, "a typo of mine") == 401  # the phone's own budget
+    assert sign_in(phone, PASSWORD) == 200
