@@ -114,5 +114,13 @@ def test_a_device_cookie_counts_for_its_own_account_only(apps: Apps) -> None:
     assert [sign_in(mallory, "guess") for _ in range(6)] == [401] * 5 + [429]
     mallory.cookies.set(DEVICE_COOKIE, cookie[:-4] + "AAAA", path="/api/account")
     assert sign_in(mallory, "guess") == 429  # a forged cookie is no device of carol's
+    # Mallory spends the address's sign-ins on other names: the phone is not held back.
+    for number in range(20):
+        refused = mallory.post(
+            "/api/account/signin", json={"name": f"name{number}", "password": "guess"}
+        )
+        if refused.status_code == 429:
+            break
+    assert "from your address" in refused.json()["message"]
     assert sign_in(phone, "a typo of mine") == 401  # the phone's own budget
     assert sign_in(phone, PASSWORD) == 200

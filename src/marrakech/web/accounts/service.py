@@ -226,9 +226,10 @@ class Accounts:
 
         Tries are counted before the password is checked, in :data:`SIGN_IN_TRIES`: the
         budget of ``device`` (the request's device cookie) if it signed in to this
-        account before, else the name's from this address ``client``. Refused with the
-        same ``429`` either way, whether the name exists or not."""
-        await self.budgets.check(self.sign_ins, client, "sign-in attempts")
+        account before, and then that budget alone (no flood from its address, a shared
+        NAT, can spend it); else :data:`SIGN_INS` of this address ``client`` and the
+        name's tries from it. Refused with the same ``429`` either way, whether the name
+        exists or not."""
         key = name_key(name[:100])
         rows, hashes = await self.store.transact(
             [_step(self.q.account_named, key=key), _step(self.q.password_named, key=key)]
@@ -238,6 +239,7 @@ class Accounts:
         if account is not None and known is not None and known[0] == account["id"]:
             tries = f"device:{known[0]}/{known[1]}"
         else:
+            await self.budgets.check(self.sign_ins, client, "sign-in attempts")
             tries = f"name:{key}|{client}"
         waited = await self.budgets.wait((self.sign_in_tries, tries))
         refuse_after(waited, "too many sign-in attempts for this name")
