@@ -286,12 +286,12 @@ async def test_the_migration_gives_look_alike_accounts_the_oldest_one_skeleton(
 ) -> None:
     old = await open_database("head")
     try:
-        # The database as revision 0006 left it: no skeletons.
+        # The database as revision 0007 left it: no skeletons.
         await old.transact(
             [
                 ("DROP INDEX accounts_by_name_skeleton", {}),
                 ("ALTER TABLE accounts DROP COLUMN name_skeleton", {}),
-                ("UPDATE alembic_version SET version_num = '0006_turn_based'", {}),
+                ("UPDATE alembic_version SET version_num = '0007_shared_budgets'", {}),
             ]
         )
         sql = "INSERT INTO accounts (id, name, name_key, created) VALUES (%s)" % (

@@ -42,6 +42,7 @@ LIMIT_OPTIONS = (
     ("--max-bots-per-client", "bots_per_client", "bot seats in one client address's games"),
     ("--max-sockets-per-client", "sockets_per_client", "open WebSockets of one client address"),
     ("--replays-per-minute", "replays_per_minute", "replays and analyses computed per client"),
+    ("--chats-per-minute", "chats_per_minute", "chat lines per minute of one player"),
 )
 
 #: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the

@@ -24,6 +24,7 @@ from marrakech.state import State
 from marrakech.web import turn_based_clocks
 from marrakech.web.analysis_jobs import analyse_json
 from marrakech.web.bot_workers import BotScheduler
+from marrakech.web.budgets import Budgets
 from marrakech.web.cluster import Cluster, LocalCluster, Move
 from marrakech.web.limits import ClientRates, Limits, check_caps
 from marrakech.web.metrics import MeteredStore, Metrics
@@ -149,7 +150,7 @@ class RoomManager:
             self,
             bot_delay,
             self._seed,
-            ChatGate(self.limits),
+            ChatGate(Budgets(self.store), self.limits),
             turn_events=self.turn_events,
         )
 

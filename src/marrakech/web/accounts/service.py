@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from marrakech.web.accounts import passkeys
+from marrakech.web.accounts.devices import Devices
 from marrakech.web.accounts.names import DELETED_NAME, account_name, name_key
 from marrakech.web.accounts.passwords import Passwords, password_problem
-from marrakech.web.limits import ClientRates
+from marrakech.web.budgets import Budgets, Delays, Rate, refuse_after
 from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.store import GameStore, Step, StoreConflict, Usage, hash_token
@@ -35,6 +36,20 @@ TOUCH_EVERY = 600.0
 CHALLENGE_SECONDS = 300.0
 #: The most guest seats one claim may name.
 MAX_CLAIMS = 200
+
+# The accounts' budgets, shared by every instance of the database (docs/web.md,
+# "Accounts"). None counts per name alone: whoever floods a name with wrong passwords
+# slows down only their own address, never its owner (OWASP's device cookies).
+#: Sign-in attempts per client address, over every name (and a signed-in account's
+#: password checks, per account).
+SIGN_INS = Rate("sign-in", per_minute=10, burst=10)
+#: Tries for one name from one address, or from one device that signed in to the
+#: account before (its device cookie: that device's own budget): 5 at once, then 30 s
+#: before the next, doubled at each further try up to an hour, forgotten a day after;
+#: a right password starts afresh.
+SIGN_IN_TRIES = Delays("sign-in-tries", tries=5, first=30.0, longest=3600.0, forget=86400.0)
+#: New accounts (a password's or a passkey's) per client address.
+SIGN_UPS = Rate("sign-up", per_minute=5, burst=5)
 
 
 @dataclass(frozen=True)
@@ -77,11 +92,12 @@ class Accounts:
         self.passwords = passwords or Passwords()
         # Two hashes at a time at most: each takes 64 MiB and a core for a moment.
         self._hashing = asyncio.Semaphore(2)
-        #: Sign-in attempts per client address and per name (whether or not the name
-        #: exists, so that the limit tells nothing about it); sign-ups per address.
-        self.sign_in_rates = ClientRates(per_minute=10, burst=10)
-        self.name_rates = ClientRates(per_minute=5, burst=5)
-        self.sign_up_rates = ClientRates(per_minute=5, burst=5)
+        #: The budgets of sign-ins and sign-ups (:data:`SIGN_INS`, :data:`SIGN_IN_TRIES`,
+        #: :data:`SIGN_UPS`), in the database.
+        self.budgets = Budgets(store)
+        self.sign_ins, self.sign_in_tries, self.sign_ups = SIGN_INS, SIGN_IN_TRIES, SIGN_UPS
+        #: The device cookies: who signed in before, from which device.
+        self.devices = Devices(store, self.q)
 
     async def _hash(self, password: str) -> str:
         async with self._hashing:
@@ -180,7 +196,7 @@ class Accounts:
         self, client: str, name: str, password: str, user_agent: str
     ) -> tuple[Account, str]:
         """A new account with a password, signed in: the account and its session token."""
-        self.sign_up_rates.check(client, "new accounts")
+        await self.budgets.check(self.sign_ups, client, "new accounts")
         name = self.check_name(name)
         self.check_password(password, name)
         await self._check_free(name)  # else the database's indexes refuse it, after a hash
@@ -220,29 +236,35 @@ class Accounts:
         raise ApiError(409, "name_taken", f"name: {detail}: choose another")
 
     async def sign_in(
-        self, client: str, name: str, password: str, user_agent: str
+        self, client: str, name: str, password: str, user_agent: str, device: str | None = None
     ) -> tuple[Account, str]:
         """Sign in with a password: the account and a new session token, or the same
-        ``bad_credentials`` whether the name exists or not (and in about the same time)."""
-        self.sign_in_rates.check(client, "sign-in attempts")
+        ``bad_credentials`` whether the name exists or not (and in about the same time).
+
+        Tries are counted before the password is checked, in :data:`SIGN_IN_TRIES`: the
+        budget of ``device`` (the request's device cookie) if it signed in to this
+        account before, and then that budget alone (no flood from its address, a shared
+        NAT, can spend it); else :data:`SIGN_INS` of this address ``client`` and the
+        name's tries from it. Refused with the same ``429`` either way, whether the name
+        exists or not."""
         key = name_key(name[:100])
-        waited = self.name_rates.wait(key)
-        if waited > 0:
-            seconds = max(1, int(waited) + 1)
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"too many sign-in attempts for this name: try again in {seconds} s",
-                headers={"Retry-After": str(seconds)},
-            )
-        now = time.time()
         rows, hashes = await self.store.transact(
             [_step(self.q.account_named, key=key), _step(self.q.password_named, key=key)]
         )
         account = rows[0] if rows else None
+        known = await self.devices.known(device)
+        if account is not None and known is not None and known[0] == account["id"]:
+            tries = f"device:{known[0]}/{known[1]}"
+        else:
+            await self.budgets.check(self.sign_ins, client, "sign-in attempts")
+            tries = f"name:{key}|{client}"
+        waited = await self.budgets.wait((self.sign_in_tries, tries))
+        refuse_after(waited, "too many sign-in attempts for this name")
         encoded = hashes[0]["password_hash"] if hashes and account is not None else None
         if not await self._verify(encoded, password) or account is None or encoded is None:
             raise bad_credentials()
+        await self.budgets.forget(self.sign_in_tries, [tries])
+        now = time.time()
         token, session = self._new_session(account["id"], user_agent, now)
         used = _step(self.q.touch_credential, credential=f"password:{account['id']}", now=now)
         steps = [*self._expire(now), used, session]
@@ -265,7 +287,9 @@ class Accounts:
         credential = f"password:{account.id}"
         found = (await self.store.transact([_step(self.q.credential, credential=credential)]))[0]
         if found:
-            self.sign_in_rates.check(f"account:{account.id}", "password attempts")
+            await self.budgets.check(
+                self.sign_ins, f"account:{account.id}", "password attempts", "this account"
+            )
             if current is None or not await self._verify(found[0]["password_hash"], current):
                 raise ApiError(
                     403, "bad_credentials", "current_password: expected the account's password"
@@ -323,7 +347,7 @@ class Accounts:
             rows = (await self.store.transact([_step(self.q.credentials_of, account_id=handle)]))[0]
             exclude = [row["credential_id"] for row in rows if row["kind"] == "passkey"]
         else:
-            self.sign_up_rates.check(client, "new accounts")
+            await self.budgets.check(self.sign_ups, client, "new accounts")
             name = self.check_name(name or "")
             await self._check_free(name)
             handle, account_id = new_account_id(), None
@@ -378,7 +402,7 @@ class Accounts:
         return Account(account_id, row["name"], now), token
 
     async def sign_in_options(self, client: str, site: passkeys.Site) -> tuple[str, dict[str, Any]]:
-        self.sign_in_rates.check(client, "sign-in attempts")
+        await self.budgets.check(self.sign_ins, client, "sign-in attempts")
         challenge, options = passkeys.authentication_options(site)
         return await self._challenge("authenticate", challenge), options
 

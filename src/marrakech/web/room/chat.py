@@ -42,9 +42,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from marrakech.web.budgets import Budgets, Rate
 from marrakech.web.cluster import Cluster, HideReason
 from marrakech.web.connection import Client
-from marrakech.web.limits import ClientRates, Limits
+from marrakech.web.limits import Limits
 from marrakech.web.protocol import (
     ChatChannel,
     ChatHidden,
@@ -115,23 +116,29 @@ def reporter(client: Client) -> Reporter:
 
 @dataclass
 class ChatGate:
-    """An instance's chat limits: a token bucket per player (a game's seat, or a
-    spectator's address in a game) and one per address across its games."""
+    """The chat limits: a token bucket per player (a game's seat, or a spectator's
+    address in a game) and one per address across its games, in the ``budgets`` every
+    instance of the database shares (a player writing through two instances has one
+    budget)."""
 
+    budgets: Budgets
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
         limits = self.limits
-        self.players = ClientRates(limits.chats_per_minute, limits.chat_burst)
-        self.addresses = ClientRates(limits.address_chats_per_minute, limits.address_chat_burst)
+        self.players = Rate("chat", limits.chats_per_minute, limits.chat_burst)
+        self.addresses = Rate(
+            "chat-address", limits.address_chats_per_minute, limits.address_chat_burst
+        )
 
-    def check(self, player: str, address: str, account: str | None = None) -> None:
+    async def check(self, player: str, address: str, account: str | None = None) -> None:
         """Take a message from both budgets (and from the signed-in ``account``'s, as
         an address's: one account from several addresses), or refuse it
         (``chat_too_fast``)."""
-        waited = max(self.players.wait(player), self.addresses.wait(address))
+        takes = [(self.players, player), (self.addresses, address)]
         if account is not None:
-            waited = max(waited, self.addresses.wait(f"account:{account}"))
+            takes.append((self.addresses, f"account:{account}"))
+        waited = await self.budgets.wait(*takes)
         if waited > 0:
             raise ProtocolError(
                 "chat_too_fast",
@@ -371,7 +378,7 @@ class Chat:
             if seat is not None:
                 raise ProtocolError("not_your_seat", "spectators write as spectators, not seats")
             author, player = SPECTATOR, f"{self.room.game_id}/{client.address}"
-        self.gate.check(player, client.address, client.account)
+        await self.gate.check(player, client.address, client.account)
         row = ChatRow(
             self.room.game_id,
             author,

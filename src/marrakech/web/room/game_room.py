@@ -125,7 +125,7 @@ class RoomServices:
     lobby: RoomLobby
     bot_delay: float
     seed: str
-    chat: ChatGate = field(default_factory=ChatGate)
+    chat: ChatGate
     #: Where the rooms tell the reminders of new turns and visits (issue 25).
     reminders: ReminderHooks = field(default_factory=ReminderHooks)
     #: Who listens to the turn-based clocks' turns (reminders).

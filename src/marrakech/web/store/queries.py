@@ -56,6 +56,7 @@ from marrakech.web.store.schema import (
     credentials,
     games,
     mail_addresses,
+    mail_keys,
     seat_values,
     seats,
     sessions,
@@ -444,6 +445,13 @@ class AccountQueries:
             .returning(*ch.c)
         )
         self.delete_old_challenges = compiled(delete(ch).where(ch.c.expires < P("now")))
+
+        # Issue 36: the key that signs device cookies, a row of the links' key table.
+        upsert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        self.key = compiled(select(mail_keys.c.secret).where(mail_keys.c.name == P("name")))
+        self.insert_key = compiled(
+            upsert(mail_keys).on_conflict_do_nothing(), columns=("name", "secret")
+        )
 
         # A guest's seat joins the account of whoever holds its token, once (a token
         # is one seat's: 192 random bits).

@@ -6,7 +6,8 @@ Both stores create, migrate and query the same tables from this declaration:
 :data:`rating_history`), :data:`instances` (the PostgreSQL instances'
 heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
 :data:`sessions` and :data:`challenges`, and the reminders' :data:`mail_addresses`,
-:data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys`.
+:data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys` (also
+the device cookies' key), and :data:`budgets` (the limits every instance shares).
 Alembic migrations shipped in :mod:`marrakech.web.store.migrations` bring any database to the
 declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -292,6 +293,26 @@ sweeps = Table(
     Column("at", Double, nullable=False),
 )
 
+# Issue 36: the budgets that matter for security (sign-in, account creation, chat), one
+# row a budget's key, shared by every instance of the database (marrakech.web.budgets).
+budgets = Table(
+    "budgets",
+    metadata,
+    # The budget's name and whose it is: ``sign-in:203.0.113.7``.
+    Column("key", Text, primary_key=True),
+    # A rate's theoretical arrival time (GCRA: the budget is whole again then), or when
+    # growing delays let the next try come.
+    Column("due", Double, nullable=False),
+    # Growing delays: the tries counted, and the delay the last one set.
+    Column("tries", Integer, nullable=False, server_default=text("0")),
+    Column("delay", Double, nullable=False, server_default=text("0")),
+    # A random mark of the last take that was granted: how a take knows it was.
+    Column("taken", Text, nullable=False, server_default=text("''")),
+    # When the row says nothing any more (a whole budget): it may be deleted then.
+    Column("expires", Double, nullable=False),
+)
+Index("budgets_by_expiry", budgets.c.expires)
+
 instances = Table(
     "instances",
     metadata,
@@ -465,7 +486,8 @@ Index("mail_outbox_by_game", mail_outbox.c.game_id, mail_outbox.c.seat)
 mail_keys = Table(
     "mail_keys",
     metadata,
-    # The key that signs the links (made once, on first use, shared by every instance).
+    # The keys that sign the links (``links``) and the device cookies (``devices``, issue
+    # 36), each made once, on first use, shared by every instance.
     Column("name", Text, primary_key=True),
     Column("secret", Text, nullable=False),
 )
