@@ -41,6 +41,8 @@ from sqlalchemy import (
     true,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine.interfaces import BindTyping
 from sqlalchemy.sql import ClauseElement, ColumnElement, Select
 
