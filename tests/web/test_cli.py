@@ -57,9 +57,12 @@ def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture
 
 
 def test_url() -> None:
-    assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
-    assert url("0.0.0.0", 80) == "http://127.0.0.1:80/"
+    # localhost, not 127.0.0.1: passkeys refuse IP addresses (issue 36).
+    assert url("127.0.0.1", 8000) == "http://localhost:8000/"
+    assert url("0.0.0.0", 80) == "http://localhost:80/"
+    assert url("::", 80) == "http://localhost:80/"
     assert url("::1", 8000) == "http://[::1]:8000/"
+    assert url("192.0.2.7", 8000) == "http://192.0.2.7:8000/"
 
 
 def test_serve_prints_the_real_address_and_serves(tmp_path: Path) -> None:
@@ -86,7 +89,7 @@ def test_serve_prints_the_real_address_and_serves(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         line = process.stdout.readline()  # printed once the server accepts connections
-        assert line.startswith("Marrakech is ready at http://127.0.0.1:"), line
+        assert line.startswith("Marrakech is ready at http://localhost:"), line
         address = line.split()[4]
         assert not address.endswith(":0/")
         assert process.stdout.readline().strip() == f"Games are stored in {db.resolve()}"

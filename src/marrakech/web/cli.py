@@ -4,7 +4,11 @@
 accepts connections, so scripts can wait for it::
 
     $ marrakech serve --port 0
-    Marrakech is ready at http://127.0.0.1:43121/  (Ctrl+C to stop)
+    Marrakech is ready at http://localhost:43121/  (Ctrl+C to stop)
+
+On the loopback address (the default) the printed address names ``localhost``, not
+``127.0.0.1``: browsers refuse passkeys on an IP address (WebAuthn's relying party must be
+a domain name) and count ``http://localhost`` as a secure context.
 """
 
 from __future__ import annotations
@@ -501,11 +505,15 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def url(host: str, port: int) -> str:
-    """The address to open: a wildcard host is shown as the local machine."""
-    if host in ("0.0.0.0", ""):
-        host = "127.0.0.1"
-    elif host == "::":
-        host = "[::1]"
+    """The address to open: on 127.0.0.1 or a wildcard host, ``localhost`` (passkeys
+    work there, never on an IP address); ``::1`` stays as it is (``localhost`` may name
+    127.0.0.1 only).
+
+    >>> url("127.0.0.1", 8000), url("0.0.0.0", 80), url("::1", 8000)
+    ('http://localhost:8000/', 'http://localhost:80/', 'http://[::1]:8000/')
+    """
+    if host in ("127.0.0.1", "0.0.0.0", "", "::"):
+        host = "localhost"
     elif ":" in host:
         host = f"[{host}]"
     return f"http://{host}:{port}/"
