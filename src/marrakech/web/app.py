@@ -46,6 +46,7 @@ from marrakech.web.routes import api, learn, my_games, pages, players, reminders
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
+from marrakech.web.store.retry import RETRY_SECONDS
 from marrakech.web.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ def create_app(
     mail_clock: Callable[[], float] | None = None,
     turn_scale: float = 1.0,
     sweep_seconds: float = 10.0,
+    store_retry: float = RETRY_SECONDS,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -105,6 +107,8 @@ def create_app(
     ``mail_sender`` (None: the SMTP relay of ``mail``), on ``mail_clock`` (tests).
     ``turn_scale``: a factor on the turn-based clocks' times per move (tests);
     ``sweep_seconds``: the pause between two sweeps of deadlines and games to resume.
+    ``store_retry``: seconds a store failing for a moment (a database restart) is tried
+    again before an action is refused (:mod:`marrakech.web.store.retry`).
     """
     hide_frames()
     context = WebContext(
@@ -131,6 +135,7 @@ def create_app(
         mail_clock=mail_clock,
         turn_scale=turn_scale,
         sweep_seconds=sweep_seconds,
+        store_retry=store_retry,
     )
     app = FastAPI(
         title="Marrakech",

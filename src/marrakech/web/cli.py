@@ -31,6 +31,7 @@ for _module in ("fastapi", "uvicorn", "platformdirs"):
         raise ImportError(f"marrakech serve needs {_module}: pip install 'marrakech[web]'")
 
 from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the check above)
+from marrakech.web.store.retry import RETRY_SECONDS  # noqa: E402
 
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
 EXTERNAL_BOTS = ("allow", "invited", "refuse")
@@ -143,6 +144,14 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds between two sweeps of the turn-based deadlines and of the games to "
         "resume (10)",
+    )
+    parser.add_argument(
+        "--store-retry",
+        type=_store_retry,
+        default=RETRY_SECONDS,
+        metavar="SECONDS",
+        help="seconds a store failing for a moment (a database restart, a locked file) is "
+        f"tried again before an action is refused ({RETRY_SECONDS:g})",
     )
     parser.add_argument(
         "--open-game-ttl",
@@ -312,6 +321,16 @@ def _sweep(text: str) -> float:
     return value
 
 
+def _store_retry(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 300:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 300, found {text!r}")
+    return value
+
+
 def _turn_seconds(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 7 * 86400:
         raise argparse.ArgumentTypeError(
@@ -380,6 +399,7 @@ def run(args: argparse.Namespace) -> int:
         mail=mail,
         turn_scale=args.turn_based_scale,
         sweep_seconds=args.sweep_seconds,
+        store_retry=args.store_retry,
     )
     config = uvicorn.Config(
         app,

@@ -153,6 +153,7 @@ const STRINGS = {
 
     "game.loading": "Connecting to the game…",
     "game.reconnecting": "Connection lost — reconnecting…",
+    "game.resending": "The server could not store your move yet — sending it again…",
     "game.connected": "Connected",
     "game.spectator": "You are watching this game.",
     "game.turn.you": "Your turn, {seat}",
@@ -700,6 +701,7 @@ const STRINGS = {
 
     "game.loading": "Connexion à la partie…",
     "game.reconnecting": "Connexion perdue — reconnexion…",
+    "game.resending": "Le serveur n’a pas encore pu enregistrer votre coup — nouvel envoi…",
     "game.connected": "Connecté",
     "game.spectator": "Vous regardez cette partie.",
     "game.turn.you": "À vous, {seat}",
