@@ -150,7 +150,8 @@ def test_players_actions_survive_a_database_restart(
     stored once, where the players saw it accepted, no player is refused, and every game
     goes on to its end (issue 36: two actions used to get "server_error ... nothing
     changed" and their games sat idle)."""
-    limits = ["--games-per-minute", "100", "--max-games-per-client", "100"]
+    # Its players act faster than people: no message of theirs may be dropped as too fast.
+    limits = ["--games-per-minute", "100", "--max-games-per-client", "100", "--rate", "1000"]
     # A bound well over the restart's length: the test runs on a loaded machine.
     server = Served(
         pg_url, "--bot-delay", "0", "--bot-processes", "0", "--store-retry", "30", *limits
@@ -177,7 +178,7 @@ async def play_through_a_database_restart(server: Served, postgres: ThrowawayPos
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=120)
     except TimeoutError:
-        idle = {p.uri.rsplit("/", 1)[1]: p.version for p in players if not p.over}
+        idle = {p.uri.rsplit("/", 1)[1]: (p.version, p.refused) for p in players if not p.over}
         raise AssertionError(f"games left idle after the restart: {idle}") from None
     assert [player.version for player in players] > before
     for game, player in zip(games, players, strict=True):
