@@ -26,6 +26,8 @@ from tests.web.servers import Served
 def test_serve_options() -> None:
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.db, args.bot_delay) == ("127.0.0.1", 8000, None, 0.7)
+    assert args.store_retry == 5.0
+    assert build_parser().parse_args(["serve", "--store-retry", "0"]).store_retry == 0.0
     args = build_parser().parse_args(
         ["serve", "--host", "0.0.0.0", "--port", "0", "--db", "x.sqlite3", "--bot-delay", "0"]
     )
@@ -48,6 +50,8 @@ def test_serve_options() -> None:
         ["--blitz-seconds", "0"],
         ["--relaxed-seconds", "1.5"],
         ["--open-game-ttl", "forever"],
+        ["--store-retry", "-1"],
+        ["--store-retry", "forever"],
     ],
 )
 def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
