@@ -69,6 +69,7 @@ export function newController(ctx) {
       const msg = toResend(g);
       // Not connected: the reconnection's welcome sends it (dispatch.js).
       if (!msg || g.conn !== "open" || !ctx.socket.send(msg)) return;
+      /** @type {import("./state.js").Unanswered} */ (g.unanswered).sends += 1;
       g.pending = true;
       renderControls(ctx);
     },

@@ -164,8 +164,12 @@ function refused(ctx, msg) {
   if (state.applyRefusal(ctx.g, msg, t("game.not_found"))) {
     // Nothing changed on the server (a database restarting): the same action, again.
     const u = /** @type {import("./state.js").Unanswered} */ (ctx.g.unanswered);
+    const { tries, sends } = u;
     ctx.ctrl.notice(t("game.resending"), "info");
-    setTimeout(() => ctx.ctrl.resend(), state.resendDelay(u.tries));
+    // Unless something came meanwhile (an answer, a welcome after which it was sent again).
+    setTimeout(() => {
+      if (ctx.g.unanswered === u && u.tries === tries && u.sends === sends) ctx.ctrl.resend();
+    }, state.resendDelay(tries));
     return;
   }
   const key = `game.error.${msg.code}`;

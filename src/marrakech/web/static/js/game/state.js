@@ -57,6 +57,7 @@
  * @property {number} version  The position's version it was sent for.
  * @property {string} action  Its token.
  * @property {number} tries  The `server_error`s it got (each followed by a resend).
+ * @property {number} sends  The times it was sent again (after a reconnection or an error).
  */
 
 /** How many times an action refused with `server_error` (nothing changed) is sent again. */
@@ -237,7 +238,7 @@ export function clockLeft(g, now) {
 export function noteSent(g, seat, action) {
   g.pending = true;
   g.lastSeat = seat;
-  g.unanswered = { seat, version: g.version, action, tries: 0 };
+  g.unanswered = { seat, version: g.version, action, tries: 0, sends: 0 };
 }
 
 /**
