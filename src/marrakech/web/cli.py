@@ -4,7 +4,11 @@
 accepts connections, so scripts can wait for it::
 
     $ marrakech serve --port 0
-    Marrakech is ready at http://127.0.0.1:43121/  (Ctrl+C to stop)
+    Marrakech is ready at http://localhost:43121/  (Ctrl+C to stop)
+
+On the loopback address (the default) the printed address names ``localhost``, not
+``127.0.0.1``: browsers refuse passkeys on an IP address (WebAuthn's relying party must be
+a domain name) and count ``http://localhost`` as a secure context.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ for _module in ("fastapi", "uvicorn", "platformdirs"):
         raise ImportError(f"marrakech serve needs {_module}: pip install 'marrakech[web]'")
 
 from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the check above)
+from marrakech.web.store.retry import RETRY_SECONDS  # noqa: E402
 
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
 EXTERNAL_BOTS = ("allow", "invited", "refuse")
@@ -140,6 +145,14 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds between two sweeps of the turn-based deadlines and of the games to "
         "resume (10)",
+    )
+    parser.add_argument(
+        "--store-retry",
+        type=_store_retry,
+        default=RETRY_SECONDS,
+        metavar="SECONDS",
+        help="seconds a store failing for a moment (a database restart, a locked file) is "
+        f"tried again before an action is refused ({RETRY_SECONDS:g})",
     )
     parser.add_argument(
         "--open-game-ttl",
@@ -357,6 +370,16 @@ def _sweep(text: str) -> float:
     return value
 
 
+def _store_retry(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 300:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 300, found {text!r}")
+    return value
+
+
 def _turn_seconds(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 7 * 86400:
         raise argparse.ArgumentTypeError(
@@ -447,6 +470,7 @@ def run(args: argparse.Namespace) -> int:
         sweep_seconds=args.sweep_seconds,
         metrics_port=metrics_port,
         metrics_allow=args.metrics_allow or LOOPBACK,
+        store_retry=args.store_retry,
     )
     log_config = json_log_config(args.log_level) if args.log_format == "json" else None
     config = uvicorn.Config(
@@ -579,11 +603,15 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def url(host: str, port: int) -> str:
-    """The address to open: a wildcard host is shown as the local machine."""
-    if host in ("0.0.0.0", ""):
-        host = "127.0.0.1"
-    elif host == "::":
-        host = "[::1]"
+    """The address to open: on 127.0.0.1 or a wildcard host, ``localhost`` (passkeys
+    work there, never on an IP address); ``::1`` stays as it is (``localhost`` may name
+    127.0.0.1 only).
+
+    >>> url("127.0.0.1", 8000), url("0.0.0.0", 80), url("::1", 8000)
+    ('http://localhost:8000/', 'http://localhost:80/', 'http://[::1]:8000/')
+    """
+    if host in ("127.0.0.1", "0.0.0.0", "", "::"):
+        host = "localhost"
     elif ":" in host:
         host = f"[{host}]"
     return f"http://{host}:{port}/"

@@ -43,6 +43,7 @@ from marrakech.web.room.chat import ChatGate, public_lines
 from marrakech.web.room.play import submit_action
 from marrakech.web.room.seat_commands import submit_command
 from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, Usage, hash_token
+from marrakech.web.store.retry import RETRY_SECONDS
 from marrakech.web.store.sqlite import SQLiteStore
 from marrakech.web.store.worker import StoreWorker
 from marrakech.web.turn_based_events import TurnEvent, TurnEvents
@@ -95,6 +96,7 @@ class RoomManager:
         turn_scale: float = 1.0,
         sweep_seconds: float = SWEEP_SECONDS,
         metrics: Metrics | None = None,
+        store_retry: float = RETRY_SECONDS,
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay: expected seconds >= 0, found {bot_delay}")
@@ -105,6 +107,8 @@ class RoomManager:
         ):
             if value <= 0:
                 raise ValueError(f"{name}: expected seconds > 0, found {value}")
+        if store_retry < 0:
+            raise ValueError(f"store_retry: expected seconds >= 0, found {store_retry}")
         if turn_scale <= 0 or sweep_seconds <= 0:
             raise ValueError(
                 f"turn_scale, sweep_seconds: expected > 0, found {turn_scale}, {sweep_seconds}"
@@ -152,6 +156,7 @@ class RoomManager:
             self._seed,
             ChatGate(Budgets(self.store), self.limits),
             turn_events=self.turn_events,
+            store_retry=store_retry,
         )
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:

@@ -87,7 +87,12 @@ async def _hand_over(
 
 
 def _site(request: Request) -> passkeys.Site:
-    return passkeys.site_of(request.url.scheme, request.headers.get("host", ""))
+    """The relying party of the request, or ``400 passkeys_unavailable`` (a page opened
+    by an IP address: WebAuthn needs a name)."""
+    try:
+        return passkeys.site_of(request.url.scheme, request.headers.get("host", ""))
+    except passkeys.PasskeyError as error:
+        raise ApiError(400, "passkeys_unavailable", str(error)) from None
 
 
 def _agent(request: Request) -> str:

@@ -57,6 +57,7 @@ from marrakech.web.store import (
 )
 from marrakech.web.store.chat_queries import ChatQueries
 from marrakech.web.store.queries import Queries
+from marrakech.web.store.retry import transient
 from marrakech.web.store.schema import (
     MIGRATION_LOCK,
     game_fields,
@@ -215,7 +216,14 @@ class PostgresStore:
                     outcomes = await self._append_batch([append for append, _ in batch])
                 except Exception as error:
                     log.warning("a batch of %d appends failed: %s", len(batch), error)
-                    outcomes = [await self._append_alone(append) for append, _ in batch]
+                    if transient(error):
+                        # The database went away (maybe during the commit): each caller
+                        # tries again, after checking whether its append landed
+                        # (marrakech.web.store.retry). Trying each alone now would
+                        # take a landed append for another writer's.
+                        outcomes = [error] * len(batch)
+                    else:  # one bad append: the others go in without it
+                        outcomes = [await self._append_alone(append) for append, _ in batch]
                 for (_, future), outcome in zip(batch, outcomes, strict=True):
                     if future.done():
                         continue
