@@ -13,6 +13,7 @@ import json
 from fastapi import APIRouter, Request, Response
 
 from marrakech.web.accounts import passkeys
+from marrakech.web.accounts.export import iso
 from marrakech.web.accounts.models import (
     AccountInfo,
     AccountState,
@@ -28,7 +29,7 @@ from marrakech.web.accounts.models import (
     RemovePasskey,
 )
 from marrakech.web.accounts.names import name_key
-from marrakech.web.accounts.service import Account, Accounts, SignedIn, iso, not_signed_in
+from marrakech.web.accounts.service import Account, Accounts, SignedIn, not_signed_in
 from marrakech.web.accounts.sessions import (
     DEVICE_COOKIE,
     clear_session_cookie,

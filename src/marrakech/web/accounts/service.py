@@ -19,6 +19,7 @@ from typing import Any
 
 from marrakech.web.accounts import passkeys
 from marrakech.web.accounts.devices import Devices
+from marrakech.web.accounts.export import export_document
 from marrakech.web.accounts.names import DELETED_NAME, account_name, name_key
 from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.budgets import Budgets, Delays, Rate, refuse_after
@@ -534,80 +535,9 @@ class Accounts:
                 _step(self.q.mail_of, account_id=account_id),
             ]
         )
-        account = signed_in.account
-        return {
-            "account": {"id": account.id, "name": account.name, "created": iso(account.created)},
-            "credentials": [
-                {
-                    "kind": row["kind"],
-                    "created": iso(row["created"]),
-                    "last_used": iso(row["last_used"]),
-                    **(
-                        {"credential_id": row["credential_id"], "transports": row["transports"]}
-                        if row["kind"] == "passkey"
-                        else {}
-                    ),
-                }
-                for row in credentials
-            ],
-            "sessions": [
-                {
-                    "created": iso(row["created"]),
-                    "last_seen": iso(row["last_seen"]),
-                    "user_agent": row["user_agent"],
-                    "this_one": row["token_hash"] == signed_in.session,
-                }
-                for row in sessions
-            ],
-            "games": [
-                {
-                    "game_id": row["game_id"],
-                    "seat": row["seat"],
-                    "name": row["name"],
-                    "players": row["players"],
-                    "rules": row["rules"],
-                    "status": row["status"],
-                    "created": iso(row["created"]),
-                    "replay": f"/r/{row['game_id']}",
-                    "record": f"/api/games/{row['game_id']}/record",
-                }
-                for row in seats
-            ],
-            "ratings": [
-                {
-                    "players": row["players"],
-                    "mu": row["mu"],
-                    "sigma": row["sigma"],
-                    "games": row["games"],
-                    "wins": row["wins"],
-                    "updated": iso(row["updated"]),
-                }
-                for row in ratings
-            ],
-            "rating_history": [
-                {
-                    "game_id": row["game_id"],
-                    "players": row["players"],
-                    "at": iso(row["at"]),
-                    "place": row["place"],
-                    "mu_before": row["mu_before"],
-                    "sigma_before": row["sigma_before"],
-                    "mu": row["mu"],
-                    "sigma": row["sigma"],
-                }
-                for row in history
-            ],
-            # The reminders' address (issue 25), if the account gave one.
-            "email": [
-                {
-                    "address": row["address"],
-                    "lang": row["lang"],
-                    "status": row["status"],
-                    "created": iso(row["created"]),
-                }
-                for row in mail
-            ],
-        }
+        who = (signed_in.account.id, signed_in.account.name, signed_in.account.created)
+        rows = credentials, sessions, seats, ratings, history, mail
+        return export_document(who, signed_in.session, *rows)
 
     async def claim(self, signed_in: SignedIn, seats: list[tuple[str, str]]) -> list[str]:
         """Link to the account the guest seats whose tokens this device holds, (game id,
@@ -659,10 +589,3 @@ def new_account_id() -> str:
     """A new account's id: 96 random bits, URL-safe; it never changes, and is what
     seats and ratings refer to."""
     return secrets.token_urlsafe(12)
-
-
-def iso(seconds: float | None) -> str | None:
-    """Epoch seconds as ISO 8601 (UTC), for the export."""
-    from marrakech.web.protocol import iso_time
-
-    return None if seconds is None else iso_time(float(seconds))

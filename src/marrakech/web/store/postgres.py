@@ -15,7 +15,7 @@ each game's room (``games.owner``) and the instances' heartbeats (``instances``,
   back only once the transaction committed.
 - **Notified at commit**: each append sends ``NOTIFY`` (in the same transaction) with
   the game, its new version and the actions, so followers relay exactly what was stored.
-- **Schema created and migrated automatically** (:func:`marrakech.web.store.schema.upgrade`,
+- **Schema created and migrated automatically** (:func:`marrakech.web.store.migrations.upgrade`,
   the same declaration and migrations as SQLite's), under an advisory lock so instances
   starting together do it once.
 """
@@ -56,16 +56,15 @@ from marrakech.web.store import (
     Usage,
 )
 from marrakech.web.store.chat_queries import ChatQueries
+from marrakech.web.store.migrations import MIGRATION_LOCK, upgrade
 from marrakech.web.store.queries import Queries
 from marrakech.web.store.retry import transient
 from marrakech.web.store.schema import (
-    MIGRATION_LOCK,
     game_fields,
     game_values,
     seat_row,
     seat_values,
     turn_values,
-    upgrade,
 )
 
 log = logging.getLogger("marrakech.web")

@@ -1,5 +1,5 @@
 """The default game store: one SQLite file in WAL mode, its schema created and migrated
-automatically (:func:`marrakech.web.store.schema.upgrade`)::
+automatically (:func:`marrakech.web.store.migrations.upgrade`)::
 
     >>> from marrakech.web.store import hash_token
     >>> store = SQLiteStore(":memory:")
@@ -52,6 +52,7 @@ from marrakech.web.store import (
     Usage,
 )
 from marrakech.web.store.chat_queries import ChatQueries
+from marrakech.web.store.migrations import upgrade
 from marrakech.web.store.queries import Queries
 from marrakech.web.store.schema import (
     game_fields,
@@ -59,7 +60,6 @@ from marrakech.web.store.schema import (
     seat_row,
     seat_values,
     turn_values,
-    upgrade,
 )
 
 #: SQLite's page cache of the connection, in KiB (its default is 2,000). The file's
