@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +45,7 @@ def post(server: Served, path: str, body: Any, **headers: str) -> tuple[int, Any
 
 
 def test_an_origin_of_another_scheme_is_another_site(server: Served) -> None:
-    here = f"127.0.0.1:{server.port}"
+    here = urllib.parse.urlsplit(server.url).netloc  # the address the server printed
     for path, body in (("/api/games", TWO_HUMANS), ("/api/account/signout-everywhere", {})):
         status, refusal = post(server, path, body, Origin=f"https://{here}")
         assert status == 403, (path, refusal)
@@ -69,7 +70,7 @@ def test_behind_a_proxy_the_forwarded_scheme_is_the_sites(server: Served) -> Non
     """A TLS proxy on this machine (trusted: ``--forwarded-allow-ips`` is loopback by
     default) forwards ``https``: its pages' ``https`` origin is this site's, a plain
     ``http`` one is not."""
-    here = f"127.0.0.1:{server.port}"
+    here = urllib.parse.urlsplit(server.url).netloc  # the address the server printed
     tls = {"X_Forwarded_Proto": "https"}
     status, game = post(server, "/api/games", TWO_HUMANS, Origin=f"https://{here}", **tls)
     assert status == 201, game
