@@ -31,6 +31,7 @@ from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the ch
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
 EXTERNAL_BOTS = ("allow", "invited", "refuse")
 if TYPE_CHECKING:
+    from marrakech.web.reminders.push import PushSettings
     from marrakech.web.reminders.settings import MailSettings
 
 #: The options of :class:`Limits`: option, field, what it limits.
@@ -259,6 +260,28 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="quiet delay before a your-turn email (600)",
     )
+    push = parser.add_argument_group(
+        "push notifications", "notify players' browsers of their turns (docs/web.md)"
+    )
+    push.add_argument(
+        "--web-push",
+        default=os.environ.get("MARRAKECH_WEB_PUSH"),
+        metavar="CONTACT",
+        help="send Web Push notifications; CONTACT (mailto:ADDRESS or https://URL) tells "
+        "push services how to reach you. Default: no push notifications",
+    )
+    push.add_argument(
+        "--push-key-file",
+        default=None,
+        metavar="PATH",
+        help="keep the VAPID private key in this PEM file (made on first start); "
+        "default: in the store",
+    )
+    push.add_argument(
+        "--push-allow-http-loopback",
+        action="store_true",
+        help="FOR TESTS ONLY: accept http:// push endpoints on 127.0.0.1/::1/localhost",
+    )
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -389,6 +412,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         mail = mail_settings(args)
+        push = push_settings(args)
     except ValueError as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 2
@@ -442,6 +466,7 @@ def run(args: argparse.Namespace) -> int:
         external_bots=args.external_bots,
         leaderboard_min_games=max(1, args.leaderboard_min_games),
         mail=mail,
+        push=push,
         turn_scale=args.turn_based_scale,
         sweep_seconds=args.sweep_seconds,
         metrics_port=metrics_port,
@@ -523,6 +548,21 @@ def mail_settings(args: argparse.Namespace) -> MailSettings | None:
         parse_public_url(args.public_url),
         ReminderTiming(quiet_delay=float(args.reminder_delay)),
     )
+
+
+def push_settings(args: argparse.Namespace) -> PushSettings | None:
+    """Web Push's settings of ``serve``'s options (None without ``--web-push``); a
+    ValueError says what is wrong."""
+    from marrakech.web.reminders.push import PushSettings, SubscriptionError, parse_contact
+
+    if not args.web_push:
+        if args.push_key_file or args.push_allow_http_loopback:
+            raise SubscriptionError("--push-key-file: expected --web-push too")
+        return None
+    key_file = Path(args.push_key_file).expanduser() if args.push_key_file else None
+    if key_file is not None and not key_file.parent.is_dir():
+        raise SubscriptionError(f"--push-key-file: no such folder {str(key_file.parent)!r}")
+    return PushSettings(parse_contact(args.web_push), key_file, args.push_allow_http_loopback)
 
 
 def _sqlite_path(db: str | None, default: Any) -> Path:

@@ -467,8 +467,9 @@ class Accounts:
     # -- the account's data -------------------------------------------------------------
 
     async def delete(self, signed_in: SignedIn) -> None:
-        """Delete the account: its credentials, sessions and reminders' address go, its
-        name is free again, its games stay with their seats named :data:`DELETED_NAME`."""
+        """Delete the account: its credentials, sessions, reminders' address and push
+        devices go, its name is free again, its games stay with their seats named
+        :data:`DELETED_NAME`."""
         account_id = signed_in.account.id
         now = time.time()
         await self.store.transact(
@@ -477,6 +478,7 @@ class Accounts:
                 _step(self.q.delete_credentials_of, account_id=account_id),
                 _step(self.q.delete_sessions_of, account_id=account_id),
                 _step(self.q.delete_mail_of, account_id=account_id),
+                _step(self.q.delete_devices_of, account_id=account_id),
                 _step(self.q.rename_seats, account_id=account_id, new_name=DELETED_NAME),
             ]
         )

@@ -61,6 +61,7 @@ from marrakech.web.store.schema import (
     credentials,
     games,
     mail_addresses,
+    push_subscriptions,
     seat_values,
     seats,
     sessions,
@@ -514,6 +515,9 @@ class AccountQueries:
         )
         self.delete_mail_of = compiled(
             delete(mail_addresses).where(mail_addresses.c.account_id == P("account_id"))
+        )
+        self.delete_devices_of = compiled(
+            delete(push_subscriptions).where(push_subscriptions.c.account_id == P("account_id"))
         )
         self.delete_other_sessions = compiled(
             delete(s).where(s.c.account_id == P("account_id"), s.c.token_hash != P("token_hash"))
