@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from marrakech.web.reminders.push import PushSettings
+from marrakech.web.reminders.webpush import PushSettings
 from tests.web.conftest import Apps, Conn, seat_token
 from tests.web.push_service import PushService, b64url
 from tests.web.test_accounts import CHEAP, sign_up
@@ -314,6 +314,9 @@ def test_kinds_per_device_and_turning_off(
     state = web.post("/api/push/device/state", json={"endpoint": phone["endpoint"]})
     assert state.json() == {"device": None}
     assert len(rows(db_path, "SELECT * FROM push_subscriptions")) == 1
+    (exported,) = web.get("/api/account/export").json()["push_devices"]
+    assert exported["push_service"] == f"127.0.0.1:{service.port}"
+    assert (exported["kinds"], exported["lang"]) == (["pool_game"], "fr")
     # Deleting the account deletes its devices.
     assert web.post("/api/account/delete", json={"name": "Bob"}).status_code == 204
     assert rows(db_path, "SELECT * FROM push_subscriptions") == []

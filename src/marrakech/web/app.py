@@ -52,7 +52,7 @@ from marrakech.web.store import GameStore, default_db_path
 from marrakech.web.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
-    from marrakech.web.reminders.push import PushSettings
+    from marrakech.web.reminders.webpush import PushSettings
     from marrakech.web.reminders.senders import Sender
     from marrakech.web.reminders.settings import MailSettings
 
@@ -110,7 +110,7 @@ def create_app(
     it shows on that count's leaderboard.
     ``mail``: send email reminders (:mod:`marrakech.web.reminders`; None: none), through
     ``mail_sender`` (None: the SMTP relay of ``mail``), on ``mail_clock`` (tests).
-    ``push``: send Web Push notifications (:mod:`marrakech.web.reminders.push`; None: none).
+    ``push``: send Web Push notifications (:mod:`marrakech.web.reminders.webpush`; None: none).
     ``turn_scale``: a factor on the turn-based clocks' times per move (tests);
     ``sweep_seconds``: the pause between two sweeps of deadlines and games to resume.
     ``metrics_port``: the local port on which ``/metrics`` is served (and nothing

@@ -31,7 +31,7 @@ from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the ch
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
 EXTERNAL_BOTS = ("allow", "invited", "refuse")
 if TYPE_CHECKING:
-    from marrakech.web.reminders.push import PushSettings
+    from marrakech.web.reminders.webpush import PushSettings
     from marrakech.web.reminders.settings import MailSettings
 
 #: The options of :class:`Limits`: option, field, what it limits.
@@ -553,7 +553,7 @@ def mail_settings(args: argparse.Namespace) -> MailSettings | None:
 def push_settings(args: argparse.Namespace) -> PushSettings | None:
     """Web Push's settings of ``serve``'s options (None without ``--web-push``); a
     ValueError says what is wrong."""
-    from marrakech.web.reminders.push import PushSettings, SubscriptionError, parse_contact
+    from marrakech.web.reminders.webpush import PushSettings, SubscriptionError, parse_contact
 
     if not args.web_push:
         if args.push_key_file or args.push_allow_http_loopback:

@@ -23,6 +23,7 @@ from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.limits import ClientRates
 from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.ratings.queries import RatingQueries
+from marrakech.web.reminders.webpush import exported_devices
 from marrakech.web.store import GameStore, Step, StoreConflict, Usage, hash_token
 from marrakech.web.store.queries import AccountQueries, Statement
 
@@ -502,7 +503,7 @@ class Accounts:
         """Everything stored about the account, as JSON data (no secret: password
         hashes, keys and session tokens are not data a person needs back)."""
         account_id = signed_in.account.id
-        credentials, sessions, seats, ratings, history, mail = await self.store.transact(
+        credentials, sessions, seats, ratings, history, mail, devices = await self.store.transact(
             [
                 _step(self.q.credentials_of, account_id=account_id),
                 _step(self.q.sessions_of, account_id=account_id),
@@ -510,6 +511,7 @@ class Accounts:
                 _step(self.rq.ratings_of, account_id=account_id),
                 _step(self.rq.history_of, account_id=account_id),
                 _step(self.q.mail_of, account_id=account_id),
+                _step(self.q.devices_of, account_id=account_id),
             ]
         )
         account = signed_in.account
@@ -585,6 +587,7 @@ class Accounts:
                 }
                 for row in mail
             ],
+            "push_devices": exported_devices(devices),  # issue 37
         }
 
     async def claim(self, signed_in: SignedIn, seats: list[tuple[str, str]]) -> list[str]:

@@ -21,11 +21,7 @@ the outbox that a background task of every instance empties.
 Each reminder has one key (game, seat, turn, kind) in the outbox: queued twice, it is
 one row; sent, it is marked so under its claim, so two instances never both send it.
 
-Web Push (:mod:`marrakech.web.reminders.push`) goes through the same outbox: when a
-turn begins for a seat whose page is closed, each device of the seat's account that
-opted in to the kind gets a row (key ``GAME/SEAT/TURN/push:KIND/DEVICE``, due now),
-checked again at sending time as a reminder is, retried while its push service is
-down; a ``404``/``410`` removes the device's subscription.
+Web Push goes through the same outbox (:mod:`marrakech.web.reminders.devices`).
 """
 
 from __future__ import annotations
@@ -42,25 +38,9 @@ from typing import Any, Literal
 
 from marrakech.i18n import LANGUAGES, seat_label
 from marrakech.web.protocol import ApiError
+from marrakech.web.reminders.devices import Devices
 from marrakech.web.reminders.hooks import TurnStart
 from marrakech.web.reminders.mail import Kind, Letter
-from marrakech.web.reminders.push import (
-    KINDS_BY_NAME,
-    MAX_DEVICES,
-    VAPID_KEY_NAME,
-    Device,
-    PushSettings,
-    SubscriptionError,
-    WebPushChannel,
-    check_endpoint,
-    check_keys,
-    check_kinds,
-    key_file_pem,
-    new_vapid_pem,
-    notice,
-    public_key_of,
-    vapid_of,
-)
 from marrakech.web.reminders.queries import ReminderQueries
 from marrakech.web.reminders.senders import (
     Channel,
@@ -72,6 +52,7 @@ from marrakech.web.reminders.senders import (
 )
 from marrakech.web.reminders.settings import MailSettings, ReminderTiming
 from marrakech.web.reminders.tokens import new_nonce, nonce_hash, sign, unsign
+from marrakech.web.reminders.webpush import KINDS_BY_NAME, PushSettings
 from marrakech.web.store import GameStore, Step, StoreConflict
 from marrakech.web.store.queries import Statement
 from marrakech.web.turn_based_events import TurnEvent
@@ -129,15 +110,6 @@ def _state(row: dict[str, Any] | None) -> AddressState | None:
     return AddressState(row["address"], row["lang"], row["status"])
 
 
-@dataclass(frozen=True)
-class DeviceState:
-    """A device's push subscription as its owner sees it: the kinds it opted in to and
-    the language of its notifications."""
-
-    kinds: tuple[str, ...]
-    lang: str
-
-
 class Reminders:
     """The reminders on ``store``, delivered by ``sender`` (emails: with ``settings``;
     None: no emails) and by Web Push (with ``push``; None: no pushes).
@@ -167,13 +139,12 @@ class Reminders:
             if settings is not None and sender is not None
             else None
         )
-        #: Web Push (None: no --web-push); its channel, once the VAPID key is read.
-        self.push = push
-        self._push_channel: WebPushChannel | None = None
         self.present = present
         self.clock = clock
         self.instance = instance or secrets.token_hex(6)
         self.q = ReminderQueries("postgresql" if store.dialect == "postgresql" else "sqlite")
+        #: The devices that get Web Push notifications (None: no --web-push).
+        self.devices = Devices(store, self.q, push, clock) if push is not None else None
         self._key: bytes | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake: asyncio.Event | None = None
@@ -390,7 +361,7 @@ class Reminders:
         (``delay``) after the quiet delay, if the seat has a verified, unmuted address
         (else nothing is written at all); queued twice, it is one message. A kind that
         is also a push kind is pushed too, now, to the devices that opted in to it."""
-        if self.push is not None and kind in KINDS_BY_NAME:
+        if kind in KINDS_BY_NAME:
             await self.queue_push(game_id, seat, turn, kind)
         if self.channel is None:
             return
@@ -418,126 +389,11 @@ class Reminders:
         )
         self._poke()
 
-    async def queue_push(self, game_id: str, seat: int, turn: int, kind: str) -> int:
-        """Queue a push of ``kind`` (a :data:`~marrakech.web.reminders.push.PUSH_KINDS`
-        name) about the seat's player-turn ``turn`` for each device of the seat's
-        account that opted in to it, unless the seat muted the game; due now, once per
-        device however often it is queued. How many devices."""
-        (devices,) = await self.store.transact(
-            [_step(self.q.seat_devices, game_id=game_id, seat=seat)]
-        )
-        now = self.clock()
-        steps = [
-            _step(
-                self.q.enqueue_push,
-                key=f"{game_id}/{seat}/{turn}/push:{kind}/{device['id']}",
-                kind=f"push:{kind}",
-                subscription_id=device["id"],
-                game_id=game_id,
-                seat=seat,
-                turn=turn,
-                due=now,
-                created=now,
-            )
-            for device in devices
-            if kind in device["kinds"].split()
-        ]
-        if steps:
-            await self.store.transact(steps)
+    async def queue_push(self, game_id: str, seat: int, turn: int, kind: str) -> None:
+        """Queue a push of ``kind`` (a :data:`~marrakech.web.reminders.webpush.PUSH_KINDS`
+        name) about the seat's turn to its account's devices (:meth:`Devices.queue`)."""
+        if self.devices is not None and await self.devices.queue(game_id, seat, turn, kind):
             self._poke()
-        return len(steps)
-
-    # -- push subscriptions -----------------------------------------------------------
-
-    def _push_settings(self) -> PushSettings:
-        if self.push is None:
-            raise ApiError(404, "not_found", "this server sends no push notifications")
-        return self.push
-
-    async def push_channel(self) -> WebPushChannel:
-        """The channel, with the VAPID key: read from ``--push-key-file`` (made there on
-        first start) or from the store (made once, shared by every instance)."""
-        settings = self._push_settings()
-        if self._push_channel is None:
-            if settings.key_file is not None:
-                pem = await asyncio.to_thread(key_file_pem, settings.key_file)
-            else:
-                (rows,) = await self.store.transact([_step(self.q.key, name=VAPID_KEY_NAME)])
-                if not rows:
-                    _, rows = await self.store.transact(
-                        [
-                            _step(self.q.insert_key, name=VAPID_KEY_NAME, secret=new_vapid_pem()),
-                            _step(self.q.key, name=VAPID_KEY_NAME),
-                        ]
-                    )
-                pem = rows[0]["secret"]
-            self._push_channel = WebPushChannel(vapid_of(pem), settings)
-        return self._push_channel
-
-    async def push_public_key(self) -> str:
-        """The VAPID public key (the page's ``applicationServerKey``)."""
-        return public_key_of((await self.push_channel()).vapid)
-
-    async def subscribe_device(
-        self, account_id: str, endpoint: str, p256dh: str, auth: str, kinds: list[str], lang: str
-    ) -> DeviceState:
-        """Store the account's subscription on one device (replacing what the device
-        had), after checking it: ``400`` saying what was expected, and nothing stored
-        changes, for an endpoint that is not https or is on a private network, keys of
-        the wrong size, unknown kinds, or one device too many."""
-        settings = self._push_settings()
-        try:
-            check_endpoint(endpoint, settings.allow_http_loopback)
-            check_keys(p256dh, auth)
-            chosen = check_kinds(kinds)
-        except SubscriptionError as error:
-            raise ApiError(400, "bad_request", str(error)) from None
-        if lang not in LANGUAGES:
-            raise ApiError(400, "bad_request", f"lang: expected en or fr, found {lang[:10]!r}")
-        (count,) = await self.store.transact(
-            [_step(self.q.device_count, account_id=account_id, endpoint=endpoint)]
-        )
-        if int(count[0]["count"]) >= MAX_DEVICES:
-            raise ApiError(
-                409,
-                "http_error",
-                f"expected at most {MAX_DEVICES} devices with notifications: "
-                "turn them off on one first",
-            )
-        try:
-            (rows,) = await self.store.transact(
-                [
-                    _step(
-                        self.q.subscribe,
-                        id=secrets.token_urlsafe(12),
-                        endpoint=endpoint,
-                        p256dh=p256dh,
-                        auth=auth,
-                        account_id=account_id,
-                        kinds=" ".join(chosen),
-                        lang=lang,
-                        created=self.clock(),
-                    )
-                ]
-            )
-        except StoreConflict:
-            raise ApiError(409, "http_error", "the device changed meanwhile: try again") from None
-        return DeviceState(tuple(rows[0]["kinds"].split()), rows[0]["lang"])
-
-    async def device(self, account_id: str, endpoint: str) -> DeviceState | None:
-        """The account's subscription on the device of ``endpoint``, or None."""
-        self._push_settings()
-        (rows,) = await self.store.transact(
-            [_step(self.q.subscription_at, account_id=account_id, endpoint=endpoint)]
-        )
-        return DeviceState(tuple(rows[0]["kinds"].split()), rows[0]["lang"]) if rows else None
-
-    async def unsubscribe_device(self, account_id: str, endpoint: str) -> bool:
-        self._push_settings()
-        (rows,) = await self.store.transact(
-            [_step(self.q.unsubscribe_device, account_id=account_id, endpoint=endpoint)]
-        )
-        return bool(rows)
 
     # -- the outbox -------------------------------------------------------------------
 
@@ -651,52 +507,18 @@ class Reminders:
         )
 
     async def _deliver_push(self, row: dict[str, Any]) -> None:
-        """Push one queued notice to its device, if it still holds (see
-        :meth:`_turn_skip_reason`)."""
-        (devices,) = await self.store.transact(
-            [_step(self.q.subscription, subscription_id=row["subscription_id"])]
-        )
-        kind = str(row["kind"]).removeprefix("push:")
-        if self.push is None:
+        """Push one queued notice to its device (:meth:`Devices.deliver`)."""
+        if self.devices is None:
             await self._finish(row, "skipped", "this server sends no push notifications")
             return
-        if not devices or kind not in devices[0]["kinds"].split():
-            await self._finish(row, "skipped", "the device turned notifications off")
-            return
-        device = devices[0]
-        reason, game = await self._turn_skip_reason(row, kind)
-        if reason is None and device["account_id"] != game["account_id"]:
-            reason = "the seat is not the account's any more"
-        if reason is not None:
-            await self._finish(row, "skipped", reason)
-            return
-        deadline = float(game["clock_deadline"]) if int(game["clock_seat"]) == row["seat"] else 0
-        now = self.clock()
-        what = notice(
-            kind,
-            device["lang"],
-            f"/g/{row['game_id']}",
-            f"game:{row['game_id']}",
-            ttl=int(deadline - now) if deadline > now else None,
-            opponents=await self._opponents(row["game_id"], row["seat"], device["lang"]),
-        )
-        channel = await self.push_channel()
         try:
-            await channel.deliver(
-                Device(device["endpoint"], device["p256dh"], device["auth"]), what, now
+            status, problem = await self.devices.deliver(
+                row, self._turn_skip_reason, self._opponents
             )
         except TemporaryFailure as error:
             await self._again_later(row, error)
-        except PermanentFailure as error:
-            log.info("push: %s removed: %s", device["id"], error)
-            await self.store.transact(
-                [_step(self.q.remove_subscription, subscription_id=device["id"])]
-            )
-            await self._finish(row, "failed", str(error))
-        except MessageRefused as error:
-            await self._finish(row, "failed", str(error))
         else:
-            await self._finish(row, "sent")
+            await self._finish(row, status, problem)
 
     async def _skip_reason(
         self, row: dict[str, Any], address: dict[str, Any] | None

@@ -23,8 +23,8 @@ from marrakech.web.context import Context, WebContext
 from marrakech.web.http_protocol import read_json_body
 from marrakech.web.protocol import ApiError, parse_body
 from marrakech.web.protocol.client import StrictModel
-from marrakech.web.reminders.push import PUSH_KINDS
-from marrakech.web.reminders.service import DeviceState, Reminders
+from marrakech.web.reminders.devices import Devices, DeviceState
+from marrakech.web.reminders.webpush import PUSH_KINDS
 
 router = APIRouter()
 
@@ -71,9 +71,9 @@ class DeviceReply(StrictModel):
     device: DeviceInfo | None
 
 
-def _reminders(context: WebContext) -> Reminders:
-    found = context.reminders
-    if found is None or found.push is None:
+def _devices(context: WebContext) -> Devices:
+    found = context.reminders.devices if context.reminders is not None else None
+    if found is None:
         raise ApiError(404, "not_found", "this server sends no push notifications (no --web-push)")
     return found
 
@@ -94,9 +94,9 @@ def _reply(state: DeviceState | None) -> DeviceReply:
 @router.get("/api/push")
 async def push_info(context: Context) -> PushInfo:
     """The VAPID public key and the kinds of notifications."""
-    reminders = _reminders(context)
+    devices = _devices(context)
     return PushInfo(
-        public_key=await reminders.push_public_key(),
+        public_key=await devices.public_key(),
         kinds=[PushKindInfo(name=kind.name, live=kind.live) for kind in PUSH_KINDS],
     )
 
@@ -104,10 +104,10 @@ async def push_info(context: Context) -> PushInfo:
 @router.post("/api/push/device")
 async def subscribe_device(request: Request, context: Context) -> DeviceReply:
     """Notifications on this device for ``kinds`` (replacing what it had)."""
-    reminders = _reminders(context)
+    devices = _devices(context)
     form = parse_body(NewDevice, await read_json_body(request))
     account = await _account(request, context)
-    state = await reminders.subscribe_device(
+    state = await devices.subscribe(
         account, form.endpoint, form.keys.p256dh, form.keys.auth, form.kinds, form.lang
     )
     return _reply(state)
@@ -115,16 +115,16 @@ async def subscribe_device(request: Request, context: Context) -> DeviceReply:
 
 @router.post("/api/push/device/state")
 async def device_state(request: Request, context: Context) -> DeviceReply:
-    reminders = _reminders(context)
+    devices = _devices(context)
     form = parse_body(DeviceAsk, await read_json_body(request))
     account = await _account(request, context)
-    return _reply(await reminders.device(account, form.endpoint))
+    return _reply(await devices.state(account, form.endpoint))
 
 
 @router.post("/api/push/device/remove")
 async def remove_device(request: Request, context: Context) -> DeviceReply:
-    reminders = _reminders(context)
+    devices = _devices(context)
     form = parse_body(DeviceAsk, await read_json_body(request))
     account = await _account(request, context)
-    await reminders.unsubscribe_device(account, form.endpoint)
+    await devices.remove(account, form.endpoint)
     return DeviceReply(device=None)

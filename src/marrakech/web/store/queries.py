@@ -516,6 +516,11 @@ class AccountQueries:
         self.delete_mail_of = compiled(
             delete(mail_addresses).where(mail_addresses.c.account_id == P("account_id"))
         )
+        self.devices_of = compiled(
+            select(push_subscriptions)
+            .where(push_subscriptions.c.account_id == P("account_id"))
+            .order_by(push_subscriptions.c.created)
+        )
         self.delete_devices_of = compiled(
             delete(push_subscriptions).where(push_subscriptions.c.account_id == P("account_id"))
         )

@@ -450,7 +450,7 @@ mail_keys = Table(
 
 # -- push notifications (issue 37) -------------------------------------------------------
 #
-# docs/web.md, "Push notifications"; marrakech.web.reminders.push. A browser's push
+# docs/web.md, "Push notifications"; marrakech.web.reminders.webpush. A browser's push
 # subscription, given by a signed-in account on one device, for the kinds it opts in to.
 
 push_subscriptions = Table(
@@ -463,7 +463,7 @@ push_subscriptions = Table(
     Column("p256dh", Text, nullable=False),
     Column("auth", Text, nullable=False),
     Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
-    # The kinds opted in to, space-separated (marrakech.web.reminders.push.PUSH_KINDS).
+    # The kinds opted in to, space-separated (marrakech.web.reminders.webpush.PUSH_KINDS).
     Column("kinds", Text, nullable=False),
     Column("lang", Text, nullable=False, server_default=text("'en'")),
     Column("created", Double, nullable=False),

@@ -118,7 +118,7 @@ def parse_contact(text: str) -> str:
     >>> parse_contact("games@example.org")
     Traceback (most recent call last):
     ...
-    marrakech.web.reminders.push.SubscriptionError: --web-push: expected mailto:ADDRESS or https://URL (how push services reach you), found 'games@example.org'
+    marrakech.web.reminders.webpush.SubscriptionError: --web-push: expected mailto:ADDRESS or https://URL (how push services reach you), found 'games@example.org'
     """  # noqa: E501
     text = text.strip()
     if (text.startswith("mailto:") and "@" in text) or (
@@ -300,6 +300,23 @@ def notice(
         max(60, min(declared.ttl, ttl if ttl is not None else declared.ttl)),
         declared.urgency,
     )
+
+
+def exported_devices(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The account's devices with notifications in its export: their push service,
+    kinds, language and date (not the endpoint nor the keys: the browser's and the push
+    service's secrets)."""
+    from marrakech.web.protocol import iso_time
+
+    return [
+        {
+            "push_service": urlsplit(row["endpoint"]).netloc,
+            "kinds": row["kinds"].split(),
+            "lang": row["lang"],
+            "created": iso_time(float(row["created"])),
+        }
+        for row in rows
+    ]
 
 
 # -- the VAPID key ------------------------------------------------------------------------
