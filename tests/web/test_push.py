@@ -12,17 +12,23 @@ what was expected, and nothing stored is lost; the VAPID key is made once and ke
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import bindparam, update
 
+from marrakech.web.accounts.service import Accounts
+from marrakech.web.reminders.service import Reminders
 from marrakech.web.reminders.webpush import PushSettings
+from marrakech.web.store import SeatRow, hash_token
+from marrakech.web.store.queries import compile_statement
+from marrakech.web.store.schema import games, seats
 from tests.web.conftest import Apps, Conn, seat_token
 from tests.web.push_service import PushService, b64url
-from tests.web.test_accounts import CHEAP, sign_up
+from tests.web.test_accounts import CHEAP, PASSWORD, sign_up
 from tests.web.test_reminders import (
     Clock,
     deliver,
@@ -32,6 +38,9 @@ from tests.web.test_reminders import (
     two_people,
     wait_until,
 )
+from tests.web.test_rooms import in_fresh_loop
+from tests.web.test_store import a_game
+from tests.web.test_store_contract import open_store  # noqa: F401 (the fixture)
 
 PUSH = PushSettings("mailto:ops@example.org", allow_http_loopback=True, timeout=5.0)
 
@@ -342,3 +351,97 @@ def test_the_vapid_key_is_made_once_and_kept(apps: Apps, tmp_path: Path) -> None
 def test_a_server_without_web_push_has_none(client: TestClient) -> None:
     reply = client.get("/api/push")
     assert reply.status_code == 404 and "--web-push" in reply.json()["message"]
+
+
+@in_fresh_loop
+async def test_devices_and_their_pushes_on_both_stores(
+    open_store: Callable[..., Any],  # noqa: F811 (the fixture)
+) -> None:
+    """The subscriptions' statements and the push rows of the outbox on SQLite and on
+    PostgreSQL: one row per endpoint (a device subscribed again is replaced), a push
+    queued twice is one, pushed once; a 410 removes the device."""
+    store = await open_store()
+    try:
+        account, _ = await Accounts(store, CHEAP).sign_up("198.51.100.1", "Bob", PASSWORD, "t")
+        game = a_game(
+            "gp",
+            players=2,
+            status="running",
+            seats=(
+                SeatRow(0, "human", name="Ana", token_hash=hash_token("a")),
+                SeatRow(1, "human", name="Bob", token_hash=hash_token("b")),
+            ),
+        )
+        await store.create_game(game)
+        link = compile_statement(
+            update(seats)
+            .where(seats.c.game_id == bindparam("g"), seats.c.seat == 1)
+            .values(account_id=bindparam("a")),
+            "postgresql" if store.dialect == "postgresql" else "sqlite",
+        )
+        await store.transact([(link.sql, link.params({"g": "gp", "a": account.id}))])
+        with PushService() as service:
+            reminders = Reminders(store, None, None, push=PUSH)
+            assert reminders.devices is not None
+            devices = reminders.devices
+            subscription = service.subscribe("bob")
+            keys = subscription["keys"]
+            endpoint = subscription["endpoint"]
+            for kinds in (["challenge"], ["your_turn"]):  # the second replaces the first
+                await devices.subscribe(
+                    account.id, endpoint, keys["p256dh"], keys["auth"], kinds, "fr"
+                )
+            state = await devices.state(account.id, endpoint)
+            assert state is not None and state.kinds == ("your_turn",)
+            await reminders.queue_push("gp", 1, 0, "your_turn")
+            await reminders.queue_push("gp", 1, 0, "your_turn")
+            assert await reminders.run_once() == 1
+            (push,) = service.pushes
+            assert push.message["body"] == (
+                "C’est votre tour dans votre partie de Marrakech avec Ana (Rouge-Jaune)."
+            )
+            assert await reminders.run_once() == 0
+            service.subscribers["bob"].status = 410
+            await reminders.queue_push("gp", 1, 0, "your_turn")  # the same: not again
+            assert await reminders.run_once() == 0
+            game_turn = compile_statement(
+                update(games).where(games.c.id == "gp").values(turns=2),
+                "postgresql" if store.dialect == "postgresql" else "sqlite",
+            )
+            await store.transact([(game_turn.sql, game_turn.params({}))])
+            await reminders.queue_push("gp", 1, 2, "your_turn")
+            assert await reminders.run_once() == 1
+            assert await devices.state(account.id, endpoint) is None  # removed by the 410
+            assert len(service.pushes) == 1
+    finally:
+        await store.close()
+
+
+def test_the_serve_options_of_web_push(tmp_path: Path) -> None:
+    from marrakech.cli import build_parser
+    from marrakech.web.cli import push_settings
+    from marrakech.web.reminders.webpush import SubscriptionError
+
+    def settings(*options: str) -> PushSettings | None:
+        return push_settings(build_parser().parse_args(["serve", *options]))
+
+    assert settings() is None
+    key = tmp_path / "vapid.pem"
+    assert settings("--web-push", "mailto:ops@example.org", "--push-key-file", str(key)) == (
+        PushSettings("mailto:ops@example.org", key)
+    )
+    for options, expected in (
+        (["--web-push", "ops@example.org"], "expected mailto:ADDRESS or https://URL"),
+        (["--push-key-file", str(key)], "--push-key-file: expected --web-push too"),
+        (["--push-allow-http-loopback"], "expected --web-push too"),
+        (
+            ["--web-push", "https://example.org", "--push-key-file", "/nowhere/k.pem"],
+            "no such folder",
+        ),
+    ):
+        with pytest.raises(SubscriptionError, match=expected):
+            settings(*options)
+    assert key.read_text().startswith("-----BEGIN")  # made on first start
+    key.write_text("not a key")
+    with pytest.raises(SubscriptionError, match="--push-key-file: expected a PEM private key"):
+        settings("--web-push", "mailto:ops@example.org", "--push-key-file", str(key))

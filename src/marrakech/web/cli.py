@@ -31,8 +31,8 @@ from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the ch
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
 EXTERNAL_BOTS = ("allow", "invited", "refuse")
 if TYPE_CHECKING:
-    from marrakech.web.reminders.webpush import PushSettings
     from marrakech.web.reminders.settings import MailSettings
+    from marrakech.web.reminders.webpush import PushSettings
 
 #: The options of :class:`Limits`: option, field, what it limits.
 LIMIT_OPTIONS = (
@@ -553,7 +553,12 @@ def mail_settings(args: argparse.Namespace) -> MailSettings | None:
 def push_settings(args: argparse.Namespace) -> PushSettings | None:
     """Web Push's settings of ``serve``'s options (None without ``--web-push``); a
     ValueError says what is wrong."""
-    from marrakech.web.reminders.webpush import PushSettings, SubscriptionError, parse_contact
+    from marrakech.web.reminders.webpush import (
+        PushSettings,
+        SubscriptionError,
+        key_file_pem,
+        parse_contact,
+    )
 
     if not args.web_push:
         if args.push_key_file or args.push_allow_http_loopback:
@@ -562,6 +567,8 @@ def push_settings(args: argparse.Namespace) -> PushSettings | None:
     key_file = Path(args.push_key_file).expanduser() if args.push_key_file else None
     if key_file is not None and not key_file.parent.is_dir():
         raise SubscriptionError(f"--push-key-file: no such folder {str(key_file.parent)!r}")
+    if key_file is not None:
+        key_file_pem(key_file)  # made now, or checked: a bad file stops the server at once
     return PushSettings(parse_contact(args.web_push), key_file, args.push_allow_http_loopback)
 
 
