@@ -52,9 +52,9 @@ from marrakech.web.store import GameStore, default_db_path
 from marrakech.web.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
-    from marrakech.web.reminders.webpush import PushSettings
     from marrakech.web.reminders.senders import Sender
     from marrakech.web.reminders.settings import MailSettings
+    from marrakech.web.reminders.webpush import PushSettings
 
 STATIC_DIR = Path(__file__).with_name("static")
 

@@ -32,10 +32,10 @@ from marrakech.web.store.sqlite import SQLiteStore
 #: What ``marrakech serve --external-bots`` may say (see :attr:`WebContext.external_bots`).
 ExternalBots = Literal["allow", "invited", "refuse"]
 if TYPE_CHECKING:
-    from marrakech.web.reminders.webpush import PushSettings
     from marrakech.web.reminders.senders import Sender
     from marrakech.web.reminders.service import Reminders
     from marrakech.web.reminders.settings import MailSettings
+    from marrakech.web.reminders.webpush import PushSettings
 
 
 def is_postgres(database: str | Path | None) -> bool:
