@@ -445,3 +445,10 @@ def test_the_serve_options_of_web_push(tmp_path: Path) -> None:
     key.write_text("not a key")
     with pytest.raises(SubscriptionError, match="--push-key-file: expected a PEM private key"):
         settings("--web-push", "mailto:ops@example.org", "--push-key-file", str(key))
+
+
+def test_the_page_config_says_which_of_push_and_emails_the_server_sends(apps: Apps) -> None:
+    web = apps.start(push=PUSH)
+    config = web.get("/api/config").json()
+    assert (config["push"], config["reminders"]) == (True, False)
+    assert web.get("/api/mail/account").status_code == 404  # no emails without --smtp-url

@@ -9,12 +9,16 @@ worker through the DevTools protocol (``ServiceWorker.deliverPushMessage``), as 
 browser's push service would. Headless Chromium cannot click a notification either, and
 an event a script dispatches is not the browser's (its ``waitUntil`` throws), so the tap
 is the worker's own ``openFromNotification``, which its ``notificationclick`` runs.
+
+The account dialog's switch is driven as a player would, with ``PushManager`` standing
+in for the browser's push service (it hands out the test push service's subscription).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +27,7 @@ import pytest
 
 from marrakech.web.reminders.webpush import PushSettings
 from tests.web.browser.helpers import LiveServer, mouse_turn, wait_until
+from tests.web.browser.test_browser_reminders import sign_up
 from tests.web.push_service import PushService
 from tests.web.test_accounts import CHEAP, PASSWORD
 
@@ -148,3 +153,60 @@ def test_a_push_shows_its_notification_and_a_tap_opens_the_game(
     )
     wait_until(page, lambda: page.url == f"{server.base}/g/{game_id}", "the game's page")
     page.wait_for_selector("body[data-ready='1']")
+
+
+#: Headless Chromium's PushManager refuses to subscribe (it has no push service): this
+#: stands in for it with a subscription of the test's push service, kept across reloads.
+STAND_IN = """
+(() => {
+  const json = %s;
+  const made = () => ({
+    endpoint: json.endpoint,
+    toJSON: () => json,
+    unsubscribe: async () => { localStorage.removeItem("test.push"); return true; },
+  });
+  PushManager.prototype.subscribe = async function () {
+    localStorage.setItem("test.push", "1");
+    return made();
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return localStorage.getItem("test.push") ? made() : null;
+  };
+})();
+"""
+
+
+def devices(server: LiveServer) -> list[dict[str, Any]]:
+    with sqlite3.connect(server.db) as db:
+        db.row_factory = sqlite3.Row
+        return [dict(row) for row in db.execute("SELECT * FROM push_subscriptions")]
+
+
+def test_a_player_turns_notifications_on_and_off_in_the_account_dialog(
+    server: LiveServer, service: PushService, new_page: Any
+) -> None:
+    subscription = service.subscribe("phone")
+    page = new_page(locale="fr-FR")
+    page.context.grant_permissions(["notifications"], origin=server.base)
+    page.add_init_script(STAND_IN % json.dumps(subscription))
+    sign_up(server, page, "Zoé")
+    page.click("[data-testid=account-button]")
+    page.wait_for_selector("[data-testid=push-status][data-status=off]")
+    assert page.inner_text("#account-push-title") == "Notifications sur cet appareil"
+    assert page.is_checked("[data-testid=push-kind-your_turn]")
+    assert page.locator("[data-testid^=push-kind-]").count() == 1  # the live kinds only
+    page.click("[data-testid=push-on]")
+    page.wait_for_selector("[data-testid=push-status][data-status=on]")
+    assert page.inner_text("[data-testid=push-note]") == (
+        "Notifications activées : elles arrivent même le site fermé."
+    )
+    (device,) = [d for d in devices(server) if d["endpoint"] == subscription["endpoint"]]
+    assert (device["kinds"], device["lang"]) == ("your_turn", "fr")
+    # Back later: the dialog knows this device is on.
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("[data-testid=account-button]")
+    page.wait_for_selector("[data-testid=push-status][data-status=on]")
+    page.click("[data-testid=push-off]")
+    page.wait_for_selector("[data-testid=push-status][data-status=off]")
+    assert [d for d in devices(server) if d["endpoint"] == subscription["endpoint"]] == []

@@ -8,6 +8,7 @@ import { api } from "../api.js";
 import { myGames } from "../store.js";
 import { createPasskey, usePasskey, passkeysAvailable } from "./webauthn.js";
 import { accountMailSection } from "./mail.js";
+import { accountPushSection } from "./push.js";
 
 /** @typedef {import("../account.js").AccountModel} AccountModel */
 
@@ -275,6 +276,7 @@ function signedIn(M) {
       }, t("account.note.signed_out.everywhere")),
     ),
     accountMailSection(),
+    accountPushSection(),
     passwordForm(M),
     deleteForm(M),
   ];
