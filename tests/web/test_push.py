@@ -452,3 +452,16 @@ def test_the_page_config_says_which_of_push_and_emails_the_server_sends(apps: Ap
     config = web.get("/api/config").json()
     assert (config["push"], config["reminders"]) == (True, False)
     assert web.get("/api/mail/account").status_code == 404  # no emails without --smtp-url
+
+
+@in_fresh_loop
+async def test_a_name_that_resolves_to_a_private_address_is_never_posted_to() -> None:
+    # "localhost" is refused by name when a device subscribes; a public-looking name
+    # could resolve to this machine all the same (or be made to, later): the resolver
+    # of every push refuses such an answer.
+    from marrakech.web.reminders.webpush import PublicResolver
+
+    with pytest.raises(OSError, match="localhost resolves to a private address only"):
+        await PublicResolver().resolve("localhost", 443)
+    found = await PublicResolver(allow_loopback=True).resolve("localhost", 443)
+    assert found and all(result["host"] in ("127.0.0.1", "::1") for result in found)

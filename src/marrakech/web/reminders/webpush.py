@@ -27,11 +27,14 @@ import hashlib
 import ipaddress
 import json
 import os
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from aiohttp.abc import ResolveResult
+from aiohttp.resolver import ThreadedResolver
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
@@ -364,6 +367,30 @@ def key_file_pem(path: Path) -> str:
     return pem
 
 
+class PublicResolver(ThreadedResolver):
+    """Names resolved to public addresses only (loopback too with
+    ``allow_loopback``): a push service's name that resolves to this machine or a
+    private network (set up so, or changed since it was checked) is never posted to."""
+
+    def __init__(self, allow_loopback: bool = False) -> None:
+        super().__init__()
+        self.allow_loopback = allow_loopback
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        found = await super().resolve(host, port, family)
+        kept = [
+            result
+            for result in found
+            if ipaddress.ip_address(result["host"]).is_global
+            or (self.allow_loopback and ipaddress.ip_address(result["host"]).is_loopback)
+        ]
+        if not kept:
+            raise OSError(f"{host} resolves to a private address only, which is refused")
+        return kept
+
+
 # -- delivery -----------------------------------------------------------------------------
 
 
@@ -403,7 +430,10 @@ class WebPushChannel:
         }
         try:
             async with aiohttp.ClientSession(
-                timeout=aiohttp.ClientTimeout(total=self.settings.timeout)
+                connector=aiohttp.TCPConnector(
+                    resolver=PublicResolver(self.settings.allow_http_loopback)
+                ),
+                timeout=aiohttp.ClientTimeout(total=self.settings.timeout),
             ) as session:
                 await webpush_async(
                     {
