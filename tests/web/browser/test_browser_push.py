@@ -95,22 +95,45 @@ def test_a_push_shows_its_notification_and_a_tap_opens_the_game(
     )
     cdp.send("ServiceWorker.enable")
     wait_until(page, lambda: bool(registrations), "the worker's registration")
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": server.base,
-            "registrationId": registrations[0]["registrationId"],
-            "data": json.dumps(message, ensure_ascii=False),
-        },
-    )
+
+    def deliver(payload: dict[str, Any]) -> None:
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": server.base,
+                "registrationId": registrations[0]["registrationId"],
+                "data": json.dumps(payload, ensure_ascii=False),
+            },
+        )
+
+    (worker,) = page.context.service_workers
     read = (
-        "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((notes) =>"
+        "self.registration.getNotifications().then((notes) =>"
         " notes.map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"
     )
+    # A page of the site in front: it gets the push as a message, and no notification.
+    page.evaluate(
+        "() => { window.pushed = [];"
+        " navigator.serviceWorker.addEventListener('message', (e) => window.pushed.push(e.data)); }"
+    )
+    deliver(message)
+    wait_until(page, lambda: page.evaluate("window.pushed.length") == 1, "the page's message")
+    assert page.evaluate("window.pushed[0]") == {
+        "type": "push",
+        "title": "Marrakech: your turn",
+        "body": "It is your turn in your game of Marrakech with Red-Yellow.",
+        "tag": f"game:{game_id}",
+        "url": f"/g/{game_id}",
+        "kind": "your_turn",
+    }
+    assert worker.evaluate(read) == []
+    # No page of the site open (the tab went elsewhere): the notification shows.
+    page.goto(service.origin + "/elsewhere")  # another site
+    deliver(message)
     notes: list[dict[str, Any]] = []
 
     def shown() -> bool:
-        notes[:] = page.evaluate(read)
+        notes[:] = worker.evaluate(read)
         return bool(notes)
 
     wait_until(page, shown, "the push's notification")
@@ -123,31 +146,18 @@ def test_a_push_shows_its_notification_and_a_tap_opens_the_game(
         }
     ]
     # A second push of the game replaces the first (one tag), never piles up.
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": server.base,
-            "registrationId": registrations[0]["registrationId"],
-            "data": json.dumps({**message, "url": "https://evil.example/"}),
-        },
-    )
+    deliver({**message, "url": "https://evil.example/"})
     wait_until(
         page,
         lambda: shown() and notes[0]["data"]["url"] == "/",  # another site's: not followed
         "the second notification",
     )
     assert len(notes) == 1
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": server.base,
-            "registrationId": registrations[0]["registrationId"],
-            "data": json.dumps(message),
-        },
-    )
+    deliver(message)
     wait_until(page, lambda: shown() and notes[0]["data"]["url"] == message["url"], "the third")
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-ready='1']")
     # The tap: the worker's click handler opens the game (here, in the site's window).
-    (worker,) = page.context.service_workers
     worker.evaluate(
         "self.registration.getNotifications().then((notes) => self.openFromNotification(notes[0]))"
     )

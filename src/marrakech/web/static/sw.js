@@ -50,7 +50,8 @@ self.addEventListener("fetch", (event) => {
 
 // A push from the server (docs/web-protocol.md, "Push notifications"): its JSON says
 // what to show; its tag collapses the notifications of one game (the newer replaces the
-// older). Browsers want a notification for every push, so one is always shown.
+// older). A page of the site in front gets it as a message instead (the player is
+// here: browsers then ask for no notification); otherwise one is always shown.
 self.addEventListener("push", (event) => {
   let message;
   try {
@@ -61,13 +62,21 @@ self.addEventListener("push", (event) => {
   const text = (value, fallback) => (typeof value === "string" && value ? value.slice(0, 300) : fallback);
   // Only a path of this site is opened by a tap (never another site's address).
   const url = typeof message.url === "string" && /^\/(?!\/)/.test(message.url) ? message.url : "/";
+  const shown = { title: text(message.title, "Marrakech"), body: text(message.body, ""), tag: text(message.tag, "marrakech"), url, kind: text(message.kind, "") };
   event.waitUntil(
-    self.registration.showNotification(text(message.title, "Marrakech"), {
-      body: text(message.body, ""),
-      tag: text(message.tag, "marrakech"),
-      lang: text(message.lang, ""),
-      icon: "/static/img/icon-192.png",
-      data: { url, kind: text(message.kind, "") },
+    self.clients.matchAll({ type: "window" }).then((windows) => {
+      const here = windows.filter((client) => client.visibilityState === "visible");
+      if (here.length) {
+        for (const client of here) client.postMessage({ type: "push", ...shown });
+        return undefined;
+      }
+      return self.registration.showNotification(shown.title, {
+        body: shown.body,
+        tag: shown.tag,
+        lang: text(message.lang, ""),
+        icon: "/static/img/icon-192.png",
+        data: { url, kind: shown.kind },
+      });
     }),
   );
 });
