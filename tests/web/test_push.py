@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import bindparam, update
@@ -264,6 +265,14 @@ def forged(service: PushService) -> list[tuple[dict[str, Any], str]]:
             {"endpoint": "https://push.example.com/x", "keys": {**keys, "auth": "no/t+b64=="}},
             "keys.auth: expected base64url",
         ),
+        (
+            {"endpoint": "https://push.example.com/x", "keys": {**keys, "p256dh": "B" * 5000}},
+            "keys.p256dh: String should have at most 200 characters",
+        ),
+        (
+            with_endpoint("https://push.example.com/" + "x" * 5000),
+            "endpoint: String should have at most 2048 characters",
+        ),
     ]
 
 
@@ -465,3 +474,43 @@ async def test_a_name_that_resolves_to_a_private_address_is_never_posted_to() ->
         await PublicResolver().resolve("localhost", 443)
     found = await PublicResolver(allow_loopback=True).resolve("localhost", 443)
     assert found and all(result["host"] in ("127.0.0.1", "::1") for result in found)
+
+
+def test_marrakech_serve_with_web_push(tmp_path: Path, service: PushService) -> None:
+    """``marrakech serve --web-push`` as deployed: its VAPID key made in
+    ``--push-key-file`` on first start, the same after a restart, its public half the
+    one the page gets; a subscription accepted and kept."""
+    from py_vapid import Vapid02
+
+    from marrakech.web.reminders.webpush import public_key_of
+    from tests.web.servers import Served
+
+    key_file = tmp_path / "vapid.pem"
+    options = ("--web-push", "mailto:ops@example.org", "--push-key-file", str(key_file))
+    served = Served(tmp_path / "games.sqlite3", *options, "--push-allow-http-loopback")
+    try:
+        with httpx.Client(base_url=served.url, timeout=10) as bob:
+            assert bob.get("/api/config").json()["push"] is True
+            key = bob.get("/api/push").json()["public_key"]
+            assert key == public_key_of(Vapid02.from_file(str(key_file)))
+            assert bob.post("/api/account/signup", json={"name": "Bob", "password": PASSWORD})
+            reply = subscribe_with(bob, service.subscribe("bob"))
+            assert reply.status_code == 200, reply.text
+    finally:
+        served.stop()
+    # Without the testing option, the same server refuses an http:// endpoint.
+    served = Served(tmp_path / "games.sqlite3", *options)
+    try:
+        with httpx.Client(base_url=served.url, timeout=10) as bob:
+            assert bob.get("/api/push").json()["public_key"] == key
+            bob.post("/api/account/signin", json={"name": "Bob", "password": PASSWORD})
+            reply = subscribe_with(bob, service.subscribe("again"))
+            assert reply.status_code == 400 and "expected an https:// URL" in reply.text
+    finally:
+        served.stop()
+
+
+def subscribe_with(client: httpx.Client, subscription: dict[str, Any]) -> httpx.Response:
+    return client.post(
+        "/api/push/device", json={**subscription, "kinds": ["your_turn"], "lang": "en"}
+    )
