@@ -514,3 +514,27 @@ def subscribe_with(client: httpx.Client, subscription: dict[str, Any]) -> httpx.
     return client.post(
         "/api/push/device", json={**subscription, "kinds": ["your_turn"], "lang": "en"}
     )
+
+
+def test_a_push_service_that_never_answers_times_out_and_is_tried_again(
+    apps: Apps, clock: Clock, db_path: Path
+) -> None:
+    # It accepts the connection and says nothing: the push gives up after the timeout
+    # (the outbox goes on with the others) and is tried again later.
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    try:
+        quick = PushSettings("mailto:ops@example.org", allow_http_loopback=True, timeout=1.0)
+        web = apps.start(push=quick, mail_clock=clock, passwords=CHEAP)
+        game = bobs_game(web, PushService(listener.getsockname()[1]))
+        play_turn(web, game, 0)
+        wait_until(lambda: pushes(db_path), "the push to be queued")
+        deliver(web, db_path, clock)
+        (row,) = pushes(db_path)
+        assert (row["status"], row["attempts"]) == ("queued", 1)
+        assert "cannot reach the push service" in row["problem"], row["problem"]
+    finally:
+        listener.close()

@@ -446,6 +446,9 @@ class WebPushChannel:
                     ttl=notice.ttl,
                     headers={"Topic": topic_of(notice.tag), "Urgency": notice.urgency},
                     aiohttp_session=session,
+                    # pywebpush's default (None) would lift the session's timeout: a push
+                    # service that never answers would hold the outbox up for good.
+                    timeout=self.settings.timeout,
                 )
         except WebPushException as error:
             status = error.status_code
