@@ -222,7 +222,7 @@ def test_a_move_never_waits_for_the_push_service(apps: Apps, clock: Clock, db_pa
         play_turn(web, game, 1)
         play_turn(web, game, 0)
         assert time.monotonic() - started < 30
-        assert len(pushes(db_path)) == 2
+        wait_until(lambda: len(pushes(db_path)) == 2, "the second push to be queued")
     finally:
         listener.close()
 
