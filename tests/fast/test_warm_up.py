@@ -53,6 +53,7 @@ def run(command: list[str], cache: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1500)  # a cold compilation of every kernel: minutes on a busy machine
 def test_after_marrakech_compile_a_first_program_builds_nothing(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     compiled = run([MARRAKECH, "compile", "--json"], cache)

@@ -164,6 +164,60 @@ test("a refusal stops waiting; a game that does not exist is fatal", () => {
   assert.equal(g.fatal, "gone");
 });
 
+test("an unanswered action is sent again after a reconnection, only at its version (issue 36)", () => {
+  const g = welcomed();
+  state.noteSent(g, 0, "c4-d5");
+  assert.equal(g.pending, true);
+  const again = { type: "action", seat: 0, version: 4, action: "c4-d5" };
+  assert.deepEqual(state.toResend(g), again);
+  // The connection dropped before the answer; the welcome shows the same position.
+  const welcome = {
+    type: "welcome",
+    game: meta(),
+    you: [0],
+    version: 4,
+    state: { phase: "place", assam: { square: "d4", facing: "N" }, seats: [{}, {}] },
+    legal: { 0: ["c3-c4", "c4-d5", "d5-e5"] },
+  };
+  state.applyWelcome(g, welcome, 2000);
+  assert.deepEqual(state.toResend(g), again, "still at its version: sent again");
+  // It was stored before the drop: the welcome is past its version, and it is dropped.
+  state.applyWelcome(g, { ...welcome, version: 5, legal: { 1: ["L", "S", "R"] } }, 3000);
+  assert.equal(g.unanswered, null);
+  assert.equal(state.toResend(g), null);
+  // The seat may no longer send it (a stand-in played, the game was resigned...).
+  const h = welcomed();
+  state.noteSent(h, 0, "c4-d5");
+  state.applyWelcome(h, { ...welcome, legal: {} }, 2000);
+  assert.equal(h.unanswered, null);
+  // An update answers it (or another move came first): never sent again.
+  const u = welcomed();
+  state.noteSent(u, 0, "c4-d5");
+  state.applyUpdate(u, { version: 5, legal: {} }, u.view, 2000);
+  assert.equal(u.unanswered, null);
+  assert.equal(state.toResend(u), null);
+});
+
+test("an action refused with server_error is sent again, a few times, with growing pauses", () => {
+  const g = welcomed();
+  state.noteSent(g, 0, "c4-d5");
+  for (let tries = 1; tries <= state.RESENDS; tries++) {
+    assert.equal(state.applyRefusal(g, { code: "server_error" }, "gone"), true);
+    assert.equal(g.pending, true, "still waiting for it");
+    assert.equal(g.unanswered?.tries, tries);
+  }
+  assert.deepEqual([1, 2, 3].map(state.resendDelay), [500, 1000, 2000]);
+  assert.equal(state.applyRefusal(g, { code: "server_error" }, "gone"), false, "then the player is told");
+  assert.equal(g.pending, false);
+  assert.equal(g.unanswered, null);
+  // Any other refusal drops it: the server said why it will not take it.
+  state.noteSent(g, 0, "c4-d5");
+  assert.equal(state.applyRefusal(g, { code: "stale_version" }, "gone"), false);
+  assert.equal(g.unanswered, null);
+  // Nothing unanswered: a server_error (of another message) is only shown.
+  assert.equal(state.applyRefusal(g, { code: "server_error" }, "gone"), false);
+});
+
 test("a hotseat hands the screen over when another of its seats is to act", () => {
   const g = welcomed({ you: [0, 1], legal: { 0: ["roll"] } });
   assert.equal(state.settleSeat(g), 0);

@@ -5,7 +5,8 @@ test_accounts_passkeys.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from marrakech.web.accounts.names import DELETED_NAME
 from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.accounts.sessions import COOKIE
 from marrakech.web.app import create_app
-from marrakech.web.limits import ClientRates
+from marrakech.web.budgets import Rate
 from tests.web.conftest import Apps, create_game, seat_token
 
 #: Argon2id with the least work: the tests check the logic, not the cost.
@@ -47,12 +48,19 @@ def me(client: TestClient) -> dict[str, Any] | None:
     return found
 
 
-def stopped_clock(client: TestClient, per_address: int = 10) -> None:
+def stopped_clock(client: TestClient, per_address: int = 10) -> Callable[[float], None]:
     """The sign-in limits as served (``per_address`` attempts a minute), on a clock that
-    does not move: no bucket refills while a slow machine runs the test."""
+    does not move: no budget refills while a slow machine runs the test. The clock is
+    moved on by the function returned."""
     accounts = client.app.state.web.accounts  # type: ignore[attr-defined]
-    accounts.sign_in_rates = ClientRates(per_address, per_address, clock=lambda: 0.0)
-    accounts.name_rates = ClientRates(5, 5, clock=lambda: 0.0)
+    accounts.sign_ins = Rate("sign-in", per_address, per_address)
+    now = [time.time()]
+    accounts.budgets.clock = lambda: now[0]
+
+    def move_on(seconds: float) -> None:
+        now[0] += seconds
+
+    return move_on
 
 
 def test_sign_up_signs_in_with_an_http_only_lax_cookie(web: TestClient) -> None:

@@ -292,3 +292,20 @@ def test_a_passkey_is_removed_unless_it_is_the_last_way_in(web: TestClient) -> N
     reply = answer_sign_in(web, started["challenge_id"], device.sign_in(started["options"]))
     assert reply.status_code == 401
     assert web.post("/api/account/passkey/remove", json={"credential_id": "x"}).status_code == 401
+
+
+def test_a_page_opened_by_an_ip_address_is_told_to_use_the_name(web: TestClient) -> None:
+    """WebAuthn refuses an IP address as the relying party (browsers say "This is an
+    invalid domain", issue 36): the server says so, and where to go instead, before
+    any ceremony."""
+    for path, body in (("register", {"name": "Ana"}), ("signin", {})):
+        reply = web.post(
+            f"/api/account/passkey/{path}/options", json=body, headers={"host": "127.0.0.1:8000"}
+        )
+        assert reply.status_code == 400 and reply.json()["error"] == "passkeys_unavailable"
+        assert "open http://localhost:8000/ instead" in reply.json()["message"], reply.text
+    reply = web.post(
+        "/api/account/passkey/signin/options", json={}, headers={"host": "[2001:db8::1]:8000"}
+    )
+    assert reply.status_code == 400 and reply.json()["error"] == "passkeys_unavailable"
+    assert "not an IP address (2001:db8::1)" in reply.json()["message"]

@@ -200,17 +200,23 @@ def test_reported_and_hidden_lines(chat_client: TestClient, db_path: Path) -> No
         assert chat_of(blue) == {"type": "chat_hidden", "ids": [rude], "reason": "reported"}
         blue.send({"type": "report", "id": rude})  # once per reporter: still one report
         chat_of(blue)
-        # A reported line leaves the replay at once, before the operator looks.
+        # One player's report hides the line from that player alone (issue 36): the
+        # replay keeps it until the operator decides.
         replay = chat_client.get(f"/api/games/{game_id}/replay").json()
-        assert [line["id"] for line in replay["chat"]] == [kind]
+        assert [line["id"] for line in replay["chat"]] == [rude, kind]
     assert admin(db_path, "list-reports", "--json") == 0
     assert admin(db_path, "hide-message", game_id, str(kind)) == 0
     assert admin(db_path, "hide-message", game_id, "999") == 1
-    assert chat_client.get(f"/api/games/{game_id}/replay").json()["chat"] == []
-    with chat_client.websocket_connect(f"/ws/{game_id}") as ws:
+    replay = chat_client.get(f"/api/games/{game_id}/replay").json()
+    assert [line["id"] for line in replay["chat"]] == [rude]
+    # Red's page, opened again from another address than the reporter's (every test
+    # client has the same one).
+    elsewhere = TestClient(chat_client.app, client=("198.51.100.9", 40000))
+    elsewhere.portal = chat_client.portal
+    with elsewhere.websocket_connect(f"/ws/{game_id}") as ws:
         again = Conn(ws, [seat_token(game, 0)])
         # The hidden line is gone; the reported one stays for the pages that did not
-        # report it, until the operator hides it.
+        # report it, until the operator decides.
         assert [line["id"] for line in chat_of(again)["lines"]] == [rude]
 
 
@@ -229,7 +235,7 @@ def test_reports_are_listed_for_the_operator(
     (listed,) = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
     assert listed["game"] == game["game_id"] and listed["message"] == line["id"]
     assert listed["text"] == "<script>alert(1)</script>" and listed["author"] == "spectator"
-    assert listed["reporters"] == ["address:testclient"]
+    assert listed["reporters"] == [{"kind": "spectator", "address": "testclient", "account": None}]
 
 
 def test_a_banned_address_is_refused_everywhere(apps: Apps, db_path: Path) -> None:

@@ -27,6 +27,8 @@ from tests.web.servers import Served
 def test_serve_options() -> None:
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.db, args.bot_delay) == ("127.0.0.1", 8000, None, 0.7)
+    assert args.store_retry == 5.0
+    assert build_parser().parse_args(["serve", "--store-retry", "0"]).store_retry == 0.0
     args = build_parser().parse_args(
         ["serve", "--host", "0.0.0.0", "--port", "0", "--db", "x.sqlite3", "--bot-delay", "0"]
     )
@@ -76,6 +78,8 @@ def test_serve_refuses_metrics_on_the_sites_port(tmp_path: Path) -> None:
         ["--metrics", "localhost"],
         ["--metrics", "127.0.0.1:99999"],
         ["--metrics-allow", "everyone"],
+        ["--store-retry", "-1"],
+        ["--store-retry", "forever"],
     ],
 )
 def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -85,9 +89,12 @@ def test_serve_refuses_bad_options(bad: list[str], capsys: pytest.CaptureFixture
 
 
 def test_url() -> None:
-    assert url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
-    assert url("0.0.0.0", 80) == "http://127.0.0.1:80/"
+    # localhost, not 127.0.0.1: passkeys refuse IP addresses (issue 36).
+    assert url("127.0.0.1", 8000) == "http://localhost:8000/"
+    assert url("0.0.0.0", 80) == "http://localhost:80/"
+    assert url("::", 80) == "http://localhost:80/"
     assert url("::1", 8000) == "http://[::1]:8000/"
+    assert url("192.0.2.7", 8000) == "http://192.0.2.7:8000/"
 
 
 def test_serve_prints_the_real_address_and_serves(tmp_path: Path) -> None:
@@ -114,7 +121,7 @@ def test_serve_prints_the_real_address_and_serves(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         line = process.stdout.readline()  # printed once the server accepts connections
-        assert line.startswith("Marrakech is ready at http://127.0.0.1:"), line
+        assert line.startswith("Marrakech is ready at http://localhost:"), line
         address = line.split()[4]
         assert not address.endswith(":0/")
         assert process.stdout.readline().strip() == f"Games are stored in {db.resolve()}"

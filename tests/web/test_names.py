@@ -8,6 +8,7 @@ names in many scripts still accepted."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from marrakech.web.accounts.service import Account, Accounts, SignedIn
-from marrakech.web.limits import ClientRates, Limits
+from marrakech.web.budgets import Rate
+from marrakech.web.limits import Limits
 from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.store import GameStore, StoreConflict
 from marrakech.web.store.queries import AccountQueries
@@ -26,6 +28,7 @@ from tests.web.conftest import Apps, Conn, create_game, seat_token
 from tests.web.test_accounts import CHEAP, PASSWORD
 from tests.web.test_chat import chat_of, say
 from tests.web.test_rooms import in_fresh_loop
+from tests.web.test_store_legacy import LEGACY, _load_dump
 
 #: Limits that these tests, creating many games and accounts, stay well within.
 ROOMY = Limits(
@@ -90,7 +93,7 @@ def signup(web: TestClient, name: str) -> Any:
 def web(apps: Apps) -> TestClient:
     client = apps.start(passwords=CHEAP, limits=ROOMY)
     accounts = client.app.state.web.accounts  # type: ignore[attr-defined]
-    accounts.sign_up_rates = ClientRates(10_000, 10_000)  # these tests sign up many
+    accounts.sign_ups = Rate("sign-up", 10_000, 10_000)  # these tests sign up many
     return client
 
 
@@ -207,7 +210,10 @@ def open_database(
     if request.param == "sqlite":
 
         async def sqlite(revision: str = "head") -> GameStore:
-            return StoreWorker.over(SQLiteStore(tmp_path / "games.sqlite3", revision=revision))
+            path = tmp_path / "games.sqlite3"
+            if revision != "head" and not path.exists():  # an older version's file
+                shutil.copy(LEGACY / "sqlite-6.sqlite3", path)
+            return StoreWorker.over(SQLiteStore(path, revision=revision))
 
         return sqlite
     url = request.getfixturevalue("pg_url")
@@ -215,6 +221,8 @@ def open_database(
     async def postgres(revision: str = "head") -> GameStore:
         from marrakech.web.store.postgres import PostgresStore
 
+        if revision != "head":  # an older version's database
+            await _load_dump(url, "postgres-5")
         return await PostgresStore.open(url, revision=revision)
 
     return postgres
@@ -284,19 +292,8 @@ async def test_two_instances_signing_up_look_alikes_at_once_make_one_account(
 async def test_the_migration_gives_look_alike_accounts_the_oldest_one_skeleton(
     open_database: Callable[[str], Awaitable[GameStore]], caplog: pytest.LogCaptureFixture
 ) -> None:
-    old = await open_database("head")
+    old = await open_database("0007_shared_budgets")  # the revision before: no skeletons
     try:
-        # The database as revision 0006 left it: no skeletons (nor what later
-        # revisions add: push subscriptions).
-        await old.transact(
-            [
-                ("DROP TABLE push_subscriptions", {}),
-                ("ALTER TABLE mail_outbox DROP COLUMN subscription_id", {}),
-                ("DROP INDEX accounts_by_name_skeleton", {}),
-                ("ALTER TABLE accounts DROP COLUMN name_skeleton", {}),
-                ("UPDATE alembic_version SET version_num = '0006_turn_based'", {}),
-            ]
-        )
         sql = "INSERT INTO accounts (id, name, name_key, created) VALUES (%s)" % (
             "%(id)s, %(name)s, %(key)s, %(created)s"
             if old.dialect == "postgresql"

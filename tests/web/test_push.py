@@ -428,8 +428,7 @@ async def test_devices_and_their_pushes_on_both_stores(
 
 def test_the_serve_options_of_web_push(tmp_path: Path) -> None:
     from marrakech.cli import build_parser
-    from marrakech.web.cli import push_settings
-    from marrakech.web.reminders.webpush import SubscriptionError
+    from marrakech.web.reminders.webpush import SubscriptionError, push_settings
 
     def settings(*options: str) -> PushSettings | None:
         return push_settings(build_parser().parse_args(["serve", *options]))

@@ -16,7 +16,7 @@ from marrakech.web.store import (
     StoreError,
     default_db_path,
     hash_token,
-    schema,
+    migrations,
 )
 from marrakech.web.store.sqlite import SQLiteStore
 
@@ -42,11 +42,11 @@ def a_game(game_id: str = "g1", **changes: object) -> StoredGame:
 def test_new_file_gets_the_schema_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "games.sqlite3"
     store = SQLiteStore(path)
-    assert store.journal_mode == "wal" and store.schema_revision == schema.head()
+    assert store.journal_mode == "wal" and store.schema_revision == migrations.head()
     store.close()
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [
-            (schema.head(),)
+            (migrations.head(),)
         ]
         # Older versions' own mark: they refuse the file rather than misread it.
         assert db.execute("SELECT version FROM schema_version").fetchall() == [(100,)]
@@ -118,13 +118,13 @@ def with_a_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *statements: st
     from alembic.script import ScriptDirectory
 
     folder = tmp_path / "migrations"
-    shutil.copytree(Path(schema.__file__).parent / "migrations", folder)
+    shutil.copytree(Path(migrations.__file__).parent, folder)
     step = f"""
 import sqlalchemy as sa
 from alembic import op
 
 revision = "9999"
-down_revision = {schema.head()!r}
+down_revision = {migrations.head()!r}
 
 
 def upgrade():
@@ -132,7 +132,7 @@ def upgrade():
         op.execute(sa.text(statement))
 """
     (folder / "versions" / "9999_newer.py").write_text(step)
-    monkeypatch.setattr(schema, "script_directory", lambda: ScriptDirectory(str(folder)))
+    monkeypatch.setattr(migrations, "script_directory", lambda: ScriptDirectory(str(folder)))
 
 
 def test_a_new_migration_step_keeps_the_games(
@@ -167,7 +167,7 @@ def test_a_failed_migration_changes_nothing(
         with pytest.raises(Exception, match="syntax error"):
             SQLiteStore(path)
     store = SQLiteStore(path)
-    assert store.schema_revision == schema.head()
+    assert store.schema_revision == migrations.head()
     store.close()
     with sqlite3.connect(path) as db:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}

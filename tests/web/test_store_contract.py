@@ -16,6 +16,7 @@ from marrakech.web.store import (
     ActionRow,
     ChatRow,
     GameStore,
+    Reporter,
     SeatRow,
     StoreConflict,
     StoredGame,
@@ -272,17 +273,31 @@ async def test_chat_lines_reports_and_bans(open_store: Callable[..., Any]) -> No
     assert 0 < first.id < second.id < other.id and first.at > 0
     assert [row.text for row in await store.load_chat("g1", 10)] == ["hello", "gg"]
     assert [row.text for row in await store.load_chat("g1", 1)] == ["gg"]  # the last ones
-    assert await store.report_chat("g1", first.id, "seat:1")
-    assert await store.report_chat("g1", first.id, "seat:1")  # counted once
-    assert await store.report_chat("g1", first.id, "address:b")
-    assert not await store.report_chat("g2", first.id, "seat:1")  # another game's line
+    red, spectator = Reporter("player", "a1", "acc1"), Reporter("spectator", "b")
+    assert (await store.report_chat("g1", first.id, red)) is not None
+    reported = await store.report_chat("g1", first.id, red)  # counted once
+    assert reported is not None and reported.reports == 1
+    reported = await store.report_chat("g1", first.id, spectator)
+    assert reported is not None and reported.reports == 2 and not reported.held
+    assert reported.reporters == ("account:acc1", "address:b")
+    assert await store.report_chat("g2", first.id, red) is None  # another game's line
     (report,) = await store.chat_reports(10)
     assert report.line.id == first.id and report.line.reports == 2
-    assert sorted(report.reporters) == ["address:b", "seat:1"]
-    assert not await store.hide_chat("g2", first.id)
-    assert await store.hide_chat("g1", first.id)
+    assert report.reporters == (red, spectator)
+    assert [row.reporters for row in await store.load_chat("g1", 10)] == [
+        ("account:acc1", "address:b"),
+        (),
+    ]
+    assert await store.decide_chat("g2", first.id, "hidden") is None
+    hidden = await store.decide_chat("g1", first.id, "hidden")
+    assert hidden is not None and hidden.line_id == first.id and hidden.decision == "hidden"
     assert await store.chat_reports(10) == []
     assert [row.hidden for row in await store.load_chat("g1", 10)] == [True, False]
+    assert await store.chat_decisions(None) == [hidden]
+    assert await store.chat_decisions(hidden.id) == []
+    line = await store.chat_line(first.id)
+    assert line is not None and line.hidden and line.game_id == "g1"
+    assert await store.chat_line(999) is None
     assert not await store.is_banned("address", "203.0.113.7")
     await store.ban("address", "203.0.113.7", "spam")
     await store.ban("address", "203.0.113.7", "again")
@@ -290,4 +305,48 @@ async def test_chat_lines_reports_and_bans(open_store: Callable[..., Any]) -> No
     assert not await store.is_banned("account", "203.0.113.7")
     assert await store.unban("address", "203.0.113.7")
     assert not await store.unban("address", "203.0.113.7")
+    await store.close()
+
+
+@in_fresh_loop
+async def test_players_reports_hold_a_line_until_the_operator_decides(
+    open_store: Callable[..., Any],
+) -> None:
+    """Issue 36: reports of two distinct players (by address and by account) hold a line;
+    spectators' reports, or one player's from two tabs or two addresses, do not; the
+    operator's dismissal shows it again for good, alike in both stores."""
+    store = await open_store()
+    await store.create_game(a_game())
+    line = await store.add_chat(ChatRow("g1", 0, "players", "text", "rude", address="a"))
+    kept = await store.add_chat(ChatRow("g1", 0, "players", "text", "kept", address="a"))
+    for reporter in (
+        Reporter("spectator", "s1"),
+        Reporter("spectator", "s2"),
+        Reporter("player", "p1"),
+        Reporter("player", "p1", "acc1"),  # the same address, signed in: one player
+        Reporter("player", "p2", "acc1"),  # the same account elsewhere: still one
+    ):
+        reported = await store.report_chat("g1", line.id, reporter)
+        assert reported is not None and not reported.held, reporter
+    reported = await store.report_chat("g1", line.id, Reporter("player", "p3"))
+    assert reported is not None and reported.held and reported.reports == 5
+    (entry,) = await store.chat_reports(10)
+    assert entry.line.held and [r.kind for r in entry.reporters].count("player") == 3
+    dismissed = await store.decide_chat("g1", line.id, "dismissed")
+    assert dismissed is not None and dismissed.decision == "dismissed"
+    assert await store.chat_reports(10) == []  # decided: out of the queue
+    reported = await store.report_chat("g1", line.id, Reporter("player", "p4"))
+    assert reported is not None and not reported.held and reported.dismissed
+    # The operator's hide is final: more reports change nothing.
+    for address in ("q1", "q2"):
+        await store.report_chat("g1", kept.id, Reporter("player", address))
+    await store.decide_chat("g1", kept.id, "hidden")
+    again = await store.report_chat("g1", kept.id, Reporter("player", "q3"))
+    assert again is not None and again.hidden and not again.held
+    decisions = await store.chat_decisions(0)
+    assert [(d.line_id, d.decision) for d in decisions] == [
+        (line.id, "dismissed"),
+        (kept.id, "hidden"),
+    ]
+    assert await store.chat_decisions(decisions[0].id) == decisions[1:]
     await store.close()

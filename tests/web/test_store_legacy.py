@@ -24,7 +24,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, create_engine
 from sqlalchemy.pool import NullPool
 
-from marrakech.web.store import ActionRow, StoredGame, StoreError, schema
+from marrakech.web.store import ActionRow, StoredGame, StoreError, migrations, schema
 from marrakech.web.store.sqlite import SQLiteStore
 from tests.web.test_rooms import in_fresh_loop
 
@@ -128,7 +128,7 @@ def test_an_older_sqlite_file_is_migrated(name: str, tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     shutil.copy(LEGACY / f"{name}.sqlite3", path)
     store = SQLiteStore(path)
-    assert store.schema_revision == schema.head()
+    assert store.schema_revision == migrations.head()
     check_games(name, {game_id: store.load_game(game_id) for game_id in CREATORS})  # type: ignore[misc]
     # The migrated file takes writes: an append, a hint, a turn's state.
     running = store.load_game("running")
@@ -196,7 +196,7 @@ async def test_an_older_postgres_database_is_migrated(name: str, pg_url: str) ->
 
     await _load_dump(pg_url, name)
     store = await PostgresStore.open(pg_url)
-    assert store.schema_revision == schema.head()
+    assert store.schema_revision == migrations.head()
     loaded = {game_id: await store.load_game(game_id) for game_id in CREATORS}
     check_games(name, loaded)  # type: ignore[arg-type]
     running = loaded["running"]

@@ -49,6 +49,7 @@ from marrakech.web.routes import push as push_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
+from marrakech.web.store.retry import RETRY_SECONDS
 from marrakech.web.store.sqlite import SQLiteStore
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ def create_app(
     sweep_seconds: float = 10.0,
     metrics_port: int | None = None,
     metrics_allow: Sequence[Network] = LOOPBACK,
+    store_retry: float = RETRY_SECONDS,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -116,6 +118,8 @@ def create_app(
     ``metrics_port``: the local port on which ``/metrics`` is served (and nothing
     else), to the addresses in ``metrics_allow`` (:mod:`marrakech.web.metrics`); None:
     nowhere.
+    ``store_retry``: seconds a store failing for a moment (a database restart) is tried
+    again before an action is refused (:mod:`marrakech.web.store.retry`).
     """
     hide_frames()
     context = WebContext(
@@ -143,6 +147,7 @@ def create_app(
         push=push,
         turn_scale=turn_scale,
         sweep_seconds=sweep_seconds,
+        store_retry=store_retry,
     )
     app = FastAPI(
         title="Marrakech",

@@ -4,7 +4,11 @@
 accepts connections, so scripts can wait for it::
 
     $ marrakech serve --port 0
-    Marrakech is ready at http://127.0.0.1:43121/  (Ctrl+C to stop)
+    Marrakech is ready at http://localhost:43121/  (Ctrl+C to stop)
+
+On the loopback address (the default) the printed address names ``localhost``, not
+``127.0.0.1``: browsers refuse passkeys on an IP address (WebAuthn's relying party must be
+a domain name) and count ``http://localhost`` as a secure context.
 """
 
 from __future__ import annotations
@@ -27,12 +31,12 @@ for _module in ("fastapi", "uvicorn", "platformdirs"):
         raise ImportError(f"marrakech serve needs {_module}: pip install 'marrakech[web]'")
 
 from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the check above)
+from marrakech.web.store.retry import RETRY_SECONDS  # noqa: E402
 
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
 EXTERNAL_BOTS = ("allow", "invited", "refuse")
 if TYPE_CHECKING:
     from marrakech.web.reminders.settings import MailSettings
-    from marrakech.web.reminders.webpush import PushSettings
 
 #: The options of :class:`Limits`: option, field, what it limits.
 LIMIT_OPTIONS = (
@@ -43,6 +47,7 @@ LIMIT_OPTIONS = (
     ("--max-bots-per-client", "bots_per_client", "bot seats in one client address's games"),
     ("--max-sockets-per-client", "sockets_per_client", "open WebSockets of one client address"),
     ("--replays-per-minute", "replays_per_minute", "replays and analyses computed per client"),
+    ("--chats-per-minute", "chats_per_minute", "chat lines per minute of one player"),
 )
 
 #: Largest WebSocket frame uvicorn accepts; the protocol's limit (4 KiB) is checked by the
@@ -140,6 +145,14 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds between two sweeps of the turn-based deadlines and of the games to "
         "resume (10)",
+    )
+    parser.add_argument(
+        "--store-retry",
+        type=_store_retry,
+        default=RETRY_SECONDS,
+        metavar="SECONDS",
+        help="seconds a store failing for a moment (a database restart, a locked file) is "
+        f"tried again before an action is refused ({RETRY_SECONDS:g})",
     )
     parser.add_argument(
         "--open-game-ttl",
@@ -260,28 +273,9 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="quiet delay before a your-turn email (600)",
     )
-    push = parser.add_argument_group(
-        "push notifications", "notify players' browsers of their turns (docs/web.md)"
-    )
-    push.add_argument(
-        "--web-push",
-        default=os.environ.get("MARRAKECH_WEB_PUSH"),
-        metavar="CONTACT",
-        help="send Web Push notifications; CONTACT (mailto:ADDRESS or https://URL) tells "
-        "push services how to reach you. Default: no push notifications",
-    )
-    push.add_argument(
-        "--push-key-file",
-        default=None,
-        metavar="PATH",
-        help="keep the VAPID private key in this PEM file (made on first start); "
-        "default: in the store",
-    )
-    push.add_argument(
-        "--push-allow-http-loopback",
-        action="store_true",
-        help="FOR TESTS ONLY: accept http:// push endpoints on 127.0.0.1/::1/localhost",
-    )
+    from marrakech.web.reminders.webpush import add_push_options
+
+    add_push_options(parser)  # --web-push, --push-key-file...
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -379,6 +373,16 @@ def _sweep(text: str) -> float:
     return value
 
 
+def _store_retry(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 300:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 300, found {text!r}")
+    return value
+
+
 def _turn_seconds(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 7 * 86400:
         raise argparse.ArgumentTypeError(
@@ -410,6 +414,8 @@ def run(args: argparse.Namespace) -> int:
     if args.rate <= 0:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
+    from marrakech.web.reminders.webpush import push_settings
+
     try:
         mail = mail_settings(args)
         push = push_settings(args)
@@ -471,6 +477,7 @@ def run(args: argparse.Namespace) -> int:
         sweep_seconds=args.sweep_seconds,
         metrics_port=metrics_port,
         metrics_allow=args.metrics_allow or LOOPBACK,
+        store_retry=args.store_retry,
     )
     log_config = json_log_config(args.log_level) if args.log_format == "json" else None
     config = uvicorn.Config(
@@ -550,28 +557,6 @@ def mail_settings(args: argparse.Namespace) -> MailSettings | None:
     )
 
 
-def push_settings(args: argparse.Namespace) -> PushSettings | None:
-    """Web Push's settings of ``serve``'s options (None without ``--web-push``); a
-    ValueError says what is wrong."""
-    from marrakech.web.reminders.webpush import (
-        PushSettings,
-        SubscriptionError,
-        key_file_pem,
-        parse_contact,
-    )
-
-    if not args.web_push:
-        if args.push_key_file or args.push_allow_http_loopback:
-            raise SubscriptionError("--push-key-file: expected --web-push too")
-        return None
-    key_file = Path(args.push_key_file).expanduser() if args.push_key_file else None
-    if key_file is not None and not key_file.parent.is_dir():
-        raise SubscriptionError(f"--push-key-file: no such folder {str(key_file.parent)!r}")
-    if key_file is not None:
-        key_file_pem(key_file)  # made now, or checked: a bad file stops the server at once
-    return PushSettings(parse_contact(args.web_push), key_file, args.push_allow_http_loopback)
-
-
 def _sqlite_path(db: str | None, default: Any) -> Path:
     path: Path = Path(db).expanduser() if db else default()
     return path
@@ -625,11 +610,15 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def url(host: str, port: int) -> str:
-    """The address to open: a wildcard host is shown as the local machine."""
-    if host in ("0.0.0.0", ""):
-        host = "127.0.0.1"
-    elif host == "::":
-        host = "[::1]"
+    """The address to open: on 127.0.0.1 or a wildcard host, ``localhost`` (passkeys
+    work there, never on an IP address); ``::1`` stays as it is (``localhost`` may name
+    127.0.0.1 only).
+
+    >>> url("127.0.0.1", 8000), url("0.0.0.0", 80), url("::1", 8000)
+    ('http://localhost:8000/', 'http://localhost:80/', 'http://[::1]:8000/')
+    """
+    if host in ("127.0.0.1", "0.0.0.0", "", "::"):
+        host = "localhost"
     elif ":" in host:
         host = f"[{host}]"
     return f"http://{host}:{port}/"

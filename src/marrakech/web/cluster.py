@@ -7,7 +7,8 @@ owner's updates to its clients. A :class:`Cluster` says which instance owns what
 carries the messages between them.
 
 - :class:`LocalCluster`: one server on its own (SQLite, ``make run``): it owns every room
-  it loads, and there is no one to talk to;
+  it loads, and there is no one to talk to but ``marrakech admin``, whose decisions on
+  chat lines it reads from the store every :data:`DECISIONS_POLL` seconds;
 - :class:`~marrakech.web.postgres_cluster.PostgresCluster`: instances on one PostgreSQL
   database; ownership is a lease there, messages go by ``LISTEN``/``NOTIFY``, and a room
   whose owner dies is taken over by another instance within a few seconds.
@@ -15,12 +16,24 @@ carries the messages between them.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from marrakech.web.protocol import ChangeReason, SeatMessage
-from marrakech.web.store import ActionRow, ChatRow
+from marrakech.web.store import ActionRow, ChatRow, GameStore
+
+log = logging.getLogger("marrakech.web")
+
+#: Seconds between two reads of the operator's decisions on chat lines by a server on
+#: its own (:class:`LocalCluster`): a line ``marrakech admin`` hides leaves the pages
+#: within this.
+DECISIONS_POLL = 1.0
+#: Why lines leave every page: the operator ``hidden`` them, or players' reports
+#: ``held`` them until the operator decides.
+HideReason = Literal["hidden", "held"]
 
 
 @dataclass(frozen=True)
@@ -45,8 +58,11 @@ class ChatListener(Protocol):
     def heard(self, row: ChatRow) -> None:
         """Another instance stored a chat line of this game."""
 
-    def hidden(self, ids: list[int]) -> None:
-        """The operator hid chat lines of this game."""
+    def hidden(self, ids: list[int], reason: HideReason = "hidden") -> None:
+        """The operator hid chat lines of this game, or players' reports held them."""
+
+    def restored(self, ids: list[int]) -> None:
+        """The operator dismissed the reports of chat lines of this game."""
 
 
 class ClusterRoom(Protocol):
@@ -147,18 +163,60 @@ class Cluster(Protocol):
         """A chat line was stored here: the others send it to their connections."""
         ...
 
+    def chat_held(self, game_id: str, ids: list[int]) -> None:
+        """Players' reports held chat lines here: the others take them away too."""
+        ...
+
 
 class LocalCluster:
-    """One server on its own: it owns every room it loads."""
+    """One server on its own: it owns every room it loads. Given its ``store``, it
+    reads the operator's decisions on chat lines (``marrakech admin``, another
+    process) every :data:`DECISIONS_POLL` seconds and tells the rooms it holds."""
 
-    def __init__(self, instance: str = "local") -> None:
+    def __init__(self, instance: str = "local", store: GameStore | None = None) -> None:
         self.instance = instance
+        self.store = store
+        self._watch: asyncio.Task[None] | None = None
 
     async def start(self, host: ClusterHost) -> None:
-        return None
+        if self.store is None:
+            return
+        try:
+            last = await self.store.chat_decisions(None)
+        except Exception as error:  # the store is away: from the first decision then
+            log.warning("could not read the operator's decisions: %s", error)
+            last = []
+        after = last[-1].id if last else 0
+        self._watch = asyncio.get_running_loop().create_task(
+            self._read_decisions(host, self.store, after), name="operator's decisions"
+        )
+
+    async def _read_decisions(self, host: ClusterHost, store: GameStore, after: int) -> None:
+        """Every :data:`DECISIONS_POLL` seconds: the decisions newer than ``after``, to
+        the rooms of their games held here (as PostgreSQL's instances hear them)."""
+        while True:
+            await asyncio.sleep(DECISIONS_POLL)
+            try:
+                decisions = await store.chat_decisions(after)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the store is away: the next read tries again
+                log.warning("could not read the operator's decisions: %s", error)
+                continue
+            for decision in decisions:
+                after = decision.id
+                room = host.rooms.get(decision.game_id)
+                if room is None:
+                    continue  # a later welcome reads the line from the store
+                if decision.decision == "hidden":
+                    room.chat.hidden([decision.line_id])
+                else:
+                    room.chat.restored([decision.line_id])
 
     async def stop(self) -> None:
-        return None
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
 
     async def claim(self, game_id: str) -> bool:
         return True
@@ -176,4 +234,7 @@ class LocalCluster:
         return None
 
     def chat(self, row: ChatRow) -> None:
+        return None
+
+    def chat_held(self, game_id: str, ids: list[int]) -> None:
         return None

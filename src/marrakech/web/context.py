@@ -27,6 +27,7 @@ from marrakech.web.metrics import MeteredStore, Metrics
 from marrakech.web.room_manager import RoomManager
 from marrakech.web.static_files import StaticVersion
 from marrakech.web.store import GameStatus, GameStore
+from marrakech.web.store.retry import RETRY_SECONDS
 from marrakech.web.store.sqlite import SQLiteStore
 
 #: What ``marrakech serve --external-bots`` may say (see :attr:`WebContext.external_bots`).
@@ -76,6 +77,8 @@ class WebContext:
     leaderboard_min_games: int = 5
     turn_scale: float = 1.0
     sweep_seconds: float = 10.0
+    #: Seconds a store failing for a moment is tried again (--store-retry).
+    store_retry: float = RETRY_SECONDS
     #: How passwords are hashed (None: Argon2id's defaults; tests pass cheaper ones).
     passwords: Passwords | None = None
     #: The reminders' settings (None: no ``--smtp-url``, no reminders), and what
@@ -132,6 +135,7 @@ class WebContext:
             turn_scale=self.turn_scale,
             sweep_seconds=self.sweep_seconds,
             metrics=self.metrics,
+            store_retry=self.store_retry,
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
         self.rooms.account_usage = self._accounts.usage_of  # a rematch's caps per account

@@ -7,8 +7,9 @@
   ownership, so an instance that lost a game can no longer write it.
 - **Relay**: every append is announced on :data:`GAMES_CHANNEL` (``NOTIFY``, sent at
   commit, with the actions): followers apply them and tell their clients. So are chat
-  lines (stored by the instance their writer is connected to) and the lines the
-  operator hides (``marrakech admin hide-message``). A follower
+  lines (stored by the instance their writer is connected to), the lines players'
+  reports hold and the operator's decisions (``marrakech admin``: ``hide`` a line,
+  ``restore`` one whose reports were dismissed). A follower
   forwards its clients' actions to the owner on the owner's own channel and hears the
   answer on its own.
 - **Takeover**: every :data:`SWEEP` seconds an instance claims the games with a bot to
@@ -30,7 +31,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from marrakech.web.cluster import ClusterHost, ClusterRoom, Command, Move
+from marrakech.web.cluster import ClusterHost, ClusterRoom, Command, HideReason, Move
 from marrakech.web.protocol import SEAT_MESSAGE, ChangeReason, ProtocolError
 from marrakech.web.store import ActionRow, ChatRow
 from marrakech.web.store.postgres import GAMES_CHANNEL, PostgresStore
@@ -160,6 +161,10 @@ class PostgresCluster:
         body = json.dumps({"chat": dataclasses.asdict(row), "o": self.instance})
         self._later(self._notify(GAMES_CHANNEL, f"{row.game_id} {body}"))
 
+    def chat_held(self, game_id: str, ids: list[int]) -> None:
+        body = json.dumps({"hide": ids, "why": "held", "o": self.instance})
+        self._later(self._notify(GAMES_CHANNEL, f"{game_id} {body}"))
+
     def _ask_presence(self, game_id: str) -> None:
         """A room loaded here: the instances holding the same game say who they hold."""
         self._later(self._notify(GAMES_CHANNEL, f'{game_id} {{"pq":1,"o":"{self.instance}"}}'))
@@ -286,7 +291,11 @@ class PostgresCluster:
                 room.chat.heard(ChatRow(**message["chat"]))
         elif "hide" in message:
             if room is not None:
-                room.chat.hidden([int(line_id) for line_id in message["hide"]])
+                why: HideReason = "held" if message.get("why") == "held" else "hidden"
+                room.chat.hidden([int(line_id) for line_id in message["hide"]], why)
+        elif "restore" in message:
+            if room is not None:
+                room.chat.restored([int(line_id) for line_id in message["restore"]])
         elif "seats" in message:
             if room is not None:
                 self._later(room.reload_seats(message.get("why"), message.get("seat")))

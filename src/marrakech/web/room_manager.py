@@ -24,6 +24,7 @@ from marrakech.state import State
 from marrakech.web import turn_based_clocks
 from marrakech.web.analysis_jobs import analyse_json
 from marrakech.web.bot_workers import BotScheduler
+from marrakech.web.budgets import Budgets
 from marrakech.web.cluster import Cluster, LocalCluster, Move
 from marrakech.web.limits import ClientRates, Limits, check_caps
 from marrakech.web.metrics import MeteredStore, Metrics
@@ -42,6 +43,7 @@ from marrakech.web.room.chat import ChatGate, public_lines
 from marrakech.web.room.play import submit_action
 from marrakech.web.room.seat_commands import submit_command
 from marrakech.web.store import ActionRow, GameStore, SeatRow, StoredGame, Usage, hash_token
+from marrakech.web.store.retry import RETRY_SECONDS
 from marrakech.web.store.sqlite import SQLiteStore
 from marrakech.web.store.worker import StoreWorker
 from marrakech.web.turn_based_events import TurnEvent, TurnEvents
@@ -94,6 +96,7 @@ class RoomManager:
         turn_scale: float = 1.0,
         sweep_seconds: float = SWEEP_SECONDS,
         metrics: Metrics | None = None,
+        store_retry: float = RETRY_SECONDS,
     ) -> None:
         if bot_delay < 0:
             raise ValueError(f"bot_delay: expected seconds >= 0, found {bot_delay}")
@@ -104,6 +107,8 @@ class RoomManager:
         ):
             if value <= 0:
                 raise ValueError(f"{name}: expected seconds > 0, found {value}")
+        if store_retry < 0:
+            raise ValueError(f"store_retry: expected seconds >= 0, found {store_retry}")
         if turn_scale <= 0 or sweep_seconds <= 0:
             raise ValueError(
                 f"turn_scale, sweep_seconds: expected > 0, found {turn_scale}, {sweep_seconds}"
@@ -132,7 +137,7 @@ class RoomManager:
         self._seed = secrets.token_hex(16) if seed is None else str(seed)
         self.bots = BotScheduler(threads=bot_workers, processes=bot_processes, factory=bot_factory)
         self.bots.on_busy = self._bots_busy
-        self.cluster: Cluster = cluster or LocalCluster()
+        self.cluster: Cluster = cluster or LocalCluster(store=self.store)
         self.limits = limits or Limits()
         #: Game creations per client address, through the API and rematches alike.
         self.create_rates = ClientRates(self.limits.creates_per_minute, self.limits.create_burst)
@@ -149,8 +154,9 @@ class RoomManager:
             self,
             bot_delay,
             self._seed,
-            ChatGate(self.limits),
+            ChatGate(Budgets(self.store), self.limits),
             turn_events=self.turn_events,
+            store_retry=store_retry,
         )
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:

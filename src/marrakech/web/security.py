@@ -13,11 +13,18 @@ The same-origin rule (:func:`cross_site`) follows what browsers send: every cros
 browser: curl, scripts) cannot ride on a visitor's browser, so they pass::
 
     >>> headers = {"host": "games.example.org", "origin": "https://games.example.org"}
-    >>> cross_site(headers, frozenset()) is None
+    >>> cross_site(headers, frozenset(), "https") is None
     True
-    >>> cross_site({**headers, "origin": "https://evil.example"}, frozenset())
+    >>> evil = {**headers, "origin": "https://evil.example"}
+    >>> cross_site(evil, frozenset(), "https")
     'https://evil.example'
-    >>> cross_site({**headers, "origin": "https://evil.example"}, frozenset({"https://evil.example"}))
+    >>> cross_site(evil, frozenset({"https://evil.example"}), "https")
+
+The scheme counts as much as the host and port: a page served over plain HTTP (an
+attacker on the network may write it) is another origin than the site over TLS::
+
+    >>> cross_site(headers, frozenset(), "http")
+    'https://games.example.org'
 """
 
 from __future__ import annotations
@@ -94,13 +101,35 @@ def host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def cross_site(headers: Mapping[str, str], allowed: frozenset[str]) -> str | None:
+#: The port a scheme means when a URL names none.
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def site_of(scheme: str, host: str) -> str:
+    """The origin a request was sent to: ``scheme://host[:port]`` in lower case, a
+    WebSocket's scheme as its page's (``wss`` is ``https``), the scheme's default port
+    left out (as browsers write an ``Origin``).
+
+    >>> site_of("wss", "Games.Example.org:443"), site_of("http", "127.0.0.1:8300")
+    ('https://games.example.org', 'http://127.0.0.1:8300')
+    """
+    scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme).lower()
+    host = host.strip().lower()
+    port = DEFAULT_PORTS.get(scheme)
+    if port is not None and host.endswith(f":{port}") and not host.endswith("]"):
+        host = host[: -len(port) - 1]
+    return f"{scheme}://{host}"
+
+
+def cross_site(headers: Mapping[str, str], allowed: frozenset[str], scheme: str) -> str | None:
     """The origin of a request from another site, or None if it may go on.
 
-    Same-origin means the ``Origin``'s host and port are the ``Host`` the request was
-    sent to (behind a proxy that passes ``Host`` on); ``allowed`` lists other origins
-    (``https://games.example.org``) that may act too. A browser that says the request
-    is cross-site (``Sec-Fetch-Site``) without an ``Origin`` is refused as well.
+    Same-origin means the ``Origin``'s scheme, host and port are those the request was
+    sent to: ``scheme`` (the ASGI scope's, which behind a trusted proxy is the one it
+    forwarded in ``X-Forwarded-Proto``) and the ``Host`` (which the proxy passes on);
+    ``allowed`` lists other origins (``https://games.example.org``) that may act too. A
+    browser that says the request is cross-site (``Sec-Fetch-Site``) without an
+    ``Origin`` is refused as well.
     """
     origin = headers.get("origin")
     if origin is None:
@@ -111,8 +140,8 @@ def cross_site(headers: Mapping[str, str], allowed: frozenset[str]) -> str | Non
     normal = normal_origin(origin)
     if normal in allowed:
         return None
-    host = headers.get("host", "").lower()
-    if host and urlsplit(normal).netloc == host:
+    host = headers.get("host", "")
+    if host and site_of(*normal.split("://", 1)) == site_of(scheme, host):
         return None
     return origin[:100]
 
@@ -161,7 +190,7 @@ class Guard:
                     await self._deny_websocket(scope, send, message)
                 return
         if kind == "websocket":
-            refused = cross_site(header_map(scope), self.allowed_origins)
+            refused = cross_site(header_map(scope), self.allowed_origins, scope["scheme"])
             if refused is not None:
                 await self._deny_websocket(scope, send, self._origin_message(refused))
                 return
@@ -182,7 +211,7 @@ class Guard:
             await send({"type": "http.response.body", "body": b""})
             return
         if method not in SAFE_METHODS and scope["path"] not in CROSS_SITE_PATHS:
-            refused = cross_site(header_map(scope), self.allowed_origins)
+            refused = cross_site(header_map(scope), self.allowed_origins, scope["scheme"])
             if refused is not None:
                 await send_error(send, 403, "forbidden", self._origin_message(refused))
                 return

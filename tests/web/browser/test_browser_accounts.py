@@ -96,6 +96,37 @@ def test_passkey_sign_up_then_sign_in(server: LiveServer, new_page: Any) -> None
     page.wait_for_selector("[data-testid=account-button][data-signed-in='1']")
 
 
+def test_no_passkey_button_on_an_ip_address(server: LiveServer, new_page: Any) -> None:
+    """On http://127.0.0.1:PORT (a secure context, but WebAuthn refuses IP addresses:
+    "This is an invalid domain", issue 36) the dialog says why and where passkeys work,
+    and offers no button that would fail; signed in, no "Add a passkey" either."""
+    server.api("POST", "/api/account/signup", {"name": "Numeric Nell", "password": PASSWORD})
+    localhost = home(server)
+    for locale, words in (
+        ("en-GB", f"Passkeys do not work on an IP address: open {localhost} to use them."),
+        ("fr-FR", f"Les clés d'accès ne fonctionnent pas sur une adresse IP : ouvrez {localhost}"),
+    ):
+        page = new_page(locale=locale)
+        virtual_authenticator(page)  # WebAuthn is there: the address alone rules it out
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_selector("body[data-ready='1']")
+        open_account(page)
+        for tab in ("signin", "signup"):
+            page.click(f"[data-testid=account-tab-{tab}]")
+            page.wait_for_selector(f"[data-testid=account-{tab}-form]")
+            assert words in page.inner_text("[data-testid=account-passkey-unavailable]")
+            assert page.locator(f"[data-testid=account-{tab}-passkey]").count() == 0
+        page.click("[data-testid=account-tab-signin]")
+        page.fill("[data-testid=account-name]", "Numeric Nell")
+        page.fill("[data-testid=account-password]", PASSWORD)
+        page.click("[data-testid=account-signin-password]")
+        page.wait_for_selector("[data-testid=account-name-shown]")
+        assert words in page.inner_text("[data-testid=account-passkey-unavailable]")
+        assert page.locator("[data-testid=account-add-passkey]").count() == 0
+        page.click("[data-testid=account-signout]")
+        page.wait_for_selector("[data-testid=account-signin-form]")
+
+
 def test_password_sign_in_from_the_keyboard_in_french(server: LiveServer, new_page: Any) -> None:
     server.api("POST", "/api/account/signup", {"name": "Clavier", "password": PASSWORD})
     page = new_page(locale="fr-FR")

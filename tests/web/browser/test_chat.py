@@ -92,7 +92,8 @@ def test_two_players_chat_react_mute_and_report(server: LiveServer, new_page: An
     blue.press("[data-testid=chat-input]", "Enter")
     wait_line(red, "now you can")
 
-    # Blue reports Red's line: gone from Blue's page and from the replay.
+    # Blue reports Red's line: gone from Blue's page, kept on Red's and in the replay
+    # (one player's report hides it from that player alone: issue 36).
     first = blue.locator("[data-testid=chat-line]", has_text="Hello <b>Blue</b> d4?")
     first.locator("[data-testid=chat-report]").tap()
     wait_until(blue, lambda: "Hello <b>Blue</b> d4?" not in lines(blue), "the reported line gone")
@@ -100,6 +101,7 @@ def test_two_players_chat_react_mute_and_report(server: LiveServer, new_page: An
     assert "Hello <b>Blue</b> d4?" in lines(red)  # the operator has not hidden it
     replay = server.api("GET", f"/api/games/{game['game_id']}/replay")
     assert [line["text"] for line in replay["chat"]] == [
+        "Hello <b>Blue</b> d4?",
         "gg",
         "you cannot read me",
         "still here",
@@ -110,7 +112,13 @@ def test_two_players_chat_react_mute_and_report(server: LiveServer, new_page: An
     red.goto(server.base + f"/r/{game['game_id']}")
     red.wait_for_selector("[data-testid=replay-chat-line]")
     shown = red.locator("[data-testid=replay-chat-line] .chat-text").all_inner_texts()
-    assert shown == ["Good game", "you cannot read me", "still here", "now you can"]
+    assert shown == [
+        "Hello <b>Blue</b> d4?",
+        "Good game",
+        "you cannot read me",
+        "still here",
+        "now you can",
+    ]
 
 
 def test_a_game_without_chat_says_so(server: LiveServer, new_page: Any) -> None:
@@ -121,3 +129,28 @@ def test_a_game_without_chat_says_so(server: LiveServer, new_page: Any) -> None:
     page.goto(server.base + game["seats"][0]["link"])
     page.wait_for_selector("[data-testid=chat-off]", state="visible")
     assert not page.locator("[data-testid=chat-input]").is_visible()
+
+
+def test_a_line_the_operator_hides_leaves_an_open_page(server: LiveServer, new_page: Any) -> None:
+    """``marrakech admin hide-message``, run as its own process on the server's SQLite
+    file, takes the line away from a page left open, which says why (issue 36)."""
+    from tests.web.test_moderation import admin_ok
+
+    game = create(server)
+    red = new_page()
+    red.goto(server.base + game["seats"][0]["link"])
+    red.fill("[data-testid=chat-input]", "to be hidden")
+    red.press("[data-testid=chat-input]", "Enter")
+    red.fill("[data-testid=chat-input]", "to be kept")
+    red.press("[data-testid=chat-input]", "Enter")
+    wait_line(red, "to be kept")
+    (line,) = [
+        line["id"]
+        for line in server.api("GET", f"/api/games/{game['game_id']}/replay")["chat"]
+        if line["text"] == "to be hidden"
+    ]
+    admin_ok(server.db, "hide-message", game["game_id"], str(line))
+    wait_until(red, lambda: "to be hidden" not in lines(red), "the hidden line gone")
+    assert lines(red) == ["to be kept"]
+    status = red.locator("[data-testid=chat-status]").inner_text()
+    assert "removed by the server’s operator" in status

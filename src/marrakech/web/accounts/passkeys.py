@@ -11,6 +11,7 @@ as base64url text, as the page's JSON carries them.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -63,17 +64,40 @@ class NewPasskey:
 
 
 def site_of(scheme: str, host_header: str) -> Site:
-    """The relying party of a request to ``scheme://host_header``.
+    """The relying party of a request to ``scheme://host_header``; :class:`PasskeyError`
+    for an IP address, which WebAuthn refuses as a relying party (browsers answer "This
+    is an invalid domain"): the page must be opened by a name.
 
     >>> site_of("https", "games.example.org")
     Site(origin='https://games.example.org', rp_id='games.example.org')
     >>> site_of("http", "localhost:8000")
     Site(origin='http://localhost:8000', rp_id='localhost')
+    >>> try:  # doctest: +NORMALIZE_WHITESPACE
+    ...     site_of("http", "127.0.0.1:8000")
+    ... except PasskeyError as error:
+    ...     print(error)
+    passkeys need the site's name, not an IP address (127.0.0.1): open
+    http://localhost:8000/ instead
     """
     host = host_header.strip().lower()
     name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
     secure = "https" if scheme in ("https", "wss") else "http"
-    return Site(origin=f"{secure}://{host}", rp_id=name.strip("[]"))
+    rp_id = name.strip("[]")
+    if _is_ip_address(rp_id):
+        instead = ""
+        if ipaddress.ip_address(rp_id).is_loopback:
+            port = host[len(name) :]
+            instead = f": open {secure}://localhost{port}/ instead"
+        raise PasskeyError(f"passkeys need the site's name, not an IP address ({rp_id}){instead}")
+    return Site(origin=f"{secure}://{host}", rp_id=rp_id)
+
+
+def _is_ip_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def registration_options(

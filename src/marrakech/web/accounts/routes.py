@@ -13,6 +13,7 @@ import json
 from fastapi import APIRouter, Request, Response
 
 from marrakech.web.accounts import passkeys
+from marrakech.web.accounts.export import iso
 from marrakech.web.accounts.models import (
     AccountInfo,
     AccountState,
@@ -28,9 +29,11 @@ from marrakech.web.accounts.models import (
     RemovePasskey,
 )
 from marrakech.web.accounts.names import name_key
-from marrakech.web.accounts.service import Account, Accounts, SignedIn, iso, not_signed_in
+from marrakech.web.accounts.service import Account, Accounts, SignedIn, not_signed_in
 from marrakech.web.accounts.sessions import (
+    DEVICE_COOKIE,
     clear_session_cookie,
+    set_device_cookie,
     set_session_cookie,
     signed_in,
 )
@@ -70,17 +73,27 @@ async def _info(accounts: Accounts, account: Account) -> AccountInfo:
     )
 
 
-async def _hand_over(request: Request, response: Response, accounts: Accounts, token: str) -> None:
+async def _hand_over(
+    request: Request, response: Response, accounts: Accounts, token: str, account: Account
+) -> None:
     """Give the browser its new session, ending the one its cookie held (an older one,
-    or another account's): one browser, one live session."""
+    or another account's): one browser, one live session. Its device cookie says it
+    signed in to ``account``: its own budget of sign-in tries from now on."""
     old = await signed_in(request, accounts)
     if old is not None:
         await accounts.sign_out(old)
     set_session_cookie(request, response, token)
+    device = await accounts.devices.cookie(account.id, request.cookies.get(DEVICE_COOKIE))
+    set_device_cookie(request, response, device)
 
 
 def _site(request: Request) -> passkeys.Site:
-    return passkeys.site_of(request.url.scheme, request.headers.get("host", ""))
+    """The relying party of the request, or ``400 passkeys_unavailable`` (a page opened
+    by an IP address: WebAuthn needs a name)."""
+    try:
+        return passkeys.site_of(request.url.scheme, request.headers.get("host", ""))
+    except passkeys.PasskeyError as error:
+        raise ApiError(400, "passkeys_unavailable", str(error)) from None
 
 
 def _agent(request: Request) -> str:
@@ -104,20 +117,25 @@ async def sign_up(request: Request, response: Response, context: Context) -> Acc
     new, token = await accounts.sign_up(
         client_key(request.scope), form.name, form.password, _agent(request)
     )
-    await _hand_over(request, response, accounts, token)
+    await _hand_over(request, response, accounts, token, new)
     return AccountState(account=await _info(accounts, new))
 
 
 @router.post("/signin")
 async def sign_in(request: Request, response: Response, context: Context) -> AccountState:
     """Sign in with a name and password (``401 bad_credentials`` for a wrong one, the
-    same whether the name exists or not; rate-limited per address and per name)."""
+    same whether the name exists or not; limited per address, and per name from this
+    address or from this device if it signed in to the account before)."""
     form = parse_body(PasswordForm, await read_json_body(request))
     accounts = context.accounts
     found, token = await accounts.sign_in(
-        client_key(request.scope), form.name, form.password, _agent(request)
+        client_key(request.scope),
+        form.name,
+        form.password,
+        _agent(request),
+        request.cookies.get(DEVICE_COOKIE),
     )
-    await _hand_over(request, response, accounts, token)
+    await _hand_over(request, response, accounts, token, found)
     return AccountState(account=await _info(accounts, found))
 
 
@@ -175,7 +193,7 @@ async def passkey_register(request: Request, response: Response, context: Contex
         form.challenge_id, form.credential, _site(request), found, _agent(request)
     )
     if token is not None:
-        await _hand_over(request, response, accounts, token)
+        await _hand_over(request, response, accounts, token, account_now)
         response.status_code = 201
     return AccountState(account=await _info(accounts, account_now))
 
@@ -207,7 +225,7 @@ async def passkey_sign_in(request: Request, response: Response, context: Context
     found, token = await accounts.passkey_sign_in(
         form.challenge_id, form.credential, _site(request), _agent(request)
     )
-    await _hand_over(request, response, accounts, token)
+    await _hand_over(request, response, accounts, token, found)
     return AccountState(account=await _info(accounts, found))
 
 

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from marrakech.web.accounts import passkeys
+from marrakech.web.accounts.devices import Devices
+from marrakech.web.accounts.export import export_document
 from marrakech.web.accounts.names import DELETED_NAME, account_name, name_key
 from marrakech.web.accounts.passwords import Passwords, password_problem
-from marrakech.web.limits import ClientRates
+from marrakech.web.budgets import Budgets, Delays, Rate, refuse_after
 from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.reminders.webpush import exported_devices
@@ -36,6 +38,20 @@ TOUCH_EVERY = 600.0
 CHALLENGE_SECONDS = 300.0
 #: The most guest seats one claim may name.
 MAX_CLAIMS = 200
+
+# The accounts' budgets, shared by every instance of the database (docs/web.md,
+# "Accounts"). None counts per name alone: whoever floods a name with wrong passwords
+# slows down only their own address, never its owner (OWASP's device cookies).
+#: Sign-in attempts per client address, over every name (and a signed-in account's
+#: password checks, per account).
+SIGN_INS = Rate("sign-in", per_minute=10, burst=10)
+#: Tries for one name from one address, or from one device that signed in to the
+#: account before (its device cookie: that device's own budget): 5 at once, then 30 s
+#: before the next, doubled at each further try up to an hour, forgotten a day after;
+#: a right password starts afresh.
+SIGN_IN_TRIES = Delays("sign-in-tries", tries=5, first=30.0, longest=3600.0, forget=86400.0)
+#: New accounts (a password's or a passkey's) per client address.
+SIGN_UPS = Rate("sign-up", per_minute=5, burst=5)
 
 
 @dataclass(frozen=True)
@@ -78,11 +94,12 @@ class Accounts:
         self.passwords = passwords or Passwords()
         # Two hashes at a time at most: each takes 64 MiB and a core for a moment.
         self._hashing = asyncio.Semaphore(2)
-        #: Sign-in attempts per client address and per name (whether or not the name
-        #: exists, so that the limit tells nothing about it); sign-ups per address.
-        self.sign_in_rates = ClientRates(per_minute=10, burst=10)
-        self.name_rates = ClientRates(per_minute=5, burst=5)
-        self.sign_up_rates = ClientRates(per_minute=5, burst=5)
+        #: The budgets of sign-ins and sign-ups (:data:`SIGN_INS`, :data:`SIGN_IN_TRIES`,
+        #: :data:`SIGN_UPS`), in the database.
+        self.budgets = Budgets(store)
+        self.sign_ins, self.sign_in_tries, self.sign_ups = SIGN_INS, SIGN_IN_TRIES, SIGN_UPS
+        #: The device cookies: who signed in before, from which device.
+        self.devices = Devices(store, self.q)
 
     async def _hash(self, password: str) -> str:
         async with self._hashing:
@@ -181,7 +198,7 @@ class Accounts:
         self, client: str, name: str, password: str, user_agent: str
     ) -> tuple[Account, str]:
         """A new account with a password, signed in: the account and its session token."""
-        self.sign_up_rates.check(client, "new accounts")
+        await self.budgets.check(self.sign_ups, client, "new accounts")
         name = self.check_name(name)
         self.check_password(password, name)
         await self._check_free(name)  # else the database's indexes refuse it, after a hash
@@ -221,29 +238,35 @@ class Accounts:
         raise ApiError(409, "name_taken", f"name: {detail}: choose another")
 
     async def sign_in(
-        self, client: str, name: str, password: str, user_agent: str
+        self, client: str, name: str, password: str, user_agent: str, device: str | None = None
     ) -> tuple[Account, str]:
         """Sign in with a password: the account and a new session token, or the same
-        ``bad_credentials`` whether the name exists or not (and in about the same time)."""
-        self.sign_in_rates.check(client, "sign-in attempts")
+        ``bad_credentials`` whether the name exists or not (and in about the same time).
+
+        Tries are counted before the password is checked, in :data:`SIGN_IN_TRIES`: the
+        budget of ``device`` (the request's device cookie) if it signed in to this
+        account before, and then that budget alone (no flood from its address, a shared
+        NAT, can spend it); else :data:`SIGN_INS` of this address ``client`` and the
+        name's tries from it. Refused with the same ``429`` either way, whether the name
+        exists or not."""
         key = name_key(name[:100])
-        waited = self.name_rates.wait(key)
-        if waited > 0:
-            seconds = max(1, int(waited) + 1)
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"too many sign-in attempts for this name: try again in {seconds} s",
-                headers={"Retry-After": str(seconds)},
-            )
-        now = time.time()
         rows, hashes = await self.store.transact(
             [_step(self.q.account_named, key=key), _step(self.q.password_named, key=key)]
         )
         account = rows[0] if rows else None
+        known = await self.devices.known(device)
+        if account is not None and known is not None and known[0] == account["id"]:
+            tries = f"device:{known[0]}/{known[1]}"
+        else:
+            await self.budgets.check(self.sign_ins, client, "sign-in attempts")
+            tries = f"name:{key}|{client}"
+        waited = await self.budgets.wait((self.sign_in_tries, tries))
+        refuse_after(waited, "too many sign-in attempts for this name")
         encoded = hashes[0]["password_hash"] if hashes and account is not None else None
         if not await self._verify(encoded, password) or account is None or encoded is None:
             raise bad_credentials()
+        await self.budgets.forget(self.sign_in_tries, [tries])
+        now = time.time()
         token, session = self._new_session(account["id"], user_agent, now)
         used = _step(self.q.touch_credential, credential=f"password:{account['id']}", now=now)
         steps = [*self._expire(now), used, session]
@@ -266,7 +289,9 @@ class Accounts:
         credential = f"password:{account.id}"
         found = (await self.store.transact([_step(self.q.credential, credential=credential)]))[0]
         if found:
-            self.sign_in_rates.check(f"account:{account.id}", "password attempts")
+            await self.budgets.check(
+                self.sign_ins, f"account:{account.id}", "password attempts", "this account"
+            )
             if current is None or not await self._verify(found[0]["password_hash"], current):
                 raise ApiError(
                     403, "bad_credentials", "current_password: expected the account's password"
@@ -324,7 +349,7 @@ class Accounts:
             rows = (await self.store.transact([_step(self.q.credentials_of, account_id=handle)]))[0]
             exclude = [row["credential_id"] for row in rows if row["kind"] == "passkey"]
         else:
-            self.sign_up_rates.check(client, "new accounts")
+            await self.budgets.check(self.sign_ups, client, "new accounts")
             name = self.check_name(name or "")
             await self._check_free(name)
             handle, account_id = new_account_id(), None
@@ -379,7 +404,7 @@ class Accounts:
         return Account(account_id, row["name"], now), token
 
     async def sign_in_options(self, client: str, site: passkeys.Site) -> tuple[str, dict[str, Any]]:
-        self.sign_in_rates.check(client, "sign-in attempts")
+        await self.budgets.check(self.sign_ins, client, "sign-in attempts")
         challenge, options = passkeys.authentication_options(site)
         return await self._challenge("authenticate", challenge), options
 
@@ -514,81 +539,11 @@ class Accounts:
                 _step(self.q.devices_of, account_id=account_id),
             ]
         )
-        account = signed_in.account
-        return {
-            "account": {"id": account.id, "name": account.name, "created": iso(account.created)},
-            "credentials": [
-                {
-                    "kind": row["kind"],
-                    "created": iso(row["created"]),
-                    "last_used": iso(row["last_used"]),
-                    **(
-                        {"credential_id": row["credential_id"], "transports": row["transports"]}
-                        if row["kind"] == "passkey"
-                        else {}
-                    ),
-                }
-                for row in credentials
-            ],
-            "sessions": [
-                {
-                    "created": iso(row["created"]),
-                    "last_seen": iso(row["last_seen"]),
-                    "user_agent": row["user_agent"],
-                    "this_one": row["token_hash"] == signed_in.session,
-                }
-                for row in sessions
-            ],
-            "games": [
-                {
-                    "game_id": row["game_id"],
-                    "seat": row["seat"],
-                    "name": row["name"],
-                    "players": row["players"],
-                    "rules": row["rules"],
-                    "status": row["status"],
-                    "created": iso(row["created"]),
-                    "replay": f"/r/{row['game_id']}",
-                    "record": f"/api/games/{row['game_id']}/record",
-                }
-                for row in seats
-            ],
-            "ratings": [
-                {
-                    "players": row["players"],
-                    "mu": row["mu"],
-                    "sigma": row["sigma"],
-                    "games": row["games"],
-                    "wins": row["wins"],
-                    "updated": iso(row["updated"]),
-                }
-                for row in ratings
-            ],
-            "rating_history": [
-                {
-                    "game_id": row["game_id"],
-                    "players": row["players"],
-                    "at": iso(row["at"]),
-                    "place": row["place"],
-                    "mu_before": row["mu_before"],
-                    "sigma_before": row["sigma_before"],
-                    "mu": row["mu"],
-                    "sigma": row["sigma"],
-                }
-                for row in history
-            ],
-            # The reminders' address (issue 25), if the account gave one.
-            "email": [
-                {
-                    "address": row["address"],
-                    "lang": row["lang"],
-                    "status": row["status"],
-                    "created": iso(row["created"]),
-                }
-                for row in mail
-            ],
-            "push_devices": exported_devices(devices),  # issue 37
-        }
+        who = (signed_in.account.id, signed_in.account.name, signed_in.account.created)
+        rows = credentials, sessions, seats, ratings, history, mail
+        document = export_document(who, signed_in.session, *rows)
+        document["push_devices"] = exported_devices(devices)  # issue 37
+        return document
 
     async def claim(self, signed_in: SignedIn, seats: list[tuple[str, str]]) -> list[str]:
         """Link to the account the guest seats whose tokens this device holds, (game id,
@@ -640,10 +595,3 @@ def new_account_id() -> str:
     """A new account's id: 96 random bits, URL-safe; it never changes, and is what
     seats and ratings refer to."""
     return secrets.token_urlsafe(12)
-
-
-def iso(seconds: float | None) -> str | None:
-    """Epoch seconds as ISO 8601 (UTC), for the export."""
-    from marrakech.web.protocol import iso_time
-
-    return None if seconds is None else iso_time(float(seconds))

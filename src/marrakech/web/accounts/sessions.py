@@ -7,6 +7,11 @@ scripts do not carry it; every state-changing request is also same-origin JSON, 
 (behind a trusted proxy, as it forwarded), for the whole site, for at most a year. The
 server ends a session unused for 30 days (:data:`~marrakech.web.accounts.service.
 SESSION_IDLE`), and at sign-out at once: a copied cookie is worth nothing after it.
+
+The device cookie (:data:`DEVICE_COOKIE`) stays after sign-out: signed by the server,
+it says this device signed in to an account before, which gives the device its own
+budget of sign-in tries for that account (:data:`~marrakech.web.accounts.service.
+SIGN_IN_TRIES`), out of reach of whoever floods the name with wrong passwords.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from marrakech.web.accounts.service import SESSION_MAX, Accounts, SignedIn
 
 #: The cookie's name.
 COOKIE = "marrakech_session"
+#: The device cookie's name (one account a device: the last one it signed in to).
+DEVICE_COOKIE = "marrakech_device"
 
 
 def set_session_cookie(request: Request, response: Response, token: str) -> None:
@@ -26,6 +33,19 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
         token,
         max_age=int(SESSION_MAX),
         path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def set_device_cookie(request: Request, response: Response, value: str) -> None:
+    """Tell the browser it signed in here (kept a year, as a session at most)."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        value,
+        max_age=int(SESSION_MAX),
+        path="/api/account",
         httponly=True,
         samesite="lax",
         secure=request.url.scheme == "https",

@@ -81,6 +81,8 @@ ApiErrorCode = Literal[
     "name_taken",
     "weak_password",
     "bad_passkey",
+    # Passkeys asked for on a page opened by an IP address (issue 36).
+    "passkeys_unavailable",
     # External bots (``marrakech serve --external-bots``).
     "bots_refused",
     # Ratings (issue #24): a rated game's seats are for signed-in accounts.

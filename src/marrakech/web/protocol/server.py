@@ -463,12 +463,13 @@ class ChatLines(StrictModel):
 
 
 class ChatHidden(StrictModel):
-    """Chat lines to take away: ``hidden`` by the operator (for everyone), or
-    ``reported`` by this connection (for it alone)."""
+    """Chat lines to take away: ``hidden`` by the operator (for everyone), ``held``
+    after reports of several players of the game (for everyone, until the operator
+    decides), or ``reported`` by this connection (for it alone)."""
 
     type: Literal["chat_hidden"] = "chat_hidden"
     ids: list[int]
-    reason: Literal["hidden", "reported"]
+    reason: Literal["hidden", "held", "reported"]
 
 
 class Pong(StrictModel):

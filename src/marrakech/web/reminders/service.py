@@ -21,7 +21,7 @@ the outbox that a background task of every instance empties.
 Each reminder has one key (game, seat, turn, kind) in the outbox: queued twice, it is
 one row; sent, it is marked so under its claim, so two instances never both send it.
 
-Web Push goes through the same outbox (:mod:`marrakech.web.reminders.devices`).
+Web Push goes through the same outbox (:mod:`marrakech.web.reminders.push_devices`).
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ from typing import Any, Literal
 
 from marrakech.i18n import LANGUAGES, seat_label
 from marrakech.web.protocol import ApiError
-from marrakech.web.reminders.devices import Devices
 from marrakech.web.reminders.hooks import TurnStart
 from marrakech.web.reminders.mail import Kind, Letter
+from marrakech.web.reminders.push_devices import PushDevices
 from marrakech.web.reminders.queries import ReminderQueries
 from marrakech.web.reminders.senders import (
     Channel,
@@ -144,7 +144,7 @@ class Reminders:
         self.instance = instance or secrets.token_hex(6)
         self.q = ReminderQueries("postgresql" if store.dialect == "postgresql" else "sqlite")
         #: The devices that get Web Push notifications (None: no --web-push).
-        self.devices = Devices(store, self.q, push, clock) if push is not None else None
+        self.devices = PushDevices(store, self.q, push, clock) if push is not None else None
         self._key: bytes | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake: asyncio.Event | None = None
@@ -391,7 +391,7 @@ class Reminders:
 
     async def queue_push(self, game_id: str, seat: int, turn: int, kind: str) -> None:
         """Queue a push of ``kind`` (a :data:`~marrakech.web.reminders.webpush.PUSH_KINDS`
-        name) about the seat's turn to its account's devices (:meth:`Devices.queue`)."""
+        name) about the seat's turn to its account's devices (:meth:`PushDevices.queue`)."""
         if self.devices is not None and await self.devices.queue(game_id, seat, turn, kind):
             self._poke()
 
@@ -507,7 +507,7 @@ class Reminders:
         )
 
     async def _deliver_push(self, row: dict[str, Any]) -> None:
-        """Push one queued notice to its device (:meth:`Devices.deliver`)."""
+        """Push one queued notice to its device (:meth:`PushDevices.deliver`)."""
         if self.devices is None:
             await self._finish(row, "skipped", "this server sends no push notifications")
             return

@@ -21,6 +21,7 @@ exists. A new kind is one :class:`PushKind` here and one call of
 
 from __future__ import annotations
 
+import argparse
 import base64
 import binascii
 import hashlib
@@ -320,6 +321,47 @@ def exported_devices(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+
+
+def add_push_options(parser: argparse.ArgumentParser) -> None:
+    """``marrakech serve``'s Web Push options (docs/deploy.md, "Push notifications")."""
+    push = parser.add_argument_group(
+        "push notifications", "notify players' browsers of their turns (docs/web.md)"
+    )
+    push.add_argument(
+        "--web-push",
+        default=os.environ.get("MARRAKECH_WEB_PUSH"),
+        metavar="CONTACT",
+        help="send Web Push notifications; CONTACT (mailto:ADDRESS or https://URL) tells "
+        "push services how to reach you. Default: no push notifications",
+    )
+    push.add_argument(
+        "--push-key-file",
+        default=None,
+        metavar="PATH",
+        help="keep the VAPID private key in this PEM file (made on first start); "
+        "default: in the store",
+    )
+    push.add_argument(
+        "--push-allow-http-loopback",
+        action="store_true",
+        help="FOR TESTS ONLY: accept http:// push endpoints on 127.0.0.1/::1/localhost",
+    )
+
+
+def push_settings(args: argparse.Namespace) -> PushSettings | None:
+    """Web Push's settings of ``serve``'s options (None without ``--web-push``); a
+    ValueError says what is wrong."""
+    if not args.web_push:
+        if args.push_key_file or args.push_allow_http_loopback:
+            raise SubscriptionError("--push-key-file: expected --web-push too")
+        return None
+    key_file = Path(args.push_key_file).expanduser() if args.push_key_file else None
+    if key_file is not None and not key_file.parent.is_dir():
+        raise SubscriptionError(f"--push-key-file: no such folder {str(key_file.parent)!r}")
+    if key_file is not None:
+        key_file_pem(key_file)  # made now, or checked: a bad file stops the server at once
+    return PushSettings(parse_contact(args.web_push), key_file, args.push_allow_http_loopback)
 
 
 # -- the VAPID key ------------------------------------------------------------------------

@@ -10,6 +10,9 @@
   characters, characters that render blank, joiners where no script needs them, or
   nothing visible (``chat_bad_text``, as names: docs/web.md, "Names"), the other channel
   (``chat_channel``), a player or an address writing too fast (``chat_too_fast``).
+- **Reports** queue a line for the operator (``marrakech admin reports``) and hide it
+  from its reporter; reports of several players of the game hold it for everyone until
+  the operator decides (:meth:`Chat.report`; docs/web.md, "Moderation").
 - **Never in a move's way**: a line is stored on its own (not with the game's actions,
   not under the room's lock) by whichever instance the writer is connected to, then
   sent to this instance's connections and relayed to the others'
@@ -39,9 +42,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from marrakech.web.cluster import Cluster
+from marrakech.web.budgets import Budgets, Rate
+from marrakech.web.cluster import Cluster, HideReason
 from marrakech.web.connection import Client
-from marrakech.web.limits import ClientRates, Limits
+from marrakech.web.limits import Limits
 from marrakech.web.protocol import (
     ChatChannel,
     ChatHidden,
@@ -56,7 +60,7 @@ from marrakech.web.protocol import (
     iso_time,
     text_problem,
 )
-from marrakech.web.store import SPECTATOR, ChatKind, ChatRow, GameStore
+from marrakech.web.store import SPECTATOR, ChatKind, ChatRow, GameStore, Reporter
 
 log = logging.getLogger("marrakech.web")
 
@@ -95,34 +99,46 @@ def chat_line(row: ChatRow) -> ChatLine:
 
 
 def public_lines(rows: Iterable[ChatRow], over: bool) -> list[ChatLine]:
-    """The lines a replay shows: neither hidden nor reported, the spectators' only once
-    the game is over."""
+    """The lines a replay shows: neither hidden by the operator nor held by players'
+    reports (a line a single spectator reported stays), the spectators' only once the
+    game is over."""
     return [
         chat_line(row)
         for row in rows
-        if not row.hidden and not row.reports and (over or row.channel == "players")
+        if not row.hidden and not row.held and (over or row.channel == "players")
     ]
+
+
+def reporter(client: Client) -> Reporter:
+    """Who ``client`` is as a reporter: a player if it holds a seat of the game."""
+    return Reporter("player" if client.seats else "spectator", client.address, client.account)
 
 
 @dataclass
 class ChatGate:
-    """An instance's chat limits: a token bucket per player (a game's seat, or a
-    spectator's address in a game) and one per address across its games."""
+    """The chat limits: a token bucket per player (a game's seat, or a spectator's
+    address in a game) and one per address across its games, in the ``budgets`` every
+    instance of the database shares (a player writing through two instances has one
+    budget)."""
 
+    budgets: Budgets
     limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
         limits = self.limits
-        self.players = ClientRates(limits.chats_per_minute, limits.chat_burst)
-        self.addresses = ClientRates(limits.address_chats_per_minute, limits.address_chat_burst)
+        self.players = Rate("chat", limits.chats_per_minute, limits.chat_burst)
+        self.addresses = Rate(
+            "chat-address", limits.address_chats_per_minute, limits.address_chat_burst
+        )
 
-    def check(self, player: str, address: str, account: str | None = None) -> None:
+    async def check(self, player: str, address: str, account: str | None = None) -> None:
         """Take a message from both budgets (and from the signed-in ``account``'s, as
         an address's: one account from several addresses), or refuse it
         (``chat_too_fast``)."""
-        waited = max(self.players.wait(player), self.addresses.wait(address))
+        takes = [(self.players, player), (self.addresses, address)]
         if account is not None:
-            waited = max(waited, self.addresses.wait(f"account:{account}"))
+            takes.append((self.addresses, f"account:{account}"))
+        waited = await self.budgets.wait(*takes)
         if waited > 0:
             raise ProtocolError(
                 "chat_too_fast",
@@ -171,10 +187,14 @@ class Chat:
 
     # -- what each connection sees ------------------------------------------------------
 
-    def visible(self, client: Client, row: ChatRow) -> bool:
-        """Whether ``client`` may see ``row``: not hidden, not by a seat it muted, and
-        a spectators' line only for a spectator or once the game is over."""
-        if row.hidden or row.seat in client.muted:
+    def visible(self, client: Client, row: ChatRow, muting: bool = True) -> bool:
+        """Whether ``client`` may see ``row``: neither hidden nor held, not reported by
+        it (its account, or its address for a guest), not by a seat it muted (unless
+        not ``muting``: the page keeps those), and a spectators' line only for a
+        spectator or once the game is over."""
+        if row.hidden or row.held or (muting and row.seat in client.muted):
+            return False
+        if row.reporters and reporter(client).key in row.reporters:
             return False
         return row.channel == "players" or not client.seats or self.room.over
 
@@ -219,15 +239,38 @@ class Chat:
             if self.visible(client, row):
                 client.send(text)
 
-    def hidden(self, ids: Iterable[int]) -> None:
-        """The operator hid these lines: take them away from every page."""
-        found = [line_id for line_id in ids if line_id in self.rows]
-        for line_id in found:
-            self.rows[line_id] = replace(self.rows[line_id], hidden=True)
-        if found:
-            text = ChatHidden(ids=found, reason="hidden").model_dump_json()
+    def hidden(self, ids: Iterable[int], reason: HideReason = "hidden") -> None:
+        """The operator hid these lines (``hidden``), or players' reports ``held``
+        them: take them away from every page."""
+        before = []
+        for line_id in ids:
+            row = self.rows.get(line_id)
+            if row is None or row.hidden or (reason == "held" and (row.held or row.dismissed)):
+                continue
+            before.append(row)
+            if reason == "hidden":
+                self.rows[line_id] = replace(row, hidden=True, held=False)
+            else:
+                self.rows[line_id] = replace(row, held=True)
+        for client in list(self.room.clients):
+            shown = [row.id for row in before if self.visible(client, row, muting=False)]
+            if shown:
+                client.send(ChatHidden(ids=shown, reason=reason).model_dump_json())
+
+    def restored(self, ids: Iterable[int]) -> None:
+        """The operator dismissed these lines' reports: a held one comes back to the
+        pages that may see it, and no report holds them again."""
+        for line_id in ids:
+            row = self.rows.get(line_id)
+            if row is None or row.dismissed:
+                continue
+            self.rows[line_id] = replace(row, held=False, dismissed=True)
+            if not row.held or row.hidden:
+                continue  # the pages still show it, or never will
+            text = ChatLines(lines=[chat_line(row)]).model_dump_json()
             for client in list(self.room.clients):
-                client.send(text)
+                if self.visible(client, self.rows[line_id]):
+                    client.send(text)
 
     def game_over(self) -> None:
         """The game ended: its players now see the spectators' channel too."""
@@ -267,23 +310,27 @@ class Chat:
         await self._write(client, message.seat, channel, "reaction", message.reaction)
 
     async def report(self, client: Client, message: ReportMessage) -> None:
-        """Report a line to the operator; this client sees it no more."""
+        """Report a line to the operator's queue: this client (its account, or its
+        address) sees it no more; reports of :data:`~marrakech.web.store.HOLD_REPORTS`
+        distinct players hold it for every page until the operator decides."""
         await self._check_open(client)
-        seats = sorted(client.seats)
-        reporter = f"seat:{seats[0]}" if seats else f"address:{client.address}"
+        game_id = self.room.game_id
         try:
-            found = await self.store.report_chat(self.room.game_id, message.id, reporter)
+            row = await self.store.report_chat(game_id, message.id, reporter(client))
         except Exception:
-            log.exception("could not store a report in game %s", self.room.game_id)
+            log.exception("could not store a report in game %s", game_id)
             raise ProtocolError("server_error", "the server could not store the report") from None
-        if not found:
+        if row is None:
             raise ProtocolError(
                 "no_such_message", f"id: expected a line of this game's chat, found {message.id}"
             )
-        row = self.rows.get(message.id)
-        if row is not None:
-            self.rows[message.id] = replace(row, reports=row.reports + 1)
+        kept = self.rows.get(message.id)
+        if kept is not None:
+            self.rows[message.id] = replace(row, held=kept.held)
         client.send(ChatHidden(ids=[message.id], reason="reported").model_dump_json())
+        if row.held and (kept is None or not kept.held):
+            self.hidden([message.id], "held")
+            self.cluster.chat_held(game_id, [message.id])
 
     def mute(self, client: Client, message: MuteMessage) -> None:
         """Stop or start showing a seat's lines to this client (from now on)."""
@@ -331,7 +378,7 @@ class Chat:
             if seat is not None:
                 raise ProtocolError("not_your_seat", "spectators write as spectators, not seats")
             author, player = SPECTATOR, f"{self.room.game_id}/{client.address}"
-        self.gate.check(player, client.address, client.account)
+        await self.gate.check(player, client.address, client.account)
         row = ChatRow(
             self.room.game_id,
             author,

@@ -69,12 +69,14 @@ from marrakech.web.room.status import bot_to_move, clock_target, game_status, se
 from marrakech.web.room.updates import Updates
 from marrakech.web.store import (
     ActionRow,
+    Append,
     GameStatus,
     GameStore,
     SeatRow,
     StoreConflict,
     StoredGame,
 )
+from marrakech.web.store.retry import RETRY_SECONDS, append_retrying, retrying
 from marrakech.web.turn_based_events import TurnEvents
 
 log = logging.getLogger("marrakech.web")
@@ -125,11 +127,12 @@ class RoomServices:
     lobby: RoomLobby
     bot_delay: float
     seed: str
-    chat: ChatGate = field(default_factory=ChatGate)
+    chat: ChatGate
     #: Where the rooms tell the reminders of new turns and visits (issue 25).
     reminders: ReminderHooks = field(default_factory=ReminderHooks)
     #: Who listens to the turn-based clocks' turns (reminders).
     turn_events: TurnEvents = field(default_factory=TurnEvents)
+    store_retry: float = RETRY_SECONDS  # seconds a failing store is tried again (store/retry.py)
 
     def rng(self, game_id: str, purpose: str, version: int) -> random.Random:
         """A generator for one room; a resumed room gets fresh draws (``version``)."""
@@ -431,18 +434,16 @@ class Room:
             return
         state = events[-1].after
         rows = [ActionRow(str(event.action), event.seat) for event in events]
-        status: GameStatus = game_status(state, self.seats)
+        status, moving = game_status(state, self.seats), bot_to_move(state, self.seats)
         turns = turn_number(self.spans, state, status == "waiting", events)
-        store = self.services.store
         end = (
             final_places(state, events, self.resigned, self.seats, self.setting.rated)
             if state.is_terminal
             else None
         )
-        try:
-            await store.append_actions(
-                self.game_id, self.version, rows, status, bot_to_move(state, self.seats), turns, end
-            )
+        append = Append(self.game_id, self.version, tuple(rows), status, moving, turns, end)
+        try:  # a store failing for a moment is tried again first (store/retry.py)
+            await append_retrying(self.services.store, append, self.services.store_retry)
         except StoreConflict:
             # Another server instance moved this game on: this copy is stale. Catch up
             # from the store and send everyone a fresh welcome, then refuse the action.
@@ -494,10 +495,11 @@ class Room:
         self, seats: list[SeatRow], reason: ChangeReason, seat: int | None
     ) -> None:
         """Store the seats, then apply and tell (call with :attr:`lock` held)."""
-        status = game_status(self.state, seats)
+        status, moving = game_status(self.state, seats), bot_to_move(self.state, seats)
         try:
-            await self.services.store.update_seats(
-                self.game_id, seats, status, bot_to_move(self.state, seats)
+            await retrying(  # writing the same seats twice changes nothing
+                lambda: self.services.store.update_seats(self.game_id, seats, status, moving),
+                self.services.store_retry,
             )
         except Exception:
             log.exception("could not store the seats of game %s", self.game_id)

@@ -23,7 +23,7 @@ from marrakech.web.context import Context, WebContext
 from marrakech.web.http_protocol import read_json_body
 from marrakech.web.protocol import ApiError, parse_body
 from marrakech.web.protocol.client import StrictModel
-from marrakech.web.reminders.devices import Devices, DeviceState
+from marrakech.web.reminders.push_devices import DeviceState, PushDevices
 from marrakech.web.reminders.webpush import PUSH_KINDS
 
 router = APIRouter()
@@ -71,7 +71,7 @@ class DeviceReply(StrictModel):
     device: DeviceInfo | None
 
 
-def _devices(context: WebContext) -> Devices:
+def _devices(context: WebContext) -> PushDevices:
     found = context.reminders.devices if context.reminders is not None else None
     if found is None:
         raise ApiError(404, "not_found", "this server sends no push notifications (no --web-push)")

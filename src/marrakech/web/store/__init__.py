@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -166,15 +166,82 @@ class ChatRow:
     address: str = ""
     account_id: str | None = None
     reports: int = 0
+    #: The operator hid it (for good).
     hidden: bool = False
+    #: Hidden from everyone until the operator decides, after :data:`HOLD_REPORTS`
+    #: players' reports (:func:`distinct_players`).
+    held: bool = False
+    #: The operator dismissed its reports: shown again, never held again.
+    dismissed: bool = False
+    #: Who reported it (:attr:`Reporter.key`): each of them no longer sees it.
+    reporters: tuple[str, ...] = ()
+
+
+ReporterKind = Literal["player", "spectator"]
+ChatDecisionKind = Literal["hidden", "dismissed"]
+#: Reports of distinct players of a game (:func:`distinct_players`) that hold a line.
+HOLD_REPORTS = 2
+
+
+@dataclass(frozen=True)
+class Reporter:
+    """Who reports a chat line: a ``player`` (holding a seat of the game then) or a
+    ``spectator``, its address (the client key) and signed-in account if any."""
+
+    kind: ReporterKind
+    address: str
+    account_id: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Who it is, once per line: its account if signed in, else its address."""
+        if self.account_id is not None:
+            return f"account:{self.account_id}"
+        return f"address:{self.address}"
+
+
+def distinct_players(reports: Iterable[tuple[str, str, str | None]]) -> int:
+    """How many distinct players reported a line, from its players' reports (each its
+    reporter key, address and account, in the order they came): a report counts unless
+    its address or its account counted already, so one address (a household, two
+    tabs) counts once and so does one account from several addresses.
+
+    >>> distinct_players([("address:a", "a", None), ("account:1", "a", "1")])
+    1
+    >>> one = [("account:1", "a", "1"), ("account:1", "b", "1")]
+    >>> distinct_players([*one, ("address:c", "c", None)])
+    2
+    """
+    seen: set[str] = set()
+    count = 0
+    for key, address, account in reports:
+        marks = {key} | ({f"address:{address}"} if address else set())
+        if account is not None:
+            marks.add(f"account:{account}")
+        if marks & seen:
+            continue
+        seen |= marks
+        count += 1
+    return count
 
 
 @dataclass(frozen=True)
 class ChatReport:
-    """A reported chat line, as the operator lists them: the line and its reports."""
+    """A reported chat line waiting for the operator (:meth:`GameStore.chat_reports`):
+    the line, and who reported it."""
 
     line: ChatRow
-    reporters: tuple[str, ...]
+    reporters: tuple[Reporter, ...]
+
+
+@dataclass(frozen=True)
+class ChatDecision:
+    """The operator's decision on a chat line (``marrakech admin``), the ``id``-th."""
+
+    id: int
+    game_id: str
+    line_id: int
+    decision: ChatDecisionKind
 
 
 @dataclass(frozen=True)
@@ -332,21 +399,36 @@ class GameStore(Protocol):
         """The game's last ``limit`` chat lines, oldest first (hidden ones included)."""
         ...
 
-    async def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
-        """Count ``reporter``'s report of the line (once per reporter); False if the
-        game has no such line."""
+    async def report_chat(self, game_id: str, line_id: int, reporter: Reporter) -> ChatRow | None:
+        """Count ``reporter``'s report of the line (once per :attr:`Reporter.key`) and
+        hold the line if :data:`HOLD_REPORTS` distinct players reported it (unless the
+        operator decided on it): the line then, or None if the game has no such line."""
         ...
 
-    async def hide_chat(self, game_id: str, line_id: int) -> bool:
-        """Hide a line for good (the operator): False if the game has no such line."""
+    async def chat_line(self, line_id: int) -> ChatRow | None:
+        """A chat line by its id, whatever its game (with its reporters), or None."""
+        ...
+
+    async def decide_chat(
+        self, game_id: str, line_id: int, decision: ChatDecisionKind
+    ) -> ChatDecision | None:
+        """The operator's decision on a line: ``hidden`` for good, or its reports
+        ``dismissed`` (shown again, never held again); stored in order for the
+        instances (:meth:`chat_decisions`). None if the game has no such line."""
+        ...
+
+    async def chat_decisions(self, after: int | None) -> list[ChatDecision]:
+        """The operator's decisions after the ``after``-th, oldest first (None: the
+        last one only, where an instance starts reading)."""
         ...
 
     async def chat_reports(self, limit: int) -> list[ChatReport]:
-        """Reported lines not hidden yet, the most recent first."""
+        """The reports queue: reported lines the operator did not decide on, the most
+        recent first."""
         ...
 
     async def ban(self, kind: BanKind, value: str, reason: str) -> None:
-        """Ban an address (or, later, an account); banning again keeps the first."""
+        """Ban an address or an account (its id); banning again keeps the first."""
         ...
 
     async def unban(self, kind: BanKind, value: str) -> bool:

@@ -15,7 +15,7 @@ each game's room (``games.owner``) and the instances' heartbeats (``instances``,
   back only once the transaction committed.
 - **Notified at commit**: each append sends ``NOTIFY`` (in the same transaction) with
   the game, its new version and the actions, so followers relay exactly what was stored.
-- **Schema created and migrated automatically** (:func:`marrakech.web.store.schema.upgrade`,
+- **Schema created and migrated automatically** (:func:`marrakech.web.store.migrations.upgrade`,
   the same declaration and migrations as SQLite's), under an advisory lock so instances
   starting together do it once.
 """
@@ -41,10 +41,13 @@ from marrakech.web.store import (
     ActionRow,
     Append,
     BanKind,
+    ChatDecision,
+    ChatDecisionKind,
     ChatReport,
     ChatRow,
     GameEnd,
     GameStatus,
+    Reporter,
     SeatRow,
     Step,
     StoreConflict,
@@ -52,15 +55,16 @@ from marrakech.web.store import (
     StoreError,
     Usage,
 )
+from marrakech.web.store.chat_queries import ChatQueries
+from marrakech.web.store.migrations import MIGRATION_LOCK, upgrade
 from marrakech.web.store.queries import Queries
+from marrakech.web.store.retry import transient
 from marrakech.web.store.schema import (
-    MIGRATION_LOCK,
     game_fields,
     game_values,
     seat_row,
     seat_values,
     turn_values,
-    upgrade,
 )
 
 log = logging.getLogger("marrakech.web")
@@ -73,6 +77,7 @@ __all__ = ["GAMES_CHANNEL", "MIGRATION_LOCK", "PostgresStore", "notice"]
 #: game on if it is at the version and this instance owns it, inserts the actions and
 #: announces them, in one statement: a row comes back only if it happened.
 Q = Queries("postgresql")
+CQ = ChatQueries("postgresql")
 RQ = RatingQueries("postgresql")
 
 
@@ -210,7 +215,14 @@ class PostgresStore:
                     outcomes = await self._append_batch([append for append, _ in batch])
                 except Exception as error:
                     log.warning("a batch of %d appends failed: %s", len(batch), error)
-                    outcomes = [await self._append_alone(append) for append, _ in batch]
+                    if transient(error):
+                        # The database went away (maybe during the commit): each caller
+                        # tries again, after checking whether its append landed
+                        # (marrakech.web.store.retry). Trying each alone now would
+                        # take a landed append for another writer's.
+                        outcomes = [error] * len(batch)
+                    else:  # one bad append: the others go in without it
+                        outcomes = [await self._append_alone(append) for append, _ in batch]
                 for (_, future), outcome in zip(batch, outcomes, strict=True):
                     if future.done():
                         continue
@@ -409,51 +421,80 @@ class PostgresStore:
     # -- chat (issue 24) ----------------------------------------------------------------
 
     async def add_chat(self, row: ChatRow) -> ChatRow:
-        params = Q.insert_chat.params(Q.chat_values(row, time.time()))
+        params = CQ.insert_chat.params(CQ.chat_values(row, time.time()))
         async with self.pool.connection() as conn:
-            found = await _one(conn, Q.insert_chat.sql, params)
+            found = await _one(conn, CQ.insert_chat.sql, params)
         assert found is not None
         return replace(row, id=int(found["id"]), at=params["at"])
 
     async def load_chat(self, game_id: str, limit: int) -> list[ChatRow]:
-        params = Q.chat_lines.params({"game_id": game_id, "limit": limit})
+        params = CQ.chat_lines.params({"game_id": game_id, "limit": limit})
         async with self.pool.connection() as conn:
-            rows = await _all(conn, Q.chat_lines.sql, params)
-        return [Q.chat_row(row) for row in reversed(rows)]
+            rows = await _all(conn, CQ.chat_lines.sql, params)
+            reports = []
+            if any(row["reports"] for row in rows):  # most games: no report, no read
+                first = {"game_id": game_id, "first": rows[-1]["id"]}
+                reports = await _all(conn, CQ.chat_reporters.sql, first)
+        return CQ.with_reporters(rows, reports)
 
-    async def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
-        params = {"game_id": game_id, "line_id": line_id, "reporter": reporter, "now": time.time()}
+    async def report_chat(self, game_id: str, line_id: int, reporter: Reporter) -> ChatRow | None:
+        params = CQ.report_values(line_id, reporter, time.time())
         async with self.pool.connection() as conn, conn.transaction():
-            if await _one(conn, Q.chat_line.sql, params) is None:
-                return False
-            await conn.execute(Q.add_report.sql, params)
-            await conn.execute(Q.count_reports.sql, params)
-        return True
+            line = await _line(conn, line_id, lock=True)
+            if line is None or line.game_id != game_id:
+                return None
+            await conn.execute(CQ.add_report.sql, params)
+            await conn.execute(CQ.count_reports.sql, params)
+            if CQ.holds(await _all(conn, CQ.line_reports.sql, params)):
+                await conn.execute(CQ.hold_chat.sql, CQ.hold_chat.params(params))
+            return await _line(conn, line_id)
 
-    async def hide_chat(self, game_id: str, line_id: int) -> bool:
-        params = {"game_id": game_id, "line_id": line_id}
+    async def chat_line(self, line_id: int) -> ChatRow | None:
         async with self.pool.connection() as conn:
-            cursor = await conn.execute(Q.hide_chat.sql, Q.hide_chat.params(params))
-            return cursor.rowcount == 1
+            return await _line(conn, line_id)
+
+    async def decide_chat(
+        self, game_id: str, line_id: int, decision: ChatDecisionKind
+    ) -> ChatDecision | None:
+        params: dict[str, Any] = {"game_id": game_id, "line_id": line_id, "decision": decision}
+        decide = CQ.hide_chat if decision == "hidden" else CQ.dismiss_chat
+        async with self.pool.connection() as conn, conn.transaction():
+            line = await _line(conn, line_id, lock=True)
+            if line is None or line.game_id != game_id:
+                return None
+            await conn.execute(decide.sql, decide.params(params))
+            params["now"] = time.time()
+            found = await _one(conn, CQ.add_decision.sql, params)
+        assert found is not None
+        return ChatDecision(int(found["id"]), game_id, line_id, decision)
+
+    async def chat_decisions(self, after: int | None) -> list[ChatDecision]:
+        async with self.pool.connection() as conn:
+            if after is None:
+                rows = await _all(conn, CQ.last_decision.sql, CQ.last_decision.params({}))
+            else:
+                params = CQ.decisions_after.params({"after": after})
+                rows = await _all(conn, CQ.decisions_after.sql, params)
+        return [CQ.decision(row) for row in rows]
 
     async def chat_reports(self, limit: int) -> list[ChatReport]:
         async with self.pool.connection() as conn:
-            rows = await _all(conn, Q.chat_reports.sql, Q.chat_reports.params({"limit": limit}))
-        return Q.reports_of(rows)
+            rows = await _all(conn, CQ.chat_reports.sql, CQ.chat_reports.params({"limit": limit}))
+        return CQ.reports_of(rows)
 
     async def ban(self, kind: BanKind, value: str, reason: str) -> None:
         params = {"kind": kind, "value": value, "now": time.time(), "reason": reason}
         async with self.pool.connection() as conn:
-            await conn.execute(Q.ban.sql, params)
+            await conn.execute(CQ.ban.sql, params)
 
     async def unban(self, kind: BanKind, value: str) -> bool:
         async with self.pool.connection() as conn:
-            cursor = await conn.execute(Q.unban.sql, {"kind": kind, "value": value})
+            cursor = await conn.execute(CQ.unban.sql, {"kind": kind, "value": value})
             return cursor.rowcount == 1
 
     async def is_banned(self, kind: BanKind, value: str) -> bool:
         async with self.pool.connection() as conn:
-            row = await _one(conn, Q.banned.sql, {"kind": kind, "value": value})
+            row = await _one(conn, CQ.banned.sql, {"kind": kind, "value": value})
         return row is not None
 
     async def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:
@@ -507,6 +548,18 @@ async def _rows(
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(sql, params)
         return [dict(row) for row in await cursor.fetchall()] if cursor.description else []
+
+
+async def _line(
+    conn: AsyncConnection[TupleRow], line_id: int, lock: bool = False
+) -> ChatRow | None:
+    """A chat line by id with its reporters (``lock``: until the transaction ends)."""
+    params = {"line_id": line_id}
+    row = await _one(conn, (CQ.lock_chat_line if lock else CQ.chat_line).sql, params)
+    if row is None:
+        return None
+    reports = await _all(conn, CQ.line_reports.sql, params)
+    return CQ.chat_row(row, [report["reporter"] for report in reports])
 
 
 async def _one(conn: AsyncConnection[TupleRow], sql: str, params: dict[str, Any]) -> DictRow | None:

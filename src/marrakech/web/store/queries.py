@@ -1,7 +1,7 @@
 """The stores' statements, built once with SQLAlchemy Core on :mod:`~marrakech.web.store.schema`
 and compiled for each store's own driver (sqlite3 in the store's thread, psycopg's
 pipelines): no SQL spelled twice, no column read by position, nothing but a dictionary
-merge added to a call.
+merge added to a call. The chat's are in :mod:`~marrakech.web.store.chat_queries`.
 
 A :class:`Statement` is the SQL and the values of its literals; :meth:`Statement.params`
 adds the call's own (every placeholder is named)::
@@ -46,7 +46,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine.interfaces import BindTyping
 from sqlalchemy.sql import ClauseElement, ColumnElement, Select
 
-from marrakech.web.store import ChatReport, ChatRow, SeatRow, Usage
+from marrakech.web.store import SeatRow, Usage
 from marrakech.web.store.schema import (
     DIALECTS,
     GAME_FIELDS,
@@ -54,13 +54,11 @@ from marrakech.web.store.schema import (
     Dialects,
     accounts,
     actions,
-    bans,
     challenges,
-    chat,
-    chat_reports,
     credentials,
     games,
     mail_addresses,
+    mail_keys,
     push_subscriptions,
     seat_values,
     seats,
@@ -87,9 +85,6 @@ GAME_WRITTEN = (
 #: the seat number and the hint count (only :meth:`GameStore.count_hint` writes it, so a
 #: seat change never undoes a hint counted meanwhile).
 SEAT_SETTINGS = tuple(name for name in SEAT_FIELDS if name not in ("seat", "hints"))
-#: The chat columns a new line writes (the store gives the id; reports and hiding come
-#: later).
-CHAT_WRITTEN = ("game_id", "at", "seat", "account_id", "channel", "kind", "text", "address")
 
 
 @dataclass(frozen=True)
@@ -269,84 +264,6 @@ class Queries:
                 func.coalesce(func.sum(g.c.bots), 0).label("all_bots"),
             ).where(g.c.status != "over", g.c.updated >= P("since"))
         )
-
-        self._chat_statements()
-
-    def _chat_statements(self) -> None:
-        """The chat's statements (issue 24): lines, reports, bans."""
-        c, r, b = chat, chat_reports, bans
-        dialect_insert = postgresql_insert if self.dialect == "postgresql" else sqlite_insert
-        self.insert_chat = self._compile(
-            insert(c).values({name: P(name) for name in CHAT_WRITTEN}).returning(c.c.id)
-        )
-        self.chat_lines = self._compile(
-            select(c).where(c.c.game_id == P("game_id")).order_by(c.c.id.desc()).limit(P("limit"))
-        )
-        self.chat_line = self._compile(
-            select(c.c.id).where(c.c.id == P("line_id"), c.c.game_id == P("game_id"))
-        )
-        self.add_report = self._compile(
-            dialect_insert(r)
-            .values(line_id=P("line_id"), reporter=P("reporter"), at=P("now"))
-            .on_conflict_do_nothing()
-        )
-        counted = select(func.count()).where(r.c.line_id == c.c.id).scalar_subquery()
-        self.count_reports = self._compile(
-            update(c).where(c.c.id == P("line_id")).values(reports=counted)
-        )
-        self.hide_chat = self._compile(
-            update(c).where(c.c.id == P("line_id"), c.c.game_id == P("game_id")).values(hidden=True)
-        )
-        self.chat_reports = self._compile(
-            select(c, r.c.reporter)
-            .join(r, r.c.line_id == c.c.id)
-            .where(c.c.reports > 0, c.c.hidden == false())
-            .order_by(c.c.id.desc(), r.c.reporter)
-            .limit(P("limit"))
-        )
-        self.ban = self._compile(
-            dialect_insert(b)
-            .values(kind=P("kind"), value=P("value"), at=P("now"), reason=P("reason"))
-            .on_conflict_do_nothing()
-        )
-        self.unban = self._compile(delete(b).where(b.c.kind == P("kind"), b.c.value == P("value")))
-        self.banned = self._compile(
-            select(b.c.kind).where(b.c.kind == P("kind"), b.c.value == P("value"))
-        )
-
-    @staticmethod
-    def chat_row(row: Mapping[str, Any]) -> ChatRow:
-        """A :class:`ChatRow` from a chat row read by name."""
-        return ChatRow(
-            game_id=row["game_id"],
-            seat=int(row["seat"]),
-            channel=row["channel"],
-            kind=row["kind"],
-            text=row["text"],
-            at=float(row["at"]),
-            id=int(row["id"]),
-            address=row["address"],
-            account_id=row["account_id"],
-            reports=int(row["reports"]),
-            hidden=bool(row["hidden"]),
-        )
-
-    @staticmethod
-    def chat_values(row: ChatRow, now: float) -> dict[str, Any]:
-        """The parameters of :attr:`insert_chat` for ``row`` written at ``now``."""
-        values = {name: getattr(row, name) for name in CHAT_WRITTEN}
-        values["at"] = row.at or now
-        return values
-
-    @classmethod
-    def reports_of(cls, rows: Sequence[Mapping[str, Any]]) -> list[ChatReport]:
-        """The rows of :attr:`chat_reports` (a line per reporter) as reports."""
-        lines: dict[int, ChatRow] = {}
-        reporters: dict[int, list[str]] = {}
-        for row in rows:
-            line = lines.setdefault(int(row["id"]), cls.chat_row(row))
-            reporters.setdefault(line.id, []).append(row["reporter"])
-        return [ChatReport(line, tuple(reporters[key])) for key, line in lines.items()]
 
     @staticmethod
     def seat_settings(game_id: str, seat: SeatRow) -> dict[str, Any]:
@@ -539,6 +456,13 @@ class AccountQueries:
             .returning(*ch.c)
         )
         self.delete_old_challenges = compiled(delete(ch).where(ch.c.expires < P("now")))
+
+        # Issue 36: the key that signs device cookies, a row of the links' key table.
+        upsert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        self.key = compiled(select(mail_keys.c.secret).where(mail_keys.c.name == P("name")))
+        self.insert_key = compiled(
+            upsert(mail_keys).on_conflict_do_nothing(), columns=("name", "secret")
+        )
 
         # A guest's seat joins the account of whoever holds its token, once (a token
         # is one seat's: 192 random bits).

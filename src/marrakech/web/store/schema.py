@@ -2,12 +2,13 @@
 
 Both stores create, migrate and query the same tables from this declaration:
 :data:`games`, :data:`seats`, :data:`actions`, the chat (:data:`chat`,
-:data:`chat_reports`, :data:`bans`), the ratings (:data:`ratings`,
+:data:`chat_reports`, :data:`chat_decisions`, :data:`bans`), the ratings (:data:`ratings`,
 :data:`rating_history`), :data:`instances` (the PostgreSQL instances'
 heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
 :data:`sessions` and :data:`challenges`, and the reminders' :data:`mail_addresses`,
-:data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys`, and the
-devices' :data:`push_subscriptions`.
+:data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys` (also
+the device cookies' key), :data:`budgets` (the limits every instance shares), and the
+push devices' :data:`push_subscriptions`.
 Alembic migrations shipped in :mod:`marrakech.web.store.migrations` bring any database to the
 declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -32,14 +33,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from importlib import resources
 from typing import Any, Literal
 
 from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
-    Connection,
     Double,
     ForeignKey,
     Index,
@@ -49,7 +48,6 @@ from sqlalchemy import (
     Table,
     Text,
     false,
-    inspect,
     text,
     true,
 )
@@ -58,7 +56,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.types import TIMESTAMP
 
-from marrakech.web.store import SeatRow, StoredGame, StoreError
+from marrakech.web.store import SeatRow, StoredGame
 
 Dialects = Literal["sqlite", "postgresql"]
 
@@ -192,6 +190,10 @@ chat = Table(
     Column("address", Text, nullable=False, server_default=text("''")),
     Column("reports", Integer, nullable=False, server_default=text("0")),
     Column("hidden", Boolean, nullable=False, server_default=false()),
+    # Issue 36: hidden until the operator decides (players' reports: docs/web.md,
+    # "Moderation"), and the operator's dismissal (no more such hiding).
+    Column("held", Boolean, nullable=False, server_default=false()),
+    Column("dismissed", Boolean, nullable=False, server_default=false()),
     CheckConstraint("seat BETWEEN -1 AND 3", name="chat_seat_check"),
     CheckConstraint("channel IN ('players', 'spectators')", name="chat_channel_check"),
     CheckConstraint("kind IN ('text', 'reaction')", name="chat_kind_check"),
@@ -202,9 +204,30 @@ chat_reports = Table(
     "chat_reports",
     metadata,
     Column("line_id", Integer, ForeignKey("chat.id", ondelete="CASCADE"), primary_key=True),
-    # Who reported it: ``seat:N`` of the game, or a spectator's address (once each).
+    # Who reported it (once each): ``account:ID`` when signed in, else ``address:KEY``
+    # (before issue 36: ``seat:N`` or a spectator's ``address:KEY``).
     Column("reporter", Text, primary_key=True),
     Column("at", Double, nullable=False),
+    # Issue 36: whether the reporter held a seat of the game (``player``) or none
+    # (``spectator``), and its address and account, by which players' reports are told
+    # apart (:func:`marrakech.web.store.distinct_players`).
+    Column("kind", Text, nullable=False, server_default=text("'spectator'")),
+    Column("address", Text, nullable=False, server_default=text("''")),
+    Column("account_id", Text),
+    CheckConstraint("kind IN ('player', 'spectator')", name="chat_reports_kind_check"),
+)
+
+# Issue 36: the operator's decisions on chat lines, in order: an instance that did not
+# make one learns of it here (on SQLite, by reading what is newer every second).
+chat_decisions = Table(
+    "chat_decisions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Text, nullable=False),
+    Column("line_id", Integer, nullable=False),
+    Column("decision", Text, nullable=False),
+    Column("at", Double, nullable=False),
+    CheckConstraint("decision IN ('hidden', 'dismissed')", name="chat_decisions_check"),
 )
 
 bans = Table(
@@ -267,6 +290,26 @@ sweeps = Table(
     Column("name", Text, primary_key=True),
     Column("at", Double, nullable=False),
 )
+
+# Issue 36: the budgets that matter for security (sign-in, account creation, chat), one
+# row a budget's key, shared by every instance of the database (marrakech.web.budgets).
+budgets = Table(
+    "budgets",
+    metadata,
+    # The budget's name and whose it is: ``sign-in:203.0.113.7``.
+    Column("key", Text, primary_key=True),
+    # A rate's theoretical arrival time (GCRA: the budget is whole again then), or when
+    # growing delays let the next try come.
+    Column("due", Double, nullable=False),
+    # Growing delays: the tries counted, and the delay the last one set.
+    Column("tries", Integer, nullable=False, server_default=text("0")),
+    Column("delay", Double, nullable=False, server_default=text("0")),
+    # A random mark of the last take that was granted: how a take knows it was.
+    Column("taken", Text, nullable=False, server_default=text("''")),
+    # When the row says nothing any more (a whole budget): it may be deleted then.
+    Column("expires", Double, nullable=False),
+)
+Index("budgets_by_expiry", budgets.c.expires)
 
 instances = Table(
     "instances",
@@ -443,7 +486,8 @@ Index("mail_outbox_by_game", mail_outbox.c.game_id, mail_outbox.c.seat)
 mail_keys = Table(
     "mail_keys",
     metadata,
-    # The key that signs the links (made once, on first use, shared by every instance).
+    # The keys that sign the links (``links``) and the device cookies (``devices``, issue
+    # 36), each made once, on first use, shared by every instance.
     Column("name", Text, primary_key=True),
     Column("secret", Text, nullable=False),
 )
@@ -564,75 +608,3 @@ DIALECTS: dict[str, Dialect] = {
 def compile_sql(statement: ClauseElement, dialect: Dialects) -> str:
     """``statement`` as SQL for a store's driver (the stores compile each of theirs once)."""
     return str(statement.compile(dialect=DIALECTS[dialect]))
-
-
-# -- migrations ---------------------------------------------------------------------------
-
-#: A table older versions kept their schema number in (SQLite 1-6, PostgreSQL 1-5). The
-#: first migration reads it to adopt such a database, then sets it to this number so
-#: that those versions refuse the database ("newer than this marrakech understands").
-LEGACY_VERSION_MARK = 100
-#: Any number, the same for every instance: the lock of the schema's migrations.
-MIGRATION_LOCK = 0x6D61726B
-
-
-def script_directory() -> Any:
-    """The Alembic scripts of :mod:`marrakech.web.store.migrations`."""
-    from alembic.script import ScriptDirectory
-
-    return ScriptDirectory(str(resources.files("marrakech.web.store") / "migrations"))
-
-
-def head() -> str:
-    """The newest migration's revision."""
-    revision: str = script_directory().get_current_head()
-    return revision
-
-
-def upgrade(connection: Connection, target: str = "head") -> str:
-    """Bring the database of ``connection`` (in a transaction the caller commits) to
-    ``target``, its revision: an empty database gets the declared tables (stamped with
-    the newest revision), any other the migrations it has not had. :class:`StoreError`
-    if the database is newer than these migrations know."""
-    from alembic.migration import MigrationContext
-    from alembic.operations import Operations
-    from alembic.util import CommandError
-
-    script = script_directory()
-    if connection.dialect.name == "postgresql":
-        connection.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": MIGRATION_LOCK})
-
-    def steps(revision: Any, context: Any) -> Any:
-        return script._upgrade_revs(target, revision)
-
-    context = MigrationContext.configure(
-        connection, opts={"script": script, "fn": steps, "target_metadata": metadata}
-    )
-    current = context.get_current_revision()
-    if current is None and target == "head" and not inspect(connection).has_table("games"):
-        metadata.create_all(connection)
-        mark_legacy_version(connection)
-        context.stamp(script, "head")
-    else:
-        if current is not None:
-            try:
-                script.get_revision(current)
-            except CommandError:
-                raise StoreError(
-                    f"the database has schema revision {current}, newer than this "
-                    f"marrakech understands ({script.get_current_head()}): upgrade marrakech"
-                ) from None
-        with Operations.context(context):
-            context.run_migrations()
-    reached = context.get_current_revision()
-    assert reached is not None
-    return reached
-
-
-def mark_legacy_version(connection: Connection) -> None:
-    """Set the table of older versions' schema number to :data:`LEGACY_VERSION_MARK`."""
-    connection.execute(text("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
-    connection.execute(text("DELETE FROM schema_version"))
-    connection.execute(
-        text("INSERT INTO schema_version (version) VALUES (:mark)"), {"mark": LEGACY_VERSION_MARK}
-    )

@@ -1,5 +1,5 @@
 """The default game store: one SQLite file in WAL mode, its schema created and migrated
-automatically (:func:`marrakech.web.store.schema.upgrade`)::
+automatically (:func:`marrakech.web.store.migrations.upgrade`)::
 
     >>> from marrakech.web.store import hash_token
     >>> store = SQLiteStore(":memory:")
@@ -37,10 +37,13 @@ from marrakech.web.store import (
     ActionRow,
     Append,
     BanKind,
+    ChatDecision,
+    ChatDecisionKind,
     ChatReport,
     ChatRow,
     GameEnd,
     GameStatus,
+    Reporter,
     SeatRow,
     Step,
     StoreConflict,
@@ -48,6 +51,8 @@ from marrakech.web.store import (
     StoreError,
     Usage,
 )
+from marrakech.web.store.chat_queries import ChatQueries
+from marrakech.web.store.migrations import upgrade
 from marrakech.web.store.queries import Queries
 from marrakech.web.store.schema import (
     game_fields,
@@ -55,7 +60,6 @@ from marrakech.web.store.schema import (
     seat_row,
     seat_values,
     turn_values,
-    upgrade,
 )
 
 #: SQLite's page cache of the connection, in KiB (its default is 2,000). The file's
@@ -66,6 +70,7 @@ CACHE_KIB = 256
 
 #: The statements, compiled for SQLite (named parameters).
 Q = Queries("sqlite")
+CQ = ChatQueries("sqlite")
 RQ = RatingQueries("sqlite")
 
 
@@ -379,52 +384,91 @@ class SQLiteStore:
     # -- chat (issue 24) ------------------------------------------------------------
 
     def add_chat(self, row: ChatRow) -> ChatRow:
-        params = Q.insert_chat.params(Q.chat_values(row, time.time()))
+        params = CQ.insert_chat.params(CQ.chat_values(row, time.time()))
         with self._lock, self._transaction():
-            line_id = self._db.execute(Q.insert_chat.sql, params).fetchone()[0]
+            line_id = self._db.execute(CQ.insert_chat.sql, params).fetchone()[0]
         return replace(row, id=int(line_id), at=params["at"])
 
     def load_chat(self, game_id: str, limit: int) -> list[ChatRow]:
-        params = Q.chat_lines.params({"game_id": game_id, "limit": limit})
+        params = CQ.chat_lines.params({"game_id": game_id, "limit": limit})
         with self._lock:
-            rows = self._db.execute(Q.chat_lines.sql, params).fetchall()
-        return [Q.chat_row(row) for row in reversed(rows)]
+            rows = self._db.execute(CQ.chat_lines.sql, params).fetchall()
+            reports = []
+            if any(row["reports"] for row in rows):  # most games: no report, no read
+                first = {"game_id": game_id, "first": rows[-1]["id"]}
+                reports = self._db.execute(CQ.chat_reporters.sql, first).fetchall()
+        return CQ.with_reporters(rows, reports)
 
-    def report_chat(self, game_id: str, line_id: int, reporter: str) -> bool:
-        params = {"game_id": game_id, "line_id": line_id, "reporter": reporter, "now": time.time()}
+    def report_chat(self, game_id: str, line_id: int, reporter: Reporter) -> ChatRow | None:
+        params = CQ.report_values(line_id, reporter, time.time())
         with self._lock, self._transaction():
-            if self._db.execute(Q.chat_line.sql, params).fetchone() is None:
-                return False
-            self._db.execute(Q.add_report.sql, params)
-            self._db.execute(Q.count_reports.sql, params)
-        return True
+            line = self._line(line_id)
+            if line is None or line.game_id != game_id:
+                return None
+            self._db.execute(CQ.add_report.sql, params)
+            self._db.execute(CQ.count_reports.sql, params)
+            reports = self._db.execute(CQ.line_reports.sql, params).fetchall()
+            if CQ.holds(reports):
+                self._db.execute(CQ.hold_chat.sql, CQ.hold_chat.params(params))
+            return self._line(line_id)
 
-    def hide_chat(self, game_id: str, line_id: int) -> bool:
-        params = {"game_id": game_id, "line_id": line_id}
+    def chat_line(self, line_id: int) -> ChatRow | None:
+        with self._lock:
+            return self._line(line_id)
+
+    def _line(self, line_id: int) -> ChatRow | None:
+        params = {"line_id": line_id}
+        row = self._db.execute(CQ.chat_line.sql, params).fetchone()
+        if row is None:
+            return None
+        reports = self._db.execute(CQ.line_reports.sql, params).fetchall()
+        return CQ.chat_row(row, [report["reporter"] for report in reports])
+
+    def decide_chat(
+        self, game_id: str, line_id: int, decision: ChatDecisionKind
+    ) -> ChatDecision | None:
+        params = {"game_id": game_id, "line_id": line_id, "decision": decision}
+        decide = CQ.hide_chat if decision == "hidden" else CQ.dismiss_chat
         with self._lock, self._transaction():
-            cursor = self._db.execute(Q.hide_chat.sql, Q.hide_chat.params(params))
-        return cursor.rowcount == 1
+            line = self._line(line_id)
+            if line is None or line.game_id != game_id:
+                return None
+            self._db.execute(decide.sql, decide.params(params))
+            params["now"] = time.time()
+            found = self._db.execute(CQ.add_decision.sql, params).fetchone()
+        return ChatDecision(int(found[0]), game_id, line_id, decision)
+
+    def chat_decisions(self, after: int | None) -> list[ChatDecision]:
+        with self._lock:
+            if after is None:
+                rows = self._db.execute(
+                    CQ.last_decision.sql, CQ.last_decision.params({})
+                ).fetchall()
+            else:
+                params = CQ.decisions_after.params({"after": after})
+                rows = self._db.execute(CQ.decisions_after.sql, params).fetchall()
+        return [CQ.decision(row) for row in rows]
 
     def chat_reports(self, limit: int) -> list[ChatReport]:
         with self._lock:
             rows = self._db.execute(
-                Q.chat_reports.sql, Q.chat_reports.params({"limit": limit})
+                CQ.chat_reports.sql, CQ.chat_reports.params({"limit": limit})
             ).fetchall()
-        return Q.reports_of(rows)
+        return CQ.reports_of(rows)
 
     def ban(self, kind: BanKind, value: str, reason: str) -> None:
         params = {"kind": kind, "value": value, "now": time.time(), "reason": reason}
         with self._lock, self._transaction():
-            self._db.execute(Q.ban.sql, params)
+            self._db.execute(CQ.ban.sql, params)
 
     def unban(self, kind: BanKind, value: str) -> bool:
         with self._lock, self._transaction():
-            cursor = self._db.execute(Q.unban.sql, {"kind": kind, "value": value})
+            cursor = self._db.execute(CQ.unban.sql, {"kind": kind, "value": value})
         return cursor.rowcount == 1
 
     def is_banned(self, kind: BanKind, value: str) -> bool:
         with self._lock:
-            row = self._db.execute(Q.banned.sql, {"kind": kind, "value": value}).fetchone()
+            row = self._db.execute(CQ.banned.sql, {"kind": kind, "value": value}).fetchone()
         return row is not None
 
     def transact(self, steps: Sequence[Step]) -> list[list[dict[str, Any]]]:

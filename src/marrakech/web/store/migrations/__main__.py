@@ -6,7 +6,7 @@
 
 ``revision`` writes ``versions/<id>_<message>.py`` from ``script.py.mako``; fill in its
 ``upgrade()``, one step for both databases (``op.batch_alter_table``, which SQLite needs).
-The server runs the steps itself (:func:`marrakech.web.store.schema.upgrade`) and creates a new
+The server runs the steps itself (:func:`marrakech.web.store.migrations.upgrade`) and creates a new
 database from the declaration, not from the steps: point ``upgrade`` here only at an
 existing database.
 """

@@ -1,6 +1,6 @@
 """Alembic's environment, for developers' commands only (``python -m
 marrakech.web.store.migrations``): the server migrates with
-:func:`marrakech.web.store.schema.upgrade`.
+:func:`marrakech.web.store.migrations.upgrade`.
 
 Commands that need a database take it as ``-x url=sqlite:///games.sqlite3`` (or
 ``postgresql+psycopg://...``).

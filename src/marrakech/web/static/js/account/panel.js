@@ -6,7 +6,7 @@ import { h, download } from "../dom.js";
 import { t, lang } from "../i18n.js";
 import { api } from "../api.js";
 import { myGames } from "../store.js";
-import { createPasskey, usePasskey, passkeysAvailable } from "./webauthn.js";
+import { createPasskey, usePasskey, pagePasskeyObstacle, obstacleSentence } from "./webauthn.js";
 import { accountMailSection } from "./mail.js";
 import { accountPushSection } from "./push.js";
 
@@ -52,6 +52,14 @@ async function run(M, action, note = null) {
 /** A labelled input. @param {string} id @param {string} label @param {import("../dom.js").Attrs} attrs */
 function field(id, label, attrs) {
   return h("p", { class: "field" }, h("label", { for: id }, label), h("input", { id, name: id, ...attrs }));
+}
+
+/** Why passkeys cannot work on this page, in the page's words (null when they can). */
+function passkeysBlocked() {
+  const obstacle = pagePasskeyObstacle();
+  if (obstacle === null) return null;
+  const { key, values } = obstacleSentence(obstacle, location);
+  return h("p", { class: "hint", "data-testid": "account-passkey-unavailable" }, t(key, values));
 }
 
 /** The value of an input of the dialog. @param {HTMLFormElement} form @param {string} name */
@@ -111,9 +119,10 @@ function signedOut(M) {
       M.account = answer.account;
     }, t(signup ? "account.note.created" : "account.note.signed_in"));
   });
+  const blocked = passkeysBlocked();
   const passkey = h(
     "button",
-    { type: "button", class: "btn secondary", disabled: M.busy || !passkeysAvailable(), "data-testid": `account-${M.tab}-passkey` },
+    { type: "button", class: "btn secondary", disabled: M.busy, "data-testid": `account-${M.tab}-passkey` },
     t(signup ? "account.signup.passkey" : "account.signin.passkey"),
   );
   passkey.addEventListener("click", () => {
@@ -134,9 +143,9 @@ function signedOut(M) {
     h("p", {}, t("account.optional")),
     tabs,
     form,
-    h("p", { class: "account-or" }, t(signup ? "account.signup.or" : "account.signin.or")),
-    h("p", {}, passkey),
-    passkeysAvailable() ? null : h("p", { class: "hint" }, t("account.passkey.unavailable")),
+    // Where passkeys cannot work, no button that would fail: the reason instead.
+    blocked ? null : h("p", { class: "account-or" }, t(signup ? "account.signup.or" : "account.signin.or")),
+    blocked || h("p", {}, passkey),
   ];
 }
 
@@ -231,6 +240,7 @@ function signedIn(M) {
   const a = M.account;
   const since = new Date(a.created).toLocaleDateString(lang());
   const seats = guestSeats();
+  const blocked = passkeysBlocked();
   const act = (/** @type {string} */ label, /** @type {string} */ testid, /** @type {() => Promise<any>} */ action, /** @type {string | ((result: any) => string)} */ note, attrs = {}) =>
     h("button", { type: "button", class: "btn secondary", disabled: M.busy, "data-testid": testid, onclick: () => run(M, action, note), ...attrs }, label);
   return [
@@ -244,14 +254,17 @@ function signedIn(M) {
     ),
     h("p", { "data-testid": "account-credentials" }, t(a.password ? "account.has.password" : "account.has.no_password"), " · ", t("account.has.passkeys", { n: a.passkeys })),
     a.passkeys ? passkeyList(M) : null,
+    blocked,
     h(
       "div",
       { class: "account-actions" },
-      act(t("account.passkey.add"), "account-add-passkey", async () => {
-        const started = await api.passkeyOptions("register");
-        const credential = await createPasskey(started.options);
-        M.account = (await api.passkeyAnswer("register", started.challenge_id, credential)).account;
-      }, t("account.note.passkey"), { disabled: M.busy || !passkeysAvailable() }),
+      blocked
+        ? null
+        : act(t("account.passkey.add"), "account-add-passkey", async () => {
+            const started = await api.passkeyOptions("register");
+            const credential = await createPasskey(started.options);
+            M.account = (await api.passkeyAnswer("register", started.challenge_id, credential)).account;
+          }, t("account.note.passkey")),
       act(
         t("account.claim", { n: seats.length }),
         "account-claim",

@@ -20,9 +20,50 @@ export function toBase64url(data) {
   return btoa(raw).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** Whether this browser can use passkeys here (a secure context with WebAuthn). */
-export function passkeysAvailable() {
-  return typeof window !== "undefined" && window.isSecureContext && typeof window.PublicKeyCredential === "function";
+/** Whether a page's host name is an IP address (`127.0.0.1`, `[::1]`), not a name. @param {string} hostname */
+export function isIpAddress(hostname) {
+  return hostname.startsWith("[") || hostname.includes(":") || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Why passkeys cannot work on a page, or null when they can: `ip_address` (WebAuthn
+ * refuses an IP address as the relying party: browsers answer "This is an invalid
+ * domain"), `insecure` (not a secure context: plain http on a name other than
+ * localhost), `unsupported` (no WebAuthn in this browser).
+ * @param {{secure: boolean, hostname: string, webauthn: boolean}} here
+ * @returns {"ip_address"|"insecure"|"unsupported"|null}
+ */
+export function passkeyObstacle(here) {
+  if (isIpAddress(here.hostname)) return "ip_address";
+  if (!here.secure) return "insecure";
+  if (!here.webauthn) return "unsupported";
+  return null;
+}
+
+/**
+ * The sentence (an i18n key and its values) saying why passkeys cannot work here; on a
+ * loopback address, the same page on `localhost`, where they do.
+ * @param {"ip_address"|"insecure"|"unsupported"} obstacle
+ * @param {{protocol: string, hostname: string, port: string, pathname: string}} where
+ * @returns {{key: string, values: Record<string, string>}}
+ */
+export function obstacleSentence(obstacle, where) {
+  const loopback = /^127\./.test(where.hostname) || where.hostname === "[::1]";
+  if (obstacle === "ip_address" && loopback) {
+    const url = `${where.protocol}//localhost${where.port ? `:${where.port}` : ""}${where.pathname}`;
+    return { key: "account.passkey.ip_loopback", values: { url } };
+  }
+  return { key: `account.passkey.${obstacle}`, values: {} };
+}
+
+/** Why passkeys cannot work on this page (passkeyObstacle), or null when they can. */
+export function pagePasskeyObstacle() {
+  if (typeof window === "undefined") return "unsupported";
+  return passkeyObstacle({
+    secure: window.isSecureContext,
+    hostname: location.hostname,
+    webauthn: typeof window.PublicKeyCredential === "function",
+  });
 }
 
 /** @param {any[]|undefined} list */

@@ -87,6 +87,7 @@ export function receiveChat(ctx, msg) {
 export function receiveHidden(ctx, msg) {
   dropLines(ctx.chat, msg.ids);
   if (msg.reason === "hidden") ctx.chat.status = t("chat.hidden");
+  else if (msg.reason === "held") ctx.chat.status = t("chat.held");
   renderChat(ctx);
 }
 

@@ -5,7 +5,7 @@
 
 import { t } from "../i18n.js";
 import { lastMove, summaryMove } from "../animate.js";
-import { activeSeat } from "./state.js";
+import { activeSeat, noteSent, toResend } from "./state.js";
 import * as input from "./input.js";
 import { renderStatus, showNotice } from "./view.js";
 import { renderControls } from "./controls.js";
@@ -22,6 +22,7 @@ import { showEnd, showHandover, confirmResign, refreshEnd } from "./dialogs.js";
  * @typedef {object} Controller
  * @property {(msg: object) => void} send  Send a message; say so when the connection is down.
  * @property {(token: string) => void} act  Send the active seat's action (L, roll, c3-c4…).
+ * @property {() => void} resend  Send the unanswered action again, if the game is still at its version.
  * @property {() => void} redraw  Draw everything: board, panels, status, controls, side.
  * @property {() => void} redrawControls  The turn card's controls (and the board's marks).
  * @property {() => void} redrawStatus  The status line and the clock.
@@ -60,8 +61,16 @@ export function newController(ctx) {
         showNotice(ctx, t("game.reconnecting"));
         return;
       }
+      noteSent(g, seat, token);
+      renderControls(ctx);
+    },
+    resend() {
+      const { g } = ctx;
+      const msg = toResend(g);
+      // Not connected: the reconnection's welcome sends it (dispatch.js).
+      if (!msg || g.conn !== "open" || !ctx.socket.send(msg)) return;
+      /** @type {import("./state.js").Unanswered} */ (g.unanswered).sends += 1;
       g.pending = true;
-      g.lastSeat = seat;
       renderControls(ctx);
     },
     redraw() {

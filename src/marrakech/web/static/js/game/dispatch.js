@@ -85,6 +85,7 @@ function welcome(ctx, msg) {
   ui.log.set(g.log);
   ui.die.show(null);
   chatWelcomed(ctx);
+  ctx.ctrl.resend(); // an action the connection dropped before its answer
   // The player's choice, else the browser's language; the game's own (the host's) only
   // for a browser that speaks neither English nor French.
   const shown = langForGame(g.meta.lang);
@@ -160,7 +161,17 @@ function rematchReady(ctx, msg) {
 
 /** @param {Ctx} ctx @param {Message} msg */
 function refused(ctx, msg) {
-  state.applyRefusal(ctx.g, msg, t("game.not_found"));
+  if (state.applyRefusal(ctx.g, msg, t("game.not_found"))) {
+    // Nothing changed on the server (a database restarting): the same action, again.
+    const u = /** @type {import("./state.js").Unanswered} */ (ctx.g.unanswered);
+    const { tries, sends } = u;
+    ctx.ctrl.notice(t("game.resending"), "info");
+    // Unless something came meanwhile (an answer, a welcome after which it was sent again).
+    setTimeout(() => {
+      if (ctx.g.unanswered === u && u.tries === tries && u.sends === sends) ctx.ctrl.resend();
+    }, state.resendDelay(tries));
+    return;
+  }
   const key = `game.error.${msg.code}`;
   const text = t(key) === key ? t("game.error.generic", { message: msg.message }) : t(key);
   ctx.ctrl.notice(msg.code === "illegal_action" ? `${text} (${msg.message})` : text);

@@ -22,6 +22,9 @@
  * @property {Message[]} queue  Messages waiting while an update animates.
  * @property {boolean} busy  Messages are being applied (an update animates).
  * @property {boolean} pending  An action was sent and not answered.
+ * @property {Unanswered|null} unanswered  The last action sent, until an update answers
+ *   it: sent again after a reconnection or a `server_error` while the game is still at
+ *   its version (the server's version check makes that safe: never applied twice).
  * @property {string|null} orientPreview  The facing previewed (L, S, R).
  * @property {string|null} placeFirst  The first square picked of a carpet.
  * @property {{token: string, a: string, b: string}|null} placeChoice  The carpet previewed.
@@ -48,6 +51,23 @@
  * @property {{turns: number, chimes: number, notices: number}} signals
  */
 
+/**
+ * @typedef {object} Unanswered  An action sent and not answered yet.
+ * @property {number} seat
+ * @property {number} version  The position's version it was sent for.
+ * @property {string} action  Its token.
+ * @property {number} tries  The `server_error`s it got (each followed by a resend).
+ * @property {number} sends  The times it was sent again (after a reconnection or an error).
+ */
+
+/** How many times an action refused with `server_error` (nothing changed) is sent again. */
+export const RESENDS = 5;
+
+/** The pause before sending an action again after its `tries`-th `server_error` (ms): 0.5 s, then doubling. @param {number} tries */
+export function resendDelay(tries) {
+  return 500 * 2 ** Math.max(0, tries - 1);
+}
+
 /** @param {string} speed  The animation speed chosen. @returns {GameState} */
 export function newState(speed) {
   return {
@@ -60,6 +80,7 @@ export function newState(speed) {
     queue: [],
     busy: false,
     pending: false,
+    unanswered: null,
     orientPreview: null,
     placeFirst: null,
     placeChoice: null,
@@ -213,6 +234,25 @@ export function clockLeft(g, now) {
   return clock.remaining - (now - g.clockAt) / 1000;
 }
 
+/** An action sent for `seat` at the version shown: the page waits for its answer. @param {GameState} g @param {number} seat @param {string} action */
+export function noteSent(g, seat, action) {
+  g.pending = true;
+  g.lastSeat = seat;
+  g.unanswered = { seat, version: g.version, action, tries: 0, sends: 0 };
+}
+
+/**
+ * The unanswered action to send again, or null: only while the game is at its version
+ * and the seat may still send it (else the game moved on: it was applied, or another
+ * move came first, and it is dropped).
+ * @param {GameState} g
+ */
+export function toResend(g) {
+  const u = g.unanswered;
+  if (!u || u.version !== g.version || !(g.legal[String(u.seat)] || []).includes(u.action)) return null;
+  return { type: "action", seat: u.seat, version: u.version, action: u.action };
+}
+
 /** A `welcome`: the whole game again (after every (re)connection). @param {GameState} g @param {Message} msg @param {number} now */
 export function applyWelcome(g, msg, now) {
   g.botsBusy = false; // the server says so again after the welcome if they still are
@@ -228,6 +268,7 @@ export function applyWelcome(g, msg, now) {
   g.since = msg.since || [];
   g.analysis = msg.analysis || null;
   g.pending = false;
+  if (!toResend(g)) g.unanswered = null; // else the page sends it again (the connection dropped before its answer)
   g.welcomes += 1;
   setClock(g, g.meta.clock, now);
   resetChoice(g);
@@ -257,6 +298,7 @@ export function applyUpdate(g, msg, next, now) {
   if (msg.clock) setClock(g, msg.clock, now);
   noteTurn(g, msg.last_move);
   g.pending = false;
+  g.unanswered = null; // answered, or another move came first: either way it is stale
   resetChoice(g);
   g.log = [...g.log, ...(msg.log || [])];
 }
@@ -278,11 +320,23 @@ export function applyHint(g, msg) {
   return true;
 }
 
-/** An `error`: what was sent is no longer waited for. @param {GameState} g @param {Message} msg @param {string} notFound */
+/**
+ * An `error`: what was sent is no longer waited for; but an action refused with
+ * `server_error` (the server could not store it: nothing changed) is still waited for,
+ * to be sent again after resendDelay, up to RESENDS times. Returns whether to resend.
+ * @param {GameState} g @param {Message} msg @param {string} notFound
+ */
 export function applyRefusal(g, msg, notFound) {
-  g.pending = false;
   g.hintAsked = null;
   if (msg.code === "not_found") g.fatal = notFound;
+  const u = g.unanswered;
+  if (msg.code === "server_error" && u && u.tries < RESENDS && toResend(g)) {
+    u.tries += 1;
+    return true; // still pending: the page waits for the resend's answer
+  }
+  g.pending = false;
+  g.unanswered = null;
+  return false;
 }
 
 /** After the messages settle: a hotseat hands the screen over when another seat of the

@@ -5,7 +5,7 @@ their own SQL lists (one a database). This step brings any of them to the schema
 declared at issue 22, adding what each lacks (so it also mends a SQLite 6 / PostgreSQL 5
 database made before ``pending_resigns`` joined that step), then marks ``schema_version``
 so that those older versions refuse the database rather than misread it. A new database
-never runs this: it gets the declared tables at once (``schema.upgrade``).
+never runs this: it gets the declared tables at once (``migrations.upgrade``).
 
 Revision ID: 0001
 Revises: (none)

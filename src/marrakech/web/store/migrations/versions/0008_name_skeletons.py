@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008_name_skeletons"
-down_revision = "0006_turn_based"
+down_revision = "0007_shared_budgets"
 branch_labels = None
 depends_on = None
 

@@ -2,7 +2,7 @@
 an outbox message goes to (docs/web.md, "Push notifications").
 
 Revision ID: 0010_push_subscriptions
-Revises: 0008_name_skeletons
+Revises: 0009_chat_reports
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_push_subscriptions"
-down_revision = "0008_name_skeletons"
+down_revision = "0009_chat_reports"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """The devices that get Web Push notifications (issue 37, item 4): their subscriptions
 on the store, the server's VAPID key, and the pushes queued in and sent from the
 reminders' outbox (:class:`~marrakech.web.reminders.service.Reminders` claims the rows
-and checks the turn; :class:`Devices` knows the devices and pushes).
+and checks the turn; :class:`PushDevices` knows the devices and pushes).
 
 When a turn begins for a seat whose page is closed, each device of the seat's account
 that opted in to the kind gets a row (key ``GAME/SEAT/TURN/push:KIND/DEVICE``, due
@@ -59,7 +59,7 @@ def _state(row: dict[str, Any]) -> DeviceState:
     return DeviceState(tuple(row["kinds"].split()), row["lang"])
 
 
-class Devices:
+class PushDevices:
     """The push subscriptions on ``store`` (through the reminders' statements ``q``),
     pushed to as ``settings`` say, on ``clock``."""
 
