@@ -220,3 +220,23 @@ def test_a_player_turns_notifications_on_and_off_in_the_account_dialog(
     page.click("[data-testid=push-off]")
     page.wait_for_selector("[data-testid=push-status][data-status=off]")
     assert [d for d in devices(server) if d["endpoint"] == subscription["endpoint"]] == []
+
+
+def test_blocked_notifications_are_said_and_nothing_is_stored(
+    server: LiveServer, service: PushService, new_page: Any
+) -> None:
+    subscription = service.subscribe("blocked")
+    page = new_page()
+    page.add_init_script(STAND_IN % json.dumps(subscription))
+    page.context.clear_permissions()
+    sign_up(server, page, "Noor")
+    page.click("[data-testid=account-button]")
+    page.wait_for_selector("[data-testid=push-status][data-status=off]")
+    page.click("[data-testid=push-on]")
+    page.wait_for_selector("[data-testid=push-error]")
+    assert page.inner_text("[data-testid=push-error]") == (
+        "That did not work: Notifications are blocked for this site in this browser: "
+        "allow them in its settings."
+    )
+    assert page.get_attribute("[data-testid=push-status]", "data-status") == "off"
+    assert [d for d in devices(server) if d["endpoint"] == subscription["endpoint"]] == []
