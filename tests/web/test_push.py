@@ -36,6 +36,7 @@ from tests.web.test_reminders import (
     outbox,
     play_turn,
     rows,
+    stored_deadline,
     two_people,
     wait_until,
 )
@@ -127,6 +128,27 @@ def test_an_absent_players_turn_pushes_once(
     web.portal.call(reminders._queue_turn, TurnStart(game["game_id"], 1, row["turn"], False))
     deliver(web, db_path, clock)
     assert len(service.pushes) == 1 and len(pushes(db_path)) == 1
+
+
+@pytest.mark.parametrize("clock_mode", ["turn_1h", "turn_1d"])
+def test_a_turn_based_games_push_expires_with_the_turn(
+    web: TestClient, service: PushService, clock: Clock, db_path: Path, clock_mode: str
+) -> None:
+    game = two_people(web, clock=clock_mode)
+    sign_up(web, "Bob")
+    assert subscribe(web, service.subscribe("bob")).status_code == 200
+    claim = {"seats": [{"game_id": game["game_id"], "token": seat_token(game, 1)}]}
+    assert web.post("/api/account/claim", json=claim).status_code == 200
+    play_turn(web, game, 0)
+    wait_until(lambda: pushes(db_path), "the push to be queued")
+    deliver(web, db_path, clock)
+    (push,) = service.pushes
+    assert push.message["kind"] == "your_turn" and push.message["tag"] == f"game:{game['game_id']}"
+    # It expires with the turn (an hour's turn, and its time bank), or after the kind's
+    # 12 hours if the turn is longer (a day's).
+    left = stored_deadline(db_path, game, 1) - clock()
+    assert push.ttl == pytest.approx(min(12 * 3600, left), abs=60)
+    assert (push.ttl < 12 * 3600) == (clock_mode == "turn_1h")
 
 
 def test_no_push_while_the_page_is_open(
