@@ -19,6 +19,7 @@ lifespan) and closed when it stops::
      '/api/leaderboard', '/api/lessons', '/api/lessons/{lesson_id}/answer',
      '/api/mail/account', '/api/mail/account/remove', '/api/mail/seat',
      '/api/mail/seat/mute', '/api/mail/seat/remove', '/api/my-games', '/api/players/{name}',
+     '/api/push', '/api/push/device', '/api/push/device/remove', '/api/push/device/state',
      '/api/replay']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
@@ -44,6 +45,7 @@ from marrakech.web.limits import Limits
 from marrakech.web.metrics import LOOPBACK, MetricsListener, Network
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, my_games, pages, players, reminders, socket
+from marrakech.web.routes import push as push_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
@@ -53,6 +55,7 @@ from marrakech.web.store.sqlite import SQLiteStore
 if TYPE_CHECKING:
     from marrakech.web.reminders.senders import Sender
     from marrakech.web.reminders.settings import MailSettings
+    from marrakech.web.reminders.webpush import PushSettings
 
 STATIC_DIR = Path(__file__).with_name("static")
 
@@ -82,6 +85,7 @@ def create_app(
     mail: MailSettings | None = None,
     mail_sender: Sender | None = None,
     mail_clock: Callable[[], float] | None = None,
+    push: PushSettings | None = None,
     turn_scale: float = 1.0,
     sweep_seconds: float = 10.0,
     metrics_port: int | None = None,
@@ -108,6 +112,7 @@ def create_app(
     it shows on that count's leaderboard.
     ``mail``: send email reminders (:mod:`marrakech.web.reminders`; None: none), through
     ``mail_sender`` (None: the SMTP relay of ``mail``), on ``mail_clock`` (tests).
+    ``push``: send Web Push notifications (:mod:`marrakech.web.reminders.webpush`; None: none).
     ``turn_scale``: a factor on the turn-based clocks' times per move (tests);
     ``sweep_seconds``: the pause between two sweeps of deadlines and games to resume.
     ``metrics_port``: the local port on which ``/metrics`` is served (and nothing
@@ -139,6 +144,7 @@ def create_app(
         mail=mail,
         mail_sender=mail_sender,
         mail_clock=mail_clock,
+        push=push,
         turn_scale=turn_scale,
         sweep_seconds=sweep_seconds,
         store_retry=store_retry,
@@ -170,6 +176,7 @@ def create_app(
     app.include_router(learn.router)
     app.include_router(players.router)
     app.include_router(reminders.router)
+    app.include_router(push_routes.router)
     app.include_router(socket.router)
     return app
 

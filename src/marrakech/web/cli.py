@@ -273,6 +273,9 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="quiet delay before a your-turn email (600)",
     )
+    from marrakech.web.reminders.webpush import add_push_options
+
+    add_push_options(parser)  # --web-push, --push-key-file...
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -411,8 +414,11 @@ def run(args: argparse.Namespace) -> int:
     if args.rate <= 0:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
+    from marrakech.web.reminders.webpush import push_settings
+
     try:
         mail = mail_settings(args)
+        push = push_settings(args)
     except ValueError as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 2
@@ -466,6 +472,7 @@ def run(args: argparse.Namespace) -> int:
         external_bots=args.external_bots,
         leaderboard_min_games=max(1, args.leaderboard_min_games),
         mail=mail,
+        push=push,
         turn_scale=args.turn_based_scale,
         sweep_seconds=args.sweep_seconds,
         metrics_port=metrics_port,

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from marrakech.web.reminders.senders import Sender
     from marrakech.web.reminders.service import Reminders
     from marrakech.web.reminders.settings import MailSettings
+    from marrakech.web.reminders.webpush import PushSettings
 
 
 def is_postgres(database: str | Path | None) -> bool:
@@ -85,6 +86,8 @@ class WebContext:
     mail: MailSettings | None = None
     mail_sender: Sender | None = None
     mail_clock: Callable[[], float] | None = None
+    #: Web Push's settings (None: no ``--web-push``, no push notifications).
+    push: PushSettings | None = None
     #: This instance's metrics (served by ``marrakech serve --metrics``).
     metrics: Metrics = field(default_factory=Metrics)
     rooms: RoomManager | None = None
@@ -136,12 +139,12 @@ class WebContext:
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
         self.rooms.account_usage = self._accounts.usage_of  # a rematch's caps per account
-        if self.mail is not None:
+        if self.mail is not None or self.push is not None:
             self.reminders = self._open_reminders(self.rooms, self.mail)
         watch(self.metrics, self.rooms, self.reminders)
         return self.rooms
 
-    def _open_reminders(self, rooms: RoomManager, mail: MailSettings) -> Reminders:
+    def _open_reminders(self, rooms: RoomManager, mail: MailSettings | None) -> Reminders:
         """The reminders on the store, told of turns and visits by the rooms and of
         turns running out by the clocks' sweep; a seat's page is open if this
         instance's room of the game says so."""
@@ -157,7 +160,8 @@ class WebContext:
         reminders = Reminders(
             rooms.store,
             mail,
-            self.mail_sender or SmtpSender(mail.relay),
+            self.mail_sender or (SmtpSender(mail.relay) if mail is not None else None),
+            push=self.push,
             present=present,
             clock=self.mail_clock or time.time,
             instance=rooms.cluster.instance,

@@ -25,6 +25,7 @@ from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.budgets import Budgets, Delays, Rate, refuse_after
 from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.ratings.queries import RatingQueries
+from marrakech.web.reminders.webpush import exported_devices
 from marrakech.web.store import GameStore, Step, StoreConflict, Usage, hash_token
 from marrakech.web.store.queries import AccountQueries, Statement
 
@@ -492,8 +493,9 @@ class Accounts:
     # -- the account's data -------------------------------------------------------------
 
     async def delete(self, signed_in: SignedIn) -> None:
-        """Delete the account: its credentials, sessions and reminders' address go, its
-        name is free again, its games stay with their seats named :data:`DELETED_NAME`."""
+        """Delete the account: its credentials, sessions, reminders' address and push
+        devices go, its name is free again, its games stay with their seats named
+        :data:`DELETED_NAME`."""
         account_id = signed_in.account.id
         now = time.time()
         await self.store.transact(
@@ -502,6 +504,7 @@ class Accounts:
                 _step(self.q.delete_credentials_of, account_id=account_id),
                 _step(self.q.delete_sessions_of, account_id=account_id),
                 _step(self.q.delete_mail_of, account_id=account_id),
+                _step(self.q.delete_devices_of, account_id=account_id),
                 _step(self.q.rename_seats, account_id=account_id, new_name=DELETED_NAME),
             ]
         )
@@ -525,7 +528,7 @@ class Accounts:
         """Everything stored about the account, as JSON data (no secret: password
         hashes, keys and session tokens are not data a person needs back)."""
         account_id = signed_in.account.id
-        credentials, sessions, seats, ratings, history, mail = await self.store.transact(
+        credentials, sessions, seats, ratings, history, mail, devices = await self.store.transact(
             [
                 _step(self.q.credentials_of, account_id=account_id),
                 _step(self.q.sessions_of, account_id=account_id),
@@ -533,11 +536,14 @@ class Accounts:
                 _step(self.rq.ratings_of, account_id=account_id),
                 _step(self.rq.history_of, account_id=account_id),
                 _step(self.q.mail_of, account_id=account_id),
+                _step(self.q.devices_of, account_id=account_id),
             ]
         )
         who = (signed_in.account.id, signed_in.account.name, signed_in.account.created)
         rows = credentials, sessions, seats, ratings, history, mail
-        return export_document(who, signed_in.session, *rows)
+        document = export_document(who, signed_in.session, *rows)
+        document["push_devices"] = exported_devices(devices)  # issue 37
+        return document
 
     async def claim(self, signed_in: SignedIn, seats: list[tuple[str, str]]) -> list[str]:
         """Link to the account the guest seats whose tokens this device holds, (game id,

@@ -87,6 +87,8 @@ class PageConfig(StrictModel):
     external_bots: str = "allow"
     #: Whether this server sends email reminders (it was given ``--smtp-url``).
     reminders: bool = False
+    #: Whether this server sends Web Push notifications (it was given ``--web-push``).
+    push: bool = False
 
 
 class GameSummary(GameMeta):

@@ -5,8 +5,9 @@
   ``--public-url`` and the reminders' timing;
 - :mod:`~marrakech.web.reminders.service`: addresses, links, mutes and the outbox;
 - :mod:`~marrakech.web.reminders.mail`: the messages, in English and French;
-- :mod:`~marrakech.web.reminders.senders`: delivery (SMTP; the shape a Web Push sender
-  would take);
+- :mod:`~marrakech.web.reminders.senders`: delivery by email (SMTP);
+- :mod:`~marrakech.web.reminders.webpush` and :mod:`~marrakech.web.reminders.push_devices`:
+  Web Push notifications (issue 37);
 - :mod:`~marrakech.web.reminders.hooks`: what the rooms tell the reminders.
 
 This module imports nothing, so that the rooms may import the hooks cheaply.

@@ -23,6 +23,7 @@ from marrakech.web.store.schema import (
     mail_mutes,
     mail_outbox,
     mail_visits,
+    push_subscriptions,
     seats,
 )
 
@@ -160,6 +161,19 @@ class ReminderQueries:
                 "created",
             ),
         )
+        self.enqueue_push = compiled(
+            upsert(o).on_conflict_do_nothing(),
+            columns=(
+                "key",
+                "kind",
+                "subscription_id",
+                "game_id",
+                "seat",
+                "turn",
+                "due",
+                "created",
+            ),
+        )
         claimable = or_(
             and_(o.c.status == "queued", o.c.due <= P("now")),
             and_(o.c.status == "sending", o.c.claimed_until < P("now")),
@@ -242,4 +256,45 @@ class ReminderQueries:
         )
         self.outbox_of = compiled(
             select(o).where(o.c.game_id == P("game_id")).order_by(o.c.created)
+        )
+
+        # -- push subscriptions ------------------------------------------------------
+        ps = push_subscriptions
+        self.subscription = compiled(select(ps).where(ps.c.id == P("subscription_id")))
+        self.subscription_at = compiled(
+            select(ps).where(ps.c.endpoint == P("endpoint"), ps.c.account_id == P("account_id"))
+        )
+        self.device_count = compiled(
+            select(func.count().label("count")).where(
+                ps.c.account_id == P("account_id"), ps.c.endpoint != P("endpoint")
+            )
+        )
+        # One row per endpoint: a browser subscribed again (or by another account, on a
+        # shared device) replaces what it had.
+        add = upsert(ps)
+        self.subscribe = compiled(
+            add.on_conflict_do_update(
+                index_elements=[ps.c.endpoint],
+                set_={
+                    "p256dh": add.excluded.p256dh,
+                    "auth": add.excluded.auth,
+                    "account_id": add.excluded.account_id,
+                    "kinds": add.excluded.kinds,
+                    "lang": add.excluded.lang,
+                },
+            ).returning(ps.c.id, ps.c.kinds, ps.c.lang),
+            columns=("id", "endpoint", "p256dh", "auth", "account_id", "kinds", "lang", "created"),
+        )
+        self.unsubscribe_device = compiled(
+            delete(ps)
+            .where(ps.c.endpoint == P("endpoint"), ps.c.account_id == P("account_id"))
+            .returning(ps.c.id)
+        )
+        self.remove_subscription = compiled(
+            delete(ps).where(ps.c.id == P("subscription_id")).returning(ps.c.id)
+        )
+        # The devices of a seat's account (a seat without an account has none), unless
+        # the seat muted the game.
+        self.seat_devices = compiled(
+            select(ps).where(ps.c.account_id == of_seat(seats.c.account_id), ~muted)
         )

@@ -10,12 +10,9 @@ a bad address) marks the address undeliverable, and nothing more goes to it.
 The reminders hand a :class:`Channel` a :class:`~marrakech.web.reminders.mail.Letter`
 (what to say, to whom, in which language, with which links), never a rendered message:
 :class:`EmailChannel` renders it as an email and gives it to its :class:`Sender`. Web
-Push (issue 25, item 4) would be another channel: a table of browsers' push
-subscriptions beside the addresses, and a channel rendering the letter's kind, language
-and game link as a push payload, encrypted for the subscription (RFC 8291) and signed
-for the push service (VAPID, RFC 8292), with the same failures (a ``404``/``410`` from
-the push service being a :class:`PermanentFailure` of the subscription). It needs the
-internet to be tested, so none ships (docs/deploy.md, "Email reminders").
+Push (:mod:`marrakech.web.reminders.webpush`) is the other channel, with the same failures
+(a ``404``/``410`` from the push service is a :class:`PermanentFailure`: the device's
+subscription is removed).
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ the outbox that a background task of every instance empties.
 
 Each reminder has one key (game, seat, turn, kind) in the outbox: queued twice, it is
 one row; sent, it is marked so under its claim, so two instances never both send it.
+
+Web Push goes through the same outbox (:mod:`marrakech.web.reminders.push_devices`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from marrakech.i18n import LANGUAGES, seat_label
 from marrakech.web.protocol import ApiError
 from marrakech.web.reminders.hooks import TurnStart
 from marrakech.web.reminders.mail import Kind, Letter
+from marrakech.web.reminders.push_devices import PushDevices
 from marrakech.web.reminders.queries import ReminderQueries
 from marrakech.web.reminders.senders import (
     Channel,
@@ -47,8 +50,9 @@ from marrakech.web.reminders.senders import (
     Sender,
     TemporaryFailure,
 )
-from marrakech.web.reminders.settings import MailSettings
+from marrakech.web.reminders.settings import MailSettings, ReminderTiming
 from marrakech.web.reminders.tokens import new_nonce, nonce_hash, sign, unsign
+from marrakech.web.reminders.webpush import KINDS_BY_NAME, PushSettings
 from marrakech.web.store import GameStore, Step, StoreConflict
 from marrakech.web.store.queries import Statement
 from marrakech.web.turn_based_events import TurnEvent
@@ -107,7 +111,8 @@ def _state(row: dict[str, Any] | None) -> AddressState | None:
 
 
 class Reminders:
-    """The reminders on ``store``, delivered by ``sender``.
+    """The reminders on ``store``, delivered by ``sender`` (emails: with ``settings``;
+    None: no emails) and by Web Push (with ``push``; None: no pushes).
 
     ``present(game_id, seat)`` says whether the seat's page is open (this instance's
     rooms know, for the games they hold); ``clock`` is the time (tests move it on).
@@ -116,23 +121,30 @@ class Reminders:
     def __init__(
         self,
         store: GameStore,
-        settings: MailSettings,
-        sender: Sender,
+        settings: MailSettings | None,
+        sender: Sender | None,
         *,
+        push: PushSettings | None = None,
         present: Callable[[str, int], bool] = lambda game_id, seat: False,
         clock: Callable[[], float] = time.time,
         instance: str | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
-        self.timing = settings.timing
+        self.timing = settings.timing if settings is not None else ReminderTiming()
         self.sender = sender
-        #: How the reminders reach players (a push channel would be another).
-        self.channel: Channel = EmailChannel(sender, settings.mail_from)
+        #: How the reminders reach players by email (None: no --smtp-url).
+        self.channel: Channel | None = (
+            EmailChannel(sender, settings.mail_from)
+            if settings is not None and sender is not None
+            else None
+        )
         self.present = present
         self.clock = clock
         self.instance = instance or secrets.token_hex(6)
         self.q = ReminderQueries("postgresql" if store.dialect == "postgresql" else "sqlite")
+        #: The devices that get Web Push notifications (None: no --web-push).
+        self.devices = PushDevices(store, self.q, push, clock) if push is not None else None
         self._key: bytes | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._wake: asyncio.Event | None = None
@@ -155,6 +167,7 @@ class Reminders:
         return self._key
 
     def url(self, path: str, token: str = "", lang: str = "") -> str:
+        assert self.settings is not None, "links are for emails"
         query = "&".join(
             part for part in (f"t={token}" if token else "", f"lang={lang}" if lang else "") if part
         )
@@ -346,7 +359,12 @@ class Reminders:
     async def _queue(self, game_id: str, seat: int, turn: int, kind: Kind, delay: bool) -> None:
         """Queue the ``kind`` reminder of the seat's player-turn ``turn``, due now or
         (``delay``) after the quiet delay, if the seat has a verified, unmuted address
-        (else nothing is written at all); queued twice, it is one message."""
+        (else nothing is written at all); queued twice, it is one message. A kind that
+        is also a push kind is pushed too, now, to the devices that opted in to it."""
+        if kind in KINDS_BY_NAME:
+            await self.queue_push(game_id, seat, turn, kind)
+        if self.channel is None:
+            return
         (rows,) = await self.store.transact(
             [_step(self.q.seat_address, game_id=game_id, seat=seat)]
         )
@@ -370,6 +388,12 @@ class Reminders:
             ]
         )
         self._poke()
+
+    async def queue_push(self, game_id: str, seat: int, turn: int, kind: str) -> None:
+        """Queue a push of ``kind`` (a :data:`~marrakech.web.reminders.webpush.PUSH_KINDS`
+        name) about the seat's turn to its account's devices (:meth:`PushDevices.queue`)."""
+        if self.devices is not None and await self.devices.queue(game_id, seat, turn, kind):
+            self._poke()
 
     # -- the outbox -------------------------------------------------------------------
 
@@ -417,6 +441,12 @@ class Reminders:
         )
 
     async def _deliver(self, row: dict[str, Any]) -> None:
+        if row["subscription_id"] is not None:
+            await self._deliver_push(row)
+            return
+        if self.channel is None:
+            await self._finish(row, "skipped", "this server sends no emails")
+            return
         (addresses,) = await self.store.transact(
             [_step(self.q.address, address_id=row["address_id"])]
         )
@@ -435,6 +465,8 @@ class Reminders:
             letter = await self._letter(row, address, float(game_now["clock_deadline"]))
         try:
             await self.channel.deliver(letter)
+        except TemporaryFailure as error:
+            await self._again_later(row, error)
         except PermanentFailure as error:
             log.warning("reminders: %s is undeliverable: %s", row["address_id"], error)
             await self.store.transact(
@@ -450,26 +482,43 @@ class Reminders:
             await self._finish(row, "failed", str(error))
         except MessageRefused as error:
             await self._finish(row, "failed", str(error))
-        except TemporaryFailure as error:
-            attempts = int(row["attempts"])
-            if attempts >= self.timing.attempts:
-                log.warning("reminder %s given up after %d tries: %s", row["key"], attempts, error)
-                await self._finish(row, "failed", str(error))
-                return
-            log.info("reminder %s: %s (again later)", row["key"], error)
-            await self.store.transact(
-                [
-                    _step(
-                        self.q.retry,
-                        key=row["key"],
-                        me=self.instance,
-                        due=self.clock() + self.timing.retry_after(attempts),
-                        problem=str(error)[:300],
-                    )
-                ]
-            )
         else:
             await self._finish(row, "sent")
+
+    async def _again_later(self, row: dict[str, Any], error: TemporaryFailure) -> None:
+        """A delivery that failed for now: tried again later, with a growing delay, or
+        given up after :attr:`ReminderTiming.attempts` tries."""
+        attempts = int(row["attempts"])
+        if attempts >= self.timing.attempts:
+            log.warning("reminder %s given up after %d tries: %s", row["key"], attempts, error)
+            await self._finish(row, "failed", str(error))
+            return
+        log.info("reminder %s: %s (again later)", row["key"], error)
+        await self.store.transact(
+            [
+                _step(
+                    self.q.retry,
+                    key=row["key"],
+                    me=self.instance,
+                    due=self.clock() + self.timing.retry_after(attempts),
+                    problem=str(error)[:300],
+                )
+            ]
+        )
+
+    async def _deliver_push(self, row: dict[str, Any]) -> None:
+        """Push one queued notice to its device (:meth:`PushDevices.deliver`)."""
+        if self.devices is None:
+            await self._finish(row, "skipped", "this server sends no push notifications")
+            return
+        try:
+            status, problem = await self.devices.deliver(
+                row, self._turn_skip_reason, self._opponents
+            )
+        except TemporaryFailure as error:
+            await self._again_later(row, error)
+        else:
+            await self._finish(row, status, problem)
 
     async def _skip_reason(
         self, row: dict[str, Any], address: dict[str, Any] | None
@@ -477,6 +526,23 @@ class Reminders:
         """Why a reminder is not sent now (None: it is), and the game as stored."""
         if address is None or address["status"] != "verified":
             return "the address is not verified any more", {}
+        reason, game = await self._turn_skip_reason(row, row["kind"])
+        if reason is not None:
+            return reason, game
+        if address["game_id"] is None:
+            if address["account_id"] != game["account_id"]:
+                return "the seat is not the account's any more", game
+        elif address["token_hash"] != game["token_hash"]:
+            return "the seat changed hands", game
+        return None, game
+
+    async def _turn_skip_reason(
+        self, row: dict[str, Any], kind: str
+    ) -> tuple[str | None, dict[str, Any]]:
+        """Why a message of ``kind`` about a seat's turn is not sent now (None: it is),
+        whoever it goes to, and the game as stored: the game is muted, the turn is
+        over, the seat's page is open, the player came since; a your-turn email goes
+        once between two visits (a push, collapsed by its tag, once per turn)."""
         game_id, seat = row["game_id"], row["seat"]
         now_rows, muted, visits, sent = await self.store.transact(
             [
@@ -497,22 +563,15 @@ class Reminders:
             or game["stand_in"]
         ):
             return "the turn is over", game
-        if address["game_id"] is None:
-            if address["account_id"] != game["account_id"]:
-                return "the seat is not the account's any more", game
-        elif address["token_hash"] != game["token_hash"]:
-            return "the seat changed hands", game
-        if row["kind"] == "deadline" and (
-            game["clock_seat"] != seat or game["clock_turn"] != row["turn"]
-        ):
+        if kind == "deadline" and (game["clock_seat"] != seat or game["clock_turn"] != row["turn"]):
             return "no deadline runs", game
         if self.present(game_id, seat):
             return "the page is open", game
-        if row["kind"] == "your_turn":
+        if kind == "your_turn":
             visit = float(visits[0]["at"]) if visits else 0.0
             if visit >= row["created"]:
                 return "the player came since", game
-            last = sent[0]["last"] if sent else None
+            last = sent[0]["last"] if sent and row["kind"] == "your_turn" else None
             if last is not None and float(last) > visit:
                 return "reminded already since the last visit", game
         return None, game
@@ -521,16 +580,7 @@ class Reminders:
         self, row: dict[str, Any], address: dict[str, Any], deadline: float
     ) -> Letter:
         lang = address["lang"]
-        (rows,) = await self.store.transact([_step(self.q.seat_names, game_id=row["game_id"])])
-        players = len(rows)
-        names = [r["name"] for r in sorted(rows, key=lambda r: r["seat"])]
-        others = [
-            seat_label(r["seat"], players, lang, names) for r in rows if r["seat"] != row["seat"]
-        ]
-        join = " et " if lang == "fr" else " and "
-        opponents = (
-            ", ".join(others[:-1]) + join + others[-1] if len(others) > 1 else "".join(others)
-        )
+        opponents = await self._opponents(row["game_id"], row["seat"], lang)
         unsubscribe = sign(
             await self.key(), "unsubscribe", address["id"], address["unsubscribe_nonce"]
         )
@@ -544,6 +594,15 @@ class Reminders:
             deadline=deadline,
             now=self.clock(),
         )
+
+    async def _opponents(self, game_id: str, seat: int, lang: str) -> str:
+        """The other players of the game, by name (or colour), in ``lang``."""
+        (rows,) = await self.store.transact([_step(self.q.seat_names, game_id=game_id)])
+        players = len(rows)
+        names = [r["name"] for r in sorted(rows, key=lambda r: r["seat"])]
+        others = [seat_label(r["seat"], players, lang, names) for r in rows if r["seat"] != seat]
+        join = " et " if lang == "fr" else " and "
+        return ", ".join(others[:-1]) + join + others[-1] if len(others) > 1 else "".join(others)
 
     # -- the background task ----------------------------------------------------------
 

@@ -118,7 +118,8 @@ async def page_config(context: Context) -> PageConfig:
             "messages_per_second": context.rate,
             "message_burst": context.burst,
         },
-        reminders=context.reminders is not None,
+        reminders=context.reminders is not None and context.reminders.channel is not None,
+        push=context.reminders is not None and context.reminders.devices is not None,
     )
 
 

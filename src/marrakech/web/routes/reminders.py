@@ -85,7 +85,7 @@ class SeatMail(StrictModel):
 
 def _reminders(context: WebContext) -> Reminders:
     found = context.reminders
-    if found is None:
+    if found is None or found.channel is None:
         raise ApiError(404, "not_found", "this server sends no reminders (no --smtp-url)")
     return found
 

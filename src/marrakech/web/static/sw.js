@@ -1,7 +1,8 @@
 // The service worker (served as /sw.js, so its scope is the whole site): the site
 // installs to a phone's home screen as an app, shows a page of its own when there is no
 // network, and shows the turn notifications (`registration.showNotification`, the only
-// way on Android, where the page's `new Notification` throws). It keeps two files, the
+// way on Android, where the page's `new Notification` throws) and the server's Web Push
+// notifications (a `push` event), and a tap on one opens its game. It keeps two files, the
 // offline page and its logo, and caches nothing else: the page's files and the API
 // always come from the network, as without it.
 // The server writes its files' version in VERSION, so an upgraded server installs a
@@ -47,14 +48,53 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-self.addEventListener("notificationclick", (event) => {
-  event.notification.close();
-  const wanted = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+// A push from the server (docs/web-protocol.md, "Push notifications"): its JSON says
+// what to show; its tag collapses the notifications of one game (the newer replaces the
+// older). A page of the site in front gets it as a message instead (the player is
+// here: browsers then ask for no notification); otherwise one is always shown.
+self.addEventListener("push", (event) => {
+  let message;
+  try {
+    message = (event.data && event.data.json()) || {};
+  } catch {
+    message = {};
+  }
+  const text = (value, fallback) => (typeof value === "string" && value ? value.slice(0, 300) : fallback);
+  // Only a path of this site is opened by a tap (never another site's address).
+  const url = typeof message.url === "string" && /^\/(?!\/)/.test(message.url) ? message.url : "/";
+  const shown = { title: text(message.title, "Marrakech"), body: text(message.body, ""), tag: text(message.tag, "marrakech"), url, kind: text(message.kind, "") };
   event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((client) => new URL(client.url).pathname === wanted.pathname);
-      if (open) return open.focus();
-      return self.clients.openWindow(wanted.href);
+    self.clients.matchAll({ type: "window" }).then((windows) => {
+      const here = windows.filter((client) => client.visibilityState === "visible");
+      if (here.length) {
+        for (const client of here) client.postMessage({ type: "push", ...shown });
+        return undefined;
+      }
+      return self.registration.showNotification(shown.title, {
+        body: shown.body,
+        tag: shown.tag,
+        lang: text(message.lang, ""),
+        icon: "/static/img/icon-192.png",
+        data: { url, kind: shown.kind },
+      });
     }),
   );
+});
+
+// Where a tap on a notification goes: the page of its game (focused if already open),
+// else a new window; where the browser opens none, a window of the site goes there.
+async function openFromNotification(notification) {
+  const wanted = new URL((notification.data && notification.data.url) || "/", self.location.origin);
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((client) => new URL(client.url).pathname === wanted.pathname);
+  if (open) return open.focus();
+  const opened = await self.clients.openWindow(wanted.href).catch(() => null);
+  if (opened || !windows.length) return opened;
+  return windows[0].navigate(wanted.href);
+}
+self.openFromNotification = openFromNotification;
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(openFromNotification(event.notification));
 });

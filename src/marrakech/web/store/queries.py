@@ -59,6 +59,7 @@ from marrakech.web.store.schema import (
     games,
     mail_addresses,
     mail_keys,
+    push_subscriptions,
     seat_values,
     seats,
     sessions,
@@ -431,6 +432,14 @@ class AccountQueries:
         )
         self.delete_mail_of = compiled(
             delete(mail_addresses).where(mail_addresses.c.account_id == P("account_id"))
+        )
+        self.devices_of = compiled(
+            select(push_subscriptions)
+            .where(push_subscriptions.c.account_id == P("account_id"))
+            .order_by(push_subscriptions.c.created)
+        )
+        self.delete_devices_of = compiled(
+            delete(push_subscriptions).where(push_subscriptions.c.account_id == P("account_id"))
         )
         self.delete_other_sessions = compiled(
             delete(s).where(s.c.account_id == P("account_id"), s.c.token_hash != P("token_hash"))

@@ -7,7 +7,8 @@ Both stores create, migrate and query the same tables from this declaration:
 heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credentials`,
 :data:`sessions` and :data:`challenges`, and the reminders' :data:`mail_addresses`,
 :data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys` (also
-the device cookies' key), and :data:`budgets` (the limits every instance shares).
+the device cookies' key), :data:`budgets` (the limits every instance shares), and the
+push devices' :data:`push_subscriptions`.
 Alembic migrations shipped in :mod:`marrakech.web.store.migrations` bring any database to the
 declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -463,6 +464,8 @@ mail_outbox = Table(
     Column("turn", Integer),
     # A verify message's link (its token) until it is sent; then cleared.
     Column("link", Text),
+    # A push's device (push_subscriptions.id; its kind is ``push:KIND``), else NULL.
+    Column("subscription_id", Text),
     Column("due", Double, nullable=False),
     # queued, sending (claimed until ``claimed_until``), sent, skipped, failed.
     Column("status", Text, nullable=False, server_default=text("'queued'")),
@@ -488,6 +491,28 @@ mail_keys = Table(
     Column("name", Text, primary_key=True),
     Column("secret", Text, nullable=False),
 )
+
+# -- push notifications (issue 37) -------------------------------------------------------
+#
+# docs/web.md, "Push notifications"; marrakech.web.reminders.webpush. A browser's push
+# subscription, given by a signed-in account on one device, for the kinds it opts in to.
+
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Text, primary_key=True),
+    # The push service's URL for this browser (a capability: whoever has it may push).
+    Column("endpoint", Text, nullable=False, unique=True),
+    # RFC 8291's keys, base64url: the browser's P-256 public key and the auth secret.
+    Column("p256dh", Text, nullable=False),
+    Column("auth", Text, nullable=False),
+    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    # The kinds opted in to, space-separated (marrakech.web.reminders.webpush.PUSH_KINDS).
+    Column("kinds", Text, nullable=False),
+    Column("lang", Text, nullable=False, server_default=text("'en'")),
+    Column("created", Double, nullable=False),
+)
+Index("push_subscriptions_by_account", push_subscriptions.c.account_id)
 
 # -- rows by name -------------------------------------------------------------------------
 

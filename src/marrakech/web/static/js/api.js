@@ -92,5 +92,11 @@ export const api = {
   setSeatMail: (/** @type {string} */ game, /** @type {string} */ token, /** @type {string} */ address, /** @type {string} */ lang) =>
     request("POST", "/api/mail/seat", { game, token, address, lang }),
   removeSeatMail: (/** @type {string} */ game, /** @type {string} */ token) => request("POST", "/api/mail/seat/remove", { game, token }),
+  // Web Push (when the server sends it: config.push; docs/web-protocol.md).
+  pushInfo: () => request("GET", "/api/push"),
+  pushDevice: (/** @type {object} */ subscription, /** @type {string[]} */ kinds, /** @type {string} */ lang) =>
+    request("POST", "/api/push/device", { ...subscription, kinds, lang }),
+  pushState: (/** @type {string} */ endpoint) => request("POST", "/api/push/device/state", { endpoint }),
+  pushRemove: (/** @type {string} */ endpoint) => request("POST", "/api/push/device/remove", { endpoint }),
   muteSeat: (/** @type {string} */ game, /** @type {string} */ token, /** @type {boolean} */ muted) => request("POST", "/api/mail/seat/mute", { game, token, muted }),
 };

@@ -19,7 +19,7 @@ import { lang } from "./i18n.js";
  * @type {{levels: string[], levelPlayers: Record<string, number[]>, defaultLevel: string|null,
  *   rim: {loop?: boolean, squares: string[], edges: string[]}[], clocks: Record<string, number>,
  *   players: number[], ruleSets: RuleSetInfo[], ruleOptions: RuleOptionInfo[], palette: Record<string, Shades>,
- *   chatMax: number, reactions: string[], reminders: boolean}}
+ *   chatMax: number, reactions: string[], reminders: boolean, push: boolean}}
  */
 export const config = {
   levels: [],
@@ -34,6 +34,7 @@ export const config = {
   chatMax: 200,
   reactions: [],
   reminders: false,
+  push: false,
 };
 
 /** Keep what GET /api/config answered (also what the unit tests give). */
@@ -51,6 +52,7 @@ export function setConfig(answer) {
   config.chatMax = answer.chat_max || 200;
   config.reactions = answer.reactions || [];
   config.reminders = Boolean(answer.reminders);
+  config.push = Boolean(answer.push);
 }
 
 export async function loadConfig() {

@@ -8,6 +8,7 @@ import { api } from "../api.js";
 import { myGames } from "../store.js";
 import { createPasskey, usePasskey, pagePasskeyObstacle, obstacleSentence } from "./webauthn.js";
 import { accountMailSection } from "./mail.js";
+import { accountPushSection } from "./push.js";
 
 /** @typedef {import("../account.js").AccountModel} AccountModel */
 
@@ -288,6 +289,7 @@ function signedIn(M) {
       }, t("account.note.signed_out.everywhere")),
     ),
     accountMailSection(),
+    accountPushSection(),
     passwordForm(M),
     deleteForm(M),
   ];
