@@ -19,6 +19,7 @@ actions the clients saw acknowledged against those the database stored::
     .venv/bin/python benchmarks/load_web.py --games 1000 --think 1
     .venv/bin/python benchmarks/load_web.py --games 100 --server-src /tmp/old/src  # another version
     .venv/bin/python benchmarks/load_web.py --table --write-docs   # docs/web.md's table
+    .venv/bin/python benchmarks/load_web.py --capacity --db postgresql://... --write-docs
 
 **A real deployment** (``--url``, a server or a balancer on this machine): its limits
 stay on. The tool reads the per-address limits from ``/api/config`` and spreads its
@@ -55,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -409,11 +411,23 @@ def start_balancer(addresses: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("HAProxy did not start")
 
 
+def play_all(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run the simulated clients on uvloop if it is installed (as uvicorn runs the
+    server): Python's own event loop costs the clients twice the CPU per action, and at
+    a thousand games one process of clients would be the bottleneck it measures."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """One run: start what is asked (or use --url), play, stop."""
     if args.url:
         address = args.url if args.url.endswith("/") else args.url + "/"
-        return asyncio.run(run(args, address, args.server_pid, []))
+        return play_all(run(args, address, args.server_pid, []))
     fleet: list[Instance] = []
     balancer = None
     with tempfile.TemporaryDirectory(prefix="marrakech-load-") as folder:
@@ -426,7 +440,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             if args.instances > 1:
                 balancer, address = start_balancer([one.address for one in fleet])
             pids = [one.pid for one in fleet]
-            return asyncio.run(run(args, address, pids, fleet))
+            return play_all(run(args, address, pids, fleet))
         finally:
             if balancer is not None:
                 balancer.terminate()
@@ -508,6 +522,14 @@ TABLE = (
     ("1000 × (2 humans + 1 bot)", "1 s", {"games": 1000, "think": 1.0}),
 )
 MARK = "<!-- load_web.py --table -->"
+#: docs/web.md's capacity table (issue 36): games at a person's pace (0.5 s to think,
+#: two people and a bot each), on one instance and on two.
+CAPACITY_GAMES = (400, 600, 800, 1000)
+CAPACITY_THINK = 0.5
+#: The latency a player should not notice: the capacity is the most games whose 95th
+#: percentile stays under it.
+CAPACITY_P95_MS = 100.0
+CAPACITY_MARK = "<!-- load_web.py --capacity -->"
 KILL_MARK = "<!-- load_web.py --kills --write-docs -->"
 
 
@@ -552,6 +574,64 @@ def table(args: argparse.Namespace) -> str:
             f"| {lat['p95']:.1f} ms | {lat['p99']:.1f} ms | {cpu} |" + ("" if ok else " (errors!)")
         )
         print(lines[-1], flush=True)
+    return "\n".join(lines)
+
+
+def capacity(args: argparse.Namespace) -> str:
+    """Run docs/web.md's capacity table: :data:`CAPACITY_GAMES` games of 2 humans and 1
+    bot at :data:`CAPACITY_THINK` s to think, on one instance (SQLite, a temporary file)
+    and, with ``--db postgresql://...``, on two behind HAProxy; then say the most games
+    each setup held at p95 under :data:`CAPACITY_P95_MS` ms."""
+    setups: list[tuple[str, dict[str, Any]]] = [
+        ("1 instance, SQLite", {"instances": 1, "db": None})
+    ]
+    if (args.db or "").startswith("postgresql://"):
+        setups.append(("2 instances, PostgreSQL, HAProxy", {"instances": 2, "db": args.db}))
+    lines = [
+        "| setup | games (sockets) | actions/s | p50 | p95 | p99 | server CPU per action"
+        " | load average |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    held: dict[str, int] = {}
+    for name, options in setups:
+        for games in args.capacity_games:
+            run_args = argparse.Namespace(
+                **{
+                    **vars(args),
+                    **options,
+                    "games": games,
+                    "think": CAPACITY_THINK,
+                    "players": 3,
+                    "bots": 1,
+                    "spectators": False,
+                    "hotseat": False,
+                }
+            )
+            result = measure(run_args)
+            lat = result["latency_ms"]
+            cpu = " + ".join(
+                "?" if value is None else f"{value:.2f} ms"
+                for value in result["server_cpu_ms_per_action"]
+            )
+            ok = succeeded(result)
+            if ok and lat["p95"] < CAPACITY_P95_MS:
+                held[name] = max(held.get(name, 0), games)
+            lines.append(
+                f"| {name} | {games:,} ({result['connections']:,}) "
+                f"| {result['actions_per_second']:.0f} | {lat['p50']:.1f} ms "
+                f"| {lat['p95']:.1f} ms | {lat['p99']:.1f} ms | {cpu} "
+                f"| {result['load_average']} |" + ("" if ok else " (errors!)")
+            )
+            print(lines[-1], flush=True)
+    said = "; ".join(
+        f"{name}: {held[name]:,} games" if name in held else f"{name}: none of these"
+        for name, _ in setups
+    )
+    lines += [
+        "",
+        f"Most games held with p95 under {CAPACITY_P95_MS:.0f} ms ({CAPACITY_THINK:g} s to"
+        f" think, 2 humans and a bot a game): {said}.",
+    ]
     return "\n".join(lines)
 
 
@@ -610,7 +690,19 @@ def main() -> int:
     parser.add_argument(
         "--write-docs",
         action="store_true",
-        help="with --table or --kills: write the figures in docs/web.md",
+        help="with --table, --capacity or --kills: write the figures in docs/web.md",
+    )
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="run docs/web.md's capacity table (400 to 1000 games, 0.5 s to think; with"
+        " --db postgresql://... also on 2 instances)",
+    )
+    parser.add_argument(
+        "--capacity-games",
+        type=lambda text: tuple(int(n) for n in text.split(",")),
+        default=CAPACITY_GAMES,
+        help="with --capacity: the numbers of games, comma-separated (400,600,800,1000)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
@@ -623,6 +715,12 @@ def main() -> int:
     if args.kills and (args.instances < 2 or args.url):
         parser.error("--kills needs --instances 2 (instances this tool starts and restarts)")
 
+    if args.capacity:
+        text = capacity(args)
+        print(text.rsplit("\n", 1)[-1])
+        if args.write_docs:
+            write_docs(CAPACITY_MARK, text)
+        return 0
     if args.table:
         text = table(args)
         if args.write_docs:
