@@ -13,10 +13,10 @@ The positions and events inside them are the core's views (:mod:`marrakech.views
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+import pydantic_core
 from pydantic import Field, TypeAdapter, model_validator
 
 from marrakech.rules import parse_rules
@@ -278,10 +278,11 @@ class Update(StrictModel):
     legal: Legal
 
     def json_without_legal(self) -> str:
-        """This update's JSON without ``legal`` (see :meth:`json_with_legal`), written by
-        the standard library: views are plain JSON data, which it writes faster."""
+        """This update's JSON without ``legal`` (see :meth:`json_with_legal`): views are
+        plain JSON data, which pydantic-core writes as plain data, without the model's
+        schema, twice as fast as the standard library's encoder."""
         data = {name: _plain(getattr(self, name)) for name in _UPDATE_SHARED}
-        return _JSON.encode(data)
+        return pydantic_core.to_json(data).decode()
 
     @staticmethod
     def json_with_legal(shared: str, legal: Legal) -> str:
@@ -296,9 +297,6 @@ def _plain(value: Any) -> Any:
 
 #: The fields of an update that every connection shares (all but ``legal``).
 _UPDATE_SHARED = tuple(name for name in Update.model_fields if name != "legal")
-#: Writes compact JSON as pydantic does (made once: ``json.dumps`` with options would
-#: build an encoder at every call).
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 class NeedView(ValueError):
