@@ -70,12 +70,12 @@ def format_position(fields: Sequence[Any]) -> str:
     )
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=512)
 def _board_text(board: tuple[int, ...]) -> str:
     """The board's field of the position string. A board stays the same over the
     orient, roll and draw of a turn (only a placement changes it), and a server writes
-    the position of every version of its games: each board is written once (1,024
-    boards kept, about 0.6 MB: a thousand live games each placing every few seconds)."""
+    the position of every version of its games: each board is written once while it
+    is among the last 512 (about 0.3 MB kept, the boards included)."""
     ranks: list[str] = []
     for rank in range(SIZE - 1, -1, -1):
         text = ""

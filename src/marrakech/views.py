@@ -11,6 +11,7 @@ The web server sends these to the browser; tools can log them. Squares are named
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from fractions import Fraction
@@ -40,14 +41,11 @@ def state_view(state: State) -> dict[str, Any]:
     scores = state.scores()
     outcome = Outcome(rank_seats(scores, state.money, state.eliminated), state.is_terminal)
     ranks = outcome.ranks
-    board = {}
-    for square, cell in enumerate(state.board):
-        if cell:  # packed: 1 + colour + 4 * link (link 4: the other half is covered)
-            link = (cell - 1) >> 2
-            board[SQUARE_NAMES[square]] = {
-                "colour": COLOUR_LETTERS[(cell - 1) & 3],
-                "other": None if link == NO_LINK else SQUARE_NAMES[square + DELTA[link]],
-            }
+    cells = iter(_board_cells(tuple(state.board)))
+    board = {
+        name: {"colour": colour, "other": other}
+        for name, colour, other in zip(cells, cells, cells, strict=True)
+    }
     seats = []
     for seat in range(players):
         seats.append(
@@ -85,6 +83,23 @@ def state_view(state: State) -> dict[str, Any]:
         "legal": legal,
         "notation": state.notation(),
     }
+
+
+@functools.lru_cache(maxsize=256)
+def _board_cells(board: tuple[int, ...]) -> tuple[str | None, ...]:
+    """Each occupied square of a packed board, three items each, in one flat tuple
+    (small: its strings are the shared names and letters): its name, its colour's
+    letter and the square of the other visible half of its carpet. Read once per board
+    while it is among the last 256 (a board lasts a whole turn, and a server writes the
+    view of every version of its games; about 0.2 MB kept); the view's dictionaries are
+    made fresh each time from these, so no two views share one."""
+    cells: list[str | None] = []
+    for square, cell in enumerate(board):
+        if cell:  # packed: 1 + colour + 4 * link (link 4: the other half is covered)
+            link = (cell - 1) >> 2
+            other = None if link == NO_LINK else SQUARE_NAMES[square + DELTA[link]]
+            cells += (SQUARE_NAMES[square], COLOUR_LETTERS[(cell - 1) & 3], other)
+    return tuple(cells)
 
 
 def preview_view(state: State) -> list[dict[str, Any]]:
