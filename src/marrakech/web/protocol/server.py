@@ -281,7 +281,16 @@ class Update(StrictModel):
         """This update's JSON without ``legal`` (see :meth:`json_with_legal`): views are
         plain JSON data, which pydantic-core writes as plain data, without the model's
         schema, twice as fast as the standard library's encoder."""
-        data = {name: _plain(getattr(self, name)) for name in _UPDATE_SHARED}
+        return Update.shared_json(**{name: getattr(self, name) for name in _UPDATE_SHARED})
+
+    @staticmethod
+    def shared_json(**fields: Any) -> str:
+        """:meth:`json_without_legal` of the update of these ``fields`` (all but
+        ``type`` and ``legal``), written without making the model: a room writes one
+        for every version it sends."""
+        data: dict[str, Any] = {"type": "update"}  # first, as the model writes it
+        for name in _UPDATE_SHARED:
+            data[name] = _plain(fields[name])
         return pydantic_core.to_json(data).decode()
 
     @staticmethod
@@ -295,8 +304,9 @@ def _plain(value: Any) -> Any:
     return value.model_dump() if isinstance(value, StrictModel) else value
 
 
-#: The fields of an update that every connection shares (all but ``legal``).
-_UPDATE_SHARED = tuple(name for name in Update.model_fields if name != "legal")
+#: The fields of an update that every connection shares (all but ``legal``), but its
+#: ``type``.
+_UPDATE_SHARED = tuple(name for name in Update.model_fields if name not in ("type", "legal"))
 
 
 class NeedView(ValueError):
