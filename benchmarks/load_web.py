@@ -12,8 +12,9 @@ the action to receiving the update, and reconnects as the page does when its
 connection drops.
 
 It reports actions per second, the 50th/95th/99th percentile latency, the CPU time
-each server instance spent per action (its bot workers included), errors, and the
-actions the clients saw acknowledged against those the database stored::
+each server instance spent per action (its bot workers included) and its event loop's
+own (the main thread's: what bounds one instance), errors, and the actions the clients
+saw acknowledged against those the database stored::
 
     .venv/bin/python benchmarks/load_web.py --games 100
     .venv/bin/python benchmarks/load_web.py --games 1000 --think 1
