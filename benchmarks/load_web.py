@@ -12,13 +12,15 @@ the action to receiving the update, and reconnects as the page does when its
 connection drops.
 
 It reports actions per second, the 50th/95th/99th percentile latency, the CPU time
-each server instance spent per action (its bot workers included), errors, and the
-actions the clients saw acknowledged against those the database stored::
+each server instance spent per action (its bot workers included) and its event loop's
+own (the main thread's: what bounds one instance), errors, and the actions the clients
+saw acknowledged against those the database stored::
 
     .venv/bin/python benchmarks/load_web.py --games 100
     .venv/bin/python benchmarks/load_web.py --games 1000 --think 1
     .venv/bin/python benchmarks/load_web.py --games 100 --server-src /tmp/old/src  # another version
     .venv/bin/python benchmarks/load_web.py --table --write-docs   # docs/web.md's table
+    .venv/bin/python benchmarks/load_web.py --capacity --db postgresql://... --write-docs
 
 **A real deployment** (``--url``, a server or a balancer on this machine): its limits
 stay on. The tool reads the per-address limits from ``/api/config`` and spreads its
@@ -55,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -189,6 +192,17 @@ def cpu_seconds(pid: int) -> float | None:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def loop_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process's main thread alone: the event loop, which
+    bounds one instance's capacity (the store's thread and the bot workers are others)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def settle(pids: list[int], limit: float = 60.0) -> None:
     """Wait until the servers are idle (their bot workers loaded), at most ``limit`` s."""
     deadline = time.monotonic() + limit
@@ -312,6 +326,7 @@ async def run(
             tasks.append(seat.play())
     started = time.perf_counter()
     before = [cpu_seconds(pid) for pid in server_pids]
+    loop_before = [loop_cpu_seconds(pid) for pid in server_pids]
     client_cpu = time.process_time()
     killer = asyncio.create_task(kill_now_and_then(args, fleet, totals)) if args.kills else None
     try:
@@ -322,9 +337,14 @@ async def run(
         killer.cancel()
     elapsed = time.perf_counter() - started
     after = [cpu_seconds(pid) for pid in server_pids]
+    loop_after = [loop_cpu_seconds(pid) for pid in server_pids]
     spent = [None if a is None or b is None else a - b for a, b in zip(after, before, strict=True)]
+    loop_spent = [
+        None if a is None or b is None else a - b
+        for a, b in zip(loop_after, loop_before, strict=True)
+    ]
     if args.kills:  # the killed processes' time is gone with them
-        spent = [None for _ in spent]
+        spent = loop_spent = [None for _ in spent]
     client_cpu = time.process_time() - client_cpu
 
     records = {}
@@ -361,6 +381,9 @@ async def run(
         },
         "server_cpu_ms_per_action": [
             None if cpu is None else round(1000 * cpu / max(actions, 1), 3) for cpu in spent
+        ],
+        "server_loop_cpu_ms_per_action": [
+            None if cpu is None else round(1000 * cpu / max(actions, 1), 3) for cpu in loop_spent
         ],
         "client_cpu_ms_per_action": round(1000 * client_cpu / max(actions, 1), 3),
         "load_average": round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None,
@@ -409,11 +432,23 @@ def start_balancer(addresses: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("HAProxy did not start")
 
 
+def play_all(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run the simulated clients on uvloop if it is installed (as uvicorn runs the
+    server): Python's own event loop costs the clients twice the CPU per action, and at
+    a thousand games one process of clients would be the bottleneck it measures."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """One run: start what is asked (or use --url), play, stop."""
     if args.url:
         address = args.url if args.url.endswith("/") else args.url + "/"
-        return asyncio.run(run(args, address, args.server_pid, []))
+        return play_all(run(args, address, args.server_pid, []))
     fleet: list[Instance] = []
     balancer = None
     with tempfile.TemporaryDirectory(prefix="marrakech-load-") as folder:
@@ -426,7 +461,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             if args.instances > 1:
                 balancer, address = start_balancer([one.address for one in fleet])
             pids = [one.pid for one in fleet]
-            return asyncio.run(run(args, address, pids, fleet))
+            return play_all(run(args, address, pids, fleet))
         finally:
             if balancer is not None:
                 balancer.terminate()
@@ -455,11 +490,16 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> None:
         f"p99 {lat['p99']} ms, max {lat['max']} ms"
     )
     per_instance = ", ".join(
-        f"{cpu} ms" for cpu in result["server_cpu_ms_per_action"] if cpu is not None
+        f"{cpu} ms (event loop {loop} ms)"
+        for cpu, loop in zip(
+            result["server_cpu_ms_per_action"], result["server_loop_cpu_ms_per_action"], strict=True
+        )
+        if cpu is not None
     )
     print(
-        f"CPU per action: server {per_instance or 'not measured'} (per instance, bot workers "
-        f"included), simulated clients {result['client_cpu_ms_per_action']} ms "
+        f"CPU per action: server {per_instance or 'not measured'} (per instance, its store"
+        f" thread and bot workers included), simulated clients"
+        f" {result['client_cpu_ms_per_action']} ms "
         f"(machine load average {result['load_average']})"
     )
     print(
@@ -508,6 +548,14 @@ TABLE = (
     ("1000 × (2 humans + 1 bot)", "1 s", {"games": 1000, "think": 1.0}),
 )
 MARK = "<!-- load_web.py --table -->"
+#: docs/web.md's capacity table (issue 36): games at a person's pace (0.5 s to think,
+#: two people and a bot each), on one instance and on two.
+CAPACITY_GAMES = (400, 600, 800, 1000)
+CAPACITY_THINK = 0.5
+#: The latency a player should not notice: the capacity is the most games whose 95th
+#: percentile stays under it.
+CAPACITY_P95_MS = 100.0
+CAPACITY_MARK = "<!-- load_web.py --capacity -->"
 KILL_MARK = "<!-- load_web.py --kills --write-docs -->"
 
 
@@ -552,6 +600,68 @@ def table(args: argparse.Namespace) -> str:
             f"| {lat['p95']:.1f} ms | {lat['p99']:.1f} ms | {cpu} |" + ("" if ok else " (errors!)")
         )
         print(lines[-1], flush=True)
+    return "\n".join(lines)
+
+
+def capacity(args: argparse.Namespace) -> str:
+    """Run docs/web.md's capacity table: :data:`CAPACITY_GAMES` games of 2 humans and 1
+    bot at :data:`CAPACITY_THINK` s to think, on one instance (SQLite, a temporary file)
+    and, with ``--db postgresql://...``, on two behind HAProxy; then say the most games
+    each setup held at p95 under :data:`CAPACITY_P95_MS` ms."""
+    setups: list[tuple[str, dict[str, Any]]] = [
+        ("1 instance, SQLite", {"instances": 1, "db": None})
+    ]
+    if (args.db or "").startswith("postgresql://"):
+        setups.append(("2 instances, PostgreSQL, HAProxy", {"instances": 2, "db": args.db}))
+    lines = [
+        "| setup | games (sockets) | actions/s | p50 | p95 | p99 | server CPU per action"
+        " (its event loop's) | load average |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    held: dict[str, int] = {}
+    for name, options in setups:
+        for games in args.capacity_games:
+            run_args = argparse.Namespace(
+                **{
+                    **vars(args),
+                    **options,
+                    "games": games,
+                    "think": CAPACITY_THINK,
+                    "players": 3,
+                    "bots": 1,
+                    "spectators": False,
+                    "hotseat": False,
+                }
+            )
+            result = measure(run_args)
+            lat = result["latency_ms"]
+            cpu = " + ".join(
+                "?" if value is None or loop is None else f"{value:.2f} ms ({loop:.2f} ms)"
+                for value, loop in zip(
+                    result["server_cpu_ms_per_action"],
+                    result["server_loop_cpu_ms_per_action"],
+                    strict=True,
+                )
+            )
+            ok = succeeded(result)
+            if ok and lat["p95"] < CAPACITY_P95_MS:
+                held[name] = max(held.get(name, 0), games)
+            lines.append(
+                f"| {name} | {games:,} ({result['connections']:,}) "
+                f"| {result['actions_per_second']:.0f} | {lat['p50']:.1f} ms "
+                f"| {lat['p95']:.1f} ms | {lat['p99']:.1f} ms | {cpu} "
+                f"| {result['load_average']} |" + ("" if ok else " (errors!)")
+            )
+            print(lines[-1], flush=True)
+    said = "; ".join(
+        f"{name}: {held[name]:,} games" if name in held else f"{name}: none of these"
+        for name, _ in setups
+    )
+    lines += [
+        "",
+        f"Most games held with p95 under {CAPACITY_P95_MS:.0f} ms ({CAPACITY_THINK:g} s to"
+        f" think, 2 humans and a bot a game): {said}.",
+    ]
     return "\n".join(lines)
 
 
@@ -610,7 +720,19 @@ def main() -> int:
     parser.add_argument(
         "--write-docs",
         action="store_true",
-        help="with --table or --kills: write the figures in docs/web.md",
+        help="with --table, --capacity or --kills: write the figures in docs/web.md",
+    )
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="run docs/web.md's capacity table (400 to 1000 games, 0.5 s to think; with"
+        " --db postgresql://... also on 2 instances)",
+    )
+    parser.add_argument(
+        "--capacity-games",
+        type=lambda text: tuple(int(n) for n in text.split(",")),
+        default=CAPACITY_GAMES,
+        help="with --capacity: the numbers of games, comma-separated (400,600,800,1000)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
@@ -623,6 +745,12 @@ def main() -> int:
     if args.kills and (args.instances < 2 or args.url):
         parser.error("--kills needs --instances 2 (instances this tool starts and restarts)")
 
+    if args.capacity:
+        text = capacity(args)
+        print(text.rsplit("\n", 1)[-1])
+        if args.write_docs:
+            write_docs(CAPACITY_MARK, text)
+        return 0
     if args.table:
         text = table(args)
         if args.write_docs:

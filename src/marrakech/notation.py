@@ -21,6 +21,7 @@ and back; :meth:`State.from_notation <marrakech.state.State.from_notation>` and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,6 +45,37 @@ _PHASE_WORDS = {"orient": Phase.ORIENT, "roll": Phase.ROLL, "place": Phase.PLACE
 def format_position(fields: Sequence[Any]) -> str:
     """The position string of a position's :class:`Fields` (a :class:`State` is one)."""
     players, rules, board, assam, money, hand, tops, out, phase, turn, pile = Fields(*fields)
+    assam_text = square_name(assam >> 2) + FACING_LETTERS[assam & 3]
+    if players == 2:
+        tops_text = ",".join("-" if top < 0 else COLOUR_LETTERS[top] for top in tops)
+    else:
+        tops_text = "-"
+    if phase == Phase.OVER:
+        phase_text = "over"
+    elif phase == Phase.DRAW:
+        phase_text = f"draw:{pile}:{turn}"
+    else:
+        phase_text = f"{Phase(phase).name.lower()}:{turn}"
+    return " ".join(
+        (
+            _board_text(tuple(board)),
+            assam_text,
+            ",".join(str(m) for m in money),
+            ",".join(str(h) for h in hand),
+            tops_text,
+            ",".join(str(s) for s in out) or "-",
+            phase_text,
+            rules.token(),
+        )
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _board_text(board: tuple[int, ...]) -> str:
+    """The board's field of the position string. A board stays the same over the
+    orient, roll and draw of a turn (only a placement changes it), and a server writes
+    the position of every version of its games: each board is written once while it
+    is among the last 512 (about 0.3 MB kept, the boards included)."""
     ranks: list[str] = []
     for rank in range(SIZE - 1, -1, -1):
         text = ""
@@ -63,29 +95,7 @@ def format_position(fields: Sequence[Any]) -> str:
         if empty:
             text += str(empty)
         ranks.append(text)
-    assam_text = square_name(assam >> 2) + FACING_LETTERS[assam & 3]
-    if players == 2:
-        tops_text = ",".join("-" if top < 0 else COLOUR_LETTERS[top] for top in tops)
-    else:
-        tops_text = "-"
-    if phase == Phase.OVER:
-        phase_text = "over"
-    elif phase == Phase.DRAW:
-        phase_text = f"draw:{pile}:{turn}"
-    else:
-        phase_text = f"{Phase(phase).name.lower()}:{turn}"
-    return " ".join(
-        (
-            "/".join(ranks),
-            assam_text,
-            ",".join(str(m) for m in money),
-            ",".join(str(h) for h in hand),
-            tops_text,
-            ",".join(str(s) for s in out) or "-",
-            phase_text,
-            rules.token(),
-        )
-    )
+    return "/".join(ranks)
 
 
 def _numbers(text: str, what: str, field: int) -> list[int]:

@@ -27,6 +27,7 @@ protocol build their choices and checks from them, and their words for players l
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -114,6 +115,10 @@ class RuleSet:
         """The rule set as one word: its name, or ``custom:12/10/12:30:own|no-own``,
         followed by ``+WORD`` for each option that is on (``+orient-last``, R32), in the
         order of :data:`RULE_OPTIONS`."""
+        # Every position's notation and view writes it: made once per rule set.
+        return _token(self)
+
+    def _token(self) -> str:
         word = _NAMES.get(self.base)
         if word is None:
             carpets = "/".join(str(c) for c in self.carpets)
@@ -125,6 +130,10 @@ class RuleSet:
     def __str__(self) -> str:
         return self.token()
 
+
+#: :meth:`RuleSet.token` of the rule sets met lately (a few: the named ones and their
+#: options, and the custom sets games were created with).
+_token = functools.lru_cache(maxsize=256)(RuleSet._token)
 
 STANDARD = RuleSet()
 BGA = RuleSet(carpets=(12, 15, 12), own_cover=True)

@@ -11,6 +11,10 @@ The web server sends these to the browser; tools can log them. Squares are named
 
 from __future__ import annotations
 
+import functools
+import math
+from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any
 
 from marrakech.events import Event
@@ -37,14 +41,11 @@ def state_view(state: State) -> dict[str, Any]:
     scores = state.scores()
     outcome = Outcome(rank_seats(scores, state.money, state.eliminated), state.is_terminal)
     ranks = outcome.ranks
-    board = {}
-    for square, cell in enumerate(state.board):
-        if cell:  # packed: 1 + colour + 4 * link (link 4: the other half is covered)
-            link = (cell - 1) >> 2
-            board[SQUARE_NAMES[square]] = {
-                "colour": COLOUR_LETTERS[(cell - 1) & 3],
-                "other": None if link == NO_LINK else SQUARE_NAMES[square + DELTA[link]],
-            }
+    cells = iter(_board_cells(tuple(state.board)))
+    board = {
+        name: {"colour": colour, "other": other}
+        for name, colour, other in zip(cells, cells, cells, strict=True)
+    }
     seats = []
     for seat in range(players):
         seats.append(
@@ -84,6 +85,23 @@ def state_view(state: State) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=256)
+def _board_cells(board: tuple[int, ...]) -> tuple[str | None, ...]:
+    """Each occupied square of a packed board, three items each, in one flat tuple
+    (small: its strings are the shared names and letters): its name, its colour's
+    letter and the square of the other visible half of its carpet. Read once per board
+    while it is among the last 256 (a board lasts a whole turn, and a server writes the
+    view of every version of its games; about 0.2 MB kept); the view's dictionaries are
+    made fresh each time from these, so no two views share one."""
+    cells: list[str | None] = []
+    for square, cell in enumerate(board):
+        if cell:  # packed: 1 + colour + 4 * link (link 4: the other half is covered)
+            link = (cell - 1) >> 2
+            other = None if link == NO_LINK else SQUARE_NAMES[square + DELTA[link]]
+            cells += (SQUARE_NAMES[square], COLOUR_LETTERS[(cell - 1) & 3], other)
+    return tuple(cells)
+
+
 def preview_view(state: State) -> list[dict[str, Any]]:
     """For the seat about to orient, per legal orientation, where each roll would take
     Assam and what it would cost (:func:`marrakech.preview.preview_orientations`).
@@ -98,8 +116,10 @@ def preview_view(state: State) -> list[dict[str, Any]]:
         {
             "orient": str(option.orient),
             "facing": FACING_LETTERS[option.facing],
-            "expected_tithe": float(option.expected_tithe),
-            "elimination_chance": float(option.elimination_chance),
+            "expected_tithe": _exact_float((r.probability, r.paid) for r in option.rolls),
+            "elimination_chance": _exact_float(
+                (r.probability, 1) for r in option.rolls if r.eliminates
+            ),
             "rolls": [
                 {
                     "roll": str(roll.roll),
@@ -116,6 +136,23 @@ def preview_view(state: State) -> list[dict[str, Any]]:
         }
         for option in preview_orientations(state)
     ]
+
+
+def _exact_float(terms: Iterable[tuple[Fraction, int]]) -> float:
+    """``float(sum(p * n for p, n in terms))``, the sum kept exact in integers (over
+    the denominators' least common multiple) rather than in :class:`Fraction` objects:
+    the same float, a preview's sums costing a tenth as much (the server writes one
+    for each orientation of a player's every turn).
+
+    >>> _exact_float([(Fraction(1, 6), 2), (Fraction(1, 3), 2), (Fraction(1, 3), 0)])
+    1.0
+    >>> _exact_float([(Fraction(1, 6), 1), (Fraction(1, 3), 1)]) == float(Fraction(1, 2))
+    True
+    """
+    pairs = list(terms)
+    common = math.lcm(*(p.denominator for p, _ in pairs)) if pairs else 1
+    total = sum(p.numerator * (common // p.denominator) * n for p, n in pairs)
+    return total / common  # int / int: correctly rounded, as float(Fraction) is
 
 
 def rim_view() -> list[dict[str, Any]]:

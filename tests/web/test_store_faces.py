@@ -5,7 +5,10 @@ forwards every method of the protocol, none left as the protocol's empty body.""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import inspect
+import sqlite3
 import threading
 import typing
 from collections.abc import Callable, Coroutine
@@ -14,10 +17,11 @@ from typing import Any
 
 import pytest
 
-from marrakech.web.store import GameStore
+from marrakech.web.store import ActionRow, GameStore
 from marrakech.web.store.sqlite import SQLiteStore
 from marrakech.web.store.worker import StoreWorker
 from tests.web.test_rooms import in_fresh_loop
+from tests.web.test_store import a_game
 
 #: The protocol's coroutines, by name (its one property, ``dialect``, aside).
 DECLARED = {
@@ -102,3 +106,55 @@ async def test_a_forwarded_call_runs_in_the_stores_thread(tmp_path: Path) -> Non
     finally:
         await worker.close()
     assert len(seen) == 1 and seen[0].startswith("marrakech-store")
+
+
+@in_fresh_loop
+async def test_an_append_is_answered_only_once_committed_and_close_ends_the_thread(
+    tmp_path: Path,
+) -> None:
+    """The durability contract of docs/web.md through the store's own thread: the
+    caller of an append hears back only after its batch is committed (another
+    connection to the file reads it then, not before), appends waiting meanwhile are
+    committed together after it, and closing the worker ends its thread."""
+    entered, release = threading.Event(), threading.Event()
+
+    class Gated(SQLiteStore):
+        def append_batch(self, appends: Any) -> Any:
+            if not release.is_set():  # the first batch waits at the gate
+                entered.set()
+                release.wait()
+            return super().append_batch(appends)
+
+    path = tmp_path / "games.sqlite3"
+    worker = StoreWorker.over(Gated(path))
+    try:
+        for game_id in ("g1", "g2", "g3"):
+            await worker.create_game(a_game(game_id))
+        first = asyncio.create_task(
+            worker.append_actions("g1", 0, [ActionRow("L", 1)], "running", False)
+        )
+        await asyncio.to_thread(entered.wait)  # the thread is in the first batch
+        later = [
+            asyncio.create_task(
+                worker.append_actions(game_id, 0, [ActionRow("R", 1)], "running", False)
+            )
+            for game_id in ("g2", "g3")
+        ]
+        await asyncio.sleep(0)  # let them queue behind the first batch
+        assert not first.done() and not any(task.done() for task in later)
+        assert _stored(path) == []  # nothing answered, nothing committed
+        release.set()
+        await first
+        assert ("g1", "L") in _stored(path)  # answered: committed
+        await asyncio.gather(*later)
+        assert sorted(_stored(path)) == [("g1", "L"), ("g2", "R"), ("g3", "R")]
+    finally:
+        release.set()
+        await worker.close()
+    assert not any(t.name.startswith("marrakech-store") for t in threading.enumerate())
+
+
+def _stored(path: Path) -> list[tuple[str, str]]:
+    """The actions committed in the file, read by a connection of their own."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [(str(g), str(t)) for g, t in db.execute("SELECT game_id, token FROM actions")]

@@ -13,10 +13,10 @@ The positions and events inside them are the core's views (:mod:`marrakech.views
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+import pydantic_core
 from pydantic import Field, TypeAdapter, model_validator
 
 from marrakech.rules import parse_rules
@@ -278,10 +278,20 @@ class Update(StrictModel):
     legal: Legal
 
     def json_without_legal(self) -> str:
-        """This update's JSON without ``legal`` (see :meth:`json_with_legal`), written by
-        the standard library: views are plain JSON data, which it writes faster."""
-        data = {name: _plain(getattr(self, name)) for name in _UPDATE_SHARED}
-        return _JSON.encode(data)
+        """This update's JSON without ``legal`` (see :meth:`json_with_legal`): views are
+        plain JSON data, which pydantic-core writes as plain data, without the model's
+        schema, twice as fast as the standard library's encoder."""
+        return Update.shared_json(**{name: getattr(self, name) for name in _UPDATE_SHARED})
+
+    @staticmethod
+    def shared_json(**fields: Any) -> str:
+        """:meth:`json_without_legal` of the update of these ``fields`` (all but
+        ``type`` and ``legal``), written without making the model: a room writes one
+        for every version it sends."""
+        data: dict[str, Any] = {"type": "update"}  # first, as the model writes it
+        for name in _UPDATE_SHARED:
+            data[name] = _plain(fields[name])
+        return pydantic_core.to_json(data).decode()
 
     @staticmethod
     def json_with_legal(shared: str, legal: Legal) -> str:
@@ -294,11 +304,9 @@ def _plain(value: Any) -> Any:
     return value.model_dump() if isinstance(value, StrictModel) else value
 
 
-#: The fields of an update that every connection shares (all but ``legal``).
-_UPDATE_SHARED = tuple(name for name in Update.model_fields if name != "legal")
-#: Writes compact JSON as pydantic does (made once: ``json.dumps`` with options would
-#: build an encoder at every call).
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+#: The fields of an update that every connection shares (all but ``legal``), but its
+#: ``type``.
+_UPDATE_SHARED = tuple(name for name in Update.model_fields if name not in ("type", "legal"))
 
 
 class NeedView(ValueError):

@@ -11,6 +11,7 @@ a live room and for a game only in the store (the lobby's list).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -44,6 +45,14 @@ def seat_info(row: SeatRow, presence: Presence, resigned: bool, external: bool =
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _still_clock(mode: str, seconds: int, stand_in_level: str) -> Clock:
+    """A clock with no turn running (immutable, so one serves every update that shows
+    it: most games have no clock, and each update carries one)."""
+    shown = seconds if mode != "none" else None
+    return Clock(mode=mode, seconds=shown, stand_in_level=stand_in_level)  # type: ignore[arg-type]
+
+
 def clock_view(
     mode: str,
     seconds: int,
@@ -54,8 +63,7 @@ def clock_view(
     """The clock as the pages see it now: with the running turn's ``deadline`` (seat,
     turn, epoch seconds), its seat, moment and the seconds left (``bank`` of them in
     its seat's time bank, on a turn-based clock)."""
-    shown = seconds if mode != "none" else None
-    clock = Clock(mode=mode, seconds=shown, stand_in_level=stand_in_level)  # type: ignore[arg-type]
+    clock = _still_clock(mode, seconds, stand_in_level)
     if deadline is None:
         return clock
     seat, _, moment = deadline

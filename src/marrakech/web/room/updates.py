@@ -196,7 +196,7 @@ class Updates:
             text = shared.get(client.lang)
             if text is None:
                 lines = self.log(room, client.lang)[room.version - len(events) :]
-                update = Update.model_construct(
+                text = shared[client.lang] = Update.shared_json(
                     version=room.version,
                     events=views,
                     log=lines,
@@ -205,7 +205,5 @@ class Updates:
                     preview=preview,
                     last_move=self._last_move_data(room, client.lang) if turn_ended else None,
                     clock=clock,
-                    legal={},
                 )
-                text = shared[client.lang] = update.json_without_legal()
             client.send(Update.json_with_legal(text, room.legal_map(client)))
