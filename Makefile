@@ -24,8 +24,10 @@ PYTEST := $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=10
 test: $(STAMP) lint typecheck js-check
 	$(PYTEST)
 
+# Before each commit: the engine and the in-process tests, without the end-to-end ones
+# (browser, and e2e: server processes, PostgreSQL, the terminal app), which make test runs.
 test-fast: $(STAMP)
-	$(PYTEST) -m "not slow and not browser"
+	$(PYTEST) -m "not slow and not browser and not e2e"
 
 test-slow: $(STAMP)
 	$(PYTEST) -m slow

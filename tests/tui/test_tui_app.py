@@ -36,7 +36,9 @@ from marrakech.tui.widgets import GameLog, SeatPanel
 
 from .conftest import SIZE, app_with, game_screen, play_to_end, settle
 
-pytestmark = pytest.mark.asyncio
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = [pytest.mark.asyncio, pytest.mark.e2e]
 
 
 def log_text(app: MarrakechApp) -> str:

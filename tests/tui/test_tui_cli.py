@@ -26,6 +26,10 @@ from marrakech.state import State
 from marrakech.tui.cli import options_from_args
 from marrakech.tui.session import SeatSpec
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 
 def parse(*argv: str):  # type: ignore[no-untyped-def]
     return options_from_args(build_parser().parse_args(["play", *argv]))

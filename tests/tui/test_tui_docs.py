@@ -33,6 +33,10 @@ from marrakech.tui.timing import Timing
 
 from .conftest import SIZE, settle
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "terminal.md"
 TEXT = PAGE.read_text(encoding="utf-8")

@@ -26,6 +26,10 @@ from marrakech.tui.widgets import hint_text
 
 from .conftest import SIZE, app_with, game_screen, play_to_end, settle
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 #: A short two-player game (3 carpets per colour, R7) to reach the end quickly.
 SHORT = RuleSet(carpets=(3, 10, 12))
 

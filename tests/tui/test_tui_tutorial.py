@@ -18,7 +18,9 @@ from tests.core.test_lessons import RIGHT, WRONG
 
 from .conftest import SIZE
 
-pytestmark = pytest.mark.asyncio
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = [pytest.mark.asyncio, pytest.mark.e2e]
 
 
 def verdict_text(screen: TutorialScreen) -> str:

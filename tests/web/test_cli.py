@@ -23,6 +23,10 @@ from marrakech.web.cli import url
 from tests.web.postgres import free_port
 from tests.web.servers import Served
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 
 def test_serve_options() -> None:
     args = build_parser().parse_args(["serve"])

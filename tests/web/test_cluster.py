@@ -28,6 +28,10 @@ from tests.web.servers import Balancer, Served, alive, run_showing_logs
 websockets = pytest.importorskip("websockets.asyncio.client")
 from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 
 def test_bot_workers_end_with_a_killed_server(tmp_path: Path) -> None:
     server = Served(tmp_path / "games.sqlite3", "--bot-processes", "2")

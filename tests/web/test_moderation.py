@@ -29,6 +29,10 @@ from tests.web.test_chat import ROOMY, chat_of, post_json, say
 from tests.web.test_rooms import in_fresh_loop
 from tests.web.test_store_legacy import LEGACY, _load_dump
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 THREE_HUMANS = {"players": 3, "seats": [{"kind": "human"}] * 3}
 
 

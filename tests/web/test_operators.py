@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 import websockets.asyncio.client as websockets
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
@@ -27,6 +28,10 @@ from marrakech.web.app import create_app
 from marrakech.web.metrics import Metrics
 from tests.web.servers import Served
 from tests.web.smtp_server import Inbox
+
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
 
 #: The ``marrakech`` command, run by this test's Python.
 MARRAKECH = "import sys; from marrakech.cli import main; sys.exit(main())"

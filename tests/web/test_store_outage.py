@@ -21,6 +21,10 @@ from tests.web.servers import Served, run_showing_logs
 websockets = pytest.importorskip("websockets.asyncio.client")
 from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 #: Enough games that some bot moves are being stored when the database goes down.
 GAMES = 10
 ALL_BOTS = {"players": 4, "seats": [{"kind": "bot", "level": "easy"}] * 4, "first_seat": 0}

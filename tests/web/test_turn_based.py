@@ -31,6 +31,10 @@ from tests.web.conftest import Apps, apply_changes
 from tests.web.servers import Served, run_showing_logs
 from tests.web.test_accounts import CHEAP, sign_up
 
+# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
+# runs it, `make test-fast` leaves it out as it does the browser tests.
+pytestmark = pytest.mark.e2e
+
 websockets = pytest.importorskip("websockets.asyncio.client")
 
 #: 1 hour per move becomes 3.6 s (4 s, whole seconds), its bank as much.
