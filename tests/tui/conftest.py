@@ -16,6 +16,16 @@ from marrakech.tui.session import SeatSpec
 SIZE = (96, 30)
 
 
+@pytest.fixture(autouse=True)
+def own_data_directory(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test its own user data directory (platformdirs reads ``XDG_DATA_HOME``), so
+    that no test reads or writes the tutorial progress of the machine's user, and the
+    setup screen is the same on a fresh CI machine and on a developer's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
 def options(players: int = 3, humans: int = 1, **kwargs: object) -> PlayOptions:
     """Options for a game that starts at once: ``humans`` human seats, then easy bots."""
     seats = tuple([SeatSpec.human()] * humans + [SeatSpec.bot("easy")] * (players - humans))
