@@ -60,6 +60,8 @@ class Subscriber:
     auth: bytes = field(default_factory=lambda: os.urandom(16))
     #: The status this subscription's pushes are answered with (201: accepted).
     status: int = 201
+    #: The ``Retry-After`` header sent with a status that is not 201, if any.
+    retry_after: str | None = None
 
     @property
     def public(self) -> bytes:
@@ -169,7 +171,8 @@ class PushService:
                 self.refused.append(f"{type(error).__name__}: {error}")
             return Response(str(error), status_code=400)
         if subscriber.status >= 300:
-            return Response(status_code=subscriber.status)
+            wait = {} if subscriber.retry_after is None else {"Retry-After": subscriber.retry_after}
+            return Response(status_code=subscriber.status, headers=wait)
         with self.lock:
             self.pushes.append(push)
         return Response(status_code=201, headers={"Location": f"{self.origin}/m/1"})

@@ -226,6 +226,31 @@ def test_a_push_service_that_is_down_is_retried(
     assert len(rows(db_path, "SELECT * FROM push_subscriptions")) == 1  # kept
 
 
+def test_a_busy_push_service_is_tried_again_when_it_asks(
+    web: TestClient, service: PushService, clock: Clock, db_path: Path
+) -> None:
+    # A 429 with Retry-After: 600 is tried again in ten minutes, not at the first
+    # retry's 30 s (RFC 8030 section 8.4: a push service may ask for less traffic).
+    game = bobs_game(web, service)
+    subscriber = service.subscribers["bob"]
+    subscriber.status, subscriber.retry_after = 429, "600"
+    play_turn(web, game, 0)
+    wait_until(lambda: pushes(db_path), "the push to be queued")
+    deliver(web, db_path, clock)
+    (row,) = pushes(db_path)
+    assert (row["status"], row["attempts"]) == ("queued", 1)
+    assert "answered 429, asking for 600 s" in row["problem"]
+    assert row["due"] == pytest.approx(clock() + 600, abs=5)
+    subscriber.status = 201
+    clock.advance(300)
+    deliver(web, db_path, clock)
+    assert service.pushes == []  # asked for ten minutes: not yet
+    clock.advance(301)
+    deliver(web, db_path, clock)
+    (push,) = service.pushes
+    assert push.message["kind"] == "your_turn"
+
+
 def test_a_move_never_waits_for_the_push_service(apps: Apps, clock: Clock, db_path: Path) -> None:
     # A push service that accepts connections and never answers: moves go on.
     import socket

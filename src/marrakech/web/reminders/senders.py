@@ -33,7 +33,12 @@ class DeliveryError(Exception):
 
 
 class TemporaryFailure(DeliveryError):
-    """Try again later: the relay is down, busy, or said ``4xx``."""
+    """Try again later: the relay is down, busy, or said ``4xx``; ``wait`` is how many
+    seconds the other side asked for (an HTTP ``Retry-After``), if it said."""
+
+    def __init__(self, message: str, wait: float | None = None) -> None:
+        super().__init__(message)
+        self.wait = wait
 
 
 class PermanentFailure(DeliveryError):

@@ -486,8 +486,9 @@ class Reminders:
             await self._finish(row, "sent")
 
     async def _again_later(self, row: dict[str, Any], error: TemporaryFailure) -> None:
-        """A delivery that failed for now: tried again later, with a growing delay, or
-        given up after :attr:`ReminderTiming.attempts` tries."""
+        """A delivery that failed for now: tried again later, with a growing delay (or
+        the longer wait the other side asked for), or given up after
+        :attr:`ReminderTiming.attempts` tries."""
         attempts = int(row["attempts"])
         if attempts >= self.timing.attempts:
             log.warning("reminder %s given up after %d tries: %s", row["key"], attempts, error)
@@ -500,7 +501,7 @@ class Reminders:
                     self.q.retry,
                     key=row["key"],
                     me=self.instance,
-                    due=self.clock() + self.timing.retry_after(attempts),
+                    due=self.clock() + max(self.timing.retry_after(attempts), error.wait or 0),
                     problem=str(error)[:300],
                 )
             ]

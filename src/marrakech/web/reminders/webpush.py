@@ -30,6 +30,7 @@ import json
 import os
 import socket
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -112,6 +113,33 @@ class PushSettings:
     key_file: Path | None = None
     allow_http_loopback: bool = False
     timeout: float = 10.0
+
+
+#: The longest wait a push service's ``Retry-After`` is followed for (a day): a longer
+#: or nonsensical one is taken as a day, and the notice expires before anyway.
+MOST_RETRY_AFTER = 86_400.0
+
+
+def retry_after_seconds(header: str | None, now: float) -> float | None:
+    """The seconds a ``Retry-After`` header asks for (RFC 9110: a number of seconds or an
+    HTTP date), none for an absent or unreadable one, at most :data:`MOST_RETRY_AFTER`.
+
+    >>> retry_after_seconds("120", 0.0), retry_after_seconds("soon", 0.0)
+    (120.0, None)
+    >>> retry_after_seconds("Thu, 01 Jan 1970 00:10:00 GMT", 0.0)
+    600.0
+    """
+    if header is None:
+        return None
+    text = header.strip()
+    if text.isdigit():
+        seconds = float(text)
+    else:
+        try:
+            seconds = parsedate_to_datetime(text).timestamp() - now
+        except (TypeError, ValueError):
+            return None
+    return min(max(seconds, 0.0), MOST_RETRY_AFTER)
 
 
 def parse_contact(text: str) -> str:
@@ -500,7 +528,9 @@ class WebPushChannel:
                     f"{where} answered {status}: the subscription is gone"
                 ) from None
             if status is None or status == 429 or status >= 500:
-                raise TemporaryFailure(f"{where} answered {status}") from None
+                wait = retry_after_seconds(error.retry_after, now)
+                asked = "" if wait is None else f", asking for {wait:.0f} s"
+                raise TemporaryFailure(f"{where} answered {status}{asked}", wait) from None
             raise MessageRefused(f"{where} refused the push: {status}") from None
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             raise TemporaryFailure(
