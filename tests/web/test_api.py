@@ -163,7 +163,7 @@ def test_join_an_open_seat_and_the_lobby(client: TestClient) -> None:
     # The new token opens seat 1.
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         assert Conn(ws, [joined["token"]]).you == [1]
-    client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Bea"})
+    client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Cy"})
     assert client.get("/api/games/open").json() == []
     assert client.get(f"/api/games/{game_id}").json()["status"] == "playing"
 

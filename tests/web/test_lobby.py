@@ -107,10 +107,10 @@ def test_unjoined_open_games_leave_the_lobby(apps: Apps) -> None:
 )
 def test_names_accept_joiners(client: TestClient, name: str) -> None:
     game = create_game(client, players=2, seats=[{"kind": "human"}, {"kind": "open"}], name=name)
-    reply = client.post(f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": name})
+    reply = client.post(f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": name + "2"})
     assert reply.status_code == 200, reply.text
     seats = client.get(f"/api/games/{game['game_id']}").json()["seats"]
-    assert [seat["name"] for seat in seats] == [name, name]
+    assert [seat["name"] for seat in seats] == [name, name + "2"]
 
 
 @pytest.mark.parametrize(

@@ -166,14 +166,31 @@ def test_blank_joined_and_staff_like_seat_names_are_refused(
 
 
 def test_legitimate_names_in_many_scripts_take_seats(web: TestClient) -> None:
-    for name in LEGITIMATE:
+    for name, joiner in zip(LEGITIMATE, [*LEGITIMATE[1:], LEGITIMATE[0]], strict=True):
         game = create_game(
             web, players=2, seats=[{"kind": "human", "name": name}, {"kind": "open"}]
         )
-        reply = web.post(f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": name})
+        reply = web.post(f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": joiner})
         assert reply.status_code == 200, (name, reply.text)
         seats = web.get(f"/api/games/{game['game_id']}").json()["seats"]
-        assert [seat["name"] for seat in seats] == [name, name]
+        assert [seat["name"] for seat in seats] == [name, joiner]
+
+
+@pytest.mark.parametrize("twin", ["Ann", "ANN", "Аnn"])  # the last one's A is Cyrillic
+def test_two_players_at_one_table_never_look_alike(web: TestClient, twin: str) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}]
+    game = create_game(web, players=3, seats=seats)
+    reply = web.post(f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": twin})
+    assert reply.status_code == 409 and reply.json()["error"] == "name_taken", reply.text
+    assert "looks like seat 0's 'Ann'" in reply.json()["message"]
+    assert web.get(f"/api/games/{game['game_id']}").json()["open_seats"] == [1, 2]
+    reply = web.post(f"/api/games/{game['game_id']}/join", json={"seat": 1, "name": "Anna"})
+    assert reply.status_code == 200, reply.text
+    # On one screen too: two of the host's seats may not look alike either.
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": twin}]
+    reply = web.post("/api/games", json={"players": 2, "seats": seats})
+    assert reply.status_code == 400, reply.text
+    assert "seats[1].name: expected a name unlike the other seats'" in reply.json()["message"]
 
 
 def test_blank_lines_and_stray_joiners_are_refused_in_the_chat(web: TestClient) -> None:

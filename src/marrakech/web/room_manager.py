@@ -37,6 +37,7 @@ from marrakech.web.protocol import (
     CreateGame,
     ProtocolError,
     iso_time,
+    same_looking_seat,
 )
 from marrakech.web.room import Room, RoomServices, bot_to_move, game_status, stored_actions
 from marrakech.web.room.chat import ChatGate, public_lines
@@ -502,6 +503,15 @@ class RoomManager:
             )
         if game.seats[seat].kind != "open":
             raise ApiError(409, "seat_taken", f"seat {seat} is not open")
+        people = [(row.seat, row.name) for row in game.seats if row.kind == "human"]
+        twin = same_looking_seat(name, people)
+        if twin is not None:
+            raise ApiError(
+                409,
+                "name_taken",
+                f"name: expected a name unlike the other players' at this table, found"
+                f" {name!r}, which looks like seat {twin}'s {game.seats[twin].name!r}",
+            )
         token = new_token()
         if not await self.store.claim_seat(game_id, seat, hash_token(token), name):
             raise ApiError(409, "seat_taken", f"seat {seat} was just taken")

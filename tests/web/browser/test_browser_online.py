@@ -184,6 +184,10 @@ def test_host_waits_kicks_and_starts(server: LiveServer, new_page: Any) -> None:
     guest.fill("[data-testid=join-name]", "Z" + "\u0301" * 5)
     guest.click("[data-testid=join-go]")
     assert "combining marks" in guest.inner_text("[data-testid=join-error]")
+    # ... as is one that looks like the host's, at the same table ...
+    guest.fill("[data-testid=join-name]", "ANA")
+    guest.click("[data-testid=join-go]")
+    guest.wait_for_selector("[data-testid=join-error]:has-text('looks like it')")
     # ... while joiners (an emoji family, a Persian name) are welcome.
     family = "Zoé \U0001f469\u200d\U0001f469\u200d\U0001f467"
     guest.fill("[data-testid=join-name]", family)

@@ -39,7 +39,7 @@ from marrakech.bots import LEVEL_PLAYERS as BOT_LEVEL_PLAYERS
 from marrakech.bots import LEVELS as BOT_LEVELS
 from marrakech.bots import check_level_players
 from marrakech.rules import NAMED_RULE_SETS, PLAYER_COUNTS, RULE_OPTIONS, parse_rules
-from marrakech.web.protocol.display_names import Name, RequiredName
+from marrakech.web.protocol.display_names import Name, RequiredName, same_looking_seat
 from marrakech.web.protocol.refusals import ApiError, ProtocolError
 
 #: Largest WebSocket message accepted from a client, in bytes (UTF-8).
@@ -381,6 +381,14 @@ class CreateGame(StrictModel):
                 f"name: expected the host's name once, found {self.name!r} and"
                 f" {self.seats[host].name!r} on seat {host}"
             )
+        for seat, spec in enumerate(self.seats):
+            twin = same_looking_seat(spec.name, enumerate(s.name for s in self.seats[:seat]))
+            if spec.name and twin is not None:
+                raise ValueError(
+                    f"seats[{seat}].name: expected a name unlike the other seats' (players"
+                    f" are told apart by their names), found {spec.name!r}, which looks"
+                    f" like seat {twin}'s {self.seats[twin].name!r}"
+                )
         humans = sum(seat.kind == "human" for seat in self.seats)
         if self.rated and humans > 1:
             raise ValueError(

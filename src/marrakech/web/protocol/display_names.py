@@ -24,6 +24,7 @@ that the skeleton comes from.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import Annotated
 
@@ -297,6 +298,18 @@ def reserved_like(name: str, reserved: frozenset[str], prefixes: tuple[str, ...]
     return None
 
 
+def same_looking_seat(name: str, seats: Iterable[tuple[int, str]]) -> int | None:
+    """The first of ``seats`` (seat, name) whose name looks like ``name``
+    (:func:`name_skeleton`), or None: two players at one table are told apart by their
+    names, in the seats' panels, the log and the chat.
+
+    >>> same_looking_seat("ANN", [(0, "Bob"), (2, "Ann")]), same_looking_seat("Ann", [(1, "")])
+    (2, None)
+    """
+    key = name_skeleton(name)
+    return next((seat for seat, other in seats if other and name_skeleton(other) == key), None)
+
+
 def seat_name(value: str) -> str:
     """A seat's name: a :func:`display_name` that does not look like a bot or the
     site's staff (:data:`STAFF_NAMES`).
@@ -345,6 +358,7 @@ __all__ = [
     "joiner_problem",
     "name_skeleton",
     "reserved_like",
+    "same_looking_seat",
     "seat_name",
     "skeleton",
     "text_problem",
