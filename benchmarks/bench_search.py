@@ -7,7 +7,7 @@ bots iteration counts, not seconds, so that their games are reproducible and do 
 depend on the load of the machine; this script is how a time budget becomes a count:
 a bot thinking ``T`` seconds runs about ``T x`` its iterations per second here::
 
-    .venv/bin/python benchmarks/bench_search.py                      # 2 and 4 players
+    .venv/bin/python benchmarks/bench_search.py                      # 2, 3 and 4 players
     .venv/bin/python benchmarks/bench_search.py --players 2 --positions 8 --json
 
 CPU time of this process (``benchmarks/timing.py``), so the ratio holds on a shared
@@ -42,7 +42,7 @@ def rate(make: object, states: list[State], iterations: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", default="2,4")
+    parser.add_argument("--players", default="2,3,4")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--json", action="store_true")

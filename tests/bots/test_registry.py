@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from marrakech.bots import (
     options_of,
     parse_bot_spec,
 )
+from marrakech.bots.search import LEVEL_ITERATIONS
 from tests.recipe_copy import SourceCopy
 
 
@@ -62,12 +64,50 @@ def test_levels_map_to_the_bots() -> None:
     }
 
 
-def test_interactive_defaults_are_a_quarter_and_one_second() -> None:
+def test_levels_search_a_count_with_seconds_as_a_cap() -> None:
     hard, expert = make_bot("hard"), make_bot("expert")
-    assert isinstance(hard, SearchBot) and hard.seconds == 0.25 and hard.iterations is None
-    assert isinstance(expert, SearchBot) and expert.seconds == 1.0 and expert.iterations is None
-    assert options_of("hard")["seconds"].default == 0.25  # what the web app shortens from
-    assert options_of("expert")["seconds"].default == 1.0
+    assert isinstance(hard, SearchBot) and (hard.budget, hard.seconds) == ("hard", 0.75)
+    assert isinstance(expert, SearchBot) and (expert.budget, expert.seconds) == ("expert", 3.0)
+    for players in (2, 3, 4):
+        assert hard.iterations_for(players) == LEVEL_ITERATIONS["hard"][players]
+        assert expert.iterations_for(players) > hard.iterations_for(players)
+    assert options_of("hard")["seconds"].default == 0.75  # what the web app shortens from
+    assert options_of("expert")["seconds"].default == 3.0
+    # A spec's count wins over the level's, and drops the cap: reproducible games.
+    counted = make_bot("expert@iterations=300")
+    assert isinstance(counted, SearchBot) and counted.iterations_for(4) == 300
+    assert counted.seconds is None
+
+
+def test_a_levels_decisions_do_not_depend_on_the_machines_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The hard level at a small count for the test: each decision runs exactly its
+    # count, so the same position and seed give the same search, busy machine or not.
+    monkeypatch.setitem(LEVEL_ITERATIONS, "hard", {2: 400, 3: 400, 4: 400})
+    bot = make_bot("hard")
+    assert isinstance(bot, SearchBot)
+    state = State.new(players=3)
+    first = bot.statistics(state, random.Random(7))
+    assert bot.last_iterations == 400
+    busy = threading.Event()
+
+    def burn() -> None:
+        while not busy.is_set():
+            sum(range(10_000))
+
+    workers = [threading.Thread(target=burn) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    try:
+        assert bot.statistics(state, random.Random(7)) == first
+        assert bot.last_iterations == 400
+    finally:
+        busy.set()
+        for worker in workers:
+            worker.join()
+    with pytest.raises(ValueError, match="budget: expected one of expert, hard, found 'huge'"):
+        SearchBot(budget="huge")
 
 
 def test_version_one_levels_are_frozen_by_name() -> None:
@@ -247,8 +287,8 @@ def test_a_new_bot_is_one_registry_line(tmp_path: Path) -> None:
     copy.add("bots/toy.py", TOY_BOT)
     anchor = "from marrakech.bots.search import SearchBot\n"
     copy.insert("bots/__init__.py", anchor, "from marrakech.bots.toy import ToyBot\n")
-    anchor = '    BotEntry("search", SearchBot, level="expert"),\n'
-    copy.insert("bots/__init__.py", anchor, '    BotEntry("toy", ToyBot),\n')
+    anchor = ")\n\n#: Bot names -> their classes"  # the end of REGISTRY
+    copy.insert("bots/__init__.py", anchor, '    BotEntry("toy", ToyBot),\n', before=True)
     copy.run("-c", TOY_PLAYS)
     others = "not test_a_new_bot_is_one_registry_line"
     copy.run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", others, __file__)

@@ -6,8 +6,8 @@ level   bot             how it plays                                    interact
 easy    random          uniform over the legal decisions                instant
 learned policy          the shipped policy network of the player count  instant
 medium  greedy          one turn deep with a static evaluation          instant
-hard    search-quick    compiled MCTS with the learned value            0.25 s a decision
-expert  search          compiled MCTS with the learned value            1 s a decision
+hard    search-quick    compiled MCTS with the learned value            160,000 iterations
+expert  search          compiled MCTS with the learned value            640,000 iterations
 -       expectimax      max-n search over die and replies, by turns     1 s a decision
 -       mcts            Python MCTS, compiled playouts                  1 s a decision
 -       hard-v1         ``expectimax`` at its level settings (frozen)   1 s a decision
@@ -22,7 +22,11 @@ four, and refuses three players (:data:`LEVEL_PLAYERS`); given ``@weights=FILE.n
 
 ``hard-v1`` and ``expert-v1`` are the ``hard`` and ``expert`` levels of version 0.1, kept
 by name as baselines for the ladder. A registry line may preset options (``search-quick``
-is ``search`` with ``seconds=0.25``); a spec overrides them.
+is ``search`` with the ``hard`` budget); a spec overrides them. The ``hard`` and
+``expert`` budgets are iterations by player count (at two players in the table above;
+:data:`marrakech.bots.search.LEVEL_ITERATIONS`), what the search runs in a quarter of a
+second and in one second on a quiet machine, with three times that as a cap: a busy
+machine makes them slower, not weaker.
 
 A *bot spec* names a bot and, optionally, its budget: ``NAME[:SECONDS][@KEY=VALUE]...``,
 for example ``mcts:0.2`` (0.2 s a decision), ``search@iterations=20000`` (exactly 20000
@@ -35,8 +39,8 @@ iterations, no clock: reproducible), ``expectimax@depth=2`` or ``hard``.
 True
 >>> make_bot("mcts:0.2").seconds, make_bot("expert@iterations=300").iterations
 (0.2, 300)
->>> make_bot("hard").seconds, make_bot("expert").seconds
-(0.25, 1.0)
+>>> make_bot("hard").budget, make_bot("hard").seconds, make_bot("expert").seconds
+('hard', 0.75, 3.0)
 >>> parse_bot_spec("expectimax:0.5@depth=3")
 ('expectimax', {'seconds': 0.5, 'depth': 3})
 """
@@ -91,8 +95,16 @@ REGISTRY: tuple[BotEntry, ...] = (
     # were the constructors' defaults).
     BotEntry("hard-v1", ExpectimaxBot),
     BotEntry("expert-v1", MctsBot),
-    BotEntry("search-quick", SearchBot, level="hard", presets=(("seconds", 0.25),)),
-    BotEntry("search", SearchBot, level="expert"),
+    # The levels search a count (their budget's iterations at the game's player count,
+    # what they search in 0.25 s and 1 s on a quiet machine), so that a busy machine
+    # does not make them weaker; their seconds are only a cap (three times that).
+    BotEntry(
+        "search-quick",
+        SearchBot,
+        level="hard",
+        presets=(("budget", "hard"), ("seconds", 0.75)),
+    ),
+    BotEntry("search", SearchBot, level="expert", presets=(("budget", "expert"), ("seconds", 3.0))),
 )
 
 #: Bot names -> their classes (constructors taking keyword budgets and options).

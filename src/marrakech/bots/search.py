@@ -20,7 +20,10 @@ without it the same search runs in Python on core states (much slower, same deci
 in kind; ``use_fast=False`` forces it).
 
 Budgets: ``seconds`` per decision (default 1.0) and/or ``iterations`` (with
-``seconds=None`` the bot is reproducible whatever the machine load).
+``seconds=None`` the bot is reproducible whatever the machine load), or a level's
+``budget`` (:data:`LEVEL_ITERATIONS`: iterations by player count, so that the ``hard``
+and ``expert`` levels play as strongly on a busy machine as on a quiet one, their
+``seconds`` only a cap).
 
 >>> import random
 >>> from marrakech import State
@@ -48,6 +51,16 @@ _MAX_CHUNK = 4096
 
 
 _warm = False
+
+#: The levels' budgets: the iterations a decision searches at each player count, what
+#: the compiled search runs in the level's interactive time (``expert`` 1 s, ``hard`` a
+#: quarter of it), rounded from the "1 s of search" and "0.25 s of search" columns of
+#: ``benchmarks/bench_search.py`` (docs/fast.md). A count, not a clock: a level plays
+#: as strongly whatever the machine's load, its seconds only a cap.
+LEVEL_ITERATIONS: dict[str, dict[int, int]] = {
+    "expert": {2: 640_000, 3: 580_000, 4: 420_000},
+    "hard": {2: 160_000, 3: 145_000, 4: 105_000},
+}
 
 
 def _warm_up() -> None:
@@ -92,6 +105,8 @@ class SearchBot:
     value alone); ``paranoid`` models every other seat as playing against the seat to
     move (the default, max-n, has each seat maximise its own value; see docs/bots.md for
     the measurement); ``use_fast`` forces (True) or forbids (False) the compiled search.
+    ``budget`` names a level's iterations by player count (:data:`LEVEL_ITERATIONS`);
+    ``iterations``, if given, wins over it, and ``seconds`` caps either.
     """
 
     name = "search"
@@ -100,13 +115,18 @@ class SearchBot:
         self,
         seconds: float | None = 1.0,
         iterations: int | None = None,
+        budget: str | None = None,
         exploration: float = 0.15,
         prior: float = 2.0,
         playout: float = 0.0,
         paranoid: bool = False,
         use_fast: bool | None = None,
     ) -> None:
-        check_budget(self.name, seconds, "iterations", iterations)
+        if budget is not None and budget not in LEVEL_ITERATIONS:
+            raise ValueError(
+                f"budget: expected one of {', '.join(LEVEL_ITERATIONS)}, found {budget!r}"
+            )
+        check_budget(self.name, seconds, "iterations", iterations, required=budget is None)
         check_range("exploration", exploration, 0, 10)
         check_range("prior", prior, 0, 1000)
         check_range("playout", playout, 0, 1)
@@ -118,6 +138,7 @@ class SearchBot:
             _warm_up()
         self.seconds = seconds
         self.iterations = iterations
+        self.budget = budget
         self.exploration = exploration
         self.prior = prior
         self.playout = playout
@@ -132,6 +153,7 @@ class SearchBot:
     def __repr__(self) -> str:
         return (
             f"SearchBot(seconds={self.seconds}, iterations={self.iterations}, "
+            f"budget={self.budget}, "
             f"exploration={self.exploration}, prior={self.prior}, playout={self.playout}, "
             f"paranoid={self.paranoid}, "
             f"compiled={self.compiled})"
@@ -165,10 +187,27 @@ class SearchBot:
         rows.sort(key=lambda row: (-row[1], -row[2], row[0].id))
         return rows
 
+    def iterations_for(self, players: int) -> int:
+        """The iterations a decision searches at ``players`` players: ``iterations`` if
+        given, else the level ``budget``'s, else none (-1: the clock alone).
+
+        >>> SearchBot(budget="expert").iterations_for(4) == LEVEL_ITERATIONS["expert"][4]
+        True
+        >>> SearchBot(budget="hard", iterations=500).iterations_for(4)
+        500
+        >>> SearchBot().iterations_for(2)  # one second of search, however many that is
+        -1
+        """
+        if self.iterations is not None:
+            return self.iterations
+        if self.budget is not None:
+            return LEVEL_ITERATIONS[self.budget][players]
+        return -1
+
     def _search(self, state: State, rng: random.Random) -> list[tuple[int, float, float]]:
         start = time.perf_counter()
         deadline = math.inf if self.seconds is None else start + self.seconds * 0.98
-        limit = self.iterations if self.iterations is not None else -1
+        limit = self.iterations_for(state.players)
         model = load_value(state.players)
         if self.compiled:
             stats = self._compiled(state, model, rng, deadline, limit)
@@ -303,4 +342,4 @@ def _best(state: State, stats: list[tuple[int, float, float]], rng: random.Rando
     return action_from_id(best[0])
 
 
-__all__ = ["SearchBot", "fast_available"]
+__all__ = ["LEVEL_ITERATIONS", "SearchBot", "fast_available"]
