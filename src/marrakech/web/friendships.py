@@ -110,6 +110,8 @@ class Challenge:
     challenger: str
     challenged: str
     settings: str
+    #: The challenger's account id (its name is ``challenger``).
+    challenger_id: str
     status: ChallengeStatus
     created: float
     expires: float
@@ -285,7 +287,12 @@ class Friendships:
             "created": now,
             "expires": now + CHALLENGE_SECONDS,
         }
-        await self.store.transact([_step(self.q.insert_challenge, **values)])
+        await self.store.transact(
+            [
+                _step(self.q.insert_challenge, **values),
+                _step(self.q.purge, before=now - KEPT_SECONDS),  # the old ones go
+            ]
+        )
         return await self.get(account_id, challenge_id)
 
     async def get(self, account_id: str, challenge_id: str) -> Challenge:
@@ -307,6 +314,7 @@ class Friendships:
             challenger=row["challenger_name"],
             challenged=row["challenged_name"],
             settings=row["settings"],
+            challenger_id=row["challenger"],
             status=status,
             created=float(row["created"]),
             expires=float(row["expires"]),

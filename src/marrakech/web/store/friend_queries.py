@@ -33,7 +33,6 @@ from sqlalchemy.sql import ClauseElement, ColumnElement
 from marrakech.web.store.queries import Statement, compile_statement
 from marrakech.web.store.schema import (
     Dialects,
-    account_seen,
     accounts,
     blocks,
     follows,
@@ -53,7 +52,7 @@ class FriendQueries:
 
     def __init__(self, dialect: Dialects) -> None:
         self.dialect = dialect
-        a, f, b, c, seen = accounts, follows, blocks, game_challenges, account_seen
+        a, f, b, c = accounts, follows, blocks, game_challenges
         upsert = postgresql_insert if dialect == "postgresql" else sqlite_insert
 
         def compiled(statement: ClauseElement, columns: Sequence[str] = ()) -> Statement:
@@ -216,14 +215,10 @@ class FriendQueries:
         )
 
         # -- presence --------------------------------------------------------------
-        self.touch = compiled(
-            upsert(seen)
-            .values(account_id=P("account_id"), at=P("now"))
-            .on_conflict_do_update(index_elements=["account_id"], set_={"at": P("now")})
-        )
+        self.touch = compiled(update(a).where(a.c.id == P("account_id")).values(seen=P("now")))
         self.seen = compiled(
-            select(seen.c.account_id, seen.c.at).where(
-                self._in(seen.c.account_id), seen.c.at > P("since")
+            select(a.c.id.label("account_id"), a.c.seen.label("at")).where(
+                self._in(a.c.id), a.c.seen > P("since")
             )
         )
         # The unfinished games the accounts are seated in, latest move first.

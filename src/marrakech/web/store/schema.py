@@ -9,7 +9,7 @@ heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credent
 :data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys` (also
 the device cookies' key), :data:`budgets` (the limits every instance shares), and the
 push devices' :data:`push_subscriptions`, and the friends' :data:`follows`,
-:data:`blocks`, :data:`game_challenges` and :data:`account_seen`.
+:data:`blocks` and :data:`game_challenges`.
 Alembic migrations shipped in :mod:`marrakech.web.store.migrations` bring any database to the
 declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -341,6 +341,8 @@ accounts = Table(
     Column("created", Double, nullable=False),
     Column("deleted", Boolean, nullable=False, server_default=false()),
     Column("deleted_at", Double),
+    # When a page of the account's last said it is open (issue 37: friends "online").
+    Column("seen", Double),
 )
 
 credentials = Table(
@@ -515,11 +517,7 @@ push_subscriptions = Table(
 )
 Index("push_subscriptions_by_account", push_subscriptions.c.account_id)
 
-# -- friends and challenges (issue 37, item 2) ----------------------------------------------
-#
-# docs/web.md, "Friends and challenges"; marrakech.web.friendships. Follows and blocks
-# are one row per (who, whom); a challenge is one row from its sending to its answer.
-
+# -- friends and challenges (issue 37, item 2; docs/web.md, "Friends and challenges") ----
 follows = Table(
     "follows",
     metadata,
@@ -527,8 +525,6 @@ follows = Table(
     Column("followed", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("at", Double, nullable=False),
 )
-Index("follows_by_followed", follows.c.followed)
-
 blocks = Table(
     "blocks",
     metadata,
@@ -536,44 +532,27 @@ blocks = Table(
     Column("blocked", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("at", Double, nullable=False),
 )
+Index("follows_by_followed", follows.c.followed)
 Index("blocks_by_blocked", blocks.c.blocked)
-
+# A challenge (status open, accepted, declined or cancelled) with its game's settings
+# (JSON); once accepted, its game and each player's seat token (purged a day after).
 game_challenges = Table(
     "game_challenges",
     metadata,
     Column("id", Text, primary_key=True),
     Column("challenger", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Column("challenged", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
-    # The game's settings, as the challenger chose them (JSON of the protocol's
-    # ChallengeSettings).
     Column("settings", Text, nullable=False),
     Column("created", Double, nullable=False),
     Column("expires", Double, nullable=False),
-    # open (until ``expires``), accepted, declined, cancelled (by the challenger or a
-    # block).
     Column("status", Text, nullable=False, server_default=text("'open'")),
     Column("decided", Double),
-    # Once accepted: the game, and each player's seat token until the row is purged
-    # (a day after its answer), for that player's pages to take their seat.
     Column("game_id", Text),
     Column("challenger_token", Text),
     Column("challenged_token", Text),
-    CheckConstraint(
-        "status IN ('open', 'accepted', 'declined', 'cancelled')",
-        name="game_challenges_status_check",
-    ),
 )
 Index("game_challenges_by_challenged", game_challenges.c.challenged, game_challenges.c.status)
 Index("game_challenges_by_challenger", game_challenges.c.challenger, game_challenges.c.status)
-
-account_seen = Table(
-    "account_seen",
-    metadata,
-    # When a page of the site last said this account has it open (its heartbeat): the
-    # friends list's "online", and no challenge push while it is recent.
-    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
-    Column("at", Double, nullable=False),
-)
 
 # -- rows by name -------------------------------------------------------------------------
 

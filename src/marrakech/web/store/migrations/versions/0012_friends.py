@@ -1,5 +1,5 @@
-"""Friends and challenges (issue 37, item 2): follows, blocks, challenges and when an
-account's pages were last open (docs/web.md, "Friends and challenges").
+"""Friends and challenges (issue 37, item 2): follows, blocks, challenges, and when an
+account's pages were last open (``accounts.seen``) (docs/web.md, "Friends and challenges").
 
 Revision ID: 0012_friends
 Revises: 0010_push_subscriptions
@@ -54,22 +54,16 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Text),
         sa.Column("challenger_token", sa.Text),
         sa.Column("challenged_token", sa.Text),
-        sa.CheckConstraint(
-            "status IN ('open', 'accepted', 'declined', 'cancelled')",
-            name="game_challenges_status_check",
-        ),
     )
     op.create_index("game_challenges_by_challenged", "game_challenges", ["challenged", "status"])
     op.create_index("game_challenges_by_challenger", "game_challenges", ["challenger", "status"])
-    op.create_table(
-        "account_seen",
-        _account("account_id", True),
-        sa.Column("at", sa.Double, nullable=False),
-    )
+    with op.batch_alter_table("accounts") as batch:
+        batch.add_column(sa.Column("seen", sa.Double))
 
 
 def downgrade() -> None:
-    op.drop_table("account_seen")
+    with op.batch_alter_table("accounts") as batch:
+        batch.drop_column("seen")
     op.drop_index("game_challenges_by_challenger", table_name="game_challenges")
     op.drop_index("game_challenges_by_challenged", table_name="game_challenges")
     op.drop_table("game_challenges")
