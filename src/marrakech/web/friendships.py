@@ -57,7 +57,8 @@ def _step(statement: Statement, **values: Any) -> Step:
     return statement.sql, statement.params(values)
 
 
-def _queries(store: GameStore) -> FriendQueries:
+def queries_of(store: GameStore) -> FriendQueries:
+    """The friends' statements for ``store``'s database."""
     return _QUERIES["postgresql" if store.dialect == "postgresql" else "sqlite"]
 
 
@@ -68,7 +69,7 @@ async def blocked_pairs(store: GameStore, account_ids: Iterable[str]) -> set[fro
     """The pairs of ``account_ids`` where one blocked the other (each pair once, as a
     frozenset of the two ids): players never paired together (the quick-pairing pools
     ask it before they pair)."""
-    q = _queries(store)
+    q = queries_of(store)
     ids = q.ids(sorted(set(account_ids)))
     (rows,) = await store.transact([_step(q.blocked_pairs, ids=ids)])
     return {frozenset((row["blocker"], row["blocked"])) for row in rows}
@@ -78,7 +79,7 @@ async def blocked_by(store: GameStore, account_id: str | None) -> frozenset[str]
     """The accounts ``account_id`` blocked (their chat lines are hidden from it)."""
     if account_id is None:
         return frozenset()
-    q = _queries(store)
+    q = queries_of(store)
     (rows,) = await store.transact([_step(q.blocked_list, blocker=account_id)])
     return frozenset(row["id"] for row in rows)
 
@@ -110,8 +111,9 @@ class Challenge:
     challenger: str
     challenged: str
     settings: str
-    #: The challenger's account id (its name is ``challenger``).
+    #: The two accounts' ids (their names are ``challenger`` and ``challenged``).
     challenger_id: str
+    challenged_id: str
     status: ChallengeStatus
     created: float
     expires: float
@@ -126,7 +128,7 @@ class Friendships:
     def __init__(self, store: GameStore, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
-        self.q = _queries(store)
+        self.q = queries_of(store)
         self.budgets = Budgets(store, clock)
         #: When this instance last wrote each account's heartbeat (a write at most
         #: every :data:`HEARTBEAT_SECONDS`).
@@ -315,6 +317,7 @@ class Friendships:
             challenged=row["challenged_name"],
             settings=row["settings"],
             challenger_id=row["challenger"],
+            challenged_id=row["challenged"],
             status=status,
             created=float(row["created"]),
             expires=float(row["expires"]),

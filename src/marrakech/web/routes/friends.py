@@ -38,6 +38,7 @@ from marrakech.web.protocol.client import (
     RuleSetName,
     StrictModel,
 )
+from marrakech.web.reminders.challenge_push import queue_challenge_push
 
 router = APIRouter(prefix="/api")
 log = logging.getLogger("marrakech.web")
@@ -210,6 +211,10 @@ async def send_challenge(request: Request, context: Context) -> Answered:
     game_spec(form.game, me.account.name, None)  # refused now, not at the answer
     settings = form.game.model_dump_json(exclude_none=True)
     challenge = await context.friendships.challenge(me.account.id, address, form.to, settings)
+    try:  # a push to the challenged player's devices, if no page of theirs is open
+        await queue_challenge_push(context.reminders, challenge.id, challenge.challenged_id)
+    except Exception:  # the challenge stands: its page shows it anyway
+        log.exception("could not queue the push of challenge %s", challenge.id)
     return Answered(challenge=_info(challenge, time.time()))
 
 

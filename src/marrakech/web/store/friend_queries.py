@@ -38,6 +38,7 @@ from marrakech.web.store.schema import (
     follows,
     game_challenges,
     games,
+    push_subscriptions,
     seats,
 )
 
@@ -228,6 +229,10 @@ class FriendQueries:
             .where(self._in(seats.c.account_id), games.c.status == "running")
             .order_by(games.c.updated.desc())
         )
+
+        # The account's push devices (a challenge is pushed to those that opted in).
+        ps = push_subscriptions
+        self.account_devices = compiled(select(ps).where(ps.c.account_id == P("account_id")))
 
     def ids(self, account_ids: Sequence[str]) -> Any:
         """The value of the ``ids`` parameter: a list on PostgreSQL, JSON on SQLite."""
