@@ -188,3 +188,27 @@ def _chat(conn: Conn) -> dict[str, Any]:
     while message["type"] != "chat":
         message = conn.receive()
     return message
+
+
+def test_the_export_lists_friends_and_a_deletion_forgets_them(apps: Apps) -> None:
+    ana, bo = players(apps, "Ana", "Bo")
+    ana.post("/api/friends/follow", json={"name": "Bo"})
+    sent = challenge(ana, "Bo", rules="bga")
+    exported = ana.get("/api/account/export").json()["friends"]
+    assert exported["following"] == ["Bo"] and exported["blocked"] == []
+    (line,) = exported["challenges"]
+    assert (line["by"], line["to"], line["status"], line["game"]["rules"]) == (
+        "Ana",
+        "Bo",
+        "open",
+        "bga",
+    )
+    assert "token" not in str(line)
+    bo.post("/api/friends/block", json={"name": "Ana"})
+    reply = bo.post("/api/account/delete", json={"name": "Bo"})
+    assert reply.status_code == 204, reply.text
+    # Bo's follows, blocks and challenges went with his account.
+    assert ana.get("/api/friends").json()["friends"] == []
+    assert ana.get("/api/challenges").json()["challenges"] == []
+    refusal(ana.get(f"/api/challenges/{sent['id']}/cancel"), 405, "method_not_allowed")
+    refusal(ana.post(f"/api/challenges/{sent['id']}/cancel"), 404, "not_found")

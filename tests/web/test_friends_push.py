@@ -77,7 +77,7 @@ def test_a_challenge_is_pushed_once_to_a_player_with_no_page_open(
     # Never twice: queued again (another instance, a retry), nothing more is sent.
     reminders = bo.app.state.web.reminders  # type: ignore[attr-defined]
     assert bo.portal is not None
-    bo.portal.call(queue_challenge_push, reminders, sent["id"], row_account(bo))
+    bo.portal.call(queue_challenge_push, reminders.devices, sent["id"], row_account(bo))
     deliver(bo, db_path, clock)
     assert len(service.pushes) == 1 and len(pushes(db_path)) == 1
 

@@ -19,6 +19,7 @@ nothing stored changes with it.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -82,6 +83,40 @@ async def blocked_by(store: GameStore, account_id: str | None) -> frozenset[str]
     q = queries_of(store)
     (rows,) = await store.transact([_step(q.blocked_list, blocker=account_id)])
     return frozenset(row["id"] for row in rows)
+
+
+def forget_steps(store: GameStore, account_id: str) -> list[Step]:
+    """The steps that delete a deleted account's follows, blocks and challenges (run
+    with the account's deletion, in its transaction)."""
+    return [_step(statement, gone=account_id) for statement in queries_of(store).forget]
+
+
+async def exported(store: GameStore, account_id: str) -> dict[str, Any]:
+    """The account's follows, blocks and challenges in its data export (not the seat
+    tokens: a seat's link is in the game's page)."""
+    q = queries_of(store)
+    following, blocked, challenges = await store.transact(
+        [
+            _step(q.following, follower=account_id),
+            _step(q.blocked_list, blocker=account_id),
+            _step(q.challenges_of, account_id=account_id, now=-1.0, since=-1.0),
+        ]
+    )
+    return {
+        "following": [row["name"] for row in following],
+        "blocked": [row["name"] for row in blocked],
+        "challenges": [
+            {
+                "by": row["challenger_name"],
+                "to": row["challenged_name"],
+                "status": row["status"],
+                "created": float(row["created"]),
+                "game": json.loads(row["settings"]),
+                "game_id": row["game_id"],
+            }
+            for row in challenges
+        ],
+    }
 
 
 @dataclass(frozen=True)

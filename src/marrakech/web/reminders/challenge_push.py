@@ -11,24 +11,34 @@ challenge), expiring with the challenge. A tap opens the lobby, where it is answ
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from marrakech.web.friendships import ONLINE_SECONDS, queries_of
-from marrakech.web.reminders.webpush import notice
-from marrakech.web.store import Step
-
-if TYPE_CHECKING:
-    from marrakech.web.reminders.push_devices import PushDevices
-    from marrakech.web.reminders.service import Reminders
+from marrakech.web.reminders.queries import ReminderQueries
+from marrakech.web.reminders.webpush import Notice, notice
+from marrakech.web.store import GameStore, Step
 
 KIND = "challenge"
+
+
+class ChallengePusher(Protocol):
+    """What a challenge's push needs of
+    :class:`~marrakech.web.reminders.push_devices.PushDevices` (which calls
+    :func:`deliver_challenge`)."""
+
+    store: GameStore
+    q: ReminderQueries
+    clock: Callable[[], float]
+
+    async def push(self, device: dict[str, Any], what: Notice) -> tuple[str, str]: ...
 
 
 def _step(statement: Any, **values: Any) -> Step:
     return statement.sql, statement.params(values)
 
 
-async def _online(devices: PushDevices, account_id: str) -> bool:
+async def _online(devices: ChallengePusher, account_id: str) -> bool:
     q = queries_of(devices.store)
     (rows,) = await devices.store.transact(
         [_step(q.seen, ids=q.ids([account_id]), since=devices.clock() - ONLINE_SECONDS)]
@@ -36,14 +46,12 @@ async def _online(devices: PushDevices, account_id: str) -> bool:
     return bool(rows)
 
 
-async def queue_challenge_push(reminders: Reminders | None, challenge_id: str, to: str) -> int:
+async def queue_challenge_push(devices: ChallengePusher | None, challenge_id: str, to: str) -> int:
     """Queue the push of a new challenge to the devices of the account ``to`` that opted
     in to challenges, unless a page of the account's is open (or the server sends no
-    pushes): how many were queued."""
-    if reminders is None or reminders.devices is None:
-        return 0
-    devices = reminders.devices
-    if await _online(devices, to):
+    pushes: no ``devices``): how many were queued (the reminders' background task sends
+    them within its poll)."""
+    if devices is None or await _online(devices, to):
         return 0
     q = queries_of(devices.store)
     (found,) = await devices.store.transact([_step(q.account_devices, account_id=to)])
@@ -65,12 +73,11 @@ async def queue_challenge_push(reminders: Reminders | None, challenge_id: str, t
     ]
     if steps:
         await devices.store.transact(steps)
-        reminders._poke()
     return len(steps)
 
 
 async def deliver_challenge(
-    devices: PushDevices, row: dict[str, Any], device: dict[str, Any]
+    devices: ChallengePusher, row: dict[str, Any], device: dict[str, Any]
 ) -> tuple[str, str]:
     """Push a queued challenge to ``device`` if it still holds: the challenge open and
     the device's account's to answer, and no page of that account's open. The row's

@@ -212,7 +212,8 @@ async def send_challenge(request: Request, context: Context) -> Answered:
     settings = form.game.model_dump_json(exclude_none=True)
     challenge = await context.friendships.challenge(me.account.id, address, form.to, settings)
     try:  # a push to the challenged player's devices, if no page of theirs is open
-        await queue_challenge_push(context.reminders, challenge.id, challenge.challenged_id)
+        devices = context.reminders.devices if context.reminders is not None else None
+        await queue_challenge_push(devices, challenge.id, challenge.challenged_id)
     except Exception:  # the challenge stands: its page shows it anyway
         log.exception("could not queue the push of challenge %s", challenge.id)
     return Answered(challenge=_info(challenge, time.time()))

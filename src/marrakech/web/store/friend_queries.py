@@ -230,6 +230,14 @@ class FriendQueries:
             .order_by(games.c.updated.desc())
         )
 
+        # A deleted account's rows (its account row stays, marked deleted).
+        self.forget = [
+            compiled(delete(f).where(or_(f.c.follower == P("gone"), f.c.followed == P("gone")))),
+            compiled(delete(b).where(or_(b.c.blocker == P("gone"), b.c.blocked == P("gone")))),
+            compiled(
+                delete(c).where(or_(c.c.challenger == P("gone"), c.c.challenged == P("gone")))
+            ),
+        ]
         # The account's push devices (a challenge is pushed to those that opted in).
         ps = push_subscriptions
         self.account_devices = compiled(select(ps).where(ps.c.account_id == P("account_id")))
