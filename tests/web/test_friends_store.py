@@ -13,6 +13,7 @@ import pytest
 from marrakech.web.friendships import (
     CHALLENGE_SECONDS,
     CHALLENGES,
+    CHANGES,
     MAX_OPEN,
     ONLINE_SECONDS,
     Friendships,
@@ -63,6 +64,14 @@ async def test_follows_and_the_friends_list(open_store: Callable[..., Any]) -> N
         assert not (await friends.friends("a1"))[0].online
         await friends.unfollow("a1", "Cy")
         assert [f.name for f in await friends.friends("a1")] == ["Bo"]
+        # A flood of changes is refused with the wait; nothing stored is lost.
+        with pytest.raises(ApiError) as caught:
+            for _ in range(CHANGES.burst):
+                await friends.follow("a1", "Cy")
+                await friends.unfollow("a1", "Cy")
+        assert caught.value.code == "rate_limited", caught.value.message
+        assert "too many changes from your account" in caught.value.message
+        assert "Bo" in [f.name for f in await friends.friends("a1")]
     finally:
         await store.close()
 
