@@ -6,7 +6,7 @@
 // players to the game (the challenger's page at its next ask, within 3 s).
 
 import { h, clear } from "./dom.js";
-import { t, onLangChange, clockLabel } from "./i18n.js";
+import { t, lang, onLangChange, clockLabel } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { config, rulesLabel } from "./config.js";
 
@@ -87,7 +87,8 @@ export function challengeButton(name, settings = {}) {
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      await api.challenge(name, settings);
+      // The game's log speaks the challenger's language unless the settings say.
+      await api.challenge(name, { lang: lang(), ...settings });
       said.textContent = t("challenge.sent", { name });
       said.classList.remove("error");
       poll();
