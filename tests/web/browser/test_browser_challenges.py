@@ -97,6 +97,21 @@ def test_a_challenge_accepted_seats_both_browsers_in_the_game(
     assert ana.locator("[data-testid=challenge-in], [data-testid=challenge-out]").count() == 0
     page_fits(bo)
 
+    # Ana resigns: on Bo's finished game's table, Ana's row has a Challenge button (his
+    # own has none), which challenges her again with this game's settings.
+    ana.click("[data-testid=resign-0]")
+    ana.click("[data-testid=resign-confirm]")
+    bo.wait_for_selector("[data-testid=end-screen][open]")
+    assert bo.locator("[data-testid=rank-row-1] [data-testid=challenge-button]").count() == 0
+    bo.click("[data-testid=rank-row-0] [data-testid=challenge-button]")
+    said = bo.locator("[data-testid=rank-row-0] [data-testid=challenge-said]")
+    wait_until(
+        bo, lambda: said.inner_text() == "Défi envoyé à Ana : en attente de sa réponse.", "sent"
+    )
+    page_fits(bo)
+    again = server.api("GET", f"/api/games/{game_id}")
+    assert again["status"] == "over"
+
 
 def test_a_challenge_accepted_from_its_notification(
     server: LiveServer, service: PushService, new_page: Any
