@@ -44,7 +44,7 @@ from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.metrics import LOOPBACK, MetricsListener, Network
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.routes import api, learn, my_games, pages, players, reminders, socket
+from marrakech.web.routes import api, friends, learn, my_games, pages, players, reminders, socket
 from marrakech.web.routes import push as push_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.static_files import StaticVersion, VersionedStatic
@@ -177,6 +177,7 @@ def create_app(
     app.include_router(players.router)
     app.include_router(reminders.router)
     app.include_router(push_routes.router)
+    app.include_router(friends.router)
     app.include_router(socket.router)
     return app
 

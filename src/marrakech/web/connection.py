@@ -29,6 +29,7 @@ class Client:
         address: str = "",
         bot: bool = False,
         account: str | None = None,
+        blocked: frozenset[str] = frozenset(),
     ) -> None:
         self.seats = seats
         #: The connection declared itself a program playing its seats (an external bot).
@@ -37,6 +38,8 @@ class Client:
         self.address = address
         #: The signed-in account of the connection (None: a guest), for per-account limits.
         self.account = account
+        #: The accounts it blocked (their chat lines are hidden from it).
+        self.blocked = blocked
         self.lang = lang
         #: The token of each seat held (in memory only: a rematch's tokens derive from
         #: them, :func:`marrakech.web.room.rematch_token`).

@@ -22,6 +22,7 @@ from fastapi.requests import HTTPConnection
 from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.accounts.service import Accounts
 from marrakech.web.cluster import Cluster
+from marrakech.web.friendships import Friendships
 from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
 from marrakech.web.metrics import MeteredStore, Metrics
 from marrakech.web.room_manager import RoomManager
@@ -93,6 +94,7 @@ class WebContext:
     rooms: RoomManager | None = None
     reminders: Reminders | None = None
     _accounts: Accounts | None = None
+    _friendships: Friendships | None = None
 
     def __post_init__(self) -> None:
         limits = self.limits
@@ -138,6 +140,7 @@ class WebContext:
             store_retry=self.store_retry,
         )
         self._accounts = Accounts(self.rooms.store, self.passwords)
+        self._friendships = Friendships(self.rooms.store)
         self.rooms.account_usage = self._accounts.usage_of  # a rematch's caps per account
         if self.mail is not None or self.push is not None:
             self.reminders = self._open_reminders(self.rooms, self.mail)
@@ -176,6 +179,13 @@ class WebContext:
         if self._accounts is None:
             raise RuntimeError("the app has not started: its lifespan opens the store")
         return self._accounts
+
+    @property
+    def friendships(self) -> Friendships:
+        """Follows, blocks and challenges (on the store: opened with it)."""
+        if self._friendships is None:
+            raise RuntimeError("the app has not started: its lifespan opens the store")
+        return self._friendships
 
     @property
     def manager(self) -> RoomManager:

@@ -23,6 +23,7 @@ from marrakech.web.accounts.export import export_document
 from marrakech.web.accounts.names import DELETED_NAME, account_name, name_key
 from marrakech.web.accounts.passwords import Passwords, password_problem
 from marrakech.web.budgets import Budgets, Delays, Rate, refuse_after
+from marrakech.web.friendships import exported, forget_steps
 from marrakech.web.protocol import ApiError, name_skeleton
 from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.reminders.webpush import exported_devices
@@ -493,9 +494,9 @@ class Accounts:
     # -- the account's data -------------------------------------------------------------
 
     async def delete(self, signed_in: SignedIn) -> None:
-        """Delete the account: its credentials, sessions, reminders' address and push
-        devices go, its name is free again, its games stay with their seats named
-        :data:`DELETED_NAME`."""
+        """Delete the account: its credentials, sessions, reminders' address, push
+        devices, follows, blocks and challenges go, its name is free again, its games
+        stay with their seats named :data:`DELETED_NAME`."""
         account_id = signed_in.account.id
         now = time.time()
         await self.store.transact(
@@ -506,6 +507,7 @@ class Accounts:
                 _step(self.q.delete_mail_of, account_id=account_id),
                 _step(self.q.delete_devices_of, account_id=account_id),
                 _step(self.q.rename_seats, account_id=account_id, new_name=DELETED_NAME),
+                *forget_steps(self.store, account_id),  # follows, blocks, challenges
             ]
         )
         await self._guard_look_alikes()
@@ -543,6 +545,7 @@ class Accounts:
         rows = credentials, sessions, seats, ratings, history, mail
         document = export_document(who, signed_in.session, *rows)
         document["push_devices"] = exported_devices(devices)  # issue 37
+        document["friends"] = await exported(self.store, account_id)  # issue 37
         return document
 
     async def claim(self, signed_in: SignedIn, seats: list[tuple[str, str]]) -> list[str]:

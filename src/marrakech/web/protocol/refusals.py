@@ -88,6 +88,11 @@ ApiErrorCode = Literal[
     # Ratings (issue #24): a rated game's seats are for signed-in accounts.
     "sign_in_required",
     "already_seated",
+    # Challenges (issue 37, docs/web-protocol.md, "Friends and challenges").
+    "blocked",
+    "already_challenged",
+    "too_many_challenges",
+    "challenge_gone",
 ]
 
 

@@ -25,6 +25,7 @@ from marrakech.web.reminders.webpush import (
     MAX_DEVICES,
     VAPID_KEY_NAME,
     Device,
+    Notice,
     PushSettings,
     SubscriptionError,
     WebPushChannel,
@@ -194,8 +195,6 @@ class PushDevices:
         the turn's deadline or the kind's TTL. The row's new status and why; a
         :class:`~marrakech.web.reminders.senders.TemporaryFailure` (try again later)
         is raised. A ``404``/``410`` removes the device's subscription."""
-        from marrakech.web.reminders.senders import MessageRefused, PermanentFailure
-
         (devices,) = await self.store.transact(
             [_step(self.q.subscription, subscription_id=row["subscription_id"])]
         )
@@ -203,6 +202,10 @@ class PushDevices:
         if not devices or kind not in devices[0]["kinds"].split():
             return "skipped", "the device turned notifications off"
         device = devices[0]
+        if kind == "challenge":  # about no game's turn (issue 37, item 2)
+            from marrakech.web.reminders.challenge_push import deliver_challenge
+
+            return await deliver_challenge(self, row, device)
         reason, game = await turn_check(row, kind)
         if reason is None and device["account_id"] != game["account_id"]:
             reason = "the seat is not the account's any more"
@@ -218,6 +221,15 @@ class PushDevices:
             ttl=int(deadline - now) if deadline > now else None,
             opponents=await opponents(row["game_id"], row["seat"], device["lang"]),
         )
+        return await self.push(device, what)
+
+    async def push(self, device: dict[str, Any], what: Notice) -> tuple[str, str]:
+        """Push ``what`` to ``device`` (its row): ``sent``, or ``failed`` and why (a
+        ``404``/``410`` removes the subscription); a
+        :class:`~marrakech.web.reminders.senders.TemporaryFailure` is raised."""
+        from marrakech.web.reminders.senders import MessageRefused, PermanentFailure
+
+        now = self.clock()
         channel = await self.channel()
         try:
             await channel.deliver(

@@ -59,7 +59,7 @@ class PushKind:
 #: Every kind of push, in the order the account's dialog shows them.
 PUSH_KINDS: tuple[PushKind, ...] = (
     PushKind("your_turn", live=True, ttl=12 * 3600),
-    PushKind("challenge", live=False, ttl=3600, urgency="high"),
+    PushKind("challenge", live=True, ttl=3600, urgency="high"),
     PushKind("tournament", live=False, ttl=1800, urgency="high"),
     PushKind("pool_game", live=False, ttl=600, urgency="high"),
 )

@@ -190,12 +190,14 @@ class Chat:
     def visible(self, client: Client, row: ChatRow, muting: bool = True) -> bool:
         """Whether ``client`` may see ``row``: neither hidden nor held, not reported by
         it (its account, or its address for a guest), not by a seat it muted (unless
-        not ``muting``: the page keeps those), and a spectators' line only for a
-        spectator or once the game is over."""
+        not ``muting``: the page keeps those) nor by an account it blocked, and a
+        spectators' line only for a spectator or once the game is over."""
         if row.hidden or row.held or (muting and row.seat in client.muted):
             return False
         if row.reporters and reporter(client).key in row.reporters:
             return False
+        if row.account_id is not None and row.account_id in client.blocked:
+            return False  # its author is blocked by this connection's account
         return row.channel == "players" or not client.seats or self.room.over
 
     def lines_for(self, client: Client) -> list[ChatLine]:

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from marrakech.web.accounts.sessions import COOKIE
 from marrakech.web.connection import Client
 from marrakech.web.context import Context
+from marrakech.web.friendships import blocked_by
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import (
     GAME_ID,
@@ -271,6 +272,7 @@ class Session:
                 address=client_key(self.websocket.scope),
                 bot=message.bot and bool(tokens),
                 account=self.account,
+                blocked=await blocked_by(self.manager.store, self.account),
             )
             self.room, self.client = room, client
             if unknown:

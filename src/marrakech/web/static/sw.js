@@ -70,12 +70,16 @@ self.addEventListener("push", (event) => {
         for (const client of here) client.postMessage({ type: "push", ...shown });
         return undefined;
       }
+      const lang = text(message.lang, "");
+      const challenge = shown.kind === "challenge" && shown.tag.startsWith("challenge:") ? shown.tag.slice(10) : "";
       return self.registration.showNotification(shown.title, {
         body: shown.body,
         tag: shown.tag,
-        lang: text(message.lang, ""),
+        lang,
         icon: "/static/img/icon-192.png",
-        data: { url, kind: shown.kind },
+        data: challenge ? { url, kind: shown.kind, challenge } : { url, kind: shown.kind },
+        // A challenge is answered from its notification too (issue 37).
+        actions: challenge ? challengeActions(lang) : [],
       });
     }),
   );
@@ -94,7 +98,36 @@ async function openFromNotification(notification) {
 }
 self.openFromNotification = openFromNotification;
 
+// A challenge's notification's buttons, in the push's language.
+const ANSWERS = { en: { accept: "Accept", decline: "Decline" }, fr: { accept: "Accepter", decline: "Refuser" } };
+function challengeActions(lang) {
+  const words = ANSWERS[lang] || ANSWERS.en;
+  return [
+    { action: "accept", title: words.accept },
+    { action: "decline", title: words.decline },
+  ];
+}
+
+// A challenge answered from its notification: accepted, the player's seat in the new
+// game opens; declined, nothing opens; refused (answered already, expired, signed out),
+// the site opens, where the page says what became of it.
+async function answerFromNotification(notification, action) {
+  const data = notification.data || {};
+  if (!data.challenge || (action !== "accept" && action !== "decline")) return openFromNotification(notification);
+  const path = `/api/challenges/${encodeURIComponent(data.challenge)}/${action}`;
+  const reply = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", credentials: "same-origin" }).catch(() => null);
+  let url = "/";
+  if (reply && reply.ok) {
+    const answer = await reply.json().catch(() => null);
+    if (action === "decline") return undefined;
+    const link = answer && answer.challenge && answer.challenge.link;
+    if (typeof link === "string" && /^\/(?!\/)/.test(link)) url = link;
+  }
+  return openFromNotification({ data: { url } });
+}
+self.answerFromNotification = answerFromNotification;
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  event.waitUntil(openFromNotification(event.notification));
+  event.waitUntil(event.action ? answerFromNotification(event.notification, event.action) : openFromNotification(event.notification));
 });

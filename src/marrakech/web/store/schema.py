@@ -8,7 +8,8 @@ heartbeats; unused on SQLite) and the accounts' :data:`accounts`, :data:`credent
 :data:`sessions` and :data:`challenges`, and the reminders' :data:`mail_addresses`,
 :data:`mail_mutes`, :data:`mail_visits`, :data:`mail_outbox` and :data:`mail_keys` (also
 the device cookies' key), :data:`budgets` (the limits every instance shares), and the
-push devices' :data:`push_subscriptions`.
+push devices' :data:`push_subscriptions`, and the friends' :data:`follows`,
+:data:`blocks` and :data:`game_challenges`.
 Alembic migrations shipped in :mod:`marrakech.web.store.migrations` bring any database to the
 declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -340,6 +341,8 @@ accounts = Table(
     Column("created", Double, nullable=False),
     Column("deleted", Boolean, nullable=False, server_default=false()),
     Column("deleted_at", Double),
+    # When a page of the account's last said it is open (issue 37: friends "online").
+    Column("seen", Double),
 )
 
 credentials = Table(
@@ -513,6 +516,43 @@ push_subscriptions = Table(
     Column("created", Double, nullable=False),
 )
 Index("push_subscriptions_by_account", push_subscriptions.c.account_id)
+
+# -- friends and challenges (issue 37, item 2; docs/web.md, "Friends and challenges") ----
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("followed", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("at", Double, nullable=False),
+)
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("blocker", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("at", Double, nullable=False),
+)
+Index("follows_by_followed", follows.c.followed)
+Index("blocks_by_blocked", blocks.c.blocked)
+# A challenge (status open, accepted, declined or cancelled) with its game's settings
+# (JSON); once accepted, its game and each player's seat token (purged a day after).
+game_challenges = Table(
+    "game_challenges",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("challenger", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("challenged", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("created", Double, nullable=False),
+    Column("expires", Double, nullable=False),
+    Column("status", Text, nullable=False, server_default=text("'open'")),
+    Column("decided", Double),
+    Column("game_id", Text),
+    Column("challenger_token", Text),
+    Column("challenged_token", Text),
+)
+Index("game_challenges_by_challenged", game_challenges.c.challenged, game_challenges.c.status)
+Index("game_challenges_by_challenger", game_challenges.c.challenger, game_challenges.c.status)
 
 # -- rows by name -------------------------------------------------------------------------
 

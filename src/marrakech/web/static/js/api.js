@@ -98,5 +98,12 @@ export const api = {
     request("POST", "/api/push/device", { ...subscription, kinds, lang }),
   pushState: (/** @type {string} */ endpoint) => request("POST", "/api/push/device/state", { endpoint }),
   pushRemove: (/** @type {string} */ endpoint) => request("POST", "/api/push/device/remove", { endpoint }),
+  // Friends and challenges (docs/web-protocol.md, "Friends and challenges").
+  challenges: () => request("GET", "/api/challenges"),
+  challenge: (/** @type {string} */ to, /** @type {object} */ game) => request("POST", "/api/challenges", { to, game }),
+  answerChallenge: (/** @type {string} */ id, /** @type {string} */ answer) =>
+    request("POST", `/api/challenges/${encodeURIComponent(id)}/${answer}`, {}),
+  friends: () => request("GET", "/api/friends"),
+  changeFriend: (/** @type {string} */ change, /** @type {string} */ name) => request("POST", `/api/friends/${change}`, { name }),
   muteSeat: (/** @type {string} */ game, /** @type {string} */ token, /** @type {boolean} */ muted) => request("POST", "/api/mail/seat/mute", { game, token, muted }),
 };

@@ -20,6 +20,7 @@ import { loadConfig } from "./config.js";
 import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
 import { mountLeaderboard, mountProfile } from "./ratings.js";
+import { watchChallenges } from "./challenges.js";
 
 /** Which page an address shows, and of what (a game's or a player's id). @typedef {{page: string, id?: string}} Where */
 
@@ -95,6 +96,7 @@ async function start() {
   renderChrome(where);
   renderHelp();
   mountAccount();
+  watchChallenges();
   byId("help-button").addEventListener("click", openHelp);
   for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#lang-switch button"))) {
     b.addEventListener("click", () => setLang(/** @type {string} */ (b.dataset.lang)));

@@ -9,6 +9,7 @@ import { swatch } from "./board.js";
 import { newForm, createCard, createdCard } from "./lobby/form.js";
 import { mineCard, openCard, refresh } from "./lobby/lists.js";
 import { uploadCard } from "./lobby/upload.js";
+import { friendsCard } from "./lobby/friends.js";
 import { learnOffer } from "./learn/offer.js";
 
 export { createRequest } from "./lobby/form.js";
@@ -75,7 +76,7 @@ export function mountLobby(root) {
           learnOffer(),
           hero(),
           h("div", {}, createCard(L)),
-          h("div", {}, L.created ? createdCard(L) : null, L.mineHost, L.openHost, uploadCard()),
+          h("div", {}, L.created ? createdCard(L) : null, friendsCard(), L.mineHost, L.openHost, uploadCard()),
         ),
       );
       L.renderLists();

@@ -302,7 +302,8 @@ function hintsUsed(meta, seat) {
  * What the end screen's buttons do (a null leaves the button out) and what it shows.
  * @typedef {{onReplay?: (() => void) | null, onDownload?: (() => void) | null,
  *   onNew?: (() => void) | null, onClose?: (() => void) | null, onRematch?: (() => void) | null,
- *   rematchLink?: string | null, analysis?: any, analysisPending?: boolean}} EndOptions
+ *   rematchLink?: string | null, analysis?: any, analysisPending?: boolean,
+ *   challenge?: ((seat: number) => Node | null) | null}} EndOptions
  */
 
 /**
@@ -314,7 +315,7 @@ function hintsUsed(meta, seat) {
  * @param {EndOptions} [opts]
  */
 export function endScreen(view, meta, opts = {}) {
-  const { onReplay, onDownload, onNew, onClose, onRematch, rematchLink, analysis, analysisPending } = opts;
+  const { onReplay, onDownload, onNew, onClose, onRematch, rematchLink, analysis, analysisPending, challenge } = opts;
   const seats = [...view.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   const winners = view.winners;
   let result;
@@ -379,6 +380,7 @@ export function endScreen(view, meta, opts = {}) {
             meta && meta.hints && hintsUsed(meta, x.seat)
               ? [" ", h("span", { class: "badge hints", "data-testid": `end-hints-${x.seat}` }, plural("seat.hints", hintsUsed(meta, x.seat)))]
               : null,
+            challenge ? [" ", challenge(x.seat)] : null,
           ),
           h("td", { class: "num", "data-testid": `final-score-${x.seat}` }, x.score),
           h("td", { class: "num" }, x.dirhams),

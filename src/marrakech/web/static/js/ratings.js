@@ -6,6 +6,7 @@ import { h, clear } from "./dom.js";
 import { t, lang, onLangChange, levelName } from "./i18n.js";
 import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
+import { challengeButton, friendButtons } from "./challenges.js";
 
 const COUNTS = [2, 3, 4];
 
@@ -48,7 +49,7 @@ function leaderTable(testid, rowid, leaders, provisional) {
         "tr",
         { "data-testid": rowid },
         h("td", { class: "num" }, String(leader.place)),
-        h("td", {}, profileLink(leader.name)),
+        h("td", {}, profileLink(leader.name), " ", challengeButton(leader.name, { rated: true })),
         h(
           "td",
           { class: "num", "data-testid": "leader-rating" },
@@ -212,6 +213,7 @@ function profileParts(p, mine) {
   const since = new Date(p.member_since).toLocaleDateString(lang());
   /** @type {Node[]} */
   const parts = [h("p", { "data-testid": "profile-since" }, t("profile.since", { date: since }))];
+  if (!mine) parts.push(h("p", { class: "profile-actions", "data-testid": "profile-actions" }, challengeButton(p.name), " ", friendButtons(p.name)));
   // The sentence carries the two numbers it compares, as the leaderboard shows them.
   const at = p.ratings.find((/** @type {Record<string, any>} */ r) => r.players === p.plays_like_players);
   if (p.plays_like && at) {

@@ -6,6 +6,7 @@ import { t } from "../i18n.js";
 import { endScreen, seatName, swatches } from "../panels.js";
 import { rematchLink } from "../store.js";
 import { api } from "../api.js";
+import { challengeButton, settingsOf } from "../challenges.js";
 
 /** @typedef {import("./layout.js").Ctx} Ctx */
 
@@ -87,6 +88,12 @@ function endOptions(ctx) {
     rematchLink: rematchLink(g.rematch),
     analysis: g.analysis,
     analysisPending: over && !g.analysis,
+    // A player of the game, challenged to another with its settings (2 players).
+    challenge: (/** @type {number} */ seat) => {
+      const info = g.meta && g.meta.seats ? g.meta.seats[seat] : null;
+      if (!info || info.kind !== "human" || !info.name || g.you.includes(seat)) return null;
+      return challengeButton(info.name, settingsOf(g.meta));
+    },
   };
 }
 
