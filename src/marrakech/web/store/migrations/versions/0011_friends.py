@@ -1,7 +1,7 @@
 """Friends and challenges (issue 37, item 2): follows, blocks, challenges, and when an
 account's pages were last open (``accounts.seen``) (docs/web.md, "Friends and challenges").
 
-Revision ID: 0012_friends
+Revision ID: 0011_friends
 Revises: 0010_push_subscriptions
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_friends"
+revision = "0011_friends"
 down_revision = "0010_push_subscriptions"
 branch_labels = None
 depends_on = None
