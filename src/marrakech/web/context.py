@@ -24,6 +24,7 @@ from marrakech.web.accounts.service import Accounts
 from marrakech.web.cluster import Cluster
 from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
 from marrakech.web.metrics import MeteredStore, Metrics
+from marrakech.web.pools import Pools, PoolSettings
 from marrakech.web.room_manager import RoomManager
 from marrakech.web.static_files import StaticVersion
 from marrakech.web.store import GameStatus, GameStore
@@ -90,7 +91,10 @@ class WebContext:
     push: PushSettings | None = None
     #: This instance's metrics (served by ``marrakech serve --metrics``).
     metrics: Metrics = field(default_factory=Metrics)
+    #: Quick pairing's settings (None: the defaults).
+    pool_settings: PoolSettings | None = None
     rooms: RoomManager | None = None
+    _pools: Pools | None = None
     reminders: Reminders | None = None
     _accounts: Accounts | None = None
 
@@ -141,7 +145,14 @@ class WebContext:
         self.rooms.account_usage = self._accounts.usage_of  # a rematch's caps per account
         if self.mail is not None or self.push is not None:
             self.reminders = self._open_reminders(self.rooms, self.mail)
+        self._pools = Pools(self.rooms, self.pool_settings)
         watch(self.metrics, self.rooms, self.reminders)
+        self.metrics.gauge(
+            "marrakech_pool_waiting",
+            "Players waiting in each quick-pairing pool (every instance's)",
+            self._pools.waiting_counts,
+            label="pool",
+        )
         return self.rooms
 
     def _open_reminders(self, rooms: RoomManager, mail: MailSettings | None) -> Reminders:
@@ -176,6 +187,13 @@ class WebContext:
         if self._accounts is None:
             raise RuntimeError("the app has not started: its lifespan opens the store")
         return self._accounts
+
+    @property
+    def pools(self) -> Pools:
+        """Quick pairing's pools (opened with the store)."""
+        if self._pools is None:
+            raise RuntimeError("the app has not started: its lifespan opens the store")
+        return self._pools
 
     @property
     def manager(self) -> RoomManager:

@@ -514,6 +514,44 @@ push_subscriptions = Table(
 )
 Index("push_subscriptions_by_account", push_subscriptions.c.account_id)
 
+# -- quick pairing (issue 37): docs/web.md, "Quick pairing"; marrakech.web.pools --------
+# A row a player waiting in a pool (``relaxed:casual``: its clock, rated or not), on the
+# instance of their socket; the pools' lease holder writes each table's game, seat and
+# token (or refusal) into its players' rows, which their instance hands them and deletes.
+pool_entries = Table(
+    "pool_entries",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("pool", Text, nullable=False),
+    Column("sizes", Text, nullable=False),  # "2", "2 3 4" (any)
+    Column("player", Text, nullable=False, unique=True),  # account:<id>, guest:<ticket>
+    Column("account_id", Text),
+    Column("address", Text, nullable=False),
+    Column("name", Text, nullable=False, server_default=text("''")),
+    Column("rating", Double, nullable=False),
+    Column("level", Text, nullable=False),  # the bots' level that fills the table
+    Column("bots", Boolean, nullable=False, server_default=true()),
+    Column("lang", Text, nullable=False, server_default=text("'en'")),
+    Column("instance", Text, nullable=False),
+    Column("joined", Double, nullable=False),
+    Column("seen", Double, nullable=False),
+    Column("misses", Integer, nullable=False, server_default=text("0")),
+    Column("game_id", Text),  # '' while the table's game is being made
+    Column("seat", Integer),
+    Column("token", Text),
+    Column("refusal", Text),
+)
+Index("pool_entries_by_instance", pool_entries.c.instance)
+# The instance that runs the waves until ``until``, and when its last wave ran.
+pool_lease = Table(
+    "pool_lease",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("owner", Text, nullable=False),
+    Column("until", Double, nullable=False),
+    Column("last_wave", Double, nullable=False, server_default=text("0")),
+)
+
 # -- rows by name -------------------------------------------------------------------------
 
 

@@ -1,0 +1,212 @@
+"""Quick pairing (issue 37): pools stored in the database, joined over ``/pool/socket``,
+tables made into games with the lobby's code, bots after the wait; on a real SQLite file
+and on PostgreSQL with two instances (marrakech.web.pools)."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from marrakech.web.app import create_app
+from marrakech.web.pools import GUESTS_PER_ADDRESS, PoolSettings
+from tests.web.conftest import Apps
+
+#: Waves and looks fast, bots after half a second: tests wait for events, never for
+#: time; joins unlimited but in the test of their rate (one address plays everyone).
+FAST = PoolSettings(wave=0.2, tick=0.05, bot_after=0.5, joins_per_minute=1e6, join_burst=100)
+NO_BOTS = PoolSettings(wave=0.2, tick=0.05, bot_after=None, joins_per_minute=1e6, join_burst=100)
+#: The sockets a test opened, closed before its app stops (even when it fails).
+OPEN: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def close_sockets(apps: Apps) -> Iterator[None]:
+    yield
+    while OPEN:
+        with contextlib.suppress(Exception):
+            OPEN.pop().__exit__(None, None, None)
+
+
+def join(client: TestClient, **spec: Any) -> tuple[WebSocketTestSession, dict[str, Any]]:
+    socket = client.websocket_connect("/pool/socket")
+    session = socket.__enter__()
+    OPEN.append(socket)
+    session.send_json({"type": "join", **spec})
+    return session, session.receive_json()
+
+
+def until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.05)
+
+
+def waiting_rows(db_path: Path) -> int:
+    with sqlite3.connect(db_path) as db:
+        return int(db.execute("SELECT count(*) FROM pool_entries").fetchone()[0])
+
+
+def game(client: TestClient, game_id: str) -> dict[str, Any]:
+    reply = client.get(f"/api/games/{game_id}")
+    assert reply.status_code == 200, reply.text
+    result: dict[str, Any] = reply.json()
+    return result
+
+
+def test_two_guests_are_paired_in_a_wave(apps: Apps) -> None:
+    client = apps.start(pools=NO_BOTS)
+    one, waiting = join(client, players=2, clock="relaxed", name="Ann")
+    assert waiting["type"] == "waiting" and waiting["pool"] == "relaxed:casual"
+    assert waiting["rating"] == 1000 and waiting["level"] is None  # a newcomer, no bots
+    two, _ = join(client, players=2, clock="relaxed", name="Bob")
+    first, second = one.receive_json(), two.receive_json()
+    assert first["type"] == second["type"] == "paired"
+    assert first["game_id"] == second["game_id"] and {first["seat"], second["seat"]} == {0, 1}
+    assert first["link"].startswith(f"/g/{first['game_id']}#")
+    summary = game(client, first["game_id"])
+    assert summary["status"] == "playing" and summary["clock"]["mode"] == "relaxed"
+    assert sorted(seat["name"] for seat in summary["seats"]) == ["Ann", "Bob"]
+    assert not summary["rated"]
+    for socket in (one, two):
+        with pytest.raises(WebSocketDisconnect):
+            socket.receive_json()
+    until(lambda: waiting_rows(apps.db_path) == 0)
+
+
+def test_different_pools_do_not_meet(apps: Apps) -> None:
+    client = apps.start(pools=NO_BOTS)
+    _blitz, _ = join(client, players=2, clock="blitz")
+    _relaxed, _ = join(client, players=2, clock="relaxed")
+    _three, _ = join(client, players=3, clock="blitz")
+    # Another look at the pools: still three waits (a wave ran in between: none seated).
+    until(lambda: client.get("/api/health").status_code == 200)
+    time.sleep(0.5)  # several waves' time, to show none pairs them (not a timed assertion)
+    assert waiting_rows(apps.db_path) == 3
+    anyone, _ = join(client, players="any", clock="blitz")
+    paired = anyone.receive_json()
+    assert paired["type"] == "paired"
+    assert game(client, paired["game_id"])["players"] in (2, 3)
+
+
+def test_a_three_player_pool_is_filled_with_bots_after_the_wait(apps: Apps) -> None:
+    client = apps.start(pools=FAST)
+    socket, waiting = join(client, players=3, clock="blitz", name="Ann")
+    # Named honestly before the wait ends: a newcomer's rating reaches the weakest level.
+    assert waiting["level"] == "easy" and waiting["bot_after"] == 0.5
+    paired = socket.receive_json()
+    assert paired["type"] == "paired"
+    summary = game(client, paired["game_id"])
+    kinds = sorted((seat["kind"], seat.get("level")) for seat in summary["seats"])
+    assert kinds == [("bot", "easy"), ("bot", "easy"), ("human", None)]
+    assert summary["status"] == "playing"
+
+
+def test_no_bots_wanted_keeps_waiting(apps: Apps) -> None:
+    client = apps.start(pools=FAST)
+    socket, waiting = join(client, players=2, clock="blitz", bots=False)
+    assert waiting["level"] is None and waiting["bot_after"] is None
+    other, _ = join(client, players=3, clock="blitz", bots=True)
+    assert other.receive_json()["type"] == "paired"  # bots came for the other one
+    assert waiting_rows(apps.db_path) == 1
+    socket.close()
+    until(lambda: waiting_rows(apps.db_path) == 0)  # closing the socket leaves the pool
+
+
+def test_bad_joins_get_a_clear_refusal(apps: Apps) -> None:
+    client = apps.start(pools=NO_BOTS)
+    _, answer = join(client, players=5)
+    assert answer["type"] == "refused" and answer["code"] == "bad_message"
+    assert "players" in answer["message"]
+    _socket, answer = join(client, players=2, rated=True)
+    assert answer == {
+        "type": "refused",
+        "code": "sign_in_required",
+        "message": "rated pools are for signed-in accounts: sign in first",
+    }
+    assert waiting_rows(apps.db_path) == 0
+
+
+def test_pool_hopping_is_refused_after_a_few_joins(apps: Apps) -> None:
+    settings = PoolSettings(wave=0.2, tick=0.05, bot_after=None)
+    client = apps.start(pools=settings)
+    sockets = []
+    for _ in range(settings.join_burst):
+        socket, answer = join(client, players=4)
+        assert answer["type"] == "waiting"
+        sockets.append(socket)
+    socket, answer = join(client, players=4)
+    assert answer["code"] == "rate_limited" and "pool joins" in answer["message"]
+    assert waiting_rows(apps.db_path) == settings.join_burst  # the waits there stay
+
+
+def test_an_address_has_a_few_guests_waiting_at_most(apps: Apps) -> None:
+    client = apps.start(pools=NO_BOTS)
+    for _ in range(GUESTS_PER_ADDRESS):
+        assert join(client, players=4)[1]["type"] == "waiting"
+    _, answer = join(client, players=4)
+    assert answer["code"] == "too_many_waiting"
+    assert waiting_rows(apps.db_path) == GUESTS_PER_ADDRESS
+
+
+@pytest.fixture
+def two_instances(pg_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    one = TestClient(create_app(pg_url, bot_delay=0, pools=NO_BOTS))
+    two = TestClient(create_app(pg_url, bot_delay=0, pools=NO_BOTS))
+    with one, two:
+        yield one, two
+        while OPEN:
+            with contextlib.suppress(Exception):
+                OPEN.pop().__exit__(None, None, None)
+
+
+@pytest.mark.e2e
+def test_players_on_two_instances_are_paired(two_instances: tuple[TestClient, TestClient]) -> None:
+    one, two = two_instances
+    assert one.get("/api/health").json()["instance"] != two.get("/api/health").json()["instance"]
+    a, _ = join(one, players=2, clock="turn_1d", name="Ann")
+    b, _ = join(two, players=2, clock="turn_1d", name="Bob")
+    paired_a, paired_b = a.receive_json(), b.receive_json()
+    assert paired_a["game_id"] == paired_b["game_id"]
+    summary = game(two, paired_a["game_id"])
+    assert sorted(seat["name"] for seat in summary["seats"]) == ["Ann", "Bob"]
+    # A table of three across both instances, the third on either.
+    c, _ = join(one, players=3, clock="blitz")
+    d, _ = join(two, players=3, clock="blitz")
+    e, _ = join(two, players=3, clock="blitz")
+    ids = {socket.receive_json()["game_id"] for socket in (c, d, e)}
+    assert len(ids) == 1
+
+
+def test_a_rated_pool_pairs_accounts_and_one_account_waits_once(apps: Apps) -> None:
+    from tests.web.test_accounts import CHEAP, sign_up
+
+    client = apps.start(pools=NO_BOTS, passwords=CHEAP)
+    sign_up(client, "Ana")
+    ana, waiting = join(client, players=2, clock="blitz", rated=True)
+    assert waiting["pool"] == "blitz:rated" and waiting["rating"] == 1000
+    _, again = join(client, players=3, clock="relaxed")  # another tab of the same account
+    assert again["code"] == "already_waiting"
+    client.cookies.clear()
+    sign_up(client, "Bob")
+    bob, _ = join(client, players=2, clock="blitz", rated=True)
+    paired = bob.receive_json()
+    assert ana.receive_json()["game_id"] == paired["game_id"]
+    summary = game(client, paired["game_id"])
+    assert summary["rated"] and summary["status"] == "playing"
+    assert sorted(seat["name"] for seat in summary["seats"]) == ["Ana", "Bob"]
+    # Each seat is its account's, as a lobby's join links it: the game is rated at its end.
+    with sqlite3.connect(apps.db_path) as db:
+        linked = db.execute(
+            "SELECT count(account_id) FROM seats WHERE game_id = ?", (paired["game_id"],)
+        ).fetchone()[0]
+    assert linked == 2
