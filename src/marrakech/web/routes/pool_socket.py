@@ -93,7 +93,13 @@ async def _wait(websocket: WebSocket, context: Context, address: str) -> None:
     if signed is not None:  # the account's seat, as a lobby's join links it
         await context.accounts.claim(signed, [(seated.game_id, seated.token)])
     link = seat_link(seated.game_id, seated.token)
-    answer = {"type": "paired", "game_id": seated.game_id, "seat": seated.seat, "link": link}
+    answer = {
+        "type": "paired",
+        "game_id": seated.game_id,
+        "seat": seated.seat,
+        "token": seated.token,
+        "link": link,
+    }
     await websocket.send_text(json.dumps(answer))
     with contextlib.suppress(RuntimeError):
         await websocket.close()
