@@ -117,6 +117,8 @@ def test_no_bots_wanted_keeps_waiting(apps: Apps) -> None:
     assert waiting["level"] is None and waiting["bot_after"] is None
     other, _ = join(client, players=3, clock="blitz", bots=True)
     assert other.receive_json()["type"] == "paired"  # bots came for the other one
+    until(lambda: waiting_rows(apps.db_path) == 1)  # its row is deleted once handed over
+    time.sleep(FAST.bot_after or 0)  # past the wait again (not a timed assertion)
     assert waiting_rows(apps.db_path) == 1
     socket.close()
     until(lambda: waiting_rows(apps.db_path) == 0)  # closing the socket leaves the pool
