@@ -17,7 +17,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from marrakech.web.app import create_app
-from marrakech.web.pools import GUESTS_PER_ADDRESS, PoolSettings
+from marrakech.web.pools import PoolSettings
 from tests.web.conftest import Apps
 
 #: Waves and looks fast, bots after half a second: tests wait for events, never for
@@ -153,11 +153,11 @@ def test_pool_hopping_is_refused_after_a_few_joins(apps: Apps) -> None:
 
 def test_an_address_has_a_few_guests_waiting_at_most(apps: Apps) -> None:
     client = apps.start(pools=NO_BOTS)
-    for _ in range(GUESTS_PER_ADDRESS):
+    for _ in range(NO_BOTS.guests_per_address):
         assert join(client, players=4)[1]["type"] == "waiting"
     _, answer = join(client, players=4)
     assert answer["code"] == "too_many_waiting"
-    assert waiting_rows(apps.db_path) == GUESTS_PER_ADDRESS
+    assert waiting_rows(apps.db_path) == NO_BOTS.guests_per_address
 
 
 @pytest.fixture
@@ -212,3 +212,18 @@ def test_a_rated_pool_pairs_accounts_and_one_account_waits_once(apps: Apps) -> N
             "SELECT count(account_id) FROM seats WHERE game_id = ?", (paired["game_id"],)
         ).fetchone()[0]
     assert linked == 2
+
+
+def test_the_metrics_show_the_players_waiting_in_each_pool(db_path: Path) -> None:
+    app = create_app(db_path, bot_delay=0, metrics_port=9464, pools=NO_BOTS)
+    with TestClient(app, client=("127.0.0.1", 5000)) as client:
+        join(client, players=4, clock="blitz")
+        join(client, players=4, clock="blitz")
+        join(client, players=3, clock="relaxed", rated=False)
+        scraped = client.get("http://testserver:9464/metrics")
+        assert scraped.status_code == 200
+        lines = scraped.text.splitlines()
+        assert 'marrakech_pool_waiting{pool="blitz:casual"} 2.0' in lines
+        assert 'marrakech_pool_waiting{pool="relaxed:casual"} 1.0' in lines
+        while OPEN:
+            OPEN.pop().__exit__(None, None, None)

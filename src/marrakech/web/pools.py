@@ -58,8 +58,6 @@ log = logging.getLogger("marrakech.web")
 #: The clocks a pool may have (the lobby's, but no clock at all: a pool's game is played
 #: now, or turn by turn).
 PoolClock = Literal["blitz", "relaxed", "turn_1h", "turn_12h", "turn_1d", "turn_3d"]
-#: Guests waiting at once from one address (one player each: a tab, a device).
-GUESTS_PER_ADDRESS = 4
 
 
 @dataclass(frozen=True)
@@ -78,6 +76,8 @@ class PoolSettings:
     #: not pay.
     joins_per_minute: float = 4.0
     join_burst: int = 3
+    #: Guests waiting at once from one address (one player each: a tab, a device).
+    guests_per_address: int = 4
 
     @property
     def joins(self) -> Rate:
@@ -235,11 +235,12 @@ class Pools:
                 "already_waiting",
                 "you are already waiting in a pool (another tab?): one pool at a time",
             )
-        if account is None and int(next(iter(count[0].values()))) >= GUESTS_PER_ADDRESS:
+        guests = self.settings.guests_per_address
+        if account is None and int(next(iter(count[0].values()))) >= guests:
             await self.store.transact([self._step(self.q.forget, id=ticket)])
             raise PoolRefused(
                 "too_many_waiting",
-                f"{GUESTS_PER_ADDRESS} guests already wait from your address: one pool a player",
+                f"{guests} guests already wait from your address: one pool a player",
             )
         self.waiters[ticket] = asyncio.get_running_loop().create_future()
         bots = spec.bots and self.settings.bot_after is not None
