@@ -186,9 +186,8 @@ def main() -> None:
     print(f"{args.players} players over {args.seconds:.0f} s on 2 instances ({wall:.1f} s in all)")
     print(f"  paired {len(paired)}, left {sum(k == 'left' for k, _, _ in results)},", end=" ")
     print(f"refused {len(refused)} {sorted(set(refused))}")
-    print(
-        f"  join -> game start: p50 {percentile(paired, 50):.2f} s, p95 {percentile(paired, 95):.2f} s"
-    )
+    p50, p95 = percentile(paired, 50), percentile(paired, 95)
+    print(f"  join -> game start: p50 {p50:.2f} s, p95 {p95:.2f} s")
     per_table = cpu / tables if tables else float("nan")
     print(f"  tables {tables}; server CPU {cpu:.2f} s, {per_table * 1000:.1f} ms per table")
 
