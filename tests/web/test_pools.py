@@ -227,3 +227,48 @@ def test_the_metrics_show_the_players_waiting_in_each_pool(db_path: Path) -> Non
         assert 'marrakech_pool_waiting{pool="relaxed:casual"} 1.0' in lines
         while OPEN:
             OPEN.pop().__exit__(None, None, None)
+
+
+def test_a_table_past_the_caps_is_refused_to_its_players(apps: Apps) -> None:
+    from marrakech.web.limits import Limits
+
+    client = apps.start(pools=NO_BOTS, limits=Limits(games_per_client=1))
+    client.post("/api/games", json={"players": 2, "seats": [{"kind": "human"}] * 2})
+    one, _ = join(client, players=2)
+    two, _ = join(client, players=2)
+    for socket in (one, two):
+        answer = socket.receive_json()
+        assert answer["type"] == "refused" and answer["code"] == "too_many_games"
+        assert "games under way" in answer["message"]
+    until(lambda: waiting_rows(apps.db_path) == 0)
+
+
+@pytest.mark.e2e
+def test_the_waves_go_on_when_their_instance_stops(pg_url: str) -> None:
+    """The lease's holder stops: the other instance takes the lease once it runs out
+    and pairs the players who wait on it."""
+    import psycopg
+
+    settings = PoolSettings(
+        wave=0.2, tick=0.05, bot_after=None, lease=1.0, joins_per_minute=1e6, join_burst=100
+    )
+    one = TestClient(create_app(pg_url, bot_delay=0, pools=settings))
+    two = TestClient(create_app(pg_url, bot_delay=0, pools=settings))
+    with one, two:
+        clients = {c.get("/api/health").json()["instance"]: c for c in (one, two)}
+
+        def owner() -> str | None:
+            with psycopg.connect(pg_url) as db:
+                row = db.execute("SELECT owner FROM pool_lease").fetchone()
+            return None if row is None else str(row[0])
+
+        until(lambda: owner() in clients)
+        holder = clients.pop(str(owner()))
+        holder.__exit__(None, None, None)
+        (survivor,) = clients.values()
+        a, _ = join(survivor, players=2)
+        b, _ = join(survivor, players=2)
+        assert a.receive_json()["game_id"] == b.receive_json()["game_id"]
+        assert owner() == survivor.get("/api/health").json()["instance"]
+        while OPEN:
+            OPEN.pop().__exit__(None, None, None)
