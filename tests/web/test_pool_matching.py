@@ -11,6 +11,7 @@ from marrakech.web.pool_matching import (
     Rules,
     Table,
     Waiting,
+    fill_open_table,
     full_table,
     match,
 )
@@ -105,3 +106,17 @@ def test_a_large_wave_is_matched_quickly() -> None:
     tables = match(waiting, Rules(bot_after=None))
     seated = [key for table in tables for key in table.players]
     assert len(seated) == len(set(seated)) > 2500
+
+
+def test_an_open_table_takes_the_nearest_players_who_accept_its_size() -> None:
+    waiting = [
+        Waiting("far", 1400),
+        Waiting("near", 1020, sizes=ANY),
+        Waiting("two", 1000),
+        Waiting("close", 990, sizes=frozenset({3})),
+    ]
+    assert fill_open_table(1000, 3, 2, waiting) == ["close", "near"]
+    assert fill_open_table(1000, 2, 1, waiting) == ["two"]
+    # Far apart: only once the waiting player's tolerance reaches the host.
+    assert fill_open_table(1000, 2, 3, [Waiting("far", 1400)]) == []
+    assert fill_open_table(1000, 2, 3, [Waiting("far", 1400, misses=5)]) == ["far"]

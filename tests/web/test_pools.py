@@ -272,3 +272,34 @@ def test_the_waves_go_on_when_their_instance_stops(pg_url: str) -> None:
         assert owner() == survivor.get("/api/health").json()["instance"]
         while OPEN:
             OPEN.pop().__exit__(None, None, None)
+
+
+def test_a_turn_based_table_stays_open_to_the_pool_until_it_starts(apps: Apps) -> None:
+    client = apps.start(pools=FAST)
+    host, waiting = join(client, players=3, clock="turn_1d", name="Ann")
+    assert waiting["level"] == "easy"
+    # After the wait: a game of hers whose empty seats stay open, not bots at once.
+    made = host.receive_json()
+    summary = game(client, made["game_id"])
+    assert summary["status"] == "waiting" and summary["open_seats"] == [1, 2]
+    assert summary["clock"]["stand_in_level"] == "easy"  # the level her rating reaches
+    join(client, players=2, clock="turn_1d", bots=False)  # another size: not at her table
+    bob, _ = join(client, players=3, clock="turn_1d", name="Bob", bots=False)
+    assert bob.receive_json()["game_id"] == made["game_id"]
+    cy, _ = join(client, players="any", clock="turn_1d", name="Cy", bots=False)
+    assert cy.receive_json()["game_id"] == made["game_id"]
+    summary = game(client, made["game_id"])
+    assert summary["status"] == "playing" and summary["open_seats"] == []
+    assert sorted(seat["name"] for seat in summary["seats"]) == ["Ann", "Bob", "Cy"]
+    # Started: the table is closed to the pool; the 2-player wait is still there.
+    join(client, players=3, clock="turn_1d", bots=False)
+    until(lambda: waiting_rows(apps.db_path) == 2)
+    assert all(row[0] != "table" for row in open_tables(apps.db_path))
+
+
+def open_tables(db_path: Path) -> list[tuple[str]]:
+    with sqlite3.connect(db_path) as db:
+        return [
+            (str(row[0]).split(":")[0],)
+            for row in db.execute("SELECT id FROM pool_entries WHERE instance = ''")
+        ]

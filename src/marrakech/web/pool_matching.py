@@ -171,3 +171,21 @@ def full_table(waiting: Sequence[Waiting]) -> bool:
     """Whether enough players wait for some size to make a table of it (a wave then
     starts at once rather than at its time)."""
     return any(sum(size in player.sizes for player in waiting) >= size for size in SIZES)
+
+
+def fill_open_table(rating: float, size: int, seats: int, waiting: Iterable[Waiting]) -> list[str]:
+    """The players who take ``seats`` open seats of a table of ``size`` already made (a
+    turn-based game that waits for people, its host rated ``rating``): those who accept
+    its size, nearest in rating first, each within their own tolerance.
+
+    >>> waiting = [Waiting("a", 1300), Waiting("b", 1100), Waiting("c", 1010)]
+    >>> fill_open_table(1000, 2, 1, waiting), fill_open_table(1000, 3, 1, waiting)
+    (['c'], [])
+    """
+    fits = [
+        player
+        for player in waiting
+        if size in player.sizes and abs(player.rating - rating) <= player.tolerance
+    ]
+    fits.sort(key=lambda player: (abs(player.rating - rating), player.key))
+    return [player.key for player in fits[:seats]]

@@ -42,7 +42,14 @@ from typing import Any, Literal
 from pydantic import Field
 
 from marrakech.web.budgets import Budgets, Rate
-from marrakech.web.pool_matching import Rules, Table, Waiting, full_table, match
+from marrakech.web.pool_matching import (
+    Rules,
+    Table,
+    Waiting,
+    fill_open_table,
+    full_table,
+    match,
+)
 from marrakech.web.protocol import LEVEL_PLAYERS, LEVELS, ApiError, CreateGame, SeatSpec
 from marrakech.web.protocol.client import Lang, StrictModel
 from marrakech.web.protocol.display_names import Name
@@ -50,7 +57,7 @@ from marrakech.web.ratings import START, Rating, bot_seeds, plays_like, shown
 from marrakech.web.ratings.queries import RatingQueries
 from marrakech.web.ratings.standings import rating_of
 from marrakech.web.room_manager import RoomManager
-from marrakech.web.store.pool_queries import PoolQueries, pool_queries
+from marrakech.web.store.pool_queries import ENTRY_WRITTEN, PoolQueries, pool_queries
 from marrakech.web.store.schema import Dialects
 
 log = logging.getLogger("marrakech.web")
@@ -58,6 +65,10 @@ log = logging.getLogger("marrakech.web")
 #: The clocks a pool may have (the lobby's, but no clock at all: a pool's game is played
 #: now, or turn by turn).
 PoolClock = Literal["blitz", "relaxed", "turn_1h", "turn_12h", "turn_1d", "turn_3d"]
+
+
+#: The name of a guest who hosts an open table without giving one (the lobby shows it).
+GUEST_HOST = "Guest"
 
 
 @dataclass(frozen=True)
@@ -353,6 +364,9 @@ class Pools:
                 )
                 for row in entries
             ]
+            by_id = {row["id"]: row for row in entries}
+            if pool.startswith("turn_"):  # the open tables first: their games wait
+                waiting = await self._fill_open(pool, waiting, by_id)
             if not regular and not full_table(waiting):
                 continue
             blocked = await self._blocked(entries)
@@ -360,7 +374,6 @@ class Pools:
             if not regular:
                 tables = [table for table in tables if table.bots == 0]
             self.wave_cpu += time.process_time() - started
-            by_id = {row["id"]: row for row in entries}
             for table in tables:
                 await self._start(pool, table, by_id)
             if regular:
@@ -396,8 +409,13 @@ class Pools:
         people = [rows[key] for key in table.players]
         random.shuffle(people)
         clock, kind = pool.split(":")
+        # A turn-based game is not played at once: its empty seats stay open to the
+        # pool's next players until its host starts it (with bots) or they are taken.
+        open_rest = table.bots > 0 and clock.startswith("turn_")
         try:
-            seats = await self._game(people, table.bots, clock, kind == "rated")
+            seats = await self._game(people, table.bots, clock, kind == "rated", open_rest)
+            if open_rest:
+                await self._open_table(pool, people[0], table.size, seats[people[0]["id"]][0])
         except ApiError as error:
             refusal = f"{error.code}: {error.message}"
             seats = {row["id"]: ("-", -1, "", refusal) for row in people}
@@ -416,23 +434,34 @@ class Pools:
         await self.store.transact(steps)
 
     async def _game(
-        self, people: list[dict[str, Any]], bots: int, clock: str, rated: bool
+        self,
+        people: list[dict[str, Any]],
+        bots: int,
+        clock: str,
+        rated: bool,
+        open_rest: bool = False,
     ) -> dict[str, tuple[str, int, str, str | None]]:
         """Make a table's game as the lobby does: the first person hosts it (a rated
         game's other people join its open seats, one person a seat at creation), bots
-        of the host's level after them. Each wait's game, seat and token."""
+        of the host's level after them (``open_rest``: open seats instead, the host's
+        bots' level the game's stand-in). Each wait's game, seat and token."""
         host = people[0]
-        seat_specs = [SeatSpec(kind="human", name=host["name"])]
+        name = host["name"] or GUEST_HOST
+        seat_specs = [SeatSpec(kind="human", name=name if open_rest else host["name"])]
         for row in people[1:]:
             seat_specs.append(SeatSpec(kind="open" if rated else "human", name=row["name"]))
-        seat_specs += [SeatSpec(kind="bot", level=host["level"]) for _ in range(bots)]
+        for _ in range(bots):
+            seat_specs.append(
+                SeatSpec(kind="open") if open_rest else SeatSpec(kind="bot", level=host["level"])
+            )
         spec = CreateGame(
             players=len(seat_specs),
             seats=seat_specs,
             clock=clock,  # type: ignore[arg-type]  # a pool's clock is a game's
             rated=rated,
             lang=host["lang"],
-            name=host["name"] if rated else "",
+            name=name if rated or open_rest else "",
+            stand_in_level=host["level"],
         )
         room, tokens = await self.manager.create(spec, host["address"])
         seats: dict[str, tuple[str, int, str, str | None]] = {}
@@ -442,6 +471,55 @@ class Pools:
                 token = await self.manager.join(room.game_id, number, row["name"])
             seats[row["id"]] = (room.game_id, number, token, None)
         return seats
+
+    async def _open_table(self, pool: str, host: dict[str, Any], size: int, game_id: str) -> None:
+        """Keep a turn-based table open to the pool's next players (:meth:`_fill_open`)."""
+        values = {name: host[name] for name in ENTRY_WRITTEN}
+        values |= {
+            "id": f"table:{game_id}",
+            "player": f"table:{game_id}",
+            "sizes": str(size),
+            "bots": False,
+            "instance": "",
+            "game_id": game_id,
+        }
+        await self.store.transact([self._step(self.q.add_table, **values)])
+
+    async def _fill_open(
+        self, pool: str, waiting: list[Waiting], rows: dict[str, dict[str, Any]]
+    ) -> list[Waiting]:
+        """Seat waiting players at the pool's open tables (turn-based games not yet
+        started), nearest in rating first; a table whose game started, or that the
+        lobby no longer shows (``open_game_ttl``), is closed. The players left waiting."""
+        (tables,) = await self.store.transact([self._step(self.q.open_tables, pool=pool)])
+        seated: set[str] = set()
+        for table in tables:
+            fresh = self.clock() - float(table["joined"]) < self.manager.open_game_ttl
+            games = await self.store.summaries([table["game_id"]]) if fresh else []
+            game = games[0] if games else None
+            free = [] if game is None or game.status != "waiting" else game.seats
+            open_seats = [seat.seat for seat in free if seat.kind == "open"]
+            if not open_seats:
+                await self.store.transact([self._step(self.q.forget, id=table["id"])])
+                continue
+            assert game is not None
+            left = [player for player in waiting if player.key not in seated]
+            chosen = fill_open_table(float(table["rating"]), game.players, len(open_seats), left)
+            for key, seat in zip(chosen, open_seats, strict=False):
+                (taken,) = await self.store.transact([self._step(self.q.take, id=key)])
+                if not taken:
+                    continue
+                try:
+                    token = await self.manager.join(game.id, seat, rows[key]["name"])
+                except (ApiError, KeyError):  # the seat went meanwhile: they wait on
+                    await self.store.transact([self._step(self.q.let_go, id=key)])
+                    continue
+                seated.add(key)
+                values = {"new_game": game.id, "new_seat": seat, "new_token": token}
+                await self.store.transact(
+                    [self._step(self.q.seat, id=key, new_refusal=None, **values)]
+                )
+        return [player for player in waiting if player.key not in seated]
 
     async def waiting_counts(self) -> dict[str, int]:
         """Players waiting in each pool, every instance's (the metrics' gauge)."""

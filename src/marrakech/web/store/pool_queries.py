@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import ClauseElement
@@ -116,6 +116,14 @@ class PoolQueries:
                 token=P("new_token"),
                 refusal=P("new_refusal"),
             )
+        )
+        # A turn-based table still open to people (its game waits, its host chose bots
+        # after the wait): a row of no instance, holding the game; the waves fill it.
+        self.add_table = compiled(
+            insert(e).values({name: P(name) for name in ENTRY_WRITTEN} | {"game_id": P("game_id")})
+        )
+        self.open_tables = compiled(
+            select(e).where(e.c.pool == P("pool"), e.c.instance == "", e.c.game_id.is_not(None))
         )
         self.count = compiled(
             select(e.c.pool, func.count().label("waiting"))

@@ -182,7 +182,9 @@ function settings(L) {
 function waitingLines() {
   const w = P.waiting;
   const lines = [h("p", { class: "pool-status", role: "status", "data-testid": "pool-waiting" }, t("pool.waiting", { what: summary(P.choice) }))];
-  if (w && w.level) lines.push(h("p", { "data-testid": "pool-bots-note" }, t("pool.bots.note", { level: levelName(w.level), seconds: Math.round(w.bot_after) })));
+  // A turn-based game is not played at once: its empty seats stay open to the pool.
+  const note = P.choice.clock.startsWith("turn_") ? "pool.bots.note.turn" : "pool.bots.note";
+  if (w && w.level) lines.push(h("p", { "data-testid": "pool-bots-note" }, t(note, { level: levelName(w.level), seconds: Math.round(w.bot_after) })));
   else if (w && !w.pending) lines.push(h("p", {}, t("pool.bots.none")));
   return lines;
 }
