@@ -303,3 +303,46 @@ def open_tables(db_path: Path) -> list[tuple[str]]:
             (str(row[0]).split(":")[0],)
             for row in db.execute("SELECT id FROM pool_entries WHERE instance = ''")
         ]
+
+
+@pytest.mark.e2e
+def test_marrakech_serve_takes_the_pools_options(tmp_path: Path) -> None:
+    import asyncio
+    import json
+    import subprocess
+    import sys
+
+    import websockets.asyncio.client as websockets
+
+    from tests.web.servers import Served
+
+    for option, value, expected in [
+        ("--pool-wave", "0", "--pool-wave: expected seconds above 0, under a day; found '0'"),
+        ("--pool-bots-after", "soon", "expected seconds from 0, under a day, or 'never'"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-m", "marrakech.web", "--port", "0", option, value],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 2 and expected in done.stderr, done.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing was created
+
+    server = Served(tmp_path / "games.sqlite3", "--pool-bots-after", "0", "--pool-wave", "0.2")
+
+    async def alone() -> dict[str, Any]:
+        uri = server.url.replace("http", "ws") + "pool/socket"
+        async with websockets.connect(uri, ping_interval=None) as ws:
+            await ws.send(json.dumps({"type": "join", "players": 2, "clock": "blitz"}))
+            waiting = json.loads(await ws.recv())
+            assert waiting["bot_after"] == 0, waiting
+            paired: dict[str, Any] = json.loads(await ws.recv())
+            return paired
+
+    try:
+        paired = asyncio.run(alone())
+        assert paired["type"] == "paired"
+    finally:
+        server.stop()

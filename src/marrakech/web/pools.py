@@ -28,9 +28,11 @@ page before they choose.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -100,6 +102,44 @@ class PoolSettings:
                 raise ValueError(f"{name}: expected seconds > 0, found {getattr(self, name)}")
         if self.bot_after is not None and self.bot_after < 0:
             raise ValueError(f"bot_after: expected seconds >= 0, found {self.bot_after}")
+
+
+def add_pool_options(parser: argparse.ArgumentParser) -> None:
+    """``marrakech serve``'s quick-pairing options (docs/web.md, "Quick pairing")."""
+    pools = parser.add_argument_group("quick pairing", "the pools of Play now (docs/web.md)")
+    pools.add_argument(
+        "--pool-wave",
+        default="3",
+        metavar="SECONDS",
+        help="seconds between two waves of a pool (3); a full table is made at once",
+    )
+    pools.add_argument(
+        "--pool-bots-after",
+        default="20",
+        metavar="SECONDS",
+        help="seconds before bots fill a waiting player's table, or 'never' (20)",
+    )
+
+
+def pool_settings(args: argparse.Namespace) -> PoolSettings:
+    """The pools' settings of ``serve``'s options; a ValueError says what is wrong."""
+    wave = _seconds("--pool-wave", args.pool_wave, "seconds above 0, under a day", 0.0, above=True)
+    if args.pool_bots_after == "never":
+        return PoolSettings(wave=wave, bot_after=None)
+    expected = "seconds from 0, under a day, or 'never'"
+    bots = _seconds("--pool-bots-after", args.pool_bots_after, expected, 0.0)
+    return PoolSettings(wave=wave, bot_after=bots)
+
+
+def _seconds(option: str, text: str, expected: str, lowest: float, above: bool = False) -> float:
+    """``text`` as seconds from ``lowest`` (``above``: excluded) to a day."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (lowest < seconds if above else lowest <= seconds) or not seconds < 86400:
+        raise ValueError(f"{option}: expected {expected}; found {text!r}")
+    return seconds
 
 
 class PoolJoin(StrictModel):
