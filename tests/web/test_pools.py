@@ -129,7 +129,12 @@ def test_bad_joins_get_a_clear_refusal(apps: Apps) -> None:
     _, answer = join(client, players=5)
     assert answer["type"] == "refused" and answer["code"] == "bad_message"
     assert "players" in answer["message"]
-    _socket, answer = join(client, players=2, rated=True)
+    binary = client.websocket_connect("/pool/socket")
+    session = binary.__enter__()
+    OPEN.append(binary)
+    session.send_bytes(b"\xff not json")
+    assert session.receive_json()["code"] == "bad_message"
+    _, answer = join(client, players=2, rated=True)
     assert answer == {
         "type": "refused",
         "code": "sign_in_required",

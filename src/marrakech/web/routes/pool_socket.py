@@ -53,7 +53,11 @@ async def pool_socket(websocket: WebSocket, context: Context) -> None:
 async def _wait(websocket: WebSocket, context: Context, address: str) -> None:
     pools = context.pools
     try:
-        text = await asyncio.wait_for(websocket.receive_text(), context.hello_timeout)
+        message = await asyncio.wait_for(websocket.receive(), context.hello_timeout)
+        if message["type"] == "websocket.disconnect":
+            return
+        # A binary frame is read as UTF-8 JSON, as the game's socket reads it.
+        text = message.get("text") or (message.get("bytes") or b"").decode("utf-8", "replace")
         spec = PoolJoin.model_validate_json(text[:2000])
     except (ValidationError, TimeoutError) as error:
         found = "nothing in time" if isinstance(error, TimeoutError) else str(error)[:300]
@@ -86,8 +90,8 @@ async def _wait(websocket: WebSocket, context: Context, address: str) -> None:
     if seated is None:  # the page left (or closed) first
         return
     if seated.refusal is not None:
-        code, _, message = seated.refusal.partition(": ")
-        await websocket.send_text(refused(code, message))
+        code, _, why = seated.refusal.partition(": ")
+        await websocket.send_text(refused(code, why))
         await websocket.close(CLOSE_REFUSED)
         return
     if signed is not None:  # the account's seat, as a lobby's join links it
