@@ -351,3 +351,46 @@ def test_marrakech_serve_takes_the_pools_options(tmp_path: Path) -> None:
         assert paired["type"] == "paired"
     finally:
         server.stop()
+
+
+def test_accounts_that_blocked_each_other_are_not_seated_together(apps: Apps) -> None:
+    from collections.abc import Sequence
+
+    from tests.web.test_accounts import CHEAP, sign_up
+
+    client = apps.start(pools=NO_BOTS, passwords=CHEAP)
+    ids = {}
+    sockets = {}
+    blocked: list[tuple[str, str]] = []
+
+    async def blocks(accounts: Sequence[str]) -> list[tuple[str, str]]:
+        return [pair for pair in blocked if set(pair) <= set(accounts)]
+
+    client.app.state.web.pools.blocks = blocks  # type: ignore[attr-defined]
+    for name in ("Ana", "Bob", "Cy"):
+        client.cookies.clear()
+        ids[name] = sign_up(client, name)["id"]
+        if name == "Bob":
+            blocked.append((ids["Ana"], ids["Bob"]))
+        sockets[name], _ = join(client, players=2, clock="blitz")
+        if name == "Bob":  # Ana and Bob wait side by side, waves go by
+            time.sleep(0.6)  # several waves (not a timed assertion: nothing may happen)
+            assert waiting_rows(apps.db_path) == 2
+    # Cy sits with one of them (either is as near), never the two together.
+    until(lambda: len(linked_seats(apps.db_path)) == 2)
+    (players,) = [set(accounts) for accounts in linked_seats_by_game(apps.db_path).values()]
+    assert ids["Cy"] in players and {ids["Ana"], ids["Bob"]} - players
+    assert waiting_rows(apps.db_path) == 1  # the other waits on
+
+
+def linked_seats(db_path: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute("SELECT game_id, account_id FROM seats WHERE account_id IS NOT NULL")
+        return [(str(game), str(account)) for game, account in rows]
+
+
+def linked_seats_by_game(db_path: Path) -> dict[str, list[str]]:
+    games: dict[str, list[str]] = {}
+    for game_id, account in linked_seats(db_path):
+        games.setdefault(game_id, []).append(account)
+    return games
