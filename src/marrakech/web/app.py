@@ -43,8 +43,19 @@ from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.context import ExternalBots, WebContext
 from marrakech.web.limits import Limits
 from marrakech.web.metrics import LOOPBACK, MetricsListener, Network
+from marrakech.web.pools import PoolSettings
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
-from marrakech.web.routes import api, friends, learn, my_games, pages, players, reminders, socket
+from marrakech.web.routes import (
+    api,
+    friends,
+    learn,
+    my_games,
+    pages,
+    players,
+    pool_socket,
+    reminders,
+    socket,
+)
 from marrakech.web.routes import push as push_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.static_files import StaticVersion, VersionedStatic
@@ -91,6 +102,7 @@ def create_app(
     metrics_port: int | None = None,
     metrics_allow: Sequence[Network] = LOOPBACK,
     store_retry: float = RETRY_SECONDS,
+    pools: PoolSettings | None = None,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -120,6 +132,7 @@ def create_app(
     nowhere.
     ``store_retry``: seconds a store failing for a moment (a database restart) is tried
     again before an action is refused (:mod:`marrakech.web.store.retry`).
+    ``pools``: quick pairing's waves, bots and lease (:mod:`marrakech.web.pools`).
     """
     hide_frames()
     context = WebContext(
@@ -148,6 +161,7 @@ def create_app(
         turn_scale=turn_scale,
         sweep_seconds=sweep_seconds,
         store_retry=store_retry,
+        pool_settings=pools,
     )
     app = FastAPI(
         title="Marrakech",
@@ -179,6 +193,7 @@ def create_app(
     app.include_router(push_routes.router)
     app.include_router(friends.router)
     app.include_router(socket.router)
+    app.include_router(pool_socket.router)
     return app
 
 
@@ -188,11 +203,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     context: WebContext = app.state.web
     manager = await context.open()
     await manager.start()
+    context.pools.start()
     if context.reminders is not None:
         context.reminders.start()
     try:
         yield
     finally:
+        await context.pools.stop()
         if context.reminders is not None:
             await context.reminders.stop()
         await manager.stop()

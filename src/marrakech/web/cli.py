@@ -276,6 +276,9 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
     from marrakech.web.reminders.webpush import add_push_options
 
     add_push_options(parser)  # --web-push, --push-key-file...
+    from marrakech.web.pools import add_pool_options
+
+    add_pool_options(parser)  # --pool-wave, --pool-bots-after
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -414,11 +417,13 @@ def run(args: argparse.Namespace) -> int:
     if args.rate <= 0:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
+    from marrakech.web.pools import pool_settings
     from marrakech.web.reminders.webpush import push_settings
 
     try:
         mail = mail_settings(args)
         push = push_settings(args)
+        pools = pool_settings(args)
     except ValueError as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 2
@@ -478,6 +483,7 @@ def run(args: argparse.Namespace) -> int:
         metrics_port=metrics_port,
         metrics_allow=args.metrics_allow or LOOPBACK,
         store_retry=args.store_retry,
+        pools=pools,
     )
     log_config = json_log_config(args.log_level) if args.log_format == "json" else None
     config = uvicorn.Config(

@@ -11,7 +11,7 @@ it share the games).
 from __future__ import annotations
 
 from collections import Counter as Tally
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
@@ -22,9 +22,10 @@ from fastapi.requests import HTTPConnection
 from marrakech.web.accounts.passwords import Passwords
 from marrakech.web.accounts.service import Accounts
 from marrakech.web.cluster import Cluster
-from marrakech.web.friendships import Friendships
+from marrakech.web.friendships import Friendships, blocked_pairs
 from marrakech.web.limits import ClientRates, FinishedCache, Limits, SocketCounts
 from marrakech.web.metrics import MeteredStore, Metrics
+from marrakech.web.pools import Pools, PoolSettings
 from marrakech.web.room_manager import RoomManager
 from marrakech.web.static_files import StaticVersion
 from marrakech.web.store import GameStatus, GameStore
@@ -91,7 +92,10 @@ class WebContext:
     push: PushSettings | None = None
     #: This instance's metrics (served by ``marrakech serve --metrics``).
     metrics: Metrics = field(default_factory=Metrics)
+    #: Quick pairing's settings (None: the defaults).
+    pool_settings: PoolSettings | None = None
     rooms: RoomManager | None = None
+    _pools: Pools | None = None
     reminders: Reminders | None = None
     _accounts: Accounts | None = None
     _friendships: Friendships | None = None
@@ -144,7 +148,20 @@ class WebContext:
         self.rooms.account_usage = self._accounts.usage_of  # a rematch's caps per account
         if self.mail is not None or self.push is not None:
             self.reminders = self._open_reminders(self.rooms, self.mail)
+        store = self.rooms.store
+
+        async def blocks(account_ids: Sequence[str]) -> list[tuple[str, str]]:
+            pairs = await blocked_pairs(store, account_ids)
+            return [(one, other) for one, other in map(sorted, pairs)]
+
+        self._pools = Pools(self.rooms, self.pool_settings, blocks=blocks)
         watch(self.metrics, self.rooms, self.reminders)
+        self.metrics.gauge(
+            "marrakech_pool_waiting",
+            "Players waiting in each quick-pairing pool (every instance's)",
+            self._pools.waiting_counts,
+            label="pool",
+        )
         return self.rooms
 
     def _open_reminders(self, rooms: RoomManager, mail: MailSettings | None) -> Reminders:
@@ -186,6 +203,13 @@ class WebContext:
         if self._friendships is None:
             raise RuntimeError("the app has not started: its lifespan opens the store")
         return self._friendships
+
+    @property
+    def pools(self) -> Pools:
+        """Quick pairing's pools (opened with the store)."""
+        if self._pools is None:
+            raise RuntimeError("the app has not started: its lifespan opens the store")
+        return self._pools
 
     @property
     def manager(self) -> RoomManager:

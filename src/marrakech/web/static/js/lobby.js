@@ -1,4 +1,4 @@
-// The lobby (/): create a game, invitation links, your games, open games, upload a record.
+// The lobby (/): play now (lobby/play_now.js: quick pairing), create a game, invitation links, your games, open games, upload a record.
 // Its modules: lobby/form.js (the new-game form from GET /api/config, the create request,
 // the invitations), lobby/lists.js (your games, open games, joining), lobby/upload.js,
 // lobby/lines.js (the lines that describe a game, the name remembered).
@@ -11,6 +11,7 @@ import { mineCard, openCard, refresh } from "./lobby/lists.js";
 import { uploadCard } from "./lobby/upload.js";
 import { friendsCard } from "./lobby/friends.js";
 import { learnOffer } from "./learn/offer.js";
+import { playNowCard, leavePool } from "./lobby/play_now.js";
 
 export { createRequest } from "./lobby/form.js";
 
@@ -73,6 +74,7 @@ export function mountLobby(root) {
         h(
           "div",
           { class: "lobby", "data-testid": "lobby" },
+          playNowCard(L),
           learnOffer(),
           hero(),
           h("div", {}, createCard(L)),
@@ -98,5 +100,6 @@ export function mountLobby(root) {
   return () => {
     off();
     clearInterval(timer);
+    leavePool();
   };
 }
