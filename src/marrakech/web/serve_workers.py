@@ -124,11 +124,15 @@ class Supervisor:
         os.write(self.writer, b".")
 
     def stop(self, signum: int = signal.SIGINT, frame: FrameType | None = None) -> None:
-        """Ask every worker to shut down cleanly (uvicorn's ``SIGTERM``)."""
+        """Ask every worker to shut down cleanly, with the signal this process got:
+        Ctrl+C's ``SIGINT`` reaches the workers once, through here (they are in a
+        process group of their own); systemd's ``SIGTERM`` reaches them from it too,
+        and a second ``SIGTERM`` changes nothing (a second ``SIGINT`` would cut
+        uvicorn's shutdown short)."""
         self.stopping = True
         for pid in self.workers:
             with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
+                os.kill(pid, signum)
 
     def wait_ready(self, count: int) -> bool:
         """Whether all ``count`` workers started (False: one ended first)."""
