@@ -66,15 +66,40 @@ def test_workers_need_postgresql(tmp_path: Path) -> None:
 
 
 def test_two_workers_share_the_games_of_one_port(pg_url: str) -> None:
-    server = Served(pg_url, "--workers", "2", "--bot-processes", "0", *ONE_ADDRESS)
+    server = Served(pg_url, "--workers", "2", "--bot-processes", "1", *ONE_ADDRESS)
     try:
         workers = server.children()
         assert len(workers) == 2, workers
         run_showing_logs(play_through(server.url), server=server)
+        # Each worker's bot process and multiprocessing's resource tracker.
+        family = workers + [pid for worker in workers for pid in children_of(worker)]
+        assert len(family) == 6, family
+        server.process.send_signal(signal.SIGINT)  # Ctrl+C
+        assert server.process.wait(timeout=30) == 0
+        deadline = time.monotonic() + 30
+        while [pid for pid in family if alive(pid)]:
+            assert time.monotonic() < deadline, [pid for pid in family if alive(pid)]
+            time.sleep(0.05)
+        log = server.log()
     finally:
         server.stop()
-    # Ctrl+C (SIGINT to the supervisor) ended every worker.
-    assert not [pid for pid in workers if alive(pid)]
+    # Ctrl+C (SIGINT to the supervisor) ended every worker as a lone instance ends: its
+    # bot process's semaphores given back, none left for the resource tracker to find.
+    assert "leaked" not in log, log
+
+
+def children_of(parent: int) -> list[int]:
+    """The processes whose parent is ``parent``, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == parent:
+                found.append(int(entry.name))
+    return found
 
 
 async def play_through(base: str) -> None:

@@ -113,7 +113,7 @@ class Supervisor:
                 if number_of != number:
                     sock.close()
             os.close(self.readers)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # as a lone instance
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             return self.sockets[number]
         self.workers[pid] = number
