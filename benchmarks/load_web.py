@@ -98,6 +98,8 @@ class Instance:
     db: str
     bot_delay: float
     source: str | None
+    #: ``serve --workers``: server processes on the port under one supervisor.
+    workers: int = 1
     port: int = 0
     process: subprocess.Popen[str] | None = None
     address: str = ""
@@ -130,6 +132,10 @@ class Instance:
             command += UNLIMITED
         if "--max-sockets-per-client" in usage:
             command += ["--max-sockets-per-client", "1000000"]
+        if self.workers > 1:
+            if "--workers" not in usage:
+                raise SystemExit("--workers: this server has no --workers option")
+            command += ["--workers", str(self.workers)]
         server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
         assert server.stdout is not None
         line = server.stdout.readline()
@@ -192,9 +198,19 @@ def cpu_seconds(pid: int) -> float | None:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def loop_cpu_seconds(pid: int) -> float | None:
+def loop_cpu_seconds(pid: int, workers: int = 1) -> float | None:
     """User + system CPU time of a process's main thread alone: the event loop, which
-    bounds one instance's capacity (the store's thread and the bot workers are others)."""
+    bounds one instance's capacity (the store's thread and the bot workers are others).
+    With ``serve --workers``, ``pid`` is the supervisor: the sum of its workers' loops
+    (its children's main threads)."""
+    if workers > 1:
+        children = [
+            int(entry.name)
+            for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and (stat := _stat(int(entry.name))) and int(stat[1]) == pid
+        ]
+        loops = [loop_cpu_seconds(child) for child in children]
+        return sum(loop for loop in loops if loop is not None) if children else None
     try:
         text = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
     except OSError:
@@ -326,7 +342,7 @@ async def run(
             tasks.append(seat.play())
     started = time.perf_counter()
     before = [cpu_seconds(pid) for pid in server_pids]
-    loop_before = [loop_cpu_seconds(pid) for pid in server_pids]
+    loop_before = [loop_cpu_seconds(pid, args.workers) for pid in server_pids]
     client_cpu = time.process_time()
     killer = asyncio.create_task(kill_now_and_then(args, fleet, totals)) if args.kills else None
     try:
@@ -337,7 +353,7 @@ async def run(
         killer.cancel()
     elapsed = time.perf_counter() - started
     after = [cpu_seconds(pid) for pid in server_pids]
-    loop_after = [loop_cpu_seconds(pid) for pid in server_pids]
+    loop_after = [loop_cpu_seconds(pid, args.workers) for pid in server_pids]
     spent = [None if a is None or b is None else a - b for a, b in zip(after, before, strict=True)]
     loop_spent = [
         None if a is None or b is None else a - b
@@ -455,7 +471,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         db = args.db or str(Path(folder) / "load.sqlite3")
         try:
             for _ in range(args.instances):
-                fleet.append(Instance(db, args.bot_delay, args.server_src))
+                fleet.append(Instance(db, args.bot_delay, args.server_src, args.workers))
                 fleet[-1].start()
             address = fleet[0].address
             if args.instances > 1:
@@ -556,6 +572,10 @@ CAPACITY_THINK = 0.5
 #: percentile stays under it.
 CAPACITY_P95_MS = 100.0
 CAPACITY_MARK = "<!-- load_web.py --capacity -->"
+#: Seconds a capacity run may take (a saturated one never ends in time otherwise).
+CAPACITY_TIMEOUT = 240.0
+#: Seconds the whole capacity table may take: a run that would end past it is left out.
+CAPACITY_BUDGET = 14 * 60.0
 KILL_MARK = "<!-- load_web.py --kills --write-docs -->"
 
 
@@ -606,21 +626,33 @@ def table(args: argparse.Namespace) -> str:
 def capacity(args: argparse.Namespace) -> str:
     """Run docs/web.md's capacity table: :data:`CAPACITY_GAMES` games of 2 humans and 1
     bot at :data:`CAPACITY_THINK` s to think, on one instance (SQLite, a temporary file)
-    and, with ``--db postgresql://...``, on two behind HAProxy; then say the most games
-    each setup held at p95 under :data:`CAPACITY_P95_MS` ms."""
+    and, with ``--db postgresql://...``, on one instance of two workers (``serve
+    --workers 2``) and on two instances behind HAProxy; then say the most games each
+    setup held at p95 under :data:`CAPACITY_P95_MS` ms. A setup that failed at some
+    number of games is not run at more (it would fail too, and take the longest), so
+    the whole table takes under a quarter of an hour."""
     setups: list[tuple[str, dict[str, Any]]] = [
-        ("1 instance, SQLite", {"instances": 1, "db": None})
+        ("1 instance, SQLite", {"instances": 1, "workers": 1, "db": None})
     ]
     if (args.db or "").startswith("postgresql://"):
-        setups.append(("2 instances, PostgreSQL, HAProxy", {"instances": 2, "db": args.db}))
+        setups += [
+            ("1 instance, 2 workers, PostgreSQL", {"instances": 1, "workers": 2, "db": args.db}),
+            ("2 instances, PostgreSQL, HAProxy", {"instances": 2, "workers": 1, "db": args.db}),
+        ]
     lines = [
         "| setup | games (sockets) | actions/s | p50 | p95 | p99 | server CPU per action"
-        " (its event loop's) | load average |",
-        "|---|---|---|---|---|---|---|---|",
+        " (its event loops') | clients' CPU per action | load average |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     held: dict[str, int] = {}
+    started, longest = time.monotonic(), 0.0
     for name, options in setups:
-        for games in args.capacity_games:
+        for games in sorted(args.capacity_games):
+            if time.monotonic() - started + longest > CAPACITY_BUDGET:
+                lines.append(f"| {name} | {games:,} | not run: the table's time was up |")
+                print(lines[-1], flush=True)
+                break
+            began = time.monotonic()
             run_args = argparse.Namespace(
                 **{
                     **vars(args),
@@ -631,9 +663,11 @@ def capacity(args: argparse.Namespace) -> str:
                     "bots": 1,
                     "spectators": False,
                     "hotseat": False,
+                    "timeout": min(args.timeout, CAPACITY_TIMEOUT),
                 }
             )
             result = measure(run_args)
+            longest = max(longest, time.monotonic() - began)
             lat = result["latency_ms"]
             cpu = " + ".join(
                 "?" if value is None or loop is None else f"{value:.2f} ms ({loop:.2f} ms)"
@@ -644,15 +678,17 @@ def capacity(args: argparse.Namespace) -> str:
                 )
             )
             ok = succeeded(result)
-            if ok and lat["p95"] < CAPACITY_P95_MS:
-                held[name] = max(held.get(name, 0), games)
             lines.append(
                 f"| {name} | {games:,} ({result['connections']:,}) "
                 f"| {result['actions_per_second']:.0f} | {lat['p50']:.1f} ms "
                 f"| {lat['p95']:.1f} ms | {lat['p99']:.1f} ms | {cpu} "
+                f"| {result['client_cpu_ms_per_action']:.2f} ms "
                 f"| {result['load_average']} |" + ("" if ok else " (errors!)")
             )
             print(lines[-1], flush=True)
+            if not ok or lat["p95"] >= CAPACITY_P95_MS:
+                break
+            held[name] = games
     said = "; ".join(
         f"{name}: {held[name]:,} games" if name in held else f"{name}: none of these"
         for name, _ in setups
@@ -660,7 +696,8 @@ def capacity(args: argparse.Namespace) -> str:
     lines += [
         "",
         f"Most games held with p95 under {CAPACITY_P95_MS:.0f} ms ({CAPACITY_THINK:g} s to"
-        f" think, 2 humans and a bot a game): {said}.",
+        f" think, 2 humans and a bot a game; a setup is not run at more games once it"
+        f" failed): {said}.",
     ]
     return "\n".join(lines)
 
@@ -695,6 +732,12 @@ def main() -> int:
     )
     parser.add_argument("--server-src", help="run the server from this source folder")
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="serve --workers N: server processes per instance (needs --db postgresql://...)",
+    )
+    parser.add_argument(
         "--kills",
         type=int,
         default=0,
@@ -726,7 +769,7 @@ def main() -> int:
         "--capacity",
         action="store_true",
         help="run docs/web.md's capacity table (400 to 1000 games, 0.5 s to think; with"
-        " --db postgresql://... also on 2 instances)",
+        " --db postgresql://... also --workers 2 and 2 instances)",
     )
     parser.add_argument(
         "--capacity-games",
@@ -742,6 +785,8 @@ def main() -> int:
         parser.error("--games: expected 1..2000")
     if args.instances > 1 and not (args.db or "").startswith("postgresql://"):
         parser.error("--instances 2 needs --db postgresql://...")
+    if args.workers > 1 and not (args.db or "").startswith("postgresql://"):
+        parser.error("--workers needs --db postgresql://...")
     if args.kills and (args.instances < 2 or args.url):
         parser.error("--kills needs --instances 2 (instances this tool starts and restarts)")
 

@@ -7,6 +7,9 @@ and carrying on from the welcome. Every version it sees is written down with the
 position's notation, so that after the run the stored records can be checked against
 what the server acknowledged (:func:`acknowledged_vs_stored`).
 
+Each connection is a :mod:`light_socket` (a WebSocket client costing a fraction of
+``websockets``' CPU: the clients share the server's machine).
+
 A client may speak from any loopback address (``127.0.0.2``, ``127.0.0.3``...: Linux
 routes the whole 127.0.0.0/8 to the machine), so a load test on the server's machine
 can spread its games over enough addresses to keep each within the per-address limits
@@ -26,8 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from light_socket import connect
 
 from marrakech.record import GameRecord
 
@@ -208,16 +210,16 @@ class Seat:
         """Play until the game is over, reconnecting whenever the connection drops."""
         uri = self.address.replace("http://", "ws://").replace("https://", "wss://")
         uri += f"ws/{self.game_id}"
-        extra: dict[str, Any] = {} if self.source is None else {"local_addr": (self.source, 0)}
+        local = None if self.source is None else (self.source, 0)
         lost_since: float | None = None
         attempt = 0
         while not self.totals.track(self.game_id).over:
             try:
-                async with connect(uri, max_size=2**22, ping_interval=None, **extra) as ws:
+                async with connect(uri, local) as ws:
                     lost_since, attempt = None, 0
                     if await self._session(ws):
                         return
-            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+            except (OSError, TimeoutError):  # light_socket's errors are OSErrors
                 pass
             now = time.monotonic()
             lost_since = lost_since or now

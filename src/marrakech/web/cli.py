@@ -30,7 +30,8 @@ for _module in ("fastapi", "uvicorn", "platformdirs"):
     if importlib.util.find_spec(_module) is None:
         raise ImportError(f"marrakech serve needs {_module}: pip install 'marrakech[web]'")
 
-from marrakech.web.limits import Limits, address_key  # noqa: E402 (after the check above)
+from marrakech.web import serve_workers  # noqa: E402 (after the check above)
+from marrakech.web.limits import Limits, address_key  # noqa: E402
 from marrakech.web.store.retry import RETRY_SECONDS  # noqa: E402
 
 #: The values of ``--external-bots`` (:data:`marrakech.web.context.ExternalBots`).
@@ -184,6 +185,7 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="messages per second allowed per WebSocket connection (20; bursts of 2N)",
     )
+    parser.add_argument("--workers", type=int, default=1, metavar="N", help=serve_workers.HELP)
     parser.add_argument(
         "--bot-processes",
         type=int,
@@ -432,6 +434,9 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, ImportError) as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 1
+    if (refusal := serve_workers.refusal(args.workers, is_postgres(db), args.metrics)) is not None:
+        print(f"marrakech serve: {refusal}", file=sys.stderr)
+        return 2
     try:
         sock = bind(args.host, args.port)
     except OSError as error:
@@ -459,6 +464,18 @@ def run(args: argparse.Namespace) -> int:
             return 1
         listeners.append(metrics_sock)
         metrics_port = metrics_sock.getsockname()[1]
+    address = url(host, port)
+
+    def announce() -> None:
+        print(f"Marrakech is ready at {address}  (Ctrl+C to stop)", flush=True)
+        print(f"Games are stored in {where}", flush=True)
+        if metrics_port is not None:
+            allow = ", ".join(str(n) for n in args.metrics_allow or LOOPBACK)
+            shown = url(listeners[1].getsockname()[0], metrics_port)
+            print(f"Metrics at {shown}metrics  (for {allow})", flush=True)
+
+    # --workers N: from here on, in each worker (the first process supervises them)
+    listeners[0], ready = serve_workers.fork(args.workers, sock, announce)
     app = create_app(
         db,
         bot_delay=args.bot_delay,
@@ -501,7 +518,6 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=5,
         forwarded_allow_ips=args.forwarded_allow_ips,
     )
-    address = url(host, port)
 
     class Server(uvicorn.Server):
         """uvicorn's server, printing the address once it accepts connections."""
@@ -509,12 +525,7 @@ def run(args: argparse.Namespace) -> int:
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:
-                print(f"Marrakech is ready at {address}  (Ctrl+C to stop)", flush=True)
-                print(f"Games are stored in {where}", flush=True)
-                if metrics_port is not None:
-                    allow = ", ".join(str(n) for n in args.metrics_allow or LOOPBACK)
-                    shown = url(listeners[1].getsockname()[0], metrics_port)
-                    print(f"Metrics at {shown}metrics  (for {allow})", flush=True)
+                ready()
 
     server = Server(config)
     try:
