@@ -438,7 +438,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"marrakech serve: {refusal}", file=sys.stderr)
         return 2
     try:
-        sock = bind(args.host, args.port)
+        sock = serve_workers.bind(args.host, args.port)
     except OSError as error:
         print(
             f"marrakech serve: cannot listen on {args.host}:{args.port}: {error.strerror}",
@@ -453,7 +453,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if wanted == port:
                 raise OSError(0, "the site's own port: expected another one")
-            metrics_sock = bind(metrics_host, wanted)
+            metrics_sock = serve_workers.bind(metrics_host, wanted)
         except OSError as error:
             sock.close()
             print(
@@ -610,20 +610,6 @@ def check_store(db: str | Path) -> str:
             await store.close()
 
     return asyncio.run(check())
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening-ready TCP socket on ``host:port`` (``port`` 0: the system picks)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-    except OSError:
-        sock.close()
-        raise
-    sock.set_inheritable(True)
-    return sock
 
 
 def url(host: str, port: int) -> str:

@@ -60,6 +60,20 @@ def refusal(workers: int, postgres: bool, metrics: object) -> str | None:
     return None
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """A listening-ready TCP socket on ``host:port`` (``port`` 0: the system picks)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
 def reuse_port_sockets(first: socket.socket, count: int) -> list[socket.socket]:
     """``count`` sockets bound with ``SO_REUSEPORT`` to the address of ``first`` (closed:
     the option must be set before a socket binds): one per worker, the kernel

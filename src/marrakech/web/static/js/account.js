@@ -46,6 +46,9 @@ const model = {
       b.setAttribute("aria-label", model.account ? t("account.open.signed", { name: model.account.name }) : t("account.open"));
       b.dataset.signedIn = model.account ? "1" : "0";
     }
+    // What the page offers only to accounts (challenges) follows: hidden from a guest.
+    document.documentElement.dataset.signedIn = model.account ? "1" : "0";
+    document.documentElement.dataset.accountName = model.account ? model.account.name : "";
     const d = dialog();
     if (!d || !d.open) return;
     // What was typed survives the drawing (a refusal keeps the name and password to fix).

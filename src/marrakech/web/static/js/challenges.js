@@ -78,6 +78,8 @@ function describe(game) {
  * @param {string} name @param {object} [settings]
  */
 export function challengeButton(name, settings = {}) {
+  // No challenge to oneself (a guest sees none at all: the style sheet hides them).
+  if (document.documentElement.dataset.accountName === name) return h("span", { class: "challenge-box" });
   const said = h("span", { class: "challenge-said", role: "status", "data-testid": "challenge-said" });
   const button = h(
     "button",
