@@ -46,6 +46,7 @@ from marrakech.web.metrics import LOOPBACK, MetricsListener, Network
 from marrakech.web.protocol import ApiError, ApiErrorCode, HttpError
 from marrakech.web.routes import api, learn, my_games, pages, players, reminders, socket
 from marrakech.web.routes import push as push_routes
+from marrakech.web.routes import tournaments as tournament_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from marrakech.web.reminders.senders import Sender
     from marrakech.web.reminders.settings import MailSettings
     from marrakech.web.reminders.webpush import PushSettings
+    from marrakech.web.tournaments.schedule import Recurring
 
 STATIC_DIR = Path(__file__).with_name("static")
 
@@ -91,6 +93,8 @@ def create_app(
     metrics_port: int | None = None,
     metrics_allow: Sequence[Network] = LOOPBACK,
     store_retry: float = RETRY_SECONDS,
+    tournament_schedule: Sequence[Recurring] = (),
+    tournament_tick: float = 1.0,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -120,6 +124,9 @@ def create_app(
     nowhere.
     ``store_retry``: seconds a store failing for a moment (a database restart) is tried
     again before an action is refused (:mod:`marrakech.web.store.retry`).
+    ``tournament_schedule``: the schedule file's tournaments
+    (:func:`marrakech.web.tournaments.schedule.read_schedule`); ``tournament_tick``:
+    seconds between two ticks of the tournaments (pairings, starts and ends).
     """
     hide_frames()
     context = WebContext(
@@ -148,6 +155,8 @@ def create_app(
         turn_scale=turn_scale,
         sweep_seconds=sweep_seconds,
         store_retry=store_retry,
+        tournament_schedule=tournament_schedule,
+        tournament_tick=tournament_tick,
     )
     app = FastAPI(
         title="Marrakech",
@@ -177,6 +186,7 @@ def create_app(
     app.include_router(players.router)
     app.include_router(reminders.router)
     app.include_router(push_routes.router)
+    app.include_router(tournament_routes.router)
     app.include_router(socket.router)
     return app
 
@@ -189,9 +199,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await manager.start()
     if context.reminders is not None:
         context.reminders.start()
+    if context.tournaments is not None:
+        context.tournaments.start()
     try:
         yield
     finally:
+        if context.tournaments is not None:
+            await context.tournaments.stop()
         if context.reminders is not None:
             await context.reminders.stop()
         await manager.stop()

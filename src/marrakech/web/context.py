@@ -11,7 +11,7 @@ it share the games).
 from __future__ import annotations
 
 from collections import Counter as Tally
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from marrakech.web.reminders.service import Reminders
     from marrakech.web.reminders.settings import MailSettings
     from marrakech.web.reminders.webpush import PushSettings
+    from marrakech.web.tournaments.schedule import Recurring
+    from marrakech.web.tournaments.service import Tournaments
 
 
 def is_postgres(database: str | Path | None) -> bool:
@@ -90,8 +92,13 @@ class WebContext:
     push: PushSettings | None = None
     #: This instance's metrics (served by ``marrakech serve --metrics``).
     metrics: Metrics = field(default_factory=Metrics)
+    #: The schedule file's tournaments (--tournament-schedule), and the seconds
+    #: between two ticks of the tournaments (tests shorten it).
+    tournament_schedule: Sequence[Recurring] = ()
+    tournament_tick: float = 1.0
     rooms: RoomManager | None = None
     reminders: Reminders | None = None
+    tournaments: Tournaments | None = None
     _accounts: Accounts | None = None
 
     def __post_init__(self) -> None:
@@ -142,6 +149,11 @@ class WebContext:
         if self.mail is not None or self.push is not None:
             self.reminders = self._open_reminders(self.rooms, self.mail)
         watch(self.metrics, self.rooms, self.reminders)
+        from marrakech.web.tournaments.service import Tournaments
+
+        self.tournaments = Tournaments(
+            self.rooms, tick=self.tournament_tick, schedule=self.tournament_schedule
+        )
         return self.rooms
 
     def _open_reminders(self, rooms: RoomManager, mail: MailSettings | None) -> Reminders:

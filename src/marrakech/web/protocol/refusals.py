@@ -88,6 +88,11 @@ ApiErrorCode = Literal[
     # Ratings (issue #24): a rated game's seats are for signed-in accounts.
     "sign_in_required",
     "already_seated",
+    # Tournaments (issue 37): joined twice, after the end, a rating over the cap.
+    "already_joined",
+    "not_joined",
+    "tournament_over",
+    "rating_too_high",
 ]
 
 
