@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from marrakech.web.app import create_app
 from marrakech.web.limits import Limits
 from marrakech.web.tournaments.service import Tournaments, _step
-from marrakech.web.tournaments.spec import TournamentSpec
+from marrakech.web.tournaments.tournament import TournamentSpec
 from tests.web.test_accounts import CHEAP, sign_up
 from tests.web.test_ratings_api import resign
 
@@ -217,7 +217,7 @@ def test_one_instance_pairs_at_a_time_and_a_dead_ones_pairing_gets_its_game(
         assert one.post(f"/api/tournaments/{tid}/join").status_code == 204
     call(host, mine.step, later)  # this instance leases it and pairs Ana and Bo
     assert [row["entrants"].count("account:") for row in pairings(host, tid)] == [2]
-    other = Tournaments(host.app.state.web.manager, instance="other")  # type: ignore[attr-defined]
+    other = Tournaments(mine.store, mine.manager, instance="other")
     for one in (cy, di):
         assert one.post(f"/api/tournaments/{tid}/join").status_code == 204
     call(host, other.step, later + 1)  # the lease holds: the other pairs nothing

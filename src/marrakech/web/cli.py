@@ -276,6 +276,9 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
     from marrakech.web.reminders.webpush import add_push_options
 
     add_push_options(parser)  # --web-push, --push-key-file...
+    from marrakech.web.tournaments.schedule import add_schedule_option
+
+    add_schedule_option(parser)  # --tournament-schedule
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -415,10 +418,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"marrakech serve: --rate must be > 0, found {args.rate}", file=sys.stderr)
         return 2
     from marrakech.web.reminders.webpush import push_settings
+    from marrakech.web.tournaments.schedule import schedule_of
 
     try:
         mail = mail_settings(args)
         push = push_settings(args)
+        schedule = schedule_of(args)
     except ValueError as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 2
@@ -478,6 +483,7 @@ def run(args: argparse.Namespace) -> int:
         metrics_port=metrics_port,
         metrics_allow=args.metrics_allow or LOOPBACK,
         store_retry=args.store_retry,
+        tournament_schedule=schedule,
     )
     log_config = json_log_config(args.log_level) if args.log_format == "json" else None
     config = uvicorn.Config(

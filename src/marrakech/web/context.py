@@ -152,7 +152,10 @@ class WebContext:
         from marrakech.web.tournaments.service import Tournaments
 
         self.tournaments = Tournaments(
-            self.rooms, tick=self.tournament_tick, schedule=self.tournament_schedule
+            self.rooms.store,
+            self.rooms,
+            tick=self.tournament_tick,
+            schedule=self.tournament_schedule,
         )
         return self.rooms
 

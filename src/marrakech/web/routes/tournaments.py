@@ -19,7 +19,7 @@ from marrakech.web.protocol.client import StrictModel
 from marrakech.web.protocol.server import seat_link
 from marrakech.web.store.queries import AccountQueries
 from marrakech.web.tournaments.service import Tournaments, TournamentView, account_entrant
-from marrakech.web.tournaments.spec import MAX_MINUTES, MAX_ROUNDS, Tournament, TournamentSpec
+from marrakech.web.tournaments.tournament import MAX_MINUTES, MAX_ROUNDS, Tournament, TournamentSpec
 
 router = APIRouter(prefix="/api")
 #: The games a tournament's page lists (those under way first, then the latest).

@@ -44,7 +44,6 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    MetaData,
     SmallInteger,
     Table,
     Text,
@@ -61,7 +60,10 @@ from marrakech.web.store import SeatRow, StoredGame
 
 Dialects = Literal["sqlite", "postgresql"]
 
-metadata = MetaData()
+# The tournaments' tables (issue 37) are declared in a module of their own, on the
+# same metadata: imported here, every database gets them.
+from marrakech.web.store import tournament_schema  # noqa: E402, F401
+from marrakech.web.store.metadata import metadata as metadata  # noqa: E402
 
 games = Table(
     "games",
@@ -516,89 +518,6 @@ push_subscriptions = Table(
 Index("push_subscriptions_by_account", push_subscriptions.c.account_id)
 
 # -- rows by name -------------------------------------------------------------------------
-
-
-# -- tournaments (issue 37) ---------------------------------------------------------------
-#
-# docs/web.md, "Tournaments"; marrakech.web.tournaments. A tournament, its entrants and its
-# pairings; the standings are derived from the paired games' seats' places.
-
-tournaments = Table(
-    "tournaments",
-    metadata,
-    Column("id", Text, primary_key=True),
-    Column("name", Text, nullable=False),
-    # arena (until ``ends``) or swiss (``rounds`` rounds)
-    Column("kind", Text, nullable=False),
-    Column("players", SmallInteger, nullable=False),
-    Column("clock", Text, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("starts", Double, nullable=False),
-    Column("ends", Double, nullable=False, server_default=text("0")),
-    Column("rounds", SmallInteger, nullable=False, server_default=text("0")),
-    # scheduled, running, over
-    Column("status", Text, nullable=False, server_default=text("'scheduled'")),
-    Column("private", Boolean, nullable=False, server_default=false()),
-    Column("rated", Boolean, nullable=False, server_default=true()),
-    # The highest rating shown (at ``players``) an account may join with; NULL: any.
-    Column("max_rating", Integer),
-    # Bot levels that play as entrants, space-separated.
-    Column("bots", Text, nullable=False, server_default=text("''")),
-    # The account that created it ('' for the operator and the schedule).
-    Column("creator", Text, nullable=False, server_default=text("''")),
-    # The schedule's key of a scheduled one (its line and start), so that every
-    # instance reading the schedule file creates it once.
-    Column("schedule_key", Text, unique=True),
-    # The key its games' seat tokens are derived from (an entrant gets its own).
-    Column("secret", Text, nullable=False),
-    # The instance that pairs it, until ``lease_until`` (epoch seconds).
-    Column("owner", Text, nullable=False, server_default=text("''")),
-    Column("lease_until", Double, nullable=False, server_default=text("0")),
-    Column("created", Double, nullable=False),
-    Column("ended", Double, nullable=False, server_default=text("0")),
-    CheckConstraint("kind IN ('arena', 'swiss')", name="tournaments_kind_check"),
-    CheckConstraint("status IN ('scheduled', 'running', 'over')", name="tournaments_status_check"),
-)
-Index("tournaments_by_status", tournaments.c.status, tournaments.c.starts)
-
-tournament_entries = Table(
-    "tournament_entries",
-    metadata,
-    Column(
-        "tournament_id",
-        Text,
-        ForeignKey("tournaments.id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
-    # ``account:ID`` or ``bot:LEVEL``
-    Column("entrant", Text, primary_key=True),
-    Column("name", Text, nullable=False),
-    Column("joined", Double, nullable=False),
-    # False once withdrawn: kept in the standings, paired no more.
-    Column("active", Boolean, nullable=False, server_default=true()),
-)
-
-tournament_games = Table(
-    "tournament_games",
-    metadata,
-    Column(
-        "tournament_id",
-        Text,
-        ForeignKey("tournaments.id", ondelete="CASCADE"),
-        primary_key=True,
-    ),
-    # The pairing's number in the tournament, from 1: two instances pairing at once
-    # cannot both store one.
-    Column("number", Integer, primary_key=True),
-    # The game's id (created after the pairing is stored); a bye's is ''.
-    Column("game_id", Text, nullable=False),
-    Column("round", SmallInteger, nullable=False, server_default=text("0")),
-    # The entrants in seat order, space-separated.
-    Column("entrants", Text, nullable=False),
-    Column("bye", Boolean, nullable=False, server_default=false()),
-    Column("created", Double, nullable=False),
-)
-Index("tournament_games_by_game", tournament_games.c.game_id)
 
 
 def _turn_clock(row: Mapping[str, Any]) -> tuple[int, int, float] | None:

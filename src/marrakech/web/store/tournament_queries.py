@@ -18,10 +18,8 @@ from marrakech.web.store.schema import (
     games,
     ratings,
     seats,
-    tournament_entries,
-    tournament_games,
-    tournaments,
 )
+from marrakech.web.store.tournament_schema import tournament_entries, tournament_games, tournaments
 
 P = bindparam
 

@@ -1,6 +1,6 @@
 """The schedule file: tournaments created again and again (``marrakech serve
 --tournament-schedule FILE``, docs/deploy.md). A TOML file of ``[[tournament]]``
-tables, each a :class:`~marrakech.web.tournaments.spec.TournamentSpec`'s settings and
+tables, each a :class:`~marrakech.web.tournaments.tournament.TournamentSpec`'s settings and
 when it recurs::
 
     [[tournament]]
@@ -19,13 +19,14 @@ name and its start, so that several instances create it once.
 
 from __future__ import annotations
 
+import argparse
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from marrakech.web.tournaments.spec import TournamentSpec
+from marrakech.web.tournaments.tournament import TournamentSpec
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SETTINGS = {"name", "kind", "players", "clock", "rules", "minutes", "rounds", "private"}
@@ -100,3 +101,21 @@ def read_schedule(path: Path) -> list[Recurring]:
     if not isinstance(tables, list) or set(data) - {"tournament"}:
         raise ValueError(f"{path}: expected [[tournament]] tables only, found {sorted(data)}")
     return [_line(number, dict(table)) for number, table in enumerate(tables, 1)]
+
+
+def add_schedule_option(parser: argparse.ArgumentParser) -> None:
+    """``marrakech serve --tournament-schedule FILE``."""
+    parser.add_argument(
+        "--tournament-schedule",
+        type=Path,
+        metavar="FILE",
+        help="a TOML file of tournaments created again and again (hourly, daily, weekly:"
+        " docs/deploy.md)",
+    )
+
+
+def schedule_of(args: argparse.Namespace) -> list[Recurring]:
+    """The schedule ``--tournament-schedule`` names (none without it);
+    :class:`ValueError` for a bad file."""
+    path = getattr(args, "tournament_schedule", None)
+    return [] if path is None else read_schedule(path)

@@ -32,13 +32,13 @@ from typing import Any
 from marrakech.web.protocol import DEFAULT_LEVEL, ApiError
 from marrakech.web.ratings import START, Rating, shown
 from marrakech.web.room_manager import RoomManager, new_game_id
-from marrakech.web.store import SeatRow, Step, StoreConflict, hash_token
+from marrakech.web.store import GameStore, SeatRow, Step, StoreConflict, hash_token
 from marrakech.web.store.queries import Statement
 from marrakech.web.store.tournament_queries import TournamentQueries
 from marrakech.web.tournaments.matching import arena_pairs, swiss_round
 from marrakech.web.tournaments.schedule import Recurring
 from marrakech.web.tournaments.scoring import GameResult, Standing, standings
-from marrakech.web.tournaments.spec import Tournament, TournamentSpec
+from marrakech.web.tournaments.tournament import Tournament, TournamentSpec
 
 log = logging.getLogger("marrakech.web")
 
@@ -106,11 +106,13 @@ class TournamentView:
 
 
 class Tournaments:
-    """The tournaments of one instance's store; ``manager`` creates their games."""
+    """The tournaments of a store; ``manager`` (a server's rooms) creates their games
+    (without one, as ``marrakech admin`` has, they are created and read, never run)."""
 
     def __init__(
         self,
-        manager: RoomManager,
+        store: GameStore,
+        manager: RoomManager | None = None,
         *,
         instance: str | None = None,
         tick: float = TICK_SECONDS,
@@ -118,7 +120,7 @@ class Tournaments:
         schedule: Sequence[Recurring] = (),
     ) -> None:
         self.manager = manager
-        self.store = manager.store
+        self.store = store
         self.q = TournamentQueries("postgresql" if self.store.dialect == "postgresql" else "sqlite")
         self.instance = instance or secrets.token_hex(6)
         self.tick = tick
@@ -178,9 +180,9 @@ class Tournaments:
         (rows,) = await self.store.transact([_step(self.q.one, id=tournament_id)])
         return Tournament.from_row(rows[0]) if rows else None
 
-    async def listed(self, limit: int = 20) -> list[Tournament]:
-        """The public tournaments not over yet, the soonest first."""
-        (rows,) = await self.store.transact([_step(self.q.listed, private=False, limit=limit)])
+    async def listed(self, limit: int = 20, private: bool = False) -> list[Tournament]:
+        """The public (or private) tournaments not over yet, the soonest first."""
+        (rows,) = await self.store.transact([_step(self.q.listed, private=private, limit=limit)])
         return [Tournament.from_row(row) for row in rows]
 
     async def view(self, tournament_id: str) -> TournamentView | None:
@@ -484,6 +486,8 @@ class Tournaments:
         """Create a pairing's game under the pairing's id: the entrants' seats in its
         order (an account's with its derived token, a bot entrant's as a bot)."""
         manager = self.manager
+        if manager is None:
+            raise RuntimeError("tournaments without a server's rooms create no game")
         seats: list[SeatRow] = []
         accounts: list[tuple[int, str]] = []
         for seat, entrant in enumerate(pairing.entrants):
@@ -494,7 +498,7 @@ class Tournaments:
             token = self.seat_token(tournament, pairing.game_id, seat, entrant)
             seats.append(SeatRow(seat, "human", None, names.get(entrant, ""), hash_token(token)))
             accounts.append((seat, key))
-        game = manager._new_game(  # the one home of a new game's fields
+        game = manager.new_game(
             tournament.players,
             tournament.rules,
             secrets.randbelow(tournament.players),
