@@ -10,6 +10,7 @@ import { newForm, createCard, createdCard } from "./lobby/form.js";
 import { mineCard, openCard, refresh } from "./lobby/lists.js";
 import { uploadCard } from "./lobby/upload.js";
 import { learnOffer } from "./learn/offer.js";
+import { tournamentsCard } from "./tournaments/lists.js";
 
 export { createRequest } from "./lobby/form.js";
 
@@ -75,7 +76,7 @@ export function mountLobby(root) {
           learnOffer(),
           hero(),
           h("div", {}, createCard(L)),
-          h("div", {}, L.created ? createdCard(L) : null, L.mineHost, L.openHost, uploadCard()),
+          h("div", {}, L.created ? createdCard(L) : null, L.mineHost, L.openHost, tournamentsCard(), uploadCard()),
         ),
       );
       L.renderLists();

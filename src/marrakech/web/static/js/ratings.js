@@ -6,6 +6,7 @@ import { h, clear } from "./dom.js";
 import { t, lang, onLangChange, levelName } from "./i18n.js";
 import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
+import { tournamentResults } from "./tournaments/lists.js";
 
 const COUNTS = [2, 3, 4];
 
@@ -182,6 +183,7 @@ export function mountProfile(root, name) {
         { class: "card ratings-page", "data-testid": "profile-page", "aria-labelledby": "profile-title", "aria-busy": profile || error ? "false" : "true" },
         h("h1", { id: "profile-title", "data-testid": "profile-name" }, profile ? profile.name : name),
         ...parts,
+        profile ? tournamentResults(profile.name) : null,
         h("p", {}, h("a", { href: "/leaderboard", "data-testid": "leaderboard-link" }, t("ratings.leaderboard"))),
       ),
     );
