@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from marrakech.web.app import create_app
-from marrakech.web.limits import Limits
+from marrakech.web.limits import ClientRates
 from marrakech.web.tournaments.service import Tournaments, _step
 from marrakech.web.tournaments.tournament import TournamentSpec
 from tests.web.test_accounts import CHEAP, sign_up
@@ -48,11 +48,11 @@ class Server:
             passwords=CHEAP,
             tournament_tick=tick,
             **options,
-            # the test reads the tournament's page far more often than people do
-            limits=Limits(replays_per_minute=100_000, replay_burst=100_000),
         )
         self.client = TestClient(app)
         self.client.__enter__()
+        # the test reads the tournament's page far more often than people do
+        service(self.client).page_rates = ClientRates(100_000, 100_000)
         return self.client
 
     def stop(self) -> None:

@@ -190,8 +190,8 @@ def _lines(view: TournamentView) -> list[StandingLine]:
 async def page(request: Request, context: Context, tournament_id: str) -> TournamentPage:
     """A tournament: its standings, its games (to watch), its podium once over, and,
     for a signed-in entrant, whether it joined and the link of its game under way."""
-    context.replay_rates.check(client_key(request.scope), "tournament pages")
     tournaments = service(context)
+    tournaments.page_rates.check(client_key(request.scope), "tournament pages")
     view = await tournaments.view(tournament_id)
     if view is None:
         raise ApiError(404, "not_found", f"no tournament {tournament_id!r}")

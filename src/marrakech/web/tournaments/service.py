@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from marrakech.web.limits import ClientRates
 from marrakech.web.protocol import DEFAULT_LEVEL, ApiError
 from marrakech.web.ratings import START, Rating, shown
 from marrakech.web.room_manager import RoomManager, new_game_id
@@ -47,6 +48,10 @@ TICK_SECONDS = 1.0
 LEASE_SECONDS = 5.0
 #: Seconds between two readings of the schedule's next occurrences.
 SCHEDULE_SECONDS = 60.0
+#: Tournament pages an address may read a minute (each open page reads its own every
+#: 3 s: a few tabs, or a few players behind one address), and in a burst.
+PAGES_PER_MINUTE = 240
+PAGE_BURST = 60
 
 
 def _step(statement: Statement, **values: Any) -> Step:
@@ -126,6 +131,8 @@ class Tournaments:
         self.tick = tick
         self.lease = lease
         self._task: asyncio.Task[None] | None = None
+        #: The tournament pages read per address (GET /api/tournaments/{id}).
+        self.page_rates = ClientRates(PAGES_PER_MINUTE, PAGE_BURST)
         #: The schedule file's lines (``--tournament-schedule``), and when their next
         #: occurrences were last stored.
         self.schedule = list(schedule)
@@ -524,4 +531,7 @@ class Tournaments:
         room = await manager.get(game.id)
         if room is not None:
             room.kick()
+            # Its clock runs from now, whether its players come or not: an entrant
+            # who stays away is played for by the stand-in, and the arena goes on.
+            room.update_clock()
             manager.release(room)
