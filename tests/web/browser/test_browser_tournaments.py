@@ -7,6 +7,7 @@ and the page fits a 360 px phone in English and French."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -63,14 +64,13 @@ def test_an_arena_of_four_accounts_and_a_bot_to_its_podium(
         lambda: sum(page.locator("[data-testid=tournament-play]").count() for page in pages) >= 3,
         "the players' links",
     )
+
     # The minute passes, the last games end: the podium.
+    def podium_on(page: Any) -> bool:
+        return bool(page.locator("[data-testid=podium-step]").count() >= 3)
+
     for page in pages:
-        wait_until(
-            page,
-            lambda page=page: page.locator("[data-testid=podium-step]").count() >= 3,
-            "the podium",
-            timeout=240,
-        )
+        wait_until(page, functools.partial(podium_on, page), "the podium", timeout=240)
     steps = ana.locator("[data-testid=podium-step]").all_inner_texts()
     assert steps[0].startswith("place 1 · ")
     assert ana.get_attribute("[data-testid=tournament-time]", "data-status") == "over"
