@@ -243,6 +243,18 @@ def test_one_instance_pairs_at_a_time_and_a_dead_ones_pairing_gets_its_game(
     assert host.get("/api/games/deadgame0001").status_code == 200
     page = di.get(f"/api/tournaments/{tid}").json()
     assert page["my_game"] is not None and page["joined"]
+    # Killed between creating a game and linking its seats to the accounts: linked at
+    # the next tick (the seat is the account's: its games, its rating).
+    unlink = _step(other.q.link_seat, game_id="deadgame0001", seat=1, account_id=None)
+    call(host, other.store.transact, [unlink])
+
+    def unlinked() -> bool:
+        view = call(host, other.view, tid)
+        return any(pairing.unlinked for pairing in view.pairings)
+
+    assert unlinked()
+    call(host, other.step, later + mine.lease + 3)
+    assert not unlinked()
     # withdrawn: paired no more, its points kept; withdrawn twice: refused
     assert ana.post(f"/api/tournaments/{tid}/withdraw").status_code == 204
     again = ana.post(f"/api/tournaments/{tid}/withdraw")
@@ -298,3 +310,18 @@ def test_a_swiss_event_plays_its_rounds_with_byes_to_its_podium(server: Server) 
     assert len(byes) == 2 and byes[0] != byes[1]  # nobody has two byes while others have none
     # every entrant's points: 2 a win or a bye, 0 a loss, no streak
     assert sum(line["score"] for line in final["standings"]) == 2 * len(rows)
+
+
+def test_an_absent_entrants_stand_in_scores_nothing_for_it(server: Server) -> None:
+    # Unrated games keep their places as played; the tournament counts the seats a
+    # stand-in finished for last, as rated games do: both away here, they share it.
+    host = server.start(blitz_seconds=1)
+    tournaments = service(host)
+    tid = call(host, tournaments.create, TournamentSpec("Away", minutes=5, rated=False)).id
+    for one in players(host, "Ana", "Bo"):
+        assert one.post(f"/api/tournaments/{tid}/join").status_code == 204
+    over = until(host, tid, lambda page: any(game["places"] for game in page["games"]))
+    game = next(game for game in over["games"] if game["places"])
+    assert game["places"] == [1, 1]
+    scores = {line["name"]: line["sheet"][0] for line in over["standings"] if line["sheet"]}
+    assert scores == {"Ana": 1, "Bo": 1}

@@ -104,7 +104,14 @@ class TournamentQueries:
             columns=("tournament_id", "number", "game_id", "round", "entrants", "bye", "created"),
         )
         self.places = compiled(
-            select(seats.c.game_id, seats.c.seat, seats.c.place, games.c.status)
+            select(
+                seats.c.game_id,
+                seats.c.seat,
+                seats.c.place,
+                seats.c.stand_in,
+                seats.c.account_id,
+                games.c.status,
+            )
             .join(games, games.c.id == seats.c.game_id)
             .join(
                 tg,

@@ -31,7 +31,7 @@ from typing import Any
 
 from marrakech.web.limits import ClientRates
 from marrakech.web.protocol import DEFAULT_LEVEL, ApiError
-from marrakech.web.ratings import START, Rating, shown
+from marrakech.web.ratings import START, Rating, ranks_with_leavers, shown
 from marrakech.web.room_manager import RoomManager, new_game_id
 from marrakech.web.store import GameStore, SeatRow, Step, StoreConflict, hash_token
 from marrakech.web.store.queries import Statement
@@ -56,6 +56,19 @@ PAGE_BURST = 60
 
 def _step(statement: Statement, **values: Any) -> Step:
     return statement.sql, statement.params(values)
+
+
+def leavers_last(places: list[int], leavers: list[int]) -> tuple[int, ...]:
+    """A finished game's places as a tournament counts them: the seats a stand-in
+    played for at the end (their player was away) last, sharing that place, as a
+    rated game ranks them already (:func:`~marrakech.web.ratings.ranks_with_leavers`;
+    the same places again for a rated game), so an absent entrant scores nothing from
+    its stand-in's play.
+
+    >>> leavers_last([1, 2], []), leavers_last([1, 2], [0]), leavers_last([1, 2], [0, 1])
+    ((1, 2), (2, 1), (1, 1))
+    """
+    return tuple(ranks_with_leavers(places, leavers))
 
 
 def bot_entrant(level: str) -> str:
@@ -87,6 +100,9 @@ class Pairing:
     bye: bool
     created: bool
     places: tuple[int, ...] | None
+    #: Created, but an account's seat is not linked to it (its instance died between
+    #: creating the game and linking its seats): linked at the next tick.
+    unlinked: bool = False
 
     def result(self) -> GameResult:
         return GameResult(self.entrants, self.places, self.number, self.round, self.bye)
@@ -205,20 +221,27 @@ class Tournaments:
         if not one:
             return None
         tournament = Tournament.from_row(one[0])
-        seat_places: dict[str, dict[int, int | None]] = {}
-        over: set[str] = set()
+        seats: dict[str, dict[int, dict[str, Any]]] = {}
         for row in places:
-            seat_places.setdefault(row["game_id"], {})[row["seat"]] = row["place"]
-            if row["status"] == "over":
-                over.add(row["game_id"])
+            seats.setdefault(row["game_id"], {})[row["seat"]] = row
         listed = []
         for row in pairings:
             game_id = row["game_id"]
             entrants = tuple(row["entrants"].split())
-            known = seat_places.get(game_id, {})
+            known = seats.get(game_id, {})
             result = None
-            if game_id in over and all(known.get(seat) for seat in range(len(entrants))):
-                result = tuple(int(known[seat] or 0) for seat in range(len(entrants)))
+            if known and all(
+                seat in known and known[seat]["status"] == "over" and known[seat]["place"]
+                for seat in range(len(entrants))
+            ):
+                result = leavers_last(
+                    [int(known[seat]["place"]) for seat in range(len(entrants))],
+                    [seat for seat in range(len(entrants)) if known[seat]["stand_in"]],
+                )
+            unlinked = any(
+                entrant.startswith("account:") and seat in known and not known[seat]["account_id"]
+                for seat, entrant in enumerate(entrants)
+            )
             listed.append(
                 Pairing(
                     row["number"],
@@ -226,8 +249,9 @@ class Tournaments:
                     row["round"],
                     entrants,
                     bool(row["bye"]),
-                    bool(row["bye"]) or game_id in seat_places,
+                    bool(row["bye"]) or bool(known),
                     result,
+                    unlinked,
                 )
             )
         listed_entries = [
@@ -397,7 +421,7 @@ class Tournaments:
             return
         tournament = view.tournament
         for pairing in view.pairings:  # stored, and its game not (the last owner died)
-            if not pairing.created:
+            if not pairing.created or pairing.unlinked:
                 await self._create_game(tournament, pairing, view.names())
         if tournament.status == "scheduled":
             await self._set_status(tournament, "running", now)
@@ -519,8 +543,7 @@ class Tournaments:
             tournament.rated and bool(accounts),
         )
         game = replace(game, id=pairing.game_id)
-        # created already (a conflict): its seats are linked again below, which is harmless
-        with contextlib.suppress(StoreConflict):
+        if not pairing.created:
             await self.store.create_game(game)
         steps = [
             _step(self.q.link_seat, game_id=game.id, seat=seat, account_id=account)
@@ -528,6 +551,8 @@ class Tournaments:
         ]
         if steps:
             await self.store.transact(steps)
+        if pairing.created:
+            return  # only its seats were to link
         room = await manager.get(game.id)
         if room is not None:
             room.kick()
