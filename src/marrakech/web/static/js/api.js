@@ -86,6 +86,7 @@ export const api = {
   profile: (/** @type {string} */ name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   // Tournaments (docs/web.md, "Tournaments").
   tournaments: () => request("GET", "/api/tournaments"),
+  createTournament: (/** @type {object} */ spec) => request("POST", "/api/tournaments", spec),
   tournament: (/** @type {string} */ id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
   joinTournament: (/** @type {string} */ id) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/join`, {}),
   withdrawTournament: (/** @type {string} */ id) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/withdraw`, {}),

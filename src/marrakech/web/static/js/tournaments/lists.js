@@ -5,11 +5,18 @@ import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { tournamentLine, tournamentTime } from "./page.js";
+import { createTournamentForm } from "./create.js";
 
 /** The lobby's card of public tournaments, filled when the server answers. */
 export function tournamentsCard() {
   const body = h("div", {});
-  const card = h("section", { class: "card", "aria-labelledby": "tournaments-title", "data-testid": "lobby-tournaments" }, h("h2", { id: "tournaments-title" }, t("tournament.list")), body);
+  const card = h(
+    "section",
+    { class: "card", "aria-labelledby": "tournaments-title", "data-testid": "lobby-tournaments" },
+    h("h2", { id: "tournaments-title" }, t("tournament.list")),
+    body,
+    createTournamentForm(),
+  );
   api
     .tournaments()
     .then((/** @type {Record<string, any>[]} */ listed) => {
