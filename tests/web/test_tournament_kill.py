@@ -48,7 +48,11 @@ def test_an_arena_goes_on_after_its_instances_are_killed(pg_url: str) -> None:
     one, two = Served(pg_url, *OPTIONS), Served(pg_url, *OPTIONS)
     three: Served | None = None
     try:
-        said = admin_ok(pg_url, "tournament", "create", "Kill arena", "--bot", "easy")
+        # Two bot entrants: always there, they go on playing each other once the
+        # accounts, away, are paused.
+        said = admin_ok(
+            pg_url, "tournament", "create", "Kill arena", "--bot", "easy", "--bot", "medium"
+        )
         tid = said.split("/t/")[1].strip()
         clients = [account(one, name) for name in ("Ana", "Bo", "Cy")]
         for client in clients:
@@ -56,8 +60,8 @@ def test_an_arena_goes_on_after_its_instances_are_killed(pg_url: str) -> None:
         first = until(two, tid, lambda now: len(now["games"]) >= 2)
         paired = {game["game_id"] for game in first["games"]}
         one.kill()
-        # The games go on (their players away, the stand-ins play) and end; the arena
-        # pairs again, on the instance left.
+        # The games go on (the accounts' players away, the stand-ins play) and end;
+        # the arena pairs again, on the instance left.
         later = until(two, tid, lambda now: len(now["games"]) >= len(paired) + 2)
         three = Served(pg_url, *OPTIONS)
         two.kill()

@@ -318,10 +318,19 @@ def test_an_absent_entrants_stand_in_scores_nothing_for_it(server: Server) -> No
     host = server.start(blitz_seconds=1)
     tournaments = service(host)
     tid = call(host, tournaments.create, TournamentSpec("Away", minutes=5, rated=False)).id
-    for one in players(host, "Ana", "Bo"):
+    ana, bo = players(host, "Ana", "Bo")
+    for one in (ana, bo):
         assert one.post(f"/api/tournaments/{tid}/join").status_code == 204
     over = until(host, tid, lambda page: any(game["places"] for game in page["games"]))
     game = next(game for game in over["games"] if game["places"])
     assert game["places"] == [1, 1]
     scores = {line["name"]: line["sheet"][0] for line in over["standings"] if line["sheet"]}
     assert scores == {"Ana": 1, "Bo": 1}
+    # Both away: paused (as lichess pauses those who leave), paired no more until they
+    # join again.
+    paused = until(host, tid, lambda page: all(line["withdrawn"] for line in page["standings"]))
+    assert not ana.get(f"/api/tournaments/{tid}").json()["joined"]
+    assert len(paused["games"]) == 1
+    for one in (ana, bo):
+        assert one.post(f"/api/tournaments/{tid}/join").status_code == 204
+    until(host, tid, lambda page: len(page["games"]) == 2)

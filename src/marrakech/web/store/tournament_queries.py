@@ -7,7 +7,7 @@ instances on one PostgreSQL database as on one SQLite file.
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, insert, or_, select, update
+from sqlalchemy import and_, bindparam, false, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import ClauseElement
@@ -87,6 +87,14 @@ class TournamentQueries:
             .values(active=P("active"))
             .returning(e.c.entrant)
         )
+        # Back after a withdrawal or a pause: joined again now (an absence before it
+        # does not pause it again).
+        self.rejoin = compiled(
+            update(e)
+            .where(e.c.tournament_id == P("id"), e.c.entrant == P("entrant"), e.c.active == false())
+            .values(active=True, joined=P("now"))
+            .returning(e.c.entrant)
+        )
         self.entered = compiled(
             select(t)
             .join(e, e.c.tournament_id == t.c.id)
@@ -111,6 +119,7 @@ class TournamentQueries:
                 seats.c.stand_in,
                 seats.c.account_id,
                 games.c.status,
+                games.c.updated,
             )
             .join(games, games.c.id == seats.c.game_id)
             .join(

@@ -78,7 +78,7 @@ tournament_entries = Table(
     Column("entrant", Text, primary_key=True),
     Column("name", Text, nullable=False),
     Column("joined", Double, nullable=False),
-    # False once withdrawn: kept in the standings, paired no more.
+    # False once withdrawn or paused (away): kept in the standings, paired no more.
     Column("active", Boolean, nullable=False, server_default=true()),
 )
 

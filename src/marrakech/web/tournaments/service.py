@@ -103,6 +103,9 @@ class Pairing:
     #: Created, but an account's seat is not linked to it (its instance died between
     #: creating the game and linking its seats): linked at the next tick.
     unlinked: bool = False
+    #: Once over: the entrants a stand-in finished for (away), and when it ended.
+    away: tuple[str, ...] = ()
+    ended: float = 0.0
 
     def result(self) -> GameResult:
         return GameResult(self.entrants, self.places, self.number, self.round, self.bye)
@@ -242,6 +245,12 @@ class Tournaments:
                 entrant.startswith("account:") and seat in known and not known[seat]["account_id"]
                 for seat, entrant in enumerate(entrants)
             )
+            away = tuple(
+                entrant
+                for seat, entrant in enumerate(entrants)
+                if result is not None and known[seat]["stand_in"]
+            )
+            ended = float(known[0]["updated"]) if result is not None else 0.0
             listed.append(
                 Pairing(
                     row["number"],
@@ -252,6 +261,8 @@ class Tournaments:
                     bool(row["bye"]) or bool(known),
                     result,
                     unlinked,
+                    away,
+                    ended,
                 )
             )
         listed_entries = [
@@ -318,7 +329,7 @@ class Tournaments:
         if inserted:
             return
         (back,) = await self.store.transact(
-            [_step(self.q.set_active, id=tournament_id, entrant=entrant, was=False, active=True)]
+            [_step(self.q.rejoin, id=tournament_id, entrant=entrant, now=time.time())]
         )
         if not back:
             raise ApiError(409, "already_joined", "you are in this tournament already")
@@ -441,13 +452,38 @@ class Tournaments:
     async def _pair_arena(self, view: TournamentView) -> None:
         playing = {entrant for line in view.table if line.playing for entrant in [line.entrant]}
         active = {entry.entrant for entry in view.entries if entry.active}
+        # An entrant away for its last game (a stand-in finished it) is paused, as
+        # lichess pauses those who leave: paired again once it joins again.
+        joined = {entry.entrant: entry.joined for entry in view.entries}
+        last: dict[str, Pairing] = {}
+        for pairing in view.pairings:
+            if pairing.places is not None:
+                for entrant in pairing.entrants:
+                    last[entrant] = pairing
+        for entrant in sorted(active):
+            game = last.get(entrant)
+            if game is not None and entrant in game.away and game.ended > joined[entrant]:
+                await self.store.transact(
+                    [
+                        _step(
+                            self.q.set_active,
+                            id=view.tournament.id,
+                            entrant=entrant,
+                            was=True,
+                            active=False,
+                        )
+                    ]
+                )
+                active.discard(entrant)
         waiting = [entrant for entrant in active if entrant not in playing]
-        last: dict[str, Sequence[str]] = {}
+        opponents: dict[str, Sequence[str]] = {}
         for pairing in view.pairings:  # in order: the last game of each wins
             for entrant in pairing.entrants:
-                last[entrant] = [other for other in pairing.entrants if other != entrant]
+                opponents[entrant] = [other for other in pairing.entrants if other != entrant]
         ranking = [line.entrant for line in view.table]
-        groups = arena_pairs(waiting, view.tournament.players, ranking=ranking, last_opponents=last)
+        groups = arena_pairs(
+            waiting, view.tournament.players, ranking=ranking, last_opponents=opponents
+        )
         await self._store_pairings(view, groups, [], 0)
 
     async def _pair_swiss(self, view: TournamentView) -> None:
