@@ -151,3 +151,17 @@ def test_the_operator_creates_and_lists_tournaments(tmp_path: Path) -> None:
     with TestClient(create_app(db)) as client:
         page = client.get(f"/api/tournaments/{link.removeprefix('/t/')}").json()
         assert page["tournament"]["name"] == "Friday arena"
+
+
+def test_serve_refuses_a_bad_schedule_before_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from marrakech.cli import main
+
+    path = tmp_path / "schedule.toml"
+    path.write_text('[[tournament]]\nname = "A"\nevery = "month"\n')
+    db = tmp_path / "games.sqlite3"
+    assert main(["serve", "--db", str(db), "--tournament-schedule", str(path)]) == 2
+    said = capsys.readouterr().err
+    assert "marrakech serve: tournament 1: every: expected 'hour', 'day' or 'week'" in said
+    assert not db.exists()  # refused before anything was made
