@@ -334,3 +334,17 @@ def test_an_absent_entrants_stand_in_scores_nothing_for_it(server: Server) -> No
     for one in (ana, bo):
         assert one.post(f"/api/tournaments/{tid}/join").status_code == 204
     until(host, tid, lambda page: len(page["games"]) == 2)
+
+
+def test_a_swiss_event_too_few_joined_at_its_start_ends_at_once(server: Server) -> None:
+    host = server.start(tick=3600)
+    tournaments = service(host)
+    starts = time.time() + 60
+    spec = TournamentSpec("Empty Swiss", kind="swiss", rounds=3, starts=starts)
+    tid = call(host, tournaments.create, spec).id
+    (ana,) = players(host, "Ana")
+    assert ana.post(f"/api/tournaments/{tid}/join").status_code == 204
+    call(host, tournaments.step, starts + 1)
+    page = host.get(f"/api/tournaments/{tid}").json()
+    assert page["tournament"]["status"] == "over" and page["games"] == []
+    assert all(one["id"] != tid for one in host.get("/api/tournaments").json())

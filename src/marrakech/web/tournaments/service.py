@@ -500,8 +500,7 @@ class Tournaments:
         active = {entry.entrant for entry in view.entries if entry.active}
         ranking = [line.entrant for line in view.table if line.entrant in active]
         if len(ranking) < view.tournament.players:
-            if view.round == 0:
-                return  # nobody to pair yet: the first round waits for entrants
+            # too few to pair, at the start (nobody came) or later (they withdrew): over
             await self._set_status(view.tournament, "over", time.time())
             return
         groups, bye = swiss_round(ranking, view.tournament.players, met=met, byes=byes)
