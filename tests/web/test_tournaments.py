@@ -348,3 +348,17 @@ def test_a_swiss_event_too_few_joined_at_its_start_ends_at_once(server: Server) 
     page = host.get(f"/api/tournaments/{tid}").json()
     assert page["tournament"]["status"] == "over" and page["games"] == []
     assert all(one["id"] != tid for one in host.get("/api/tournaments").json())
+
+
+def test_an_accounts_tournament_never_pairs_its_bots_with_each_other(server: Server) -> None:
+    host = server.start(tick=3600)
+    tournaments = service(host)
+    (ana,) = players(host, "Ana")
+    made = ana.post("/api/tournaments", json={**ARENA, "bots": ["easy", "medium"]})
+    tid = made.json()["id"]
+    call(host, tournaments.step, time.time() + 1)
+    assert host.get(f"/api/tournaments/{tid}").json()["games"] == []
+    assert ana.post(f"/api/tournaments/{tid}/join").status_code == 204
+    call(host, tournaments.step, time.time() + 2)
+    games = host.get(f"/api/tournaments/{tid}").json()["games"]
+    assert len(games) == 1 and "Ana" in games[0]["names"]

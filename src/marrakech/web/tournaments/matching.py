@@ -8,22 +8,32 @@ decides as the first would have.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 
 def _group(
-    pool: list[str], players: int, met: Mapping[str, Mapping[str, int]]
+    pool: list[str],
+    players: int,
+    met: Mapping[str, Mapping[str, int]],
+    person: Callable[[str], bool] | None = None,
 ) -> list[tuple[str, ...]]:
     """Groups of ``players`` from ``pool`` (best first), top down: each group is the
     best one left and the ``players - 1`` next ones it met least (its last opponents
-    last), so neighbours in the standings meet unless they just did."""
+    last), so neighbours in the standings meet unless they just did. With ``person``,
+    every group holds one at least (the nearest person joins a group that has none;
+    with no person left, the rest wait)."""
     left = list(pool)
     groups: list[tuple[str, ...]] = []
     while len(left) >= players:
+        if person is not None and not any(person(entrant) for entrant in left):
+            break
         first = left.pop(0)
         seen = met.get(first, {})
         # stable: among opponents met as often, the nearest in the standings
         others = sorted(left, key=lambda other: seen.get(other, 0))[: players - 1]
+        if person is not None and not any(person(e) for e in (first, *others)):
+            nearest = next(entrant for entrant in left if person(entrant))
+            others = [*others[:-1], nearest]
         for other in others:
             left.remove(other)
         group = [first, *sorted(others, key=pool.index)]
@@ -37,21 +47,25 @@ def arena_pairs(
     *,
     ranking: Sequence[str],
     last_opponents: Mapping[str, Sequence[str]],
+    person: Callable[[str], bool] | None = None,
 ) -> list[tuple[str, ...]]:
     """An arena's new games: the ``waiting`` entrants (no game under way) grouped by
     their place in ``ranking`` (the standings' order, best first), ``players`` a
     game, each avoiding the opponents of its last game when another is waiting. Those
-    left over (fewer than ``players``) wait for the next game to end.
+    left over (fewer than ``players``) wait for the next game to end. ``person``: every
+    game holds one at least (an account's tournament: bots never play bots only).
 
     >>> arena_pairs(["d", "a", "c", "b"], 2, ranking="abcd", last_opponents={"a": ["b"]})
     [('a', 'c'), ('b', 'd')]
+    >>> arena_pairs(["a", "b", "C"], 2, ranking="abC", last_opponents={}, person=str.isupper)
+    [('a', 'C')]
     """
     if not 2 <= players <= 4:
         raise ValueError(f"players: expected 2 to 4, found {players}")
     place = {entrant: index for index, entrant in enumerate(ranking)}
     pool = sorted(waiting, key=lambda entrant: (place.get(entrant, len(place)), entrant))
     met = {entrant: {other: 1 for other in last_opponents.get(entrant, ())} for entrant in pool}
-    return _group(pool, players, met)
+    return _group(pool, players, met, person)
 
 
 def swiss_round(

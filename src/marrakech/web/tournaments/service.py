@@ -75,6 +75,10 @@ def bot_entrant(level: str) -> str:
     return f"bot:{level}"
 
 
+def is_bot(entrant: str) -> bool:
+    return entrant.startswith("bot:")
+
+
 def account_entrant(account_id: str) -> str:
     return f"account:{account_id}"
 
@@ -481,8 +485,14 @@ class Tournaments:
             for entrant in pairing.entrants:
                 opponents[entrant] = [other for other in pairing.entrants if other != entrant]
         ranking = [line.entrant for line in view.table]
+        # An account's tournament seats a person in every game: its bots play people,
+        # never each other for the arena's length on the server's CPU.
         groups = arena_pairs(
-            waiting, view.tournament.players, ranking=ranking, last_opponents=opponents
+            waiting,
+            view.tournament.players,
+            ranking=ranking,
+            last_opponents=opponents,
+            person=(lambda entrant: not is_bot(entrant)) if view.tournament.creator else None,
         )
         await self._store_pairings(view, groups, [], 0)
 
