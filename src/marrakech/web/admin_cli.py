@@ -15,6 +15,7 @@ and its backups.
     $ marrakech admin ban-account "Some Name" --reason "insults"
     $ marrakech admin unban-account "Some Name"
     $ marrakech admin --db games.sqlite3 backup /backups/games-2026-12-05.sqlite3
+    $ marrakech admin tournament create "Hourly blitz arena" --minutes 45 --in 10
 
 ``backup`` copies an SQLite store while the server runs (:func:`backup`); a
 PostgreSQL database is backed up with ``pg_dump`` (docs/deploy.md).
@@ -42,6 +43,7 @@ from typing import Any
 
 from marrakech.web.limits import client_key
 from marrakech.web.store import BanKind, ChatDecisionKind, ChatReport, ChatRow, GameStore
+from marrakech.web.tournaments import admin as tournament_admin
 
 
 class AdminError(Exception):
@@ -52,7 +54,8 @@ def add_parser(subparsers: Any) -> None:
     """Add ``admin`` to the ``marrakech`` command."""
     parser = subparsers.add_parser(
         "admin",
-        help="moderate the chat (the reports queue, hidden messages, bans), back up the store",
+        help="moderate the chat (the reports queue, hidden messages, bans), back up the store,"
+        " create tournaments",
         description="Moderate the web app's chat on its database; back it up.",
     )
     parser.add_argument(
@@ -109,6 +112,7 @@ def add_parser(subparsers: Any) -> None:
         "(docs/deploy.md). On PostgreSQL, use pg_dump.",
     )
     backup.add_argument("path", type=Path, help="the new file (must not exist)")
+    tournament_admin.add_parser(actions)
     parser.set_defaults(run=run)
 
 
@@ -240,7 +244,12 @@ async def _open(db: str | Path) -> GameStore:
 async def _run(args: argparse.Namespace, db: str | Path) -> int:
     store = await _open(db)
     try:
-        if args.action == "hide-message":
+        if args.action == "tournament":
+            try:
+                print(await tournament_admin.run(store, args))
+            except ValueError as error:
+                raise AdminError(str(error)) from None
+        elif args.action == "hide-message":
             decided = await store.decide_chat(args.game, args.message, "hidden")
             if decided is None:
                 raise AdminError(

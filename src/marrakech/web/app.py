@@ -57,6 +57,7 @@ from marrakech.web.routes import (
     socket,
 )
 from marrakech.web.routes import push as push_routes
+from marrakech.web.routes import tournaments as tournament_routes
 from marrakech.web.security import Guard, SecurityHeaders, hide_frames
 from marrakech.web.static_files import StaticVersion, VersionedStatic
 from marrakech.web.store import GameStore, default_db_path
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from marrakech.web.reminders.senders import Sender
     from marrakech.web.reminders.settings import MailSettings
     from marrakech.web.reminders.webpush import PushSettings
+    from marrakech.web.tournaments.schedule import Recurring
 
 STATIC_DIR = Path(__file__).with_name("static")
 
@@ -103,6 +105,8 @@ def create_app(
     metrics_allow: Sequence[Network] = LOOPBACK,
     store_retry: float = RETRY_SECONDS,
     pools: PoolSettings | None = None,
+    tournament_schedule: Sequence[Recurring] = (),
+    tournament_tick: float = 1.0,
 ) -> FastAPI:
     """The Marrakech web app.
 
@@ -133,6 +137,9 @@ def create_app(
     ``store_retry``: seconds a store failing for a moment (a database restart) is tried
     again before an action is refused (:mod:`marrakech.web.store.retry`).
     ``pools``: quick pairing's waves, bots and lease (:mod:`marrakech.web.pools`).
+    ``tournament_schedule``: the schedule file's tournaments
+    (:func:`marrakech.web.tournaments.schedule.read_schedule`); ``tournament_tick``:
+    seconds between two ticks of the tournaments (pairings, starts and ends).
     """
     hide_frames()
     context = WebContext(
@@ -162,6 +169,8 @@ def create_app(
         sweep_seconds=sweep_seconds,
         store_retry=store_retry,
         pool_settings=pools,
+        tournament_schedule=tournament_schedule,
+        tournament_tick=tournament_tick,
     )
     app = FastAPI(
         title="Marrakech",
@@ -192,6 +201,7 @@ def create_app(
     app.include_router(reminders.router)
     app.include_router(push_routes.router)
     app.include_router(friends.router)
+    app.include_router(tournament_routes.router)
     app.include_router(socket.router)
     app.include_router(pool_socket.router)
     return app
@@ -206,10 +216,14 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     context.pools.start()
     if context.reminders is not None:
         context.reminders.start()
+    if context.tournaments is not None:
+        context.tournaments.start()
     try:
         yield
     finally:
         await context.pools.stop()
+        if context.tournaments is not None:
+            await context.tournaments.stop()
         if context.reminders is not None:
             await context.reminders.stop()
         await manager.stop()

@@ -281,6 +281,9 @@ def add_serve_options(parser: argparse.ArgumentParser) -> None:
     from marrakech.web.pools import add_pool_options
 
     add_pool_options(parser)  # --pool-wave, --pool-bots-after
+    from marrakech.web.tournaments.schedule import add_schedule_option
+
+    add_schedule_option(parser)  # --tournament-schedule
     parser.add_argument(
         "--durable",
         action="store_true",
@@ -421,11 +424,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from marrakech.web.pools import pool_settings
     from marrakech.web.reminders.webpush import push_settings
+    from marrakech.web.tournaments.schedule import schedule_of
 
     try:
         mail = mail_settings(args)
         push = push_settings(args)
         pools = pool_settings(args)
+        schedule = schedule_of(args)
     except ValueError as error:
         print(f"marrakech serve: {error}", file=sys.stderr)
         return 2
@@ -501,6 +506,7 @@ def run(args: argparse.Namespace) -> int:
         metrics_allow=args.metrics_allow or LOOPBACK,
         store_retry=args.store_retry,
         pools=pools,
+        tournament_schedule=schedule,
     )
     log_config = json_log_config(args.log_level) if args.log_format == "json" else None
     config = uvicorn.Config(

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from marrakech.web.reminders.service import Reminders
     from marrakech.web.reminders.settings import MailSettings
     from marrakech.web.reminders.webpush import PushSettings
+    from marrakech.web.tournaments.schedule import Recurring
+    from marrakech.web.tournaments.service import Tournaments
 
 
 def is_postgres(database: str | Path | None) -> bool:
@@ -94,9 +96,14 @@ class WebContext:
     metrics: Metrics = field(default_factory=Metrics)
     #: Quick pairing's settings (None: the defaults).
     pool_settings: PoolSettings | None = None
+    #: The schedule file's tournaments (--tournament-schedule), and the seconds
+    #: between two ticks of the tournaments (tests shorten it).
+    tournament_schedule: Sequence[Recurring] = ()
+    tournament_tick: float = 1.0
     rooms: RoomManager | None = None
     _pools: Pools | None = None
     reminders: Reminders | None = None
+    tournaments: Tournaments | None = None
     _accounts: Accounts | None = None
     _friendships: Friendships | None = None
 
@@ -161,6 +168,14 @@ class WebContext:
             "Players waiting in each quick-pairing pool (every instance's)",
             self._pools.waiting_counts,
             label="pool",
+        )
+        from marrakech.web.tournaments.service import Tournaments
+
+        self.tournaments = Tournaments(
+            self.rooms.store,
+            self.rooms,
+            tick=self.tournament_tick,
+            schedule=self.tournament_schedule,
         )
         return self.rooms
 

@@ -432,6 +432,10 @@ class RoomManager:
             rated=rated,
         )
 
+    #: A new game's stored form, for the parts that create games of their own
+    #: (tournaments pair theirs): the one place its fields are set.
+    new_game = _new_game
+
     async def _open(self, game: StoredGame) -> Room:
         """Store a new game and start its room (its bots, if they play first)."""
         await self.store.create_game(game)

@@ -93,6 +93,11 @@ ApiErrorCode = Literal[
     "already_challenged",
     "too_many_challenges",
     "challenge_gone",
+    # Tournaments (issue 37): joined twice, after the end, a rating over the cap.
+    "already_joined",
+    "not_joined",
+    "tournament_over",
+    "rating_too_high",
 ]
 
 

@@ -19,7 +19,7 @@ router = APIRouter(include_in_schema=False)
 
 #: The paths of the page: the lobby, a live game, the replay of an upload or of a game,
 #: the tutorial, the leaderboard, a player's profile and the player's games (where the
-#: installed app opens).
+#: installed app opens), a tournament.
 PAGES = (
     "/",
     "/g/{game_id}",
@@ -29,6 +29,7 @@ PAGES = (
     "/leaderboard",
     "/players/{name:path}",
     "/my-games",
+    "/t/{tournament_id}",
 )
 
 

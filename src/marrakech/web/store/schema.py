@@ -11,7 +11,9 @@ the device cookies' key), :data:`budgets` (the limits every instance shares), an
 push devices' :data:`push_subscriptions`, and the friends' :data:`follows`,
 :data:`blocks` and :data:`game_challenges`, and the quick-pairing pools'
 :data:`pool_entries` and :data:`pool_lease` (the players' tables are declared in
-:mod:`marrakech.web.store.player_tables` and looked up here).
+:mod:`marrakech.web.store.player_tables` and looked up here), and the tournaments'
+:data:`tournaments`, :data:`tournament_entries` and :data:`tournament_games`
+(:mod:`marrakech.web.store.tournament_schema`).
 Alembic migrations shipped in :mod:`marrakech.web.store.migrations` bring any database to the
 declared schema when a store opens (:func:`upgrade`), under a lock, in one transaction.
 
@@ -58,7 +60,11 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.types import TIMESTAMP
 
-from marrakech.web.store import SeatRow, StoredGame
+from marrakech.web.store import (
+    SeatRow,
+    StoredGame,
+    tournament_schema,  # noqa: F401 (their tables, declared)
+)
 from marrakech.web.store.player_tables import *  # noqa: F403 (every table, looked up here)
 from marrakech.web.store.table_metadata import Dialects as Dialects
 from marrakech.web.store.table_metadata import metadata as metadata

@@ -84,6 +84,13 @@ export const api = {
   // Ratings (docs/web.md, "Ratings").
   leaderboard: (/** @type {number} */ players) => request("GET", `/api/leaderboard?players=${players}`),
   profile: (/** @type {string} */ name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  // Tournaments (docs/web.md, "Tournaments").
+  tournaments: () => request("GET", "/api/tournaments"),
+  createTournament: (/** @type {object} */ spec) => request("POST", "/api/tournaments", spec),
+  tournament: (/** @type {string} */ id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  joinTournament: (/** @type {string} */ id) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/join`, {}),
+  withdrawTournament: (/** @type {string} */ id) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/withdraw`, {}),
+  tournamentResults: (/** @type {string} */ name) => request("GET", `/api/tournaments/player/${encodeURIComponent(name)}`),
   // Email reminders (when the server sends them: config.reminders).
   accountMail: () => request("GET", "/api/mail/account"),
   setAccountMail: (/** @type {string} */ address, /** @type {string} */ lang) => request("POST", "/api/mail/account", { address, lang }),

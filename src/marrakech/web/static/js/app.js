@@ -7,6 +7,7 @@
 //   /leaderboard the rated players by player count (?players=N)
 //   /players/{name}  a player's profile
 //   /my-games    this device's and account's games, yours to play first (the app opens here)
+//   /t/{id}      a tournament: standings, games, podium
 
 import { h, clear, byId } from "./dom.js";
 import { errorText } from "./api.js";
@@ -21,6 +22,7 @@ import { registerWorker } from "./signals.js";
 import { mountAccount } from "./account.js";
 import { mountLeaderboard, mountProfile } from "./ratings.js";
 import { watchChallenges } from "./challenges.js";
+import { mountTournament } from "./tournaments/page.js";
 
 /** Which page an address shows, and of what (a game's or a player's id). @typedef {{page: string, id?: string}} Where */
 
@@ -35,6 +37,8 @@ function route(path) {
   m = /^\/players\/([^/]+)\/?$/.exec(path);
   if (m) return { page: "profile", id: decodeURIComponent(m[1]) };
   if (/^\/my-games\/?$/.test(path)) return { page: "mygames" };
+  m = /^\/t\/([^/]+)\/?$/.exec(path);
+  if (m) return { page: "tournament", id: decodeURIComponent(m[1]) };
   return { page: "lobby" };
 }
 
@@ -52,7 +56,7 @@ function renderChrome(where) {
     b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
   }
   /** @type {Record<string, string>} */
-  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, leaderboard: `${t("app.title")} — ${t("ratings.leaderboard")}`, profile: `${t("app.title")} — ${where.id}`, mygames: `${t("mygames.title")} — ${t("app.title")}` };
+  const titles = { lobby: t("app.title"), game: `${t("app.title")} — ${t("game.log")}`, replay: `${t("app.title")} — ${t("replay.title")}`, learn: `${t("app.title")} — ${t("learn.title")}`, leaderboard: `${t("app.title")} — ${t("ratings.leaderboard")}`, profile: `${t("app.title")} — ${where.id}`, mygames: `${t("mygames.title")} — ${t("app.title")}`, tournament: `${t("tournament.title")} — ${t("app.title")}` };
   document.title = where.page === "game" ? t("app.title") : titles[where.page];
 }
 
@@ -125,6 +129,7 @@ async function start() {
   else if (where.page === "leaderboard") mountLeaderboard(main);
   else if (where.page === "profile") mountProfile(main, /** @type {string} */ (where.id));
   else if (where.page === "mygames") mountMyGames(main);
+  else if (where.page === "tournament") mountTournament(main, /** @type {string} */ (where.id));
   else mountLobby(main);
   document.body.dataset.page = where.page;
   document.body.dataset.ready = "1";

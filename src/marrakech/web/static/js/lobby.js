@@ -12,6 +12,7 @@ import { uploadCard } from "./lobby/upload.js";
 import { friendsCard } from "./lobby/friends.js";
 import { learnOffer } from "./learn/offer.js";
 import { playNowCard, leavePool } from "./lobby/play_now.js";
+import { tournamentsCard } from "./tournaments/lists.js";
 
 export { createRequest } from "./lobby/form.js";
 
@@ -78,7 +79,7 @@ export function mountLobby(root) {
           learnOffer(),
           hero(),
           h("div", {}, createCard(L)),
-          h("div", {}, L.created ? createdCard(L) : null, friendsCard(), L.mineHost, L.openHost, uploadCard()),
+          h("div", {}, L.created ? createdCard(L) : null, tournamentsCard(), friendsCard(), L.mineHost, L.openHost, uploadCard()),
         ),
       );
       L.renderLists();

@@ -7,6 +7,7 @@ import { t, lang, onLangChange, levelName } from "./i18n.js";
 import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { challengeButton, friendButtons } from "./challenges.js";
+import { tournamentResults } from "./tournaments/lists.js";
 
 const COUNTS = [2, 3, 4];
 
@@ -183,6 +184,7 @@ export function mountProfile(root, name) {
         { class: "card ratings-page", "data-testid": "profile-page", "aria-labelledby": "profile-title", "aria-busy": profile || error ? "false" : "true" },
         h("h1", { id: "profile-title", "data-testid": "profile-name" }, profile ? profile.name : name),
         ...parts,
+        profile ? tournamentResults(profile.name) : null,
         h("p", {}, h("a", { href: "/leaderboard", "data-testid": "leaderboard-link" }, t("ratings.leaderboard"))),
       ),
     );
