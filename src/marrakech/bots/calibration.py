@@ -161,8 +161,9 @@ class Calibration:
         """``chances`` (one per seat, summing to 1; 0 for a seat out) recalibrated at
         ``progress``: ``p ** a`` normalised, so still a distribution, in the same order.
         ``strengths`` (one per seat, ladder ratings: :func:`table_strengths`) adds
-        ``b * gap`` to each seat's logit, its gap to the table's mean strength; without
-        them the table is taken as evenly matched, at the :data:`REFERENCE` level."""
+        ``b * gap`` to each seat's logit, its gap to the table's mean strength, and
+        moves the sharpness with the table's level (:meth:`scale`); without them the
+        table is taken as evenly matched, at the :data:`REFERENCE` level."""
         if len(chances) != self.players:
             raise ValueError(
                 f"expected {self.players} chances (one per seat), found {len(chances)}"
