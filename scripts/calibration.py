@@ -3,19 +3,22 @@
 ``marrakech.bots.analysis.winning_chances`` (the hints', the analysis' and the end
 screen's chances) is the learned value's softmax, recalibrated per player count along
 the game by ``marrakech.bots.calibration``: each seat still in gets
-``p ** a * exp(b * gap)``, normalised, where ``a`` (the sharpness) and ``b`` (the weight
-of the strength gap) are piecewise linear in the share of carpets placed (knots every
-sixteenth of the game, their bends penalised), and ``gap`` is the seat's strength minus
-the table's mean in units of 400 ladder points (0 at an evenly matched table, and when
-the strengths are not known). This script:
+``p ** (a + c * level) * exp(b * gap)``, normalised, where ``a`` (the sharpness), ``b``
+(the weight of the strength gap) and ``c`` (the weight of the table's level) are
+piecewise linear in the share of carpets placed (knots every sixteenth of the game,
+their bends penalised), ``gap`` is the seat's strength minus the table's mean and
+``level`` the table's mean minus 1500, in units of 400 ladder points (both 0 when the
+strengths are not known: an evenly matched table of about ``greedy``'s strength). This
+script:
 
 1. reads the fresh games of ``scripts/calibration_games.py`` (``build/calibration-games``;
    ``--generate`` plays the ones missing): every pairing of ``random``, ``greedy`` and
    ``search@iterations=2000`` at 2, 3 and 4 players, evenly matched tables at every
    level among them, with the value's chances at every orient decision;
 2. splits them in two by a hash of (table, game): never positions of one game on both
-   sides; fits ``a`` and ``b`` on one half (every orient decision of its games, the seats'
-   strengths their ladder ratings, :data:`LADDER`), the penalty on the bends chosen by a
+   sides; fits ``a``, ``b`` and ``c`` on one half (every third orient decision of its
+   games and their stage points, the seats' strengths their ladder ratings,
+   :func:`ladder`), the penalty on the bends chosen by a
    two-fold cross-validation inside that half, and measures the other half at 25, 50
    and 75% of the game (the first turn where that share of the carpets is placed):
    the recalibration slope and its intercept (logistic regression of each seat's win on
