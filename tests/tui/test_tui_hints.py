@@ -11,7 +11,7 @@ from rich.table import Table
 from textual.widgets import Select, Static
 
 from marrakech.actions import Orient, Place
-from marrakech.bots.analysis import Hint, hint
+from marrakech.bots.analysis import Hint, hint, seat_strengths
 from marrakech.record import GameRecord
 from marrakech.rules import RuleSet
 from marrakech.state import State
@@ -59,7 +59,11 @@ async def test_h_shows_the_advice_of_hint_selects_it_and_enter_plays_it() -> Non
         state = game.session.state
         await pilot.press("h")
         await settle(pilot)
-        advice = hint(state)  # the same position always gets the same hint
+        # The same position always gets the same hint; its chances are for the table's
+        # strengths (the bots' levels, the person not known: issue 38).
+        table = seat_strengths(tuple(seat.token for seat in game.session.seats), 3)
+        assert table is not None
+        advice = hint(state, strengths=table)
         assert isinstance(advice.best, Orient)
         assert hint_line(game) == hint_text(advice, "en").plain
         assert hint_line(game).startswith("Hint: ") and "% to win (" in hint_line(game)
@@ -76,7 +80,7 @@ async def test_h_shows_the_advice_of_hint_selects_it_and_enter_plays_it() -> Non
         placing = game.session.state
         await pilot.press("h")
         await settle(pilot)
-        advice = hint(placing)
+        advice = hint(placing, strengths=table)
         assert isinstance(advice.best, Place)
         assert hint_line(game) == hint_text(advice, "en").plain
         assert hint_line(game).startswith(f"Hint: {advice.best} – ")
@@ -118,11 +122,12 @@ async def test_a_hint_in_french() -> None:
         await pilot.press("h")
         await settle(pilot)
         text = hint_line(game)
-        assert text == hint_text(hint(state), "fr").plain
+        table = seat_strengths(tuple(seat.token for seat in game.session.seats), 2)
+        assert text == hint_text(hint(state, strengths=table), "fr").plain
         assert text.startswith("Conseil : ") and "\u00a0% de chances de gagner (" in text
         await pilot.press("ctrl+l")  # the line follows the language
         await pilot.pause()
-        assert hint_line(game) == hint_text(hint(state), "en").plain
+        assert hint_line(game) == hint_text(hint(state, strengths=table), "en").plain
 
 
 @pytest.mark.asyncio
@@ -166,10 +171,10 @@ async def test_a_hint_for_a_position_left_meanwhile_is_dropped(
     release = threading.Event()
     asked: list[State] = []
 
-    def slow_hint(state: State) -> Hint:
+    def slow_hint(state: State, strengths: tuple[float, ...] | None = None) -> Hint:
         asked.append(state)
         release.wait(10)
-        return hint(state)
+        return hint(state, strengths=strengths)
 
     monkeypatch.setattr(game_module, "hint", slow_hint)
     app = app_with(players=3, seed=2)
@@ -304,7 +309,7 @@ async def test_a_game_loaded_without_hints_stays_without(tmp_path: Path) -> None
 async def test_a_search_that_fails_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     from marrakech.tui import game_screen as game_module
 
-    def failing_hint(state: State) -> Hint:
+    def failing_hint(state: State, strengths: tuple[float, ...] | None = None) -> Hint:
         raise ValueError("expected a decision, found nothing")
 
     monkeypatch.setattr(game_module, "hint", failing_hint)

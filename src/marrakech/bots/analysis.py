@@ -5,9 +5,11 @@ seat is expected to finish ahead of the others (or behind them). :func:`hint` ad
 the seat to move from a short search: every legal decision with its winning chance.
 
 :func:`winning_chances` reads the learned value (:mod:`marrakech.bots.value`),
-recalibrated per player count and stage of the game (:mod:`marrakech.bots.calibration`):
-each seat's chance of winning, summing to 1, exact once the game is over (tied winners
-share, R21).
+recalibrated per player count and stage of the game (:mod:`marrakech.bots.calibration`)
+and, when the seats' strengths are known (:func:`seat_strengths`: the bots' levels from
+a record's seats), for them: each seat's chance of winning, summing to 1, exact once
+the game is over (tied winners share, R21); not known, the table is taken as evenly
+matched.
 It is plain Python (no Numba needed) and takes tens of microseconds, so a whole game
 (about 150 positions at four players) is analysed in well under a second.
 
@@ -25,7 +27,7 @@ turn)::
     >>> record = GameRecord.from_actions(start, actions)
     >>> analysis = analyse_game(record)
     >>> analysis.turns[0].chances
-    (0.33755, 0.331225, 0.331225)
+    (0.333941, 0.333029, 0.333029)
     >>> sum(analysis.turns[-1].chances)
     1.0
     >>> len(analysis.swings(3))
@@ -36,10 +38,16 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from marrakech.actions import Action
-from marrakech.bots.calibration import load_calibration
+from marrakech.bots.calibration import (
+    REFERENCE,
+    bot_strength,
+    load_calibration,
+    table_strengths,
+)
 from marrakech.bots.value import ValueModel, load_value, progress
 from marrakech.events import Event
 from marrakech.player_turns import extend_turns
@@ -50,20 +58,47 @@ _DIGITS = 6  # chances are rounded for stable output and JSON
 _MARGIN_DIGITS = 2  # margins in points, to a hundredth
 
 
-def calibrated_chances(model: ValueModel, state: State) -> list[float]:
+def seat_strengths(seats: Sequence[str], players: int) -> tuple[float, ...] | None:
+    """The seats' strengths for the calibration from who sits there, as a record names
+    them (``"bot:expert"``, ``"bot:greedy"``, ``"bot:search@iterations=2000"``: a bot by
+    level, name or spec, rated on the arena's ladder; anyone else, a person, is not
+    known): None when no seat is known (evenly matched), else one per seat, a seat not
+    known taken as strong as the mean of those known
+    (:func:`marrakech.bots.calibration.table_strengths`).
+
+    >>> easy, expert = seat_strengths(("bot:easy", "bot:expert"), 2)
+    >>> easy < expert
+    True
+    >>> seat_strengths(("Ann", "human", "bot:nobody"), 3) is None
+    True
+    """
+    if len(seats) != players:
+        return None  # a record without its seats (or not all): nothing known
+    known = [
+        bot_strength(seat.removeprefix("bot:"), players) if seat.startswith("bot:") else None
+        for seat in seats
+    ]
+    return table_strengths(known)
+
+
+def calibrated_chances(
+    model: ValueModel, state: State, strengths: Sequence[float] | None = None
+) -> list[float]:
     """The value's chances in ``state``, recalibrated for its player count and stage
-    (:mod:`marrakech.bots.calibration`); exact once the game is over."""
+    and the seats' ``strengths`` when known (:mod:`marrakech.bots.calibration`); exact
+    once the game is over."""
     chances = model.chances(state)
     if state.is_terminal:
         return chances
-    return load_calibration(state.players).apply(chances, progress(state))
+    return load_calibration(state.players).apply(chances, progress(state), strengths)
 
 
-def winning_chances(state: State) -> tuple[float, ...]:
+def winning_chances(state: State, strengths: Sequence[float] | None = None) -> tuple[float, ...]:
     """Each seat's chance of winning ``state`` (seat order; they sum to 1): the learned
-    value's, recalibrated per player count and stage of the game on arena games
-    (:mod:`marrakech.bots.calibration`), so that a seat given 30% wins about 30% of the
-    time.
+    value's, recalibrated per player count and stage of the game on fresh games of every
+    level pairing (:mod:`marrakech.bots.calibration`), so that a seat given 30% wins
+    about 30% of the time; ``strengths`` (one per seat, :func:`seat_strengths`) when
+    the seats' strengths are known, else the table is taken as evenly matched.
 
     >>> from marrakech import State
     >>> winning_chances(State.new(players=4))
@@ -71,7 +106,8 @@ def winning_chances(state: State) -> tuple[float, ...]:
     """
     if not isinstance(state, State):
         raise TypeError(f"expected a marrakech State, found {type(state).__name__}")
-    return tuple(round(c, _DIGITS) for c in calibrated_chances(load_value(state.players), state))
+    model = load_value(state.players)
+    return tuple(round(c, _DIGITS) for c in calibrated_chances(model, state, strengths))
 
 
 def expected_margins(state: State) -> tuple[float, ...]:
@@ -124,7 +160,12 @@ HINT_ITERATIONS = 20_000
 HINT_ITERATIONS_PYTHON = 400
 
 
-def hint(state: State, iterations: int | None = None, seed: int = 0) -> Hint:
+def hint(
+    state: State,
+    iterations: int | None = None,
+    seed: int = 0,
+    strengths: Sequence[float] | None = None,
+) -> Hint:
     """Advice for the seat to decide in ``state`` (ORIENT or PLACE): the search of the
     ``search`` bot (:class:`marrakech.bots.search.SearchBot`, its learned value at the
     leaves) run for ``iterations`` (default :data:`HINT_ITERATIONS`, or
@@ -132,7 +173,9 @@ def hint(state: State, iterations: int | None = None, seed: int = 0) -> Hint:
     position always gets the same hint. Every legal decision is listed with the
     seat's winning chance after it (the search's mean, recalibrated like
     :func:`winning_chances`: :meth:`~marrakech.bots.calibration.Calibration.apply_one`),
-    the advised one (the most searched) first.
+    the advised one (the most searched) first. ``strengths`` (one per seat,
+    :func:`seat_strengths`): the seat's edge over the others still in moves its
+    chances; not known, the table is taken as evenly matched.
 
     >>> from marrakech import State
     >>> advice = hint(State.new(players=3), iterations=2000)
@@ -159,10 +202,19 @@ def hint(state: State, iterations: int | None = None, seed: int = 0) -> Hint:
     calibration = load_calibration(state.players)
     seats = state.players - len(state.eliminated)
     done = progress(state)
+    edge, mean = 0.0, REFERENCE
+    if strengths is not None:
+        others = [
+            s for seat, s in enumerate(strengths)
+            if seat != state.to_move and seat not in state.eliminated
+        ]  # fmt: skip
+        if others:
+            edge = strengths[state.to_move] - sum(others) / len(others)
+        mean = (strengths[state.to_move] + sum(others)) / (len(others) + 1)
     options = tuple(
         Option(
             action,
-            round(calibration.apply_one(value, seats, done), _DIGITS),
+            round(calibration.apply_one(value, seats, done, edge, mean), _DIGITS),
             round(visits / total, _DIGITS),
         )
         for action, visits, value in rows
@@ -221,13 +273,15 @@ class GameAnalysis:
 
 
 def analyse_game(record: GameRecord) -> GameAnalysis:
-    """Each seat's winning chances after every turn of ``record`` (see module doc)."""
+    """Each seat's winning chances after every turn of ``record`` (see module doc), for
+    the strengths of its seats when known (:func:`seat_strengths` of its seats)."""
     if not isinstance(record, GameRecord):
         raise TypeError(f"expected a GameRecord, found {type(record).__name__}")
     model = load_value(record.players)
+    strengths = seat_strengths(record.seats, record.players)
 
     def chances(state: State) -> tuple[float, ...]:
-        return tuple(round(c, _DIGITS) for c in calibrated_chances(model, state))
+        return tuple(round(c, _DIGITS) for c in calibrated_chances(model, state, strengths))
 
     def margins(state: State) -> tuple[float, ...]:
         return tuple(round(m, _MARGIN_DIGITS) for m in model.margins(state))
@@ -256,5 +310,6 @@ __all__ = [
     "analyse_game",
     "expected_margins",
     "hint",
+    "seat_strengths",
     "winning_chances",
 ]

@@ -30,7 +30,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 
 from marrakech.actions import Action, Orient, Place, Roll
 from marrakech.bots import make_bot
-from marrakech.bots.analysis import Hint, hint
+from marrakech.bots.analysis import Hint, hint, seat_strengths
 from marrakech.events import Event
 from marrakech.geometry import NEIGHBOURS, direction, square_name
 from marrakech.i18n import seat_name
@@ -578,7 +578,12 @@ class GameScreen(TableScreen):
 
     async def _search_hint(self, state: State) -> None:
         worker = self.run_worker(
-            partial(hint, state), name="hint", group="hint-search", thread=True, exit_on_error=False
+            # The bots' levels are known: the chances are for this table's strengths.
+            partial(hint, state, strengths=self._strengths(state)),
+            name="hint",
+            group="hint-search",
+            thread=True,
+            exit_on_error=False,
         )
         try:
             advice = await worker.wait()
@@ -596,6 +601,10 @@ class GameScreen(TableScreen):
             return
         self.session.count_hint(advice.seat)
         self.show_hint(advice)
+
+    def _strengths(self, state: State) -> tuple[float, ...] | None:
+        tokens = tuple(spec.token for spec in self.session.seats)
+        return seat_strengths(tokens, state.players)
 
     def show_hint(self, advice: Hint) -> None:
         """Show ``advice`` in the side panel and select its decision as keys would (the

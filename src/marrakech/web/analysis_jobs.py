@@ -24,7 +24,7 @@ with the game. One point per position after each player turn
 
 from __future__ import annotations
 
-from marrakech.bots.analysis import hint, winning_chances
+from marrakech.bots.analysis import hint, seat_strengths, winning_chances
 from marrakech.events import Event
 from marrakech.luck import dice_luck
 from marrakech.player_turns import extend_turns
@@ -57,9 +57,12 @@ def chances_series(record: GameRecord) -> list[list[float]]:
     """Each seat's chance of winning (0..1, summing to 1) at each of
     :func:`series_points`: the bots' learned value
     (:func:`marrakech.bots.analysis.winning_chances`, what ``marrakech analyse`` prints),
-    exact at the end (tied winners share, R21). The one place the server estimates them.
+    exact at the end (tied winners share, R21), for the bots' levels at the table (the
+    record's seats; people are not known: :func:`marrakech.bots.analysis.seat_strengths`).
+    The one place the server estimates them.
     """
-    return [list(winning_chances(state)) for _, _, state in series_points(record)]
+    strengths = seat_strengths(record.seats, record.players)
+    return [list(winning_chances(state, strengths)) for _, _, state in series_points(record)]
 
 
 def analyse(record: GameRecord, game_id: str) -> Analysis:
