@@ -38,7 +38,9 @@ export function createTournamentForm() {
     lengthLabel.textContent = kind.value === "arena" ? t("tournament.minutes") : t("tournament.rounds");
     length.value = kind.value === "arena" ? "30" : "5";
   });
-  const error = h("p", { role: "alert", class: "notice error", hidden: true, "data-testid": "tournament-create-error" });
+  // No alert role until there is something to say: an empty alert is one more for
+  // assistive technology (and for the page's other forms' refusals) to trip on.
+  const error = h("p", { class: "notice error", hidden: true, "data-testid": "tournament-create-error" });
   const submit = h("button", { type: "submit", class: "btn", "data-testid": "tournament-create" }, t("tournament.create"));
   const form = h(
     "form",
@@ -70,6 +72,7 @@ export function createTournamentForm() {
       location.assign(made.link);
     } catch (e) {
       error.textContent = tournamentFailure(e);
+      error.setAttribute("role", "alert");
       error.hidden = false;
     }
   });
