@@ -55,6 +55,7 @@ from marrakech.web.routes import (
     pool_socket,
     reminders,
     socket,
+    watchlist,
 )
 from marrakech.web.routes import push as push_routes
 from marrakech.web.routes import tournaments as tournament_routes
@@ -202,6 +203,7 @@ def create_app(
     app.include_router(push_routes.router)
     app.include_router(friends.router)
     app.include_router(tournament_routes.router)
+    app.include_router(watchlist.router)
     app.include_router(socket.router)
     app.include_router(pool_socket.router)
     return app

@@ -54,6 +54,7 @@ export const api = {
   games: (/** @type {string[]} */ ids) =>
     ids.length ? request("GET", `/api/games?ids=${ids.map(encodeURIComponent).join(",")}`) : [],
   openGames: () => request("GET", "/api/games/open"),
+  watchlist: () => request("GET", "/api/watchlist"),
   // The device's seat tokens go in the body, never in an address.
   myGames: (/** @type {object[]} */ seats) => request("POST", "/api/my-games", { seats }),
   join: (/** @type {string} */ id, /** @type {number} */ seat, /** @type {string} */ name = "") =>

@@ -1,4 +1,4 @@
-// The lobby (/): play now (lobby/play_now.js: quick pairing), create a game, invitation links, your games, open games, upload a record.
+// The lobby (/): play now (lobby/play_now.js: quick pairing), create a game, invitation links, tournaments, games to watch (lobby/watch.js), friends, your games, open games, upload a record.
 // Its modules: lobby/form.js (the new-game form from GET /api/config, the create request,
 // the invitations), lobby/lists.js (your games, open games, joining), lobby/upload.js,
 // lobby/lines.js (the lines that describe a game, the name remembered).
@@ -13,6 +13,7 @@ import { friendsCard } from "./lobby/friends.js";
 import { learnOffer } from "./learn/offer.js";
 import { playNowCard, leavePool } from "./lobby/play_now.js";
 import { tournamentsCard } from "./tournaments/lists.js";
+import { renderWatchlist, refreshWatchlist } from "./lobby/watch.js";
 
 export { createRequest } from "./lobby/form.js";
 
@@ -29,6 +30,8 @@ export { createRequest } from "./lobby/form.js";
  * @property {string|null} listError
  * @property {HTMLElement|null} mineHost
  * @property {HTMLElement|null} openHost
+ * @property {any[]} watching  The games to watch (lobby/watch.js).
+ * @property {HTMLElement|null} watchHost
  * @property {() => void} render  Everything again.
  * @property {() => void} renderLists  Only the lists (never the form being filled in).
  * @property {() => Promise<void>} refresh  Ask the server for the lists again.
@@ -67,10 +70,13 @@ export function mountLobby(root) {
     listError: null,
     mineHost: null,
     openHost: null,
+    watching: [],
+    watchHost: null,
     render: () => {
       clear(root);
       L.mineHost = h("div", {});
       L.openHost = h("div", {});
+      L.watchHost = h("div", {});
       root.append(
         h(
           "div",
@@ -79,17 +85,18 @@ export function mountLobby(root) {
           learnOffer(),
           hero(),
           h("div", {}, createCard(L)),
-          h("div", {}, L.created ? createdCard(L) : null, tournamentsCard(), friendsCard(), L.mineHost, L.openHost, uploadCard()),
+          h("div", {}, L.created ? createdCard(L) : null, tournamentsCard(), L.watchHost, friendsCard(), L.mineHost, L.openHost, uploadCard()),
         ),
       );
       L.renderLists();
+      renderWatchlist(L);
     },
     renderLists: () => {
       if (!L.mineHost) return;
       clear(L.mineHost).append(mineCard(L));
       clear(/** @type {HTMLElement} */ (L.openHost)).append(openCard(L));
     },
-    refresh: () => refresh(L),
+    refresh: () => Promise.all([refresh(L), refreshWatchlist(L)]).then(() => {}),
   };
   L.render();
   L.refresh();
