@@ -14,12 +14,11 @@ from marrakech.actions import DECISION_IDS
 from marrakech.bots import make_bot
 from marrakech.envs.dataset import (
     DEFAULT_SOURCES,
-    final_margins,
     game_files,
     iter_games,
     load_decisions,
 )
-from marrakech.envs.spec import observation
+from marrakech.envs.spec import final_margins, observation
 from marrakech.errors import NotationError
 from marrakech.record import GameRecord
 

@@ -21,7 +21,7 @@ line (``GameRecord.to_json()``); :data:`DEFAULT_SOURCES` is where the default ga
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.actions import DECISION_IDS
-from marrakech.envs.spec import observation
+from marrakech.envs.spec import final_margins, observation
 from marrakech.errors import NotationError
 from marrakech.record import FORMAT, GameRecord
 
@@ -37,7 +37,6 @@ __all__ = [
     "DEFAULT_SOURCES",
     "Decisions",
     "GameDecisions",
-    "final_margins",
     "game_files",
     "iter_games",
     "load_decisions",
@@ -49,19 +48,6 @@ __all__ = [
 DEFAULT_SOURCES: tuple[Path, ...] = (
     Path(__file__).resolve().parents[3] / "benchmarks" / "strength",
 )
-
-
-def final_margins(scores: Sequence[int]) -> tuple[float, ...]:
-    """Each seat's score (R20) minus the mean score of the other seats, eliminated
-    seats included with the squares they still show (R13): the ``margin`` reward at the
-    end of a game. They sum to 0.
-
-    >>> final_margins((50, 40)), final_margins((30, 20, 10))
-    ((10.0, -10.0), (15.0, 0.0, -15.0))
-    """
-    total = sum(scores)
-    others = len(scores) - 1
-    return tuple((others * s - (total - s)) / others for s in scores)
 
 
 @dataclass(frozen=True)

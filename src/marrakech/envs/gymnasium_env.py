@@ -20,7 +20,8 @@ a decision of the learning seat. Observations and actions follow ``marrakech_v0`
     (True, True)
 
 The episode ends when the game ends or when the learning seat is eliminated (R13; its
-rank, hence its reward, is final then). Rewards are 0 until that last step.
+rank, hence its reward, is final then). Rewards are 0 until that last step, except under
+the dense ``reward="share"`` (the change in the seat's share of the scores at each step).
 """
 
 from __future__ import annotations
@@ -56,10 +57,12 @@ from marrakech.envs.spec import (
     coerce_rules,
     decision_id,
     forfeit_outcome,
+    forfeit_scores,
     observation,
     observation_space,
     outcome_rewards,
     rewards_of,
+    step_rewards,
 )
 from marrakech.playout import sample_outcome
 from marrakech.rules import RuleSet
@@ -78,7 +81,10 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         players: 2..4 (default 4, or ``len(opponents) + 1``).
         rules: a :class:`RuleSet` or a word (``standard``, ``bga``, ``custom:...``).
         seat: the learning seat (default 0), or ``"random"`` to draw it at each reset.
-        reward: ``"rank"`` (default, in [-1, 1]) or ``"win"`` (1 split among winners).
+        reward: ``"rank"`` (default, in [-1, 1]), ``"win"`` (1 split among winners),
+            ``"margin"`` (the final score minus the others' mean) or ``"share"`` (dense:
+            the change in the seat's share of the scores at every step); see
+            ``docs/environments.md``.
         render_mode: ``"ansi"`` (the text board), ``"human"`` (printed), ``"rgb_array"``
             (a picture of the board), or None; any other raises ``TypeError``.
         illegal_action: ``"lose"`` (default: the episode ends, the learning seat ranked
@@ -141,6 +147,8 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._state = State.new(self.players, self.rules)
         self.history: list[int] = []
         self._over = True  # until the first reset
+        # The scores (R20) at the last observation, for the dense rewards.
+        self._scores: tuple[int, ...] = self._state.scores()
 
     @property
     def game_state(self) -> State:
@@ -168,6 +176,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             start = State.new(self.players, self.rules, int(options.get("first_seat", 0)))
         self.history = []
         self._state = self._advance(start)
+        self._scores = self._state.scores()
         self._over = self._state.is_terminal or not self._state.is_in(self.seat)
         return self._observation(self._state), self._info()
 
@@ -187,13 +196,16 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             outcome = forfeit_outcome(state, self.seat)
             # The final info of every ending holds the ranks and scores, a forfeit's too.
             info["ranks"], info["scores"] = outcome.ranks, state.scores()
-            forfeit = rewards_of(outcome, self.reward_name)
-            return self._observation(state), forfeit[self.seat], True, False, info
+            scores = forfeit_scores(state, self.seat)
+            forfeit = rewards_of(outcome, self.reward_name, scores)[self.seat]
+            forfeit += self._dense(scores)
+            return self._observation(state), float(forfeit), True, False, info
         self.history.append(aid)
         self._state = self._advance(state.apply(ACTIONS[aid]))
         done = self._state.is_terminal or not self._state.is_in(self.seat)
         self._over = done
         reward = outcome_rewards(self._state, self.reward_name)[self.seat] if done else 0.0
+        reward += self._dense(self._state.scores())
         info = self._info()
         if done:
             info["ranks"] = self._state.ranks()
@@ -201,6 +213,11 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self.render_mode == "human":
             self.render()
         return self._observation(self._state), float(reward), done, False, info
+
+    def _dense(self, scores: tuple[int, ...]) -> float:
+        """The learning seat's dense reward since its last observation (``share``)."""
+        before, self._scores = self._scores, scores
+        return step_rewards(before, scores, self.reward_name)[self.seat]
 
     def _advance(self, state: State) -> State:
         """Chance and the bots move until the learning seat decides or its game ends."""

@@ -77,16 +77,19 @@ from marrakech.envs.engine import BatchEngine
 from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.python_batch import PythonBatch
 from marrakech.envs.spec import (
+    DENSE_REWARDS,
     RewardName,
     action_space,
     check_reward,
     coerce_players,
     coerce_rules,
     forfeit_outcome,
+    forfeit_scores,
     observation,
     observation_space,
     reward_arrays,
     rewards_of,
+    share_arrays,
 )
 from marrakech.observation import OBSERVATION_SIZE
 from marrakech.outcome import Outcome
@@ -304,7 +307,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     Parameters: ``n`` games, ``players`` (2..4), ``rules`` (a :class:`RuleSet` or a word),
     ``seed``, ``opponents`` (None for self-play, else one bot name, :class:`Bot` or
     :data:`BatchPolicy` per other seat), ``seat`` (the learning seat against bots: a
-    number or ``"rotate"``), ``reward`` (``"rank"`` or ``"win"``), ``autoreset_mode`` (an
+    number or ``"rotate"``), ``reward`` (``"rank"``, ``"win"``, ``"margin"`` or the
+    dense ``"share"``, paid at every step: the change in each seat's share of the
+    scores), ``autoreset_mode`` (an
     :class:`AutoresetMode` or its name, default ``SAME_STEP``; ``autoreset=False`` is
     ``DISABLED``),
     ``observation`` (``"vector"`` or ``"planes"``), ``illegal_action`` (``"raise"``, the
@@ -382,6 +387,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         # The seat each game's last observation is from (its final one's, once over).
         self._seen_from = self._batch.to_move().astype(np.int8)
         self._ended: list[_Ended] = []
+        # Dense rewards (share): every seat's share of the scores at the last transition,
+        # and the games that ended or restarted since (their next change starts afresh).
+        self._dense = self.reward_name in DENSE_REWARDS
+        self._potential = share_arrays(self._batch.scores()) if self._dense else None
+        self._fresh = np.ones(self.n, dtype=np.bool_)
 
     @property
     def single_agent(self) -> bool:
@@ -514,9 +524,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             check_flags(flags, self.n, "reset")
             self._batch.reset(flags)
             self._over &= ~flags
+        self._fresh |= True if mask is None else np.asarray(mask, dtype=np.bool_)
         rewards, terminated = self._empty_outcome()
         if self.opponents is not None:
             self._play_bots(rewards, terminated, record=False)
+        self._settle(rewards)
         return self._transition(rewards, terminated)
 
     def step_transition(self, actions: npt.ArrayLike) -> Transition:
@@ -533,6 +545,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         if self.autoreset_mode is AutoresetMode.NEXT_STEP and self._over.any():
             moving = ~self._over
             self._batch.reset(self._over)
+            self._fresh |= self._over
             self._over[:] = False
         rewards, terminated = self._empty_outcome()
         if self.illegal_action == "lose":
@@ -546,7 +559,44 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self._collect_ends(rewards, terminated, record)
         if self.opponents is not None:
             self._play_bots(rewards, terminated, record)
+        self._settle(rewards)
         return self._transition(rewards, terminated)
+
+    def _settle(self, rewards: npt.NDArray[np.float32]) -> None:
+        """The dense rewards (``share``) of the games that go on: each seat's change in
+        its share of the scores since the last transition (the learning seat's against
+        bots). Games that ended or restarted in the step only take their new baseline."""
+        if self._potential is None:
+            return
+        now = share_arrays(self._batch.scores())
+        change = np.where((self._fresh | self._over)[:, None], 0.0, now - self._potential)
+        self._potential = now
+        self._fresh[:] = False
+        self._add(rewards, np.flatnonzero(change.any(axis=1)), change)
+
+    def _add(
+        self,
+        rewards: npt.NDArray[np.float32],
+        games: npt.NDArray[np.intp],
+        table: npt.NDArray[np.floating],
+    ) -> None:
+        """Add ``table``'s rows of ``games`` (every seat's reward) to the step's rewards:
+        the learning seat's against bots, every seat's in self-play."""
+        rows = table[games] if table.shape[0] == self.n else table
+        if self.opponents is not None:
+            rewards[games] += rows[np.arange(games.size), self.seats[games]].astype(np.float32)
+        else:
+            rewards[games] += rows.astype(np.float32)
+
+    def _final_change(
+        self, games: npt.NDArray[np.intp], scores: npt.NDArray[np.integer]
+    ) -> npt.NDArray[np.float64]:
+        """The dense rewards of games that end, up to their final ``scores``; from now
+        on they count from their next game's start."""
+        if self._potential is None:
+            return np.zeros(scores.shape, dtype=np.float64)
+        self._fresh[games] = True
+        return share_arrays(scores) - self._potential[games]
 
     def _empty_outcome(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         shape = (self.n,) if self.opponents is not None else (self.n, self.players)
@@ -562,12 +612,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         if not ended.any():
             return
         values, shares = self._batch.outcome_values()
-        table = reward_arrays(values[ended], shares[ended], self.reward_name)
         games = np.flatnonzero(ended)
-        if self.opponents is not None:
-            rewards[ended] += table[np.arange(table.shape[0]), self.seats[ended]]
-        else:
-            rewards[ended] += table
+        final_scores = self._batch.scores()[ended]
+        table = reward_arrays(values[ended], shares[ended], self.reward_name, final_scores)
+        self._add(rewards, games, table + self._final_change(games, final_scores))
         terminated |= ended
         same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
         if record:
@@ -615,11 +663,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         for i in games:
             state, seat = self._batch.state(int(i)), int(to_move[i])
             outcome = forfeit_outcome(state, seat)
-            table = rewards_of(outcome, self.reward_name)
-            if self.opponents is not None:
-                rewards[i] = table[int(self.seats[i])]
-            else:
-                rewards[i] = table
+            given = forfeit_scores(state, seat)
+            table = np.array(rewards_of(outcome, self.reward_name, given))[None, :]
+            game = np.array([i])
+            table = table + self._final_change(game, np.array([given]))
+            self._add(rewards, game, table)
             seen = int(self.seats[i]) if self.opponents is not None else seat
             finals.append(observation(state, seen))
             seats.append(seen)
