@@ -47,6 +47,7 @@ from marrakech.envs.common import (
     make_opponents,
     render_frame,
 )
+from marrakech.envs.mixture import Mixture
 from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.spec import (
     RewardName,
@@ -76,8 +77,10 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     Parameters:
         opponents: one bot (name or :class:`Bot`) per other seat, clockwise from the
-            learning seat; default ``random`` for each. Their number sets the player
-            count unless ``players`` is given too (then they must agree).
+            learning seat; default ``random`` for each. An entry may be a
+            :class:`~marrakech.envs.mixture.Mixture` of bots: that seat's bot is drawn
+            from it at every reset (``info["opponents"]`` names the bots drawn). Their
+            number sets the player count unless ``players`` is given too (then they must agree).
         players: 2..4 (default 4, or ``len(opponents) + 1``).
         rules: a :class:`RuleSet` or a word (``standard``, ``bga``, ``custom:...``).
         seat: the learning seat (default 0), or ``"random"`` to draw it at each reset.
@@ -100,7 +103,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def __init__(
         self,
-        opponents: Sequence[Opponent] | None = None,
+        opponents: Sequence[Opponent | Mixture] | None = None,
         players: int | None = None,
         rules: RuleSet | str = "standard",
         *,
@@ -126,7 +129,14 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             )
         self.players = coerce_players(count)
         self.rules = coerce_rules(rules)
-        self.opponents = make_opponents(opponents)
+        # Per other seat its bots: one, or a mixture's, drawn at each reset.
+        self._slots = [
+            make_opponents(o.kinds if isinstance(o, Mixture) else [o])  # type: ignore[arg-type]
+            for o in opponents
+        ]
+        self._mixtures = [o if isinstance(o, Mixture) else None for o in opponents]
+        #: The bot at each other seat in this episode, clockwise from the learning seat.
+        self.opponents = [kinds[0] for kinds in self._slots]
         if seat != "random" and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count
         ):
@@ -170,6 +180,9 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         options = options or {}
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(0, self.players))
+        for k, mixture in enumerate(self._mixtures):
+            if mixture is not None:
+                self.opponents[k] = self._slots[k][int(mixture.draw(self.np_random, 1)[0])]
         if "state" in options:
             start = coerce_state(options["state"], self.players)
         else:
@@ -237,7 +250,10 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return planes(vector) if self.observation_name == "planes" else vector
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self._state, self.seat), "seat": self.seat}
+        info = {"action_mask": action_mask(self._state, self.seat), "seat": self.seat}
+        if any(mixture is not None for mixture in self._mixtures):
+            info["opponents"] = tuple(bot.name for bot in self.opponents)
+        return info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The 87 legal-decision flags of the learning seat (bool), for masked policies."""
