@@ -526,6 +526,21 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         """``(n, 87)`` legal decisions now (what sb3-contrib's maskable algorithms ask)."""
         return self._batch.legal_masks()
 
+    def greedy_scores(self, bot: GreedyBot | None = None) -> npt.NDArray[np.float64]:
+        """``(n, 87)``: how ``greedy`` (or ``bot``, a :class:`GreedyBot` with other
+        weights) scores each legal decision of the seat to decide in every game, by
+        decision id (its utility after the decision, in dirhams, R20; at an orientation
+        the expected value over the roll, R3), ``-inf`` for illegal ids and games over.
+        Compiled on the numba backend; no generator is drawn from, so asking does not
+        change the games. A feature for learners: ``argmax`` is ``greedy``'s decision
+        (up to its ties), and a policy can start from it and learn where to differ."""
+        weights = None if bot is None else bot.weights
+        out = np.full((self.n, DECISION_IDS), -np.inf)
+        games = np.flatnonzero(self._batch.to_move() >= 0)
+        if games.size:
+            out[games] = self._batch.greedy_scores(games, greedy_params(weights, self.players))
+        return out
+
     # -- the batch's own API -------------------------------------------------------------
 
     def reset_transition(
