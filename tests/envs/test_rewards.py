@@ -164,10 +164,14 @@ def test_vector_margin_sums_to_what_the_final_scores_say(backend: BackendName) -
     assert ended >= 4
 
 
+@pytest.mark.parametrize("mode", ["SAME_STEP", "NEXT_STEP", "DISABLED"])
 @pytest.mark.parametrize("backend", backends())
-def test_vector_share_against_bots_adds_up_to_the_final_share(backend: BackendName) -> None:
+def test_vector_share_against_bots_adds_up_to_the_final_share(
+    backend: BackendName, mode: str
+) -> None:
+    bots = ("random", "random")
     env = VectorEnv(
-        6, players=3, opponents=("random", "random"), seat="rotate", reward="share", backend=backend
+        6, 3, opponents=bots, seat="rotate", reward="share", backend=backend, autoreset_mode=mode
     )
     env.reset(seed=2)
     start = np.array([score_shares(env.state(i).scores())[env.seats[i]] for i in range(env.n)])
@@ -175,11 +179,13 @@ def test_vector_share_against_bots_adds_up_to_the_final_share(backend: BackendNa
     rng = np.random.default_rng(2)
     finished = np.zeros(env.n, dtype=bool)
     while not finished.all():
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
+        masks = env.action_masks()  # a game over (NEXT_STEP, DISABLED) has none: any id
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
         _, rewards, terminations, _, infos = env.step(actions)
         total += np.where(finished, 0.0, rewards)
         for i in np.flatnonzero(terminations & ~finished):
-            final = score_shares(tuple(infos["final_info"]["scores"][i]))[env.seats[i]]
+            ending = infos["final_info"] if mode == "SAME_STEP" else infos
+            final = score_shares(tuple(ending["scores"][i]))[env.seats[i]]
             assert total[i] == pytest.approx(final - start[i], abs=1e-5)
             finished[i] = True
 
