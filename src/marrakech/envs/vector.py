@@ -154,6 +154,12 @@ def outcome_table(ranks: npt.NDArray[np.integer], reward: RewardName) -> npt.NDA
     return np.array(table, dtype=np.float32).reshape(len(rows), -1)
 
 
+def mixture_generator(seeds: Sequence[int]) -> np.random.Generator:
+    """The generator that draws the games' opponents from mixtures, from the env's seed
+    (or its games' seeds): its own stream, apart from the batch's and the bots'."""
+    return np.random.default_rng([_MIXTURE_STREAM, *(s & 0xFFFFFFFFFFFFFFFF for s in seeds)])
+
+
 def make_vector_opponents(opponents: Sequence[Opponent | BatchPolicy]) -> list[Bot | BatchPolicy]:
     """:class:`VectorEnv`'s opponents: bots by name or as :class:`Bot` objects, and
     batched policies (:data:`BatchPolicy`: any other callable) as they are."""
@@ -389,7 +395,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         #: each game's start.
         self.opponent_kinds = np.zeros((n, max(0, len(self._slots))), dtype=np.int64)
         self._mixed = any(isinstance(o, Mixture) for o in self.opponents or ())
-        self._draws = np.random.default_rng([seed, _MIXTURE_STREAM])
+        self._draws = mixture_generator([seed])
         if seat == "rotate":
             self.seats = (np.arange(self.n) % self.players).astype(np.int8)
         elif isinstance(seat, int | np.integer) and not isinstance(seat, bool):
@@ -558,15 +564,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
             self._batch.seed(int(seed))
             self._rng = random.Random(int(seed))
-            self._draws = np.random.default_rng([int(seed), _MIXTURE_STREAM])
+            self._draws = mixture_generator([int(seed)])
         elif seed is not None:
             seeds = check_seeds(seed, self.n)
             self._batch.seed_games(seeds)
             if any(value is not None for value in seeds):
                 self._rng = random.Random(repr(seeds))
-                self._draws = np.random.default_rng(
-                    [_MIXTURE_STREAM, *(s + 1 for s in seeds if s is not None)]
-                )
+                self._draws = mixture_generator([s for s in seeds if s is not None])
         self._ended = []
         if mask is None:
             self._restart(None)
@@ -624,7 +628,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         change = np.where((self._fresh | self._over)[:, None], 0.0, now - self._potential)
         self._potential = now
         self._fresh[:] = False
-        self._add(rewards, np.flatnonzero(change.any(axis=1)), change)
+        games = np.flatnonzero(change.any(axis=1))
+        self._add(rewards, games, change[games])
 
     def _add(
         self,
@@ -632,13 +637,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         games: npt.NDArray[np.intp],
         table: npt.NDArray[np.floating],
     ) -> None:
-        """Add ``table``'s rows of ``games`` (every seat's reward) to the step's rewards:
-        the learning seat's against bots, every seat's in self-play."""
-        rows = table[games] if table.shape[0] == self.n else table
+        """Add ``table`` (one row of every seat's reward per game of ``games``) to the
+        step's rewards: the learning seat's against bots, every seat's in self-play."""
         if self.opponents is not None:
-            rewards[games] += rows[np.arange(games.size), self.seats[games]].astype(np.float32)
+            rewards[games] += table[np.arange(games.size), self.seats[games]].astype(np.float32)
         else:
-            rewards[games] += rows.astype(np.float32)
+            rewards[games] += table.astype(np.float32)
 
     def _final_change(
         self, games: npt.NDArray[np.intp], scores: npt.NDArray[np.integer]
