@@ -125,7 +125,7 @@ def test_env_rewards_are_the_outcome_and_the_old_numbers(ranks: tuple[int, ...])
     expected = {"rank": np.float32(pairwise(ranks)), "win": np.float32(shares(ranks))}
     values = np.array([outcome.rank_values])
     win = np.array([outcome.win_shares])
-    for reward in spec.REWARDS:
+    for reward in spec.OUTCOME_REWARDS:
         assert spec.reward_arrays(values, win, reward)[0].tobytes() == expected[reward].tobytes()
         assert outcome_table(np.array([ranks]), reward)[0].tobytes() == expected[reward].tobytes()
 
@@ -144,7 +144,7 @@ def test_batch_engines_and_vector_env_reward_every_tie_like_outcome(players: int
 
     patterns = tie_patterns(players)
     for backend in env_backends():
-        for reward in spec.REWARDS:
+        for reward in spec.OUTCOME_REWARDS:
             env = VectorEnv(len(patterns), players, reward=reward, backend=backend)
             env.reset_transition()
             for i, ranks in enumerate(patterns):

@@ -158,3 +158,27 @@ def test_rllib_ppo_with_action_masking() -> None:
         timeout=600,
     )
     assert "policy vs random (2 players, seats rotating): win rate" in output
+
+
+def test_beat_greedy_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    small = ["--games", "16", "--steps", "8", "--minibatch", "64", "--eval-every", "1"]
+    small += ["--eval-games", "8", "--final-games", "2", "--out", str(run_dir)]
+    output = run("beat_greedy.py", "--cpu-minutes", "0.02", *small)
+    assert "update 1:" in output and "eval: win share" in output
+    assert "final: 2 fresh games against greedy (seed 1): win share" in output
+    assert "luck-corrected" in output
+    refused = subprocess.run(
+        [sys.executable, str(EXAMPLES / "beat_greedy.py"), *small],
+        capture_output=True,
+        text=True,
+        cwd=EXAMPLES.parent,
+    )
+    assert refused.returncode != 0 and "pass --resume to continue it" in refused.stderr
+    before = (run_dir / "curve.jsonl").read_text().count("\n")
+    resumed = run("beat_greedy.py", "--cpu-minutes", "0.04", "--resume", *small)
+    assert "resumed at update" in resumed
+    assert (run_dir / "curve.jsonl").read_text().count("\n") > before
+    picture = tmp_path / "curve.png"
+    run("beat_greedy.py", "--out", str(run_dir), "--plot", str(picture))
+    assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

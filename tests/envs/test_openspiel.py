@@ -35,6 +35,12 @@ def test_registered_with_its_parameters() -> None:
     assert win.utility_sum() == 1.0
 
 
+@pytest.mark.parametrize("reward", ["margin", "share"])
+def test_rewards_without_fixed_bounds_are_refused_with_where_to_find_them(reward: str) -> None:
+    with pytest.raises(ValueError, match=f"takes reward 'rank' or 'win', found '{reward}'"):
+        pyspiel.load_game("python_marrakech", {"players": 2, "reward": reward})
+
+
 @pytest.mark.parametrize(
     "params",
     [

@@ -21,7 +21,7 @@ from pettingzoo.test import (
 
 from marrakech import IllegalActionError, RuleSet, State, action_from_id, parse_rules
 from marrakech.envs import marrakech_v0
-from marrakech.envs.spec import REWARDS, RewardName, observation, outcome_rewards
+from marrakech.envs.spec import OUTCOME_REWARDS, RewardName, observation, outcome_rewards
 from marrakech.record import GameRecord
 
 # The module, not the function that pettingzoo.test re-exports under the same name.
@@ -177,7 +177,7 @@ def play_to_forfeit(env: AECEnv[Any, Any, Any], seed: int, players: int) -> dict
 
 
 @pytest.mark.filterwarnings(ILLEGAL_MOVE)
-@pytest.mark.parametrize("reward", REWARDS)
+@pytest.mark.parametrize("reward", OUTCOME_REWARDS)
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_declared_reward_sum_holds_when_a_seat_forfeits(
     reward: RewardName, players: int

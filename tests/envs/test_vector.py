@@ -310,3 +310,34 @@ def test_greedy_opponents_play_alike_on_both_backends() -> None:
         actions = sample(envs[0].action_masks(), rng)
         ours, theirs = (env.step(actions) for env in envs)
         assert np.array_equal(ours[0], theirs[0]) and np.array_equal(ours[1], theirs[1])
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize("players", [2, 3])
+def test_greedy_scores_are_the_bots_own_and_change_no_game(
+    backend: BackendName, players: int
+) -> None:
+    """VectorEnv.greedy_scores: decision_scores of the core bot at every decision (R9
+    orientations, R14 placements), by id; asking draws nothing, so the games stay the
+    same as those of a batch never asked."""
+    from marrakech.bots.greedy import decision_scores
+
+    opponents = ("greedy",) * (players - 1)
+    asked = VectorEnv(8, players, opponents=opponents, seat="rotate", backend=backend)
+    plain = VectorEnv(8, players, opponents=opponents, seat="rotate", backend=backend)
+    asked.reset(seed=4)
+    plain.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        scores = asked.greedy_scores()
+        for i in range(asked.n):
+            expected = np.full(87, -np.inf)
+            state = asked.state(i)
+            if state.to_move >= 0:
+                for action, score in zip(*decision_scores(state), strict=True):
+                    expected[action.id] = score
+            assert np.array_equal(scores[i], expected)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in asked.action_masks()])
+        first = asked.step(actions)
+        second = plain.step(actions)
+        assert np.array_equal(first[0], second[0]) and np.array_equal(first[1], second[1])

@@ -76,6 +76,13 @@ class BatchEngine(Protocol):
         bot stream (seeded with the others), so both engines agree."""
         ...
 
+    def greedy_scores(
+        self, games: npt.NDArray[np.intp], params: Sequence[float]
+    ) -> npt.NDArray[np.float64]:
+        """``greedy``'s score of every legal decision of ``games`` by id (``-inf`` for
+        illegal ids)."""
+        ...
+
     def search_actions(
         self, games: npt.NDArray[np.intp], bot: SearchBot, weights: npt.NDArray[np.float64]
     ) -> npt.NDArray[np.int64]:

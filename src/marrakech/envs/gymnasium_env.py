@@ -20,7 +20,8 @@ a decision of the learning seat. Observations and actions follow ``marrakech_v0`
     (True, True)
 
 The episode ends when the game ends or when the learning seat is eliminated (R13; its
-rank, hence its reward, is final then). Rewards are 0 until that last step.
+rank, hence its reward, is final then). Rewards are 0 until that last step, except under
+the dense ``reward="share"`` (the change in the seat's share of the scores at each step).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from marrakech.envs.common import (
     make_opponents,
     render_frame,
 )
+from marrakech.envs.mixture import Mixture
 from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.spec import (
     RewardName,
@@ -56,10 +58,12 @@ from marrakech.envs.spec import (
     coerce_rules,
     decision_id,
     forfeit_outcome,
+    forfeit_scores,
     observation,
     observation_space,
     outcome_rewards,
     rewards_of,
+    step_rewards,
 )
 from marrakech.playout import sample_outcome
 from marrakech.rules import RuleSet
@@ -73,12 +77,17 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     Parameters:
         opponents: one bot (name or :class:`Bot`) per other seat, clockwise from the
-            learning seat; default ``random`` for each. Their number sets the player
-            count unless ``players`` is given too (then they must agree).
+            learning seat; default ``random`` for each. An entry may be a
+            :class:`~marrakech.envs.mixture.Mixture` of bots: that seat's bot is drawn
+            from it at every reset (``info["opponents"]`` names the bots drawn). Their
+            number sets the player count unless ``players`` is given too (then they must agree).
         players: 2..4 (default 4, or ``len(opponents) + 1``).
         rules: a :class:`RuleSet` or a word (``standard``, ``bga``, ``custom:...``).
         seat: the learning seat (default 0), or ``"random"`` to draw it at each reset.
-        reward: ``"rank"`` (default, in [-1, 1]) or ``"win"`` (1 split among winners).
+        reward: ``"rank"`` (default, in [-1, 1]), ``"win"`` (1 split among winners),
+            ``"margin"`` (the final score minus the others' mean) or ``"share"`` (dense:
+            the change in the seat's share of the scores at every step); see
+            ``docs/environments.md``.
         render_mode: ``"ansi"`` (the text board), ``"human"`` (printed), ``"rgb_array"``
             (a picture of the board), or None; any other raises ``TypeError``.
         illegal_action: ``"lose"`` (default: the episode ends, the learning seat ranked
@@ -94,7 +103,7 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def __init__(
         self,
-        opponents: Sequence[Opponent] | None = None,
+        opponents: Sequence[Opponent | Mixture] | None = None,
         players: int | None = None,
         rules: RuleSet | str = "standard",
         *,
@@ -120,7 +129,14 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             )
         self.players = coerce_players(count)
         self.rules = coerce_rules(rules)
-        self.opponents = make_opponents(opponents)
+        # Per other seat its bots: one, or a mixture's, drawn at each reset.
+        self._slots = [
+            make_opponents(o.kinds if isinstance(o, Mixture) else [o])  # type: ignore[arg-type]
+            for o in opponents
+        ]
+        self._mixtures = [o if isinstance(o, Mixture) else None for o in opponents]
+        #: The bot at each other seat in this episode, clockwise from the learning seat.
+        self.opponents = [kinds[0] for kinds in self._slots]
         if seat != "random" and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count
         ):
@@ -141,6 +157,8 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._state = State.new(self.players, self.rules)
         self.history: list[int] = []
         self._over = True  # until the first reset
+        # The scores (R20) at the last observation, for the dense rewards.
+        self._scores: tuple[int, ...] = self._state.scores()
 
     @property
     def game_state(self) -> State:
@@ -162,12 +180,16 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         options = options or {}
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(0, self.players))
+        for k, mixture in enumerate(self._mixtures):
+            if mixture is not None:
+                self.opponents[k] = self._slots[k][int(mixture.draw(self.np_random, 1)[0])]
         if "state" in options:
             start = coerce_state(options["state"], self.players)
         else:
             start = State.new(self.players, self.rules, int(options.get("first_seat", 0)))
         self.history = []
         self._state = self._advance(start)
+        self._scores = self._state.scores()
         self._over = self._state.is_terminal or not self._state.is_in(self.seat)
         return self._observation(self._state), self._info()
 
@@ -187,13 +209,16 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             outcome = forfeit_outcome(state, self.seat)
             # The final info of every ending holds the ranks and scores, a forfeit's too.
             info["ranks"], info["scores"] = outcome.ranks, state.scores()
-            forfeit = rewards_of(outcome, self.reward_name)
-            return self._observation(state), forfeit[self.seat], True, False, info
+            scores = forfeit_scores(state, self.seat)
+            forfeit = rewards_of(outcome, self.reward_name, scores)[self.seat]
+            forfeit += self._dense(scores)
+            return self._observation(state), float(forfeit), True, False, info
         self.history.append(aid)
         self._state = self._advance(state.apply(ACTIONS[aid]))
         done = self._state.is_terminal or not self._state.is_in(self.seat)
         self._over = done
         reward = outcome_rewards(self._state, self.reward_name)[self.seat] if done else 0.0
+        reward += self._dense(self._state.scores())
         info = self._info()
         if done:
             info["ranks"] = self._state.ranks()
@@ -201,6 +226,11 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self.render_mode == "human":
             self.render()
         return self._observation(self._state), float(reward), done, False, info
+
+    def _dense(self, scores: tuple[int, ...]) -> float:
+        """The learning seat's dense reward since its last observation (``share``)."""
+        before, self._scores = self._scores, scores
+        return step_rewards(before, scores, self.reward_name)[self.seat]
 
     def _advance(self, state: State) -> State:
         """Chance and the bots move until the learning seat decides or its game ends."""
@@ -220,7 +250,10 @@ class MarrakechEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return planes(vector) if self.observation_name == "planes" else vector
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self._state, self.seat), "seat": self.seat}
+        info = {"action_mask": action_mask(self._state, self.seat), "seat": self.seat}
+        if any(mixture is not None for mixture in self._mixtures):
+            info["opponents"] = tuple(bot.name for bot in self.opponents)
+        return info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The 87 legal-decision flags of the learning seat (bool), for masked policies."""

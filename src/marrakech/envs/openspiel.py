@@ -35,6 +35,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from marrakech.actions import ACTION_IDS, ACTIONS, DECISION_IDS, Action
 from marrakech.envs.spec import (
+    OUTCOME_REWARDS,
     RewardName,
     check_reward,
     coerce_players,
@@ -121,6 +122,14 @@ class MarrakechGame(pyspiel.Game):  # type: ignore[misc]
         self.players = coerce_players(params["players"])
         self.rules = coerce_rules(str(params["rules"]))
         self.reward_name = check_reward(params["reward"])
+        if self.reward_name not in OUTCOME_REWARDS:
+            # margin and share have no fixed bounds (GameInfo's min and max utility), and
+            # OpenSpiel's algorithms read the returns at the end, where rank and win are.
+            raise ValueError(
+                f"python_marrakech takes reward 'rank' or 'win', found {self.reward_name!r}: "
+                f"margin and share are offered by the Gymnasium, PettingZoo and batched "
+                f"environments"
+            )
         rank = self.reward_name == "rank"
         info = pyspiel.GameInfo(
             num_distinct_actions=DECISION_IDS,

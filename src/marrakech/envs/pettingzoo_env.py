@@ -70,10 +70,12 @@ from marrakech.envs.spec import (
     coerce_rules,
     decision_id,
     forfeit_outcome,
+    forfeit_scores,
     observation,
     observation_space,
     outcome_rewards,
     rewards_of,
+    step_rewards,
 )
 from marrakech.playout import sample_outcome
 from marrakech.rules import RuleSet
@@ -92,6 +94,8 @@ __all__ = [
 Observation = dict[str, npt.NDArray[Any]]
 #: What a step ends: per seat whose game is over, its final reward and its info.
 Ended = dict[int, tuple[float, dict[str, Any]]]
+#: A step's rewards to the seats it did not end (the dense ``share``; 0 otherwise).
+Dense = dict[int, float]
 
 METADATA: dict[str, Any] = {
     "render_modes": list(RENDER_MODES),
@@ -127,6 +131,8 @@ class _Game:
         self.history: list[int] = []
         #: The seats whose game is over (eliminated, or the game ended or was forfeited).
         self.done: set[int] = set()
+        #: The scores (R20) after the last step, for the dense rewards (step_rewards).
+        self.scores: tuple[int, ...] = self.state.scores()
 
     def reset(self, seed: int | None, options: dict[str, Any] | None) -> Ended:
         """A new game (from ``options["state"]`` or ``options["first_seat"]``); the seats
@@ -140,6 +146,7 @@ class _Game:
             start = State.new(self.players, self.rules, int(options.get("first_seat", 0)))
         self.start, self.history, self.done = start, [], set()
         self.state = self._advance(start)
+        self.scores = self.state.scores()
         return self._ended()
 
     @property
@@ -152,18 +159,33 @@ class _Game:
             return np.zeros(DECISION_IDS, dtype=np.int8)
         return action_mask(self.state, seat)
 
-    def play(self, seat: int, action: Any, who: str) -> Ended:
-        """Apply ``seat``'s decision id (and the chance after it); the seats it ends."""
+    def play(self, seat: int, action: Any, who: str) -> tuple[Ended, Dense]:
+        """Apply ``seat``'s decision id (and the chance after it); the seats it ends, and
+        the rewards of the seats still playing."""
         aid = decision_id(action)
         before = self.state
         if not (0 <= aid < DECISION_IDS and before.legal_mask()[aid]):
             if self.illegal_action == "raise":
                 raise before.illegal_action_error(aid, who=who)
             EnvLogger.warn_on_illegal_move()
-            return self._forfeit(seat, aid)
+            return self._settle(forfeit_scores(before, seat), self._forfeit(seat, aid))
         self.history.append(aid)
         self.state = self._advance(before.apply(ACTIONS[aid]))
-        return self._ended()
+        return self._settle(self.state.scores(), self._ended())
+
+    def _settle(self, after: tuple[int, ...], ended: Ended) -> tuple[Ended, Dense]:
+        """Add the step's dense rewards (the change in score shares under ``share``) to
+        the final rewards of the seats it ended, and give them to the others still in."""
+        dense = step_rewards(self.scores, after, self.reward)
+        self.scores = after
+        live: Dense = {}
+        for seat in range(self.players):
+            if seat in ended:
+                reward, info = ended[seat]
+                ended[seat] = (reward + dense[seat], info)
+            elif seat not in self.done:
+                live[seat] = dense[seat]
+        return ended, live
 
     def _advance(self, state: State) -> State:
         """Resolve chance steps, recording their outcomes in the history."""
@@ -192,7 +214,7 @@ class _Game:
         """``illegal_action="lose"``: the offender ranks last of the seats still in
         (:func:`~marrakech.envs.spec.forfeit_outcome`), and the game is over."""
         outcome = forfeit_outcome(self.state, seat)
-        rewards = rewards_of(outcome, self.reward)
+        rewards = rewards_of(outcome, self.reward, forfeit_scores(self.state, seat))
         ending = [other for other in range(self.players) if other not in self.done]
         self.done.update(ending)
         ended: Ended = {}
@@ -300,7 +322,8 @@ class MarrakechAEC(_Common, AECEnv[str, Observation, int | None]):  # type: igno
     """The raw (unwrapped) AEC environment; build it with :func:`env` or :func:`raw_env`.
 
     Parameters: ``players`` (2..4), ``rules`` (a :class:`RuleSet` or a word such as
-    ``"bga"``), ``reward`` (``"rank"`` or ``"win"``, see ``docs/environments.md``),
+    ``"bga"``), ``reward`` (``"rank"``, ``"win"``, ``"margin"`` or the dense ``"share"``,
+    see ``docs/environments.md``),
     ``render_mode`` (``"ansi"``, ``"human"`` or ``"rgb_array"``), ``illegal_action``
     (``"lose"``, the default: the offender ranks last and the game ends; ``"raise"``:
     an :class:`~marrakech.IllegalActionError`), ``chance`` (a :data:`ChanceFunction`).
@@ -339,7 +362,10 @@ class MarrakechAEC(_Common, AECEnv[str, Observation, int | None]):  # type: igno
         self._cumulative_rewards[agent] = 0.0
         for other in self.rewards:
             self.rewards[other] = 0.0
-        self._record(self._game.play(self._seat_of[agent], action, agent))
+        ended, dense = self._game.play(self._seat_of[agent], action, agent)
+        for seat, reward in dense.items():
+            self.rewards[agent_name(seat)] = reward
+        self._record(ended)
         self.agent_selection = self._selected(default=agent)
         self._accumulate_rewards()
         self._deads_step_first()
@@ -395,9 +421,11 @@ class MarrakechParallel(_Common, ParallelEnv[str, Observation, int | None]):  # 
             raise ValueError(
                 f"{agent} is to move: actions must hold its decision id, found {sorted(actions)}"
             )
-        ended = self._game.play(seat, actions[agent], agent)
+        ended, dense = self._game.play(seat, actions[agent], agent)
         live = self.agents
         rewards = dict.fromkeys(live, 0.0)
+        for other, reward in dense.items():
+            rewards[agent_name(other)] = reward
         terminations = dict.fromkeys(live, False)
         infos: dict[str, dict[str, Any]] = {other: {} for other in live}
         for out, (reward, info) in ended.items():

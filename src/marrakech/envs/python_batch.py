@@ -205,6 +205,19 @@ class PythonBatch:
             out[k] = tied[pick].id
         return out
 
+    def greedy_scores(
+        self, games: npt.NDArray[np.intp], params: Sequence[float]
+    ) -> npt.NDArray[np.float64]:
+        """``(len(games), 87)``: the core bot's score of every legal decision
+        (:func:`~marrakech.bots.greedy.decision_scores`) by id, ``-inf`` elsewhere."""
+        weights = Weights(area=params[0], region=params[1], threat=params[2])
+        out = np.full((len(games), DECISION_IDS), -np.inf)
+        for k, i in enumerate(np.asarray(games).tolist()):
+            actions, scores = decision_scores(self._states[i], weights)
+            for action, score in zip(actions, scores, strict=True):
+                out[k, action.id] = score
+        return out
+
     def search_actions(
         self, games: npt.NDArray[np.intp], bot: SearchBot, weights: npt.NDArray[np.float64]
     ) -> npt.NDArray[np.int64]:

@@ -11,14 +11,16 @@ functions of this module, so an agent trained in one runs unchanged in the other
   from one seat;
 * **rewards**: :func:`outcome_rewards`, from how the game ended
   (:class:`marrakech.outcome.Outcome`: the final ranks, R20, R21) when it ends (or when a
-  seat is eliminated, R13: its rank is fixed from then on).
+  seat is eliminated, R13: its rank is fixed from then on); ``margin`` from the final
+  scores (:func:`final_margins`), and the dense ``share`` at every step
+  (:func:`step_rewards`, the change in each seat's share of the scores).
 
     >>> from marrakech import State
     >>> state = State.new(players=3)
     >>> observation(state, 0).shape, action_mask(state, 0).sum()
     ((474,), np.int64(3))
     >>> REWARDS
-    ('rank', 'win')
+    ('rank', 'win', 'margin', 'share')
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from marrakech.state import State
 
 __all__ = [
     "DECISION_IDS",
+    "DENSE_REWARDS",
     "OBSERVATION_SIZE",
+    "OUTCOME_REWARDS",
     "REWARDS",
     "SPEC_VERSION",
     "RewardName",
@@ -47,19 +51,28 @@ __all__ = [
     "check_reward",
     "coerce_players",
     "coerce_rules",
+    "final_margins",
     "forfeit_outcome",
+    "forfeit_scores",
     "observation",
     "observation_space",
     "outcome_rewards",
     "rank_rewards",
     "reward_arrays",
     "rewards_of",
+    "score_shares",
+    "share_arrays",
+    "step_rewards",
     "win_rewards",
 ]
 
-RewardName = Literal["rank", "win"]
+RewardName = Literal["rank", "win", "margin", "share"]
 #: The reward schemes every adapter accepts (``reward=...``); ``rank`` is the default.
-REWARDS: tuple[RewardName, ...] = ("rank", "win")
+REWARDS: tuple[RewardName, ...] = ("rank", "win", "margin", "share")
+#: The schemes read from the final ranking alone (:class:`~marrakech.outcome.Outcome`).
+OUTCOME_REWARDS: tuple[RewardName, ...] = ("rank", "win")
+#: The schemes that reward every step, not only the end (:func:`step_rewards`).
+DENSE_REWARDS: tuple[RewardName, ...] = ("share",)
 
 
 def observation(state: State, seat: int) -> npt.NDArray[np.float32]:
@@ -88,26 +101,93 @@ def action_space() -> spaces.Discrete:
     return spaces.Discrete(DECISION_IDS)
 
 
-def rewards_of(outcome: Outcome, reward: RewardName = "rank") -> tuple[float, ...]:
-    """Every seat's reward for ``outcome``: :attr:`~Outcome.rank_rewards` (``rank``) or
-    :attr:`~Outcome.win_shares` (``win``). The one place a reward scheme is read.
+def rewards_of(
+    outcome: Outcome, reward: RewardName = "rank", scores: Sequence[int] | None = None
+) -> tuple[float, ...]:
+    """Every seat's reward at the end for ``outcome``: :attr:`~Outcome.rank_rewards`
+    (``rank``), :attr:`~Outcome.win_shares` (``win``), :func:`final_margins` of the final
+    ``scores`` (``margin``, which needs them), or 0 (``share``: all of its reward comes
+    step by step, :func:`step_rewards`). The one place a reward scheme is read.
 
     >>> rewards_of(Outcome((1, 1, 3)), "rank"), rewards_of(Outcome((1, 1, 3)), "win")
     ((0.5, 0.5, -1.0), (0.5, 0.5, 0.0))
+    >>> rewards_of(Outcome((1, 2), over=True), "margin", scores=(50, 40))
+    (10.0, -10.0)
     """
     if reward == "rank":
         return outcome.rank_rewards
     if reward == "win":
         return outcome.win_shares
+    if reward == "margin":
+        if scores is None:
+            raise ValueError("the margin reward needs the final scores, found none")
+        return final_margins(scores)
+    if reward == "share":
+        return (0.0,) * len(outcome.ranks)
     raise ValueError(check_reward_message(reward))
 
 
+def final_margins(scores: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's score (R20) minus the mean score of the other seats (an eliminated
+    seat scores the squares it still shows, R13 having taken its dirhams): the
+    ``margin`` reward at the end of a game. They sum to 0.
+
+    >>> final_margins((50, 40)), final_margins((30, 20, 10))
+    ((10.0, -10.0), (15.0, 0.0, -15.0))
+    """
+    total = sum(scores)
+    others = len(scores) - 1
+    return tuple((others * s - (total - s)) / others for s in scores)
+
+
+def score_shares(scores: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's share of the scores (R20): ``score / sum of scores`` (``1/players``
+    each while they sum to 0). They sum to 1; ``1/players`` each at the opening.
+
+    >>> score_shares((30, 30)), score_shares((60, 20)), score_shares((0, 0, 0))
+    ((0.5, 0.5), (0.75, 0.25), (0.3333333333333333, 0.3333333333333333, 0.3333333333333333))
+    """
+    total = sum(scores)
+    if total <= 0:
+        return (1.0 / len(scores),) * len(scores)
+    return tuple(s / total for s in scores)
+
+
+def step_rewards(
+    before: Sequence[int], after: Sequence[int], reward: RewardName
+) -> tuple[float, ...]:
+    """The dense part of a step's reward, per seat, from the scores before and after it:
+    the change in each seat's :func:`score_shares` under ``share``, 0 under the other
+    schemes. Over a whole game they add up to the final share minus the share at the
+    start (``1/players`` at the opening).
+
+    >>> step_rewards((30, 30), (33, 30), "share")[0] > 0, step_rewards((30, 30), (33, 30), "rank")
+    (True, (0.0, 0.0))
+    """
+    if reward not in DENSE_REWARDS:
+        return (0.0,) * len(after)
+    old, new = score_shares(before), score_shares(after)
+    return tuple(b - a for a, b in zip(old, new, strict=True))
+
+
+def share_arrays(scores: npt.NDArray[np.integer]) -> npt.NDArray[np.float64]:
+    """:func:`score_shares` of ``(k, players)`` scores, in float64."""
+    values = np.asarray(scores, dtype=np.float64)
+    total = values.sum(axis=1, keepdims=True)
+    even = np.full_like(values, 1.0 / values.shape[1])
+    return np.where(total > 0, values / np.where(total > 0, total, 1.0), even)
+
+
 def reward_arrays(
-    rank_values: npt.NDArray[np.float64], win_shares: npt.NDArray[np.float64], reward: RewardName
+    rank_values: npt.NDArray[np.float64],
+    win_shares: npt.NDArray[np.float64],
+    reward: RewardName,
+    scores: npt.NDArray[np.integer] | None = None,
 ) -> npt.NDArray[np.float32]:
     """:func:`rewards_of` for arrays: the float32 rewards of games given by their rank
     values and win shares (each ``(k, players)``, as a batch engine's ``outcome_values``
-    returns them, in float64). ``rank`` is ``2 * value - 1``, which is
+    returns them, in float64) and, for ``margin``, their final ``scores``. ``rank`` is
+    ``2 * value - 1``, which is
     :attr:`Outcome.rank_rewards <marrakech.outcome.Outcome.rank_rewards>` (in float32 the
     very same numbers, as ``tests/test_outcome_everywhere.py`` checks).
 
@@ -118,19 +198,30 @@ def reward_arrays(
         return (2.0 * rank_values - 1.0).astype(np.float32)
     if reward == "win":
         return win_shares.astype(np.float32)
+    if reward == "margin":
+        if scores is None:
+            raise ValueError("the margin reward needs the final scores, found none")
+        values: npt.NDArray[np.float64] = np.asarray(scores, dtype=np.float64)
+        others = values.shape[1] - 1
+        total = values.sum(axis=1, keepdims=True)
+        margins: npt.NDArray[np.float64] = (others * values - (total - values)) / others
+        return margins.astype(np.float32)
+    if reward == "share":
+        return np.zeros(rank_values.shape, dtype=np.float32)
     raise ValueError(check_reward_message(reward))
 
 
 def outcome_rewards(state: State, reward: RewardName = "rank") -> tuple[float, ...]:
-    """The reward of every seat for the outcome of ``state`` (:meth:`State.outcome`; use
-    it at the end).
+    """The reward of every seat at the end of ``state``'s game (:meth:`State.outcome`,
+    :meth:`State.scores`; use it at the end).
 
-    Before the end only the entries of eliminated seats mean something, and they are
-    final (R13), whatever happens later: eliminated seats rank below every seat still
-    in, in reverse order of elimination (R21), so their rank is fixed when they go out;
-    and they cannot win (``win`` gives every seat 0 until the game is over).
+    Before the end only the entries of eliminated seats mean something: under ``rank``
+    and ``win`` they are final (R13), whatever happens later: eliminated seats rank
+    below every seat still in, in reverse order of elimination (R21), so their rank is
+    fixed when they go out; and they cannot win (``win`` gives every seat 0 until the
+    game is over). Under ``margin`` they are the margins as the scores stand.
     """
-    return rewards_of(state.outcome(), reward)
+    return rewards_of(state.outcome(), reward, state.scores())
 
 
 def rank_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
@@ -175,6 +266,19 @@ def forfeit_outcome(state: State, seat: int) -> Outcome:
     for other in still_in:
         ranks[other] = len(still_in) if other == seat else 1
     return Outcome(tuple(ranks), over=True)
+
+
+def forfeit_scores(state: State, seat: int) -> tuple[int, ...]:
+    """The scores a forfeit of ``seat`` ends with: the position's (R20), the offender's
+    set to 0 (it gives up its dirhams and its squares), so that under ``margin`` and
+    ``share`` too an illegal action costs the offender the most it can.
+
+    >>> forfeit_scores(State.new(players=3), 1)
+    (30, 0, 30)
+    """
+    scores = list(state.scores())
+    scores[seat] = 0
+    return tuple(scores)
 
 
 def check_reward_message(reward: object) -> str:

@@ -74,19 +74,23 @@ from marrakech.envs.common import (
     render_frame,
 )
 from marrakech.envs.engine import BatchEngine
+from marrakech.envs.mixture import Mixture
 from marrakech.envs.planes import planes, planes_space
 from marrakech.envs.python_batch import PythonBatch
 from marrakech.envs.spec import (
+    DENSE_REWARDS,
     RewardName,
     action_space,
     check_reward,
     coerce_players,
     coerce_rules,
     forfeit_outcome,
+    forfeit_scores,
     observation,
     observation_space,
     reward_arrays,
     rewards_of,
+    share_arrays,
 )
 from marrakech.observation import OBSERVATION_SIZE
 from marrakech.outcome import Outcome
@@ -106,6 +110,9 @@ __all__ = [
 ]
 
 BackendName = Literal["auto", "numba", "python"]
+#: Mixes into the seed of the generator that draws mixtures' opponents, so that its
+#: draws are not those of any other generator seeded from the same number.
+_MIXTURE_STREAM = 0x6D6978
 #: A batched opponent for :class:`VectorEnv`: given the observations of the ``k`` games
 #: where it is to move (``(k, 474)``, or ``(k, 42, 7, 7)`` with ``observation="planes"``,
 #: each from the seat it plays) and their ``(k, 87)`` bool legal masks, one legal decision
@@ -147,6 +154,12 @@ def outcome_table(ranks: npt.NDArray[np.integer], reward: RewardName) -> npt.NDA
     return np.array(table, dtype=np.float32).reshape(len(rows), -1)
 
 
+def mixture_generator(seeds: Sequence[int]) -> np.random.Generator:
+    """The generator that draws the games' opponents from mixtures, from the env's seed
+    (or its games' seeds): its own stream, apart from the batch's and the bots'."""
+    return np.random.default_rng([_MIXTURE_STREAM, *(s & 0xFFFFFFFFFFFFFFFF for s in seeds)])
+
+
 def make_vector_opponents(opponents: Sequence[Opponent | BatchPolicy]) -> list[Bot | BatchPolicy]:
     """:class:`VectorEnv`'s opponents: bots by name or as :class:`Bot` objects, and
     batched policies (:data:`BatchPolicy`: any other callable) as they are."""
@@ -176,10 +189,13 @@ def batched_search(bot: object) -> TypeGuard[SearchBot]:
     )
 
 
-def opponent_name(opponent: Bot | BatchPolicy) -> str:
-    """A bot's name, or a batched policy's (its function or class name)."""
+def opponent_name(opponent: Bot | BatchPolicy | Mixture) -> str:
+    """A bot's name, or a batched policy's (its function or class name), or a
+    mixture's (``mixture(random,greedy)``)."""
     if isinstance(opponent, Bot):
         return opponent.name
+    if isinstance(opponent, Mixture):
+        return f"mixture({','.join(opponent.names)})"
     return str(getattr(opponent, "__name__", type(opponent).__name__))
 
 
@@ -296,6 +312,8 @@ class _Ended(NamedTuple):
     ranks: npt.NDArray[np.int8]
     scores: npt.NDArray[np.int32]
     illegal: npt.NDArray[np.int64] | None
+    #: With a :class:`Mixture`: the kind each other seat played (``opponent_kinds``).
+    kinds: npt.NDArray[np.int64] | None = None
 
 
 class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
@@ -304,7 +322,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
     Parameters: ``n`` games, ``players`` (2..4), ``rules`` (a :class:`RuleSet` or a word),
     ``seed``, ``opponents`` (None for self-play, else one bot name, :class:`Bot` or
     :data:`BatchPolicy` per other seat), ``seat`` (the learning seat against bots: a
-    number or ``"rotate"``), ``reward`` (``"rank"`` or ``"win"``), ``autoreset_mode`` (an
+    number or ``"rotate"``), ``reward`` (``"rank"``, ``"win"``, ``"margin"`` or the
+    dense ``"share"``, paid at every step: the change in each seat's share of the
+    scores), ``autoreset_mode`` (an
     :class:`AutoresetMode` or its name, default ``SAME_STEP``; ``autoreset=False`` is
     ``DISABLED``),
     ``observation`` (``"vector"`` or ``"planes"``), ``illegal_action`` (``"raise"``, the
@@ -322,7 +342,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         rules: RuleSet | str = "standard",
         seed: int = 0,
         *,
-        opponents: Sequence[Opponent | BatchPolicy] | None = None,
+        opponents: Sequence[Opponent | BatchPolicy | Mixture] | None = None,
         seat: int | Literal["rotate"] = 0,
         reward: RewardName = "rank",
         autoreset: bool = True,
@@ -352,14 +372,30 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self.observation_name = observation
         self._batch, self.backend = make_batch(backend, n, self.players, self.rules, seed)
         self.n = self.num_envs = self._batch.n
-        self.opponents: list[Bot | BatchPolicy] | None = None
+        self.opponents: list[Bot | BatchPolicy | Mixture] | None = None
+        # Per other seat (clockwise from the learning seat), its kinds: one, or a
+        # mixture's, of which opponent_kinds says which plays each game.
+        self._slots: list[list[Bot | BatchPolicy]] = []
         if opponents is not None:
-            if isinstance(opponents, str) or len(opponents) != self.players - 1:
+            if isinstance(opponents, str | Mixture) or len(opponents) != self.players - 1:
                 raise ValueError(
                     f"{self.players} players need {self.players - 1} opponents "
                     f"(one per other seat), found {opponents!r}"
                 )
-            self.opponents = make_vector_opponents(opponents)
+            self.opponents = []
+            for opponent in opponents:
+                if isinstance(opponent, Mixture):
+                    self.opponents.append(opponent)
+                    self._slots.append(make_vector_opponents(list(opponent.kinds)))
+                else:
+                    self._slots.append(make_vector_opponents([opponent]))
+                    self.opponents.append(self._slots[-1][0])
+        #: ``(n, players - 1)``: per game, the kind each other seat plays (an index into
+        #: its :class:`Mixture`'s kinds; 0 for a seat with a single opponent), drawn at
+        #: each game's start.
+        self.opponent_kinds = np.zeros((n, max(0, len(self._slots))), dtype=np.int64)
+        self._mixed = any(isinstance(o, Mixture) for o in self.opponents or ())
+        self._draws = mixture_generator([seed])
         if seat == "rotate":
             self.seats = (np.arange(self.n) % self.players).astype(np.int8)
         elif isinstance(seat, int | np.integer) and not isinstance(seat, bool):
@@ -375,6 +411,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self.observation_space = batch_space(self.single_observation_space, self.n)
         self.action_space = batch_space(self.single_action_space, self.n)
         self._rng = random.Random(seed)
+        self._draw_kinds(None)
         self.copy = bool(copy)
         self._observations = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
         self._masks = np.zeros((self.n, DECISION_IDS), dtype=np.bool_)
@@ -382,6 +419,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         # The seat each game's last observation is from (its final one's, once over).
         self._seen_from = self._batch.to_move().astype(np.int8)
         self._ended: list[_Ended] = []
+        # Dense rewards (share): every seat's share of the scores at the last transition,
+        # and the games that ended or restarted since (their next change starts afresh).
+        self._dense = self.reward_name in DENSE_REWARDS
+        self._potential = share_arrays(self._batch.scores()) if self._dense else None
+        self._fresh = np.ones(self.n, dtype=np.bool_)
 
     @property
     def single_agent(self) -> bool:
@@ -431,8 +473,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         ``action_mask`` and ``seat`` (the learning seat; in self-play the seat that
         decided, after a step), plus ``to_move`` and in self-play every seat's
         ``rewards``; for the games that ended, their ``ranks`` and ``scores`` (and the
-        ``illegal_action`` id of a forfeit), in ``final_info`` with ``final_obs`` under
-        ``SAME_STEP``, at the top level otherwise."""
+        ``illegal_action`` id of a forfeit, and with a :class:`Mixture` the
+        ``opponents`` they played: ``opponent_kinds``' rows), in ``final_info`` with
+        ``final_obs`` under ``SAME_STEP``, at the top level otherwise."""
         every = np.ones(self.n, dtype=np.bool_)
         infos: dict[str, Any] = {
             "action_mask": out.action_masks,
@@ -463,6 +506,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                 illegal[ended.games] = ended.illegal
                 forfeited[ended.games] = True
         ending: dict[str, Any] = {"ranks": ranks, "_ranks": done, "scores": scores, "_scores": done}
+        if self._mixed:  # which kind each other seat played in the games that ended
+            kinds = np.zeros_like(self.opponent_kinds)
+            for ended in self._ended:
+                if ended.kinds is not None:
+                    kinds[ended.games] = ended.kinds
+            ending.update(opponents=kinds, _opponents=done)
         if forfeited.any():
             ending.update(illegal_action=illegal, _illegal_action=forfeited)
         if self.autoreset_mode is not AutoresetMode.SAME_STEP:
@@ -483,6 +532,21 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         """``(n, 87)`` legal decisions now (what sb3-contrib's maskable algorithms ask)."""
         return self._batch.legal_masks()
 
+    def greedy_scores(self, bot: GreedyBot | None = None) -> npt.NDArray[np.float64]:
+        """``(n, 87)``: how ``greedy`` (or ``bot``, a :class:`GreedyBot` with other
+        weights) scores each legal decision of the seat to decide in every game, by
+        decision id (its utility after the decision, in dirhams, R20; at an orientation
+        the expected value over the roll, R3), ``-inf`` for illegal ids and games over.
+        Compiled on the numba backend; no generator is drawn from, so asking does not
+        change the games. A feature for learners: ``argmax`` is ``greedy``'s decision
+        (up to its ties), and a policy can start from it and learn where to differ."""
+        weights = None if bot is None else bot.weights
+        out = np.full((self.n, DECISION_IDS), -np.inf)
+        games = np.flatnonzero(self._batch.to_move() >= 0)
+        if games.size:
+            out[games] = self._batch.greedy_scores(games, greedy_params(weights, self.players))
+        return out
+
     # -- the batch's own API -------------------------------------------------------------
 
     def reset_transition(
@@ -500,23 +564,27 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
             self._batch.seed(int(seed))
             self._rng = random.Random(int(seed))
+            self._draws = mixture_generator([int(seed)])
         elif seed is not None:
             seeds = check_seeds(seed, self.n)
             self._batch.seed_games(seeds)
             if any(value is not None for value in seeds):
                 self._rng = random.Random(repr(seeds))
+                self._draws = mixture_generator([s for s in seeds if s is not None])
         self._ended = []
         if mask is None:
-            self._batch.reset()
+            self._restart(None)
             self._over[:] = False
         else:
             flags = np.asarray(mask)
             check_flags(flags, self.n, "reset")
-            self._batch.reset(flags)
+            self._restart(flags)
             self._over &= ~flags
+        self._fresh |= True if mask is None else np.asarray(mask, dtype=np.bool_)
         rewards, terminated = self._empty_outcome()
         if self.opponents is not None:
             self._play_bots(rewards, terminated, record=False)
+        self._settle(rewards)
         return self._transition(rewards, terminated)
 
     def step_transition(self, actions: npt.ArrayLike) -> Transition:
@@ -532,7 +600,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         moving: npt.NDArray[np.bool_] | None = None
         if self.autoreset_mode is AutoresetMode.NEXT_STEP and self._over.any():
             moving = ~self._over
-            self._batch.reset(self._over)
+            self._restart(self._over)
+            self._fresh |= self._over
             self._over[:] = False
         rewards, terminated = self._empty_outcome()
         if self.illegal_action == "lose":
@@ -546,7 +615,61 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         self._collect_ends(rewards, terminated, record)
         if self.opponents is not None:
             self._play_bots(rewards, terminated, record)
+        self._settle(rewards)
         return self._transition(rewards, terminated)
+
+    def _settle(self, rewards: npt.NDArray[np.float32]) -> None:
+        """The dense rewards (``share``) of the games that go on: each seat's change in
+        its share of the scores since the last transition (the learning seat's against
+        bots). Games that ended or restarted in the step only take their new baseline."""
+        if self._potential is None:
+            return
+        now = share_arrays(self._batch.scores())
+        change = np.where((self._fresh | self._over)[:, None], 0.0, now - self._potential)
+        self._potential = now
+        self._fresh[:] = False
+        games = np.flatnonzero(change.any(axis=1))
+        self._add(rewards, games, change[games])
+
+    def _add(
+        self,
+        rewards: npt.NDArray[np.float32],
+        games: npt.NDArray[np.intp],
+        table: npt.NDArray[np.floating],
+    ) -> None:
+        """Add ``table`` (one row of every seat's reward per game of ``games``) to the
+        step's rewards: the learning seat's against bots, every seat's in self-play."""
+        if self.opponents is not None:
+            rewards[games] += table[np.arange(games.size), self.seats[games]].astype(np.float32)
+        else:
+            rewards[games] += table.astype(np.float32)
+
+    def _final_change(
+        self, games: npt.NDArray[np.intp], scores: npt.NDArray[np.integer]
+    ) -> npt.NDArray[np.float64]:
+        """The dense rewards of games that end, up to their final ``scores``; from now
+        on they count from their next game's start."""
+        if self._potential is None:
+            return np.zeros(scores.shape, dtype=np.float64)
+        self._fresh[games] = True
+        return share_arrays(scores) - self._potential[games]
+
+    def _restart(self, mask: npt.NDArray[np.bool_] | None) -> None:
+        """Start the games of ``mask`` (all if None) again, drawing their opponents."""
+        if mask is None:
+            self._batch.reset()
+        else:
+            self._batch.reset(mask)
+        self._draw_kinds(mask)
+
+    def _draw_kinds(self, mask: npt.NDArray[np.bool_] | None) -> None:
+        """Draw each mixture seat's kind for the games of ``mask`` (all if None)."""
+        if not self._mixed:
+            return
+        games = np.arange(self.n) if mask is None else np.flatnonzero(mask)
+        for k, opponent in enumerate(self.opponents or ()):
+            if isinstance(opponent, Mixture):
+                self.opponent_kinds[games, k] = opponent.draw(self._draws, games.size)
 
     def _empty_outcome(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         shape = (self.n,) if self.opponents is not None else (self.n, self.players)
@@ -562,12 +685,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         if not ended.any():
             return
         values, shares = self._batch.outcome_values()
-        table = reward_arrays(values[ended], shares[ended], self.reward_name)
         games = np.flatnonzero(ended)
-        if self.opponents is not None:
-            rewards[ended] += table[np.arange(table.shape[0]), self.seats[ended]]
-        else:
-            rewards[ended] += table
+        final_scores = self._batch.scores()[ended]
+        table = reward_arrays(values[ended], shares[ended], self.reward_name, final_scores)
+        self._add(rewards, games, table + self._final_change(games, final_scores))
         terminated |= ended
         same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
         if record:
@@ -584,10 +705,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                     self._batch.ranks()[ended],
                     self._batch.scores()[ended],
                     None,
+                    self.opponent_kinds[ended] if self._mixed else None,
                 )
             )
         if same_step:
-            self._batch.reset(ended)
+            self._restart(ended)
         else:
             self._over |= ended
 
@@ -615,11 +737,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         for i in games:
             state, seat = self._batch.state(int(i)), int(to_move[i])
             outcome = forfeit_outcome(state, seat)
-            table = rewards_of(outcome, self.reward_name)
-            if self.opponents is not None:
-                rewards[i] = table[int(self.seats[i])]
-            else:
-                rewards[i] = table
+            given = forfeit_scores(state, seat)
+            table = np.array(rewards_of(outcome, self.reward_name, given))[None, :]
+            game = np.array([i])
+            table = table + self._final_change(game, np.array([given]))
+            self._add(rewards, game, table)
             seen = int(self.seats[i]) if self.opponents is not None else seat
             finals.append(observation(state, seen))
             seats.append(seen)
@@ -635,10 +757,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
                     np.array(ranks, dtype=np.int8),
                     np.array(scores, dtype=np.int32),
                     ids[games].astype(np.int64),
+                    self.opponent_kinds[games] if self._mixed else None,
                 )
             )
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            self._batch.reset(forfeits)
+            self._restart(forfeits)
         else:
             self._over |= forfeits
         return forfeits
@@ -656,30 +779,46 @@ class VectorEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
             actions = np.full(self.n, -1, dtype=np.int64)
             slot = (to_move.astype(np.int16) - self.seats) % self.players - 1
             sampled: npt.NDArray[np.int64] | None = None
-            for k, bot in enumerate(self.opponents):
-                rows = pending & (slot == k)
-                if not rows.any():
+            for k, kinds in enumerate(self._slots):
+                seated = pending & (slot == k)
+                if not seated.any():
                     continue
-                if isinstance(bot, RandomBot):
-                    if sampled is None:
-                        sampled = self._batch.sample_actions()
-                    actions[rows] = sampled[rows]
-                elif type(bot) is GreedyBot:  # the batch's own greedy (same scores)
-                    games = np.flatnonzero(rows)
-                    params = greedy_params(bot.weights, self.players)
-                    actions[games] = self._batch.greedy_actions(games, params)
-                elif batched_search(bot):  # search@iterations=N: the batch's own search
-                    games = np.flatnonzero(rows)
-                    weights = load_value(self.players).array()
-                    actions[games] = self._batch.search_actions(games, bot, weights)
-                elif isinstance(bot, Bot):
-                    for i in np.flatnonzero(rows):
-                        actions[i] = bot.choose(self._batch.state(int(i)), self._rng).id
-                else:
-                    games = np.flatnonzero(rows)
-                    actions[games] = self._policy_actions(bot, games, to_move[games])
+                for j, bot in enumerate(kinds):
+                    rows = seated if len(kinds) == 1 else seated & (self.opponent_kinds[:, k] == j)
+                    if rows.any():
+                        sampled = self._bot_actions(bot, rows, actions, sampled, to_move)
             self._batch.step(actions, mask=actions >= 0)
             self._collect_ends(rewards, terminated, record)
+
+    def _bot_actions(
+        self,
+        bot: Bot | BatchPolicy,
+        rows: npt.NDArray[np.bool_],
+        actions: npt.NDArray[np.int64],
+        sampled: npt.NDArray[np.int64] | None,
+        to_move: npt.NDArray[np.int8],
+    ) -> npt.NDArray[np.int64] | None:
+        """Write ``bot``'s decisions in the games of ``rows`` into ``actions``; the
+        batch's random draws for this round (made once, at the first ``random``)."""
+        if isinstance(bot, RandomBot):
+            if sampled is None:
+                sampled = self._batch.sample_actions()
+            actions[rows] = sampled[rows]
+        elif type(bot) is GreedyBot:  # the batch's own greedy (same scores)
+            games = np.flatnonzero(rows)
+            params = greedy_params(bot.weights, self.players)
+            actions[games] = self._batch.greedy_actions(games, params)
+        elif batched_search(bot):  # search@iterations=N: the batch's own search
+            games = np.flatnonzero(rows)
+            weights = load_value(self.players).array()
+            actions[games] = self._batch.search_actions(games, bot, weights)
+        elif isinstance(bot, Bot):
+            for i in np.flatnonzero(rows):
+                actions[i] = bot.choose(self._batch.state(int(i)), self._rng).id
+        else:
+            games = np.flatnonzero(rows)
+            actions[games] = self._policy_actions(bot, games, to_move[games])
+        return sampled
 
     def _policy_actions(
         self, policy: BatchPolicy, games: npt.NDArray[np.intp], seats: npt.NDArray[np.int8]

@@ -189,6 +189,22 @@ class Batch:
         batch_greedy(self.rows, indices, self._bot_streams, values, out, memo_rows, memos)
         return out
 
+    def greedy_scores(
+        self, games: npt.NDArray[np.intp], params: Sequence[float]
+    ) -> npt.NDArray[np.float64]:
+        """``(len(games), 87)``: ``greedy``'s score of every legal decision in each of
+        ``games`` (indices of games waiting at a decision), by decision id, ``-inf`` for
+        the illegal ones; the Python bot's scores (``decision_scores``) exactly. No
+        generator is drawn from."""
+        from marrakech.fast.greedy_kernels import batch_greedy_scores
+
+        indices = np.ascontiguousarray(games, dtype=np.int64)
+        if indices.size and (self.rows[indices, PHASE] == _OVER).any():
+            raise ValueError("greedy_scores: every game must wait at a decision")
+        out = np.full((indices.size, DECISION_IDS), -np.inf)
+        batch_greedy_scores(self.rows, indices, np.array(params, dtype=np.float64), out)
+        return out
+
     def search_actions(
         self, games: npt.NDArray[np.intp], bot: SearchSettings, weights: npt.NDArray[np.float64]
     ) -> npt.NDArray[np.int64]:

@@ -804,3 +804,30 @@ def _batch_greedy(
             all_rows[i], values, streams[i], scores, tab, ftab, rolled, template,
             all_memo_rows[i], all_memos[i],
         )  # fmt: skip
+
+
+@njit(cache=True)
+def batch_greedy_scores(
+    rows: np.ndarray, games: np.ndarray, params: np.ndarray, out: np.ndarray
+) -> None:
+    """``greedy``'s score of every legal decision in each game of ``games`` (indices of
+    ``rows`` waiting at a decision) into ``out`` (``(len(games), 87)`` floats, by
+    decision id; the entries of illegal ids are left as they are): the numbers
+    :func:`greedy_scores` gives, with no memo (they are read, not played)."""
+    scores = np.empty(12, dtype=np.float64)
+    tab = np.zeros(TAB_SIZE, dtype=np.int64)
+    ftab = np.zeros(FTAB_SIZE, dtype=np.float64)
+    rolled = np.empty(WIDTH, dtype=rows.dtype)
+    template = np.empty(WIDTH, dtype=rows.dtype)
+    no_memo_row = np.empty(0, dtype=rows.dtype)
+    no_memo = np.empty(0, dtype=np.float64)
+    for k in range(games.shape[0]):
+        s = rows[games[k]]
+        count = greedy_scores_into(
+            s, params, scores, tab, ftab, rolled, template, no_memo_row, no_memo
+        )
+        for j in range(count):
+            if s[PHASE] == ORIENT:
+                out[k, j] = scores[j]
+            else:
+                out[k, PLACE_BASE + tab[T_SLOTS + j]] = scores[j]

@@ -68,6 +68,7 @@ def _greedy() -> None:
     batch = Batch(2, players=2, seed=0)
     for _ in range(3):  # an orientation, then a placement (which reads the memo)
         waiting = np.flatnonzero(batch.legal_masks().any(axis=1))
+        batch.greedy_scores(waiting, params)  # the scores a learner reads (VectorEnv)
         batch.step(batch.greedy_actions(waiting, params))
 
 
