@@ -153,6 +153,15 @@ def test_the_friends_list_says_who_is_online_and_playing(apps: Apps) -> None:
         ("Cy", True, game_id),
         ("Bo", True, None),
     ]
+    # Bo looks for a game in a quick-pairing pool: his friends see him waiting there.
+    with bo.websocket_connect("/pool/socket") as pool:
+        pool.send_json({"type": "join", "players": 2, "clock": "blitz", "bots": False})
+        assert pool.receive_json()["type"] == "waiting"
+        listed = ana.get("/api/friends").json()["friends"]
+        assert [(f["name"], f["waiting"]) for f in listed] == [
+            ("Bo", "blitz:casual"),
+            ("Cy", None),
+        ]
     refusal(ana.post("/api/friends/follow", json={"name": "Zed"}), 404, "not_found")
     refusal(ana.post("/api/friends/befriend", json={"name": "Bo"}), 404, "not_found")
     after = ana.post("/api/friends/unfollow", json={"name": "Bo"}).json()["friends"]

@@ -3,7 +3,8 @@ the follows, blocks and challenges of accounts on the store, and when an account
 pages were last open (its presence, site-wide).
 
 - **Follow** a player to see them in the friends list: online (a page of the site open
-  lately), playing (seated in an unfinished game: a link to watch it).
+  lately), playing (seated in an unfinished game: a link to watch it), or waiting in a
+  quick-pairing pool.
 - **Block** a player: no challenge either way (the open ones end), their chat lines
   hidden from you (:func:`blocked_by`), and no pairing with them
   (:func:`blocked_pairs`, for the quick-pairing pools).
@@ -129,12 +130,14 @@ class Player:
 
 @dataclass(frozen=True)
 class Friend:
-    """A followed player: ``online`` (a page of the site open lately) and the
-    unfinished game it is seated in, if any (``playing``: its id, to watch)."""
+    """A followed player: ``online`` (a page of the site open lately), the
+    unfinished game it is seated in, if any (``playing``: its id, to watch), and the
+    quick-pairing pool it waits in, if any (``waiting``: ``blitz:casual``...)."""
 
     name: str
     online: bool
     playing: str | None
+    waiting: str | None = None
 
 
 @dataclass(frozen=True)
@@ -240,18 +243,26 @@ class Friendships:
         it plays (its latest)."""
         (rows,) = await self.store.transact([_step(self.q.following, follower=account_id)])
         ids = self.q.ids([row["id"] for row in rows])
-        seen, playing = await self.store.transact(
+        seen, playing, waiting = await self.store.transact(
             [
                 _step(self.q.seen, ids=ids, since=self.clock() - ONLINE_SECONDS),
                 _step(self.q.playing, ids=ids),
+                _step(self.q.waiting, ids=ids),
             ]
         )
         online = {row["account_id"] for row in seen}
         games: dict[str, str] = {}
         for row in playing:
             games.setdefault(row["account_id"], row["game_id"])
-        found = [Friend(row["name"], row["id"] in online, games.get(row["id"])) for row in rows]
-        return sorted(found, key=lambda friend: (not friend.online, friend.playing is None))
+        pools = {row["account_id"]: row["pool"] for row in waiting}
+        found = [
+            Friend(row["name"], row["id"] in online, games.get(row["id"]), pools.get(row["id"]))
+            for row in rows
+        ]
+        return sorted(
+            found,
+            key=lambda f: (not f.online, f.playing is None and f.waiting is None),
+        )
 
     # -- presence -------------------------------------------------------------------
 

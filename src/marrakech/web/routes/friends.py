@@ -94,6 +94,8 @@ class FriendInfo(StrictModel):
     online: bool
     #: The game it plays (to watch: ``/g/ID``), if any.
     playing: str | None = None
+    #: The quick-pairing pool it waits in (``blitz:casual``...), if any.
+    waiting: str | None = None
 
 
 class Friends(Challenges):
@@ -177,7 +179,10 @@ async def my_friends(request: Request, context: Context) -> Friends:
     blocked = await friendships.blocked(me.account.id)
     return Friends(
         **base.model_dump(),
-        friends=[FriendInfo(name=f.name, online=f.online, playing=f.playing) for f in friends],
+        friends=[
+            FriendInfo(name=f.name, online=f.online, playing=f.playing, waiting=f.waiting)
+            for f in friends
+        ],
         blocked=[player.name for player in blocked],
     )
 

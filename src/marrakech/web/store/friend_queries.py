@@ -38,6 +38,7 @@ from marrakech.web.store.schema import (
     follows,
     game_challenges,
     games,
+    pool_entries,
     push_subscriptions,
     seats,
 )
@@ -228,6 +229,13 @@ class FriendQueries:
             .join(games, games.c.id == seats.c.game_id)
             .where(self._in(seats.c.account_id), games.c.status == "running")
             .order_by(games.c.updated.desc())
+        )
+
+        # The accounts waiting in a quick-pairing pool (no table found for them yet).
+        self.waiting = compiled(
+            select(pool_entries.c.account_id, pool_entries.c.pool).where(
+                self._in(pool_entries.c.account_id), pool_entries.c.game_id.is_(None)
+            )
         )
 
         # A deleted account's rows (its account row stays, marked deleted).

@@ -35,7 +35,7 @@ export function friendsCard() {
         " ",
         h("a", { href: `/players/${encodeURIComponent(f.name)}` }, f.name),
         " ",
-        h("span", { class: "friend-status", "data-testid": "friend-status" }, t(f.playing ? "friends.playing" : f.online ? "friends.online" : "friends.offline")),
+        h("span", { class: "friend-status", "data-testid": "friend-status" }, t(f.playing ? "friends.playing" : f.waiting ? "friends.waiting" : f.online ? "friends.online" : "friends.offline")),
         f.playing ? [" ", h("a", { class: "btn ghost small", href: `/g/${encodeURIComponent(f.playing)}`, "data-testid": "friend-watch" }, t("friends.watch"))] : null,
         " ",
         challengeButton(f.name),
