@@ -98,7 +98,7 @@ def test_an_absent_players_turn_pushes_once(
         "tournament",
         "pool_game",
     ]
-    assert [kind["live"] for kind in info["kinds"]] == [True, True, False, False]
+    assert [kind["live"] for kind in info["kinds"]] == [True, True, True, True]
     game = bobs_game(web, service)
     play_turn(web, game, 0)
     wait_until(lambda: pushes(db_path), "the push to be queued")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter as Tally
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
@@ -177,6 +178,12 @@ class WebContext:
             tick=self.tournament_tick,
             schedule=self.tournament_schedule,
         )
+        devices = self.reminders.devices if self.reminders is not None else None
+        if devices is not None:  # a game ready for a player whose pages are closed
+            from marrakech.web.reminders import game_ready_push as ready
+
+            self._pools.table_filled = partial(ready.queue_pool_game_push, devices)
+            self.tournaments.first_game = partial(ready.queue_tournament_push, devices)
         return self.rooms
 
     def _open_reminders(self, rooms: RoomManager, mail: MailSettings | None) -> Reminders:

@@ -233,6 +233,10 @@ class Pools:
         self.tables = 0
         self.wave_cpu = 0.0
         self._task: asyncio.Task[None] | None = None
+        #: Told when the pool's players were seated at an open table: its game, its
+        #: host's seat (0) and the seats filled; the "game found" push of a host who
+        #: left the page (:mod:`marrakech.web.reminders.game_ready_push`).
+        self.table_filled: Callable[[str, int, list[int]], Awaitable[object]] | None = None
 
     def _step(self, statement: Any, **values: Any) -> tuple[str, dict[str, Any]]:
         return statement.sql, statement.params(values)
@@ -545,6 +549,7 @@ class Pools:
             assert game is not None
             left = [player for player in waiting if player.key not in seated]
             chosen = fill_open_table(float(table["rating"]), game.players, len(open_seats), left)
+            filled: list[int] = []
             for key, seat in zip(chosen, open_seats, strict=False):
                 (taken,) = await self.store.transact([self._step(self.q.take, id=key)])
                 if not taken:
@@ -559,6 +564,12 @@ class Pools:
                 await self.store.transact(
                     [self._step(self.q.seat, id=key, new_refusal=None, **values)]
                 )
+                filled.append(seat)
+            if filled and self.table_filled is not None:
+                try:  # the host's game has players now; the seats stand if this fails
+                    await self.table_filled(game.id, 0, filled)
+                except Exception:
+                    log.exception("could not tell the host of %s of its players", game.id)
         return [player for player in waiting if player.key not in seated]
 
     async def waiting_counts(self) -> dict[str, int]:

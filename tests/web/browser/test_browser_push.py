@@ -205,14 +205,16 @@ def test_a_player_turns_notifications_on_and_off_in_the_account_dialog(
     assert page.inner_text("#account-push-title") == "Notifications sur cet appareil"
     assert page.is_checked("[data-testid=push-kind-your_turn]")
     assert page.is_checked("[data-testid=push-kind-challenge]")
-    assert page.locator("[data-testid^=push-kind-]").count() == 2  # the live kinds only
+    assert page.inner_text("label[for=push-kind-pool_game]") == "Une partie trouvée pour moi"
+    assert page.locator("[data-testid^=push-kind-]").count() == 4  # the live kinds, all
+    page.click("[data-testid=push-kind-tournament]")  # not this one on this device
     page.click("[data-testid=push-on]")
     page.wait_for_selector("[data-testid=push-status][data-status=on]")
     assert page.inner_text("[data-testid=push-note]") == (
         "Notifications activées : elles arrivent même le site fermé."
     )
     (device,) = [d for d in devices(server) if d["endpoint"] == subscription["endpoint"]]
-    assert (device["kinds"], device["lang"]) == ("your_turn challenge", "fr")
+    assert (device["kinds"], device["lang"]) == ("your_turn challenge pool_game", "fr")
     # Back later: the dialog knows this device is on.
     page.reload()
     page.wait_for_selector("body[data-ready='1']")

@@ -38,7 +38,9 @@ def _step(statement: Any, **values: Any) -> Step:
     return statement.sql, statement.params(values)
 
 
-async def _online(devices: ChallengePusher, account_id: str) -> bool:
+async def page_open(devices: ChallengePusher, account_id: str) -> bool:
+    """Whether a page of the site of the account's is open (its heartbeat in the last
+    :data:`~marrakech.web.friendships.ONLINE_SECONDS`, any instance)."""
     q = queries_of(devices.store)
     (rows,) = await devices.store.transact(
         [_step(q.seen, ids=q.ids([account_id]), since=devices.clock() - ONLINE_SECONDS)]
@@ -51,7 +53,7 @@ async def queue_challenge_push(devices: ChallengePusher | None, challenge_id: st
     in to challenges, unless a page of the account's is open (or the server sends no
     pushes: no ``devices``): how many were queued (the reminders' background task sends
     them within its poll)."""
-    if devices is None or await _online(devices, to):
+    if devices is None or await page_open(devices, to):
         return 0
     q = queries_of(devices.store)
     (found,) = await devices.store.transact([_step(q.account_devices, account_id=to)])
@@ -91,7 +93,7 @@ async def deliver_challenge(
     challenge = found[0]
     if challenge["challenged"] != device["account_id"]:
         return "skipped", "the device is another account's"
-    if await _online(devices, device["account_id"]):
+    if await page_open(devices, device["account_id"]):
         return "skipped", "a page of the site is open"
     (names,) = await devices.store.transact([_step(q.names, ids=q.ids([challenge["challenger"]]))])
     what = notice(

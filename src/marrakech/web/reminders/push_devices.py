@@ -206,6 +206,10 @@ class PushDevices:
             from marrakech.web.reminders.challenge_push import deliver_challenge
 
             return await deliver_challenge(self, row, device)
+        if kind in ("pool_game", "tournament"):  # a game ready, not a turn
+            from marrakech.web.reminders.game_ready_push import deliver_game_ready
+
+            return await deliver_game_ready(self, row, device, opponents)
         reason, game = await turn_check(row, kind)
         if reason is None and device["account_id"] != game["account_id"]:
             reason = "the seat is not the account's any more"

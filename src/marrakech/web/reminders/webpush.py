@@ -13,9 +13,11 @@ the push service with the server's VAPID key (RFC 8292, ES256), through ``pywebp
 and ``py-vapid``; it has a ``TTL`` (it expires at the push service), a ``Topic`` and a
 notification ``tag`` (a newer push of the same game replaces the older one).
 
-The kinds are a declared list, :data:`PUSH_KINDS`: *your turn* is sent today; the
-others are declared (a player may opt in to them already) until what sends them
-exists. A new kind is one :class:`PushKind` here and one call of
+The kinds are a declared list, :data:`PUSH_KINDS`, all sent: *your turn*; a
+challenge, a tournament starting and a game found in a pool through their own
+modules (:mod:`~marrakech.web.reminders.challenge_push`,
+:mod:`~marrakech.web.reminders.game_ready_push`). A new kind is one
+:class:`PushKind` here and one call of
 :meth:`~marrakech.web.reminders.service.Reminders.queue_push` where it happens.
 """
 
@@ -60,8 +62,8 @@ class PushKind:
 PUSH_KINDS: tuple[PushKind, ...] = (
     PushKind("your_turn", live=True, ttl=12 * 3600),
     PushKind("challenge", live=True, ttl=3600, urgency="high"),
-    PushKind("tournament", live=False, ttl=1800, urgency="high"),
-    PushKind("pool_game", live=False, ttl=600, urgency="high"),
+    PushKind("tournament", live=True, ttl=1800, urgency="high"),
+    PushKind("pool_game", live=True, ttl=600, urgency="high"),
 )
 KINDS_BY_NAME = {kind.name: kind for kind in PUSH_KINDS}
 

@@ -25,7 +25,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -160,6 +160,10 @@ class Tournaments:
         #: occurrences were last stored.
         self.schedule = list(schedule)
         self._scheduled = 0.0
+        #: Told of an entrant's first game in a tournament (the tournament, the game and
+        #: the entrant's seat): "your tournament starts" pushed to a player whose pages
+        #: are closed (:mod:`marrakech.web.reminders.game_ready_push`).
+        self.first_game: Callable[[str, str, int], Awaitable[object]] | None = None
 
     # -- creating and reading ---------------------------------------------------------
 
@@ -555,6 +559,22 @@ class Tournaments:
         for pairing in pairings:
             if not pairing.bye:
                 await self._create_game(view.tournament, pairing, view.names())
+        await self._tell_first_games(view, pairings)
+
+    async def _tell_first_games(self, view: TournamentView, pairings: list[Pairing]) -> None:
+        """Tell :attr:`first_game` of the accounts these new pairings give their first
+        game of the tournament (a bye is no game)."""
+        if self.first_game is None:
+            return
+        played = {entrant for p in view.pairings if not p.bye for entrant in p.entrants}
+        for pairing in pairings:
+            for seat, entrant in enumerate(() if pairing.bye else pairing.entrants):
+                if is_bot(entrant) or entrant in played:
+                    continue
+                try:  # the game stands if this fails
+                    await self.first_game(view.tournament.id, pairing.game_id, seat)
+                except Exception:
+                    log.exception("could not tell %s of its first game", entrant)
 
     async def _create_game(
         self, tournament: Tournament, pairing: Pairing, names: dict[str, str]

@@ -43,7 +43,7 @@ function renderPush(root) {
   const S = {
     /** @type {string[]} the kinds the server sends */
     kinds: [],
-    chosen: new Set(["your_turn", "challenge"]),
+    chosen: new Set(["your_turn", "challenge", "tournament", "pool_game"]),
     /** @type {PushSubscription|null} this device's subscription, if the server has it */
     subscription: null,
     loading: true,
