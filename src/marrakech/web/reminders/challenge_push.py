@@ -11,7 +11,7 @@ challenge), expiring with the challenge. A tap opens the lobby, where it is answ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from marrakech.web.friendships import ONLINE_SECONDS, queries_of
@@ -32,6 +32,16 @@ class ChallengePusher(Protocol):
     clock: Callable[[], float]
 
     async def push(self, device: dict[str, Any], what: Notice) -> tuple[str, str]: ...
+
+    async def enqueue(
+        self,
+        devices: Iterable[dict[str, Any]],
+        kind: str,
+        about: str,
+        game_id: str | None = None,
+        seat: int | None = None,
+        turn: int | None = None,
+    ) -> int: ...
 
 
 def _step(statement: Any, **values: Any) -> Step:
@@ -57,25 +67,7 @@ async def queue_challenge_push(devices: ChallengePusher | None, challenge_id: st
         return 0
     q = queries_of(devices.store)
     (found,) = await devices.store.transact([_step(q.account_devices, account_id=to)])
-    now = devices.clock()
-    steps = [
-        _step(
-            devices.q.enqueue_push,
-            key=f"challenge/{challenge_id}/push:{KIND}/{device['id']}",
-            kind=f"push:{KIND}",
-            subscription_id=device["id"],
-            game_id=None,
-            seat=None,
-            turn=None,
-            due=now,
-            created=now,
-        )
-        for device in found
-        if KIND in device["kinds"].split()
-    ]
-    if steps:
-        await devices.store.transact(steps)
-    return len(steps)
+    return await devices.enqueue(found, KIND, f"challenge/{challenge_id}")
 
 
 async def deliver_challenge(

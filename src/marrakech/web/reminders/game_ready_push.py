@@ -53,23 +53,7 @@ async def _queue(
     chosen = [device for device in found if kind in device["kinds"].split()]
     if not chosen or await page_open(devices, chosen[0]["account_id"]):
         return 0
-    now = devices.clock()
-    steps = [
-        _step(
-            devices.q.enqueue_push,
-            key=f"{about}/push:{kind}/{device['id']}",
-            kind=f"push:{kind}",
-            subscription_id=device["id"],
-            game_id=game_id,
-            seat=seat,
-            turn=None,
-            due=now,
-            created=now,
-        )
-        for device in chosen
-    ]
-    await devices.store.transact(steps)
-    return len(steps)
+    return await devices.enqueue(chosen, kind, about, game_id, seat)
 
 
 async def queue_pool_game_push(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,11 +163,26 @@ class PushDevices:
         (devices,) = await self.store.transact(
             [_step(self.q.seat_devices, game_id=game_id, seat=seat)]
         )
+        return await self.enqueue(devices, kind, f"{game_id}/{seat}/{turn}", game_id, seat, turn)
+
+    async def enqueue(
+        self,
+        devices: Iterable[dict[str, Any]],
+        kind: str,
+        about: str,
+        game_id: str | None = None,
+        seat: int | None = None,
+        turn: int | None = None,
+    ) -> int:
+        """Queue a push of ``kind`` to each of ``devices`` (rows with ``id`` and
+        ``kinds``) that opted in to it, due now, under the outbox key
+        ``ABOUT/push:KIND/DEVICE``, so that one is queued once per device however
+        often it is asked; how many. Every kind's push is queued here."""
         now = self.clock()
         steps = [
             _step(
                 self.q.enqueue_push,
-                key=f"{game_id}/{seat}/{turn}/push:{kind}/{device['id']}",
+                key=f"{about}/push:{kind}/{device['id']}",
                 kind=f"push:{kind}",
                 subscription_id=device["id"],
                 game_id=game_id,
