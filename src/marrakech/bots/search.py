@@ -58,8 +58,8 @@ _warm = False
 #: ``benchmarks/bench_search.py`` (docs/fast.md). A count, not a clock: a level plays
 #: as strongly whatever the machine's load, its seconds only a cap.
 LEVEL_ITERATIONS: dict[str, dict[int, int]] = {
-    "expert": {2: 640_000, 3: 580_000, 4: 420_000},
-    "hard": {2: 160_000, 3: 145_000, 4: 105_000},
+    "expert": {2: 640_000, 3: 540_000, 4: 470_000},
+    "hard": {2: 160_000, 3: 135_000, 4: 117_000},
 }
 
 
