@@ -12,7 +12,9 @@ lifespan) and closed when it stops::
      '/api/account/passkey/remove',
      '/api/account/passkey/signin', '/api/account/passkey/signin/options',
      '/api/account/password', '/api/account/signin', '/api/account/signout',
-     '/api/account/signout-everywhere', '/api/account/signup', '/api/config', '/api/games',
+     '/api/account/signout-everywhere', '/api/account/signup', '/api/challenges',
+     '/api/challenges/{challenge_id}/{answer}', '/api/config', '/api/friends',
+     '/api/friends/{change}', '/api/games',
      '/api/games/open', '/api/games/{game_id}',
      '/api/games/{game_id}/analysis', '/api/games/{game_id}/join',
      '/api/games/{game_id}/record', '/api/games/{game_id}/replay', '/api/health',
@@ -20,7 +22,9 @@ lifespan) and closed when it stops::
      '/api/mail/account', '/api/mail/account/remove', '/api/mail/seat',
      '/api/mail/seat/mute', '/api/mail/seat/remove', '/api/my-games', '/api/players/{name}',
      '/api/push', '/api/push/device', '/api/push/device/remove', '/api/push/device/state',
-     '/api/replay']
+     '/api/replay', '/api/tournaments', '/api/tournaments/player/{name}',
+     '/api/tournaments/{tournament_id}', '/api/tournaments/{tournament_id}/join',
+     '/api/tournaments/{tournament_id}/withdraw', '/api/watchlist']
 
 Run it with uvicorn (``marrakech serve`` does), or in tests with Starlette's
 ``TestClient`` used as a context manager, so that the lifespan runs.
