@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+# Minutes of real processes: in make test-slow (CI runs it), not in make test.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 TOOL = Path(__file__).resolve().parents[2] / "benchmarks" / "load_web.py"
 

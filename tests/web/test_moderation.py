@@ -152,6 +152,7 @@ def test_two_players_reports_hold_a_line_until_the_operator_dismisses_them(apps:
         assert admin_ok(apps.db_path, "reports") == ""  # decided: out of the queue
 
 
+@pytest.mark.slow  # among the longest: in make test-slow, which CI runs too
 def test_the_operator_decides_on_the_queues_entries(apps: Apps) -> None:
     home = apps.start(limits=ROOMY)
     red_at, blue_at = at(home, "198.51.100.1"), at(home, "198.51.100.2")

@@ -128,6 +128,7 @@ for rules in (STANDARD, STANDARD.with_options(tithe_free=True), free):
 """
 
 
+@pytest.mark.slow  # among the longest: in make test-slow, which CI runs too
 def test_r99_a_new_option_followed_in_a_copy_is_mirrored_and_passes_these_tests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -25,7 +25,8 @@ from marrakech.record import GameRecord
 from tests.web.servers import Served, alive, run_showing_logs
 from tests.web.test_cluster import Player, get_json, hello, post_json
 
-pytestmark = pytest.mark.e2e
+# Minutes of real processes: in make test-slow (CI runs it), not in make test.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 #: Games of two people: with each socket on either worker, the chance that no game has
 #: its players on two workers is 2**-GAMES.

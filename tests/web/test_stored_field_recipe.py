@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.recipe_copy import REPO, SourceCopy
 
 #: Step 1: the field, with a default.
@@ -73,6 +75,7 @@ async def test_the_motto_is_stored_and_changed(open_store: Callable[..., Any]) -
 STORE_TESTS = ("test_store.py", "test_store_contract.py", "test_store_legacy.py")
 
 
+@pytest.mark.slow  # among the longest: in make test-slow, which CI runs too
 def test_a_new_stored_field_is_the_recipes_files(tmp_path: Path) -> None:
     copy = SourceCopy(tmp_path / "copy", copied=("web",))
     copy.insert("web/store/__init__.py", '    clock_banks: str = ""\n', FIELD)

@@ -14,7 +14,8 @@ from tests.web.servers import Served
 from tests.web.test_accounts import PASSWORD
 from tests.web.test_moderation import admin_ok
 
-pytestmark = pytest.mark.e2e
+# Minutes of real processes: in make test-slow (CI runs it), not in make test.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 OPTIONS = ("--bot-delay", "0.01", "--bot-processes", "0", "--blitz-seconds", "1")
 

@@ -51,6 +51,7 @@ def check_end_screen(page: Any, players: int) -> None:
     assert page.inner_text("[data-testid=result]").strip()
 
 
+@pytest.mark.slow  # among the longest: in make test-slow, which CI runs too
 def test_mouse_game_against_three_bots_with_reload(
     server: LiveServer, new_page: Any, tmp_path: Path
 ) -> None:

@@ -130,6 +130,7 @@ def test_every_page_fits_the_screen(
     fits_and_taps(page, touch, "learn")
 
 
+@pytest.mark.slow  # among the longest: in make test-slow, which CI runs too
 def test_a_whole_game_by_taps_on_a_phone(server: LiveServer, new_page: Any, tmp_path: Path) -> None:
     page = new_page(touch=True, speed="fast", **PHONE)
     page.goto(server.base + new_game(server))
