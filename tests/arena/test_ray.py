@@ -11,6 +11,7 @@ from marrakech.arena import MatchConfig, run_match
 ray = pytest.importorskip("ray")
 
 
+@pytest.mark.e2e
 def test_ray_backend_gives_the_local_results(tmp_path: Path) -> None:
     config = MatchConfig(2, ("greedy", "random"), games=4, seed=12)
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)

@@ -14,7 +14,10 @@ import pytest
 
 from tests.web.servers import Balancer, Served
 
-pytestmark = pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy"),
+]
 
 #: The caps of deploy/haproxy.cfg.
 CONNECTIONS, POSTS_PER_MINUTE = 40, 120

@@ -283,6 +283,7 @@ def post_json(url: str, body: Any) -> Any:
         return json.loads(answer.read())
 
 
+@pytest.mark.e2e
 def test_chat_is_relayed_between_instances(pg_url: str) -> None:
     """Seat 0 on one instance, seat 1 and a spectator on the other: each line reaches
     the pages of both, and a line the operator hides leaves them at once."""

@@ -23,7 +23,10 @@ from tests.web.conftest import TWO_HUMANS
 from tests.web.postgres import free_port
 from tests.web.servers import DEPLOY, Served
 
-pytestmark = pytest.mark.skipif(shutil.which("nginx") is None, reason="needs Debian's nginx")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("nginx") is None, reason="needs Debian's nginx"),
+]
 websockets = pytest.importorskip("websockets.asyncio.client")
 from websockets.exceptions import InvalidStatus  # noqa: E402
 
