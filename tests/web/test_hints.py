@@ -16,6 +16,7 @@ from marrakech import State
 from marrakech.bots.analysis import hint
 from marrakech.web import analysis_jobs
 from marrakech.web.room import hints as room_module
+from marrakech.web.store import SeatRow
 from tests.web.conftest import Apps, Conn, create_game, seat_token
 
 TWO_PEOPLE = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]
@@ -43,9 +44,11 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     advise = analysis_jobs.advise  # what the room's hints module calls
 
-    def counting(notation: str) -> list[tuple[str, float, float]]:
+    def counting(
+        notation: str, strengths: tuple[float, ...] | None = None
+    ) -> list[tuple[str, float, float]]:
         calls.append(notation)
-        return advise(notation)
+        return advise(notation, strengths)
 
     monkeypatch.setattr(room_module, "advise", counting)
     return calls
@@ -225,11 +228,13 @@ def test_advice_the_game_moved_past_is_never_sent(
     asked, release, returned = threading.Event(), threading.Event(), threading.Event()
     advise = analysis_jobs.advise  # what the room's hints module calls
 
-    def slow(notation: str) -> list[tuple[str, float, float]]:
+    def slow(
+        notation: str, strengths: tuple[float, ...] | None = None
+    ) -> list[tuple[str, float, float]]:
         asked.set()
         release.wait(10)
         try:
-            return advise(notation)
+            return advise(notation, strengths)
         finally:
             returned.set()
 
@@ -252,3 +257,28 @@ def test_advice_the_game_moved_past_is_never_sent(
         red.send({"type": "hint"})
         assert advice_of(red)["version"] == red.version
         assert [seat["hints"] for seat in red.game["seats"]] == [1, 0]
+
+
+def test_the_hints_chances_are_for_the_bots_at_the_table(client: TestClient) -> None:
+    """Issue 38, item 3: a hint's chances take the table's known strengths (the bots'
+    levels) as the end screen's do; a table of people is taken as evenly matched."""
+    seats = [
+        {"kind": "human", "name": "Ana"},
+        {"kind": "bot", "level": "expert"},
+        {"kind": "bot", "level": "easy"},
+    ]
+    game = create_game(client, players=3, seats=seats)
+    with client.websocket_connect(f"/ws/{game['game_id']}") as ws:
+        ana = Conn(ws, [seat_token(game, 0)])
+        ana.send({"type": "hint"})
+        advice = advice_of(ana)
+    state = State.from_notation(ana.state["notation"])
+    strengths = analysis_jobs.table_strengths(
+        [SeatRow(0, "human"), SeatRow(1, "bot", "expert"), SeatRow(2, "bot", "easy")]
+    )
+    assert strengths is not None
+    at_this_table = hint(state, strengths=strengths)
+    evenly_matched = hint(state)
+    chances = {option["action"]: option["chance"] for option in advice["options"]}
+    assert chances == {str(o.action): o.chance for o in at_this_table.options}
+    assert chances != {str(o.action): o.chance for o in evenly_matched.options}

@@ -24,6 +24,8 @@ with the game. One point per position after each player turn
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from marrakech.bots.analysis import hint, seat_strengths, winning_chances
 from marrakech.events import Event
 from marrakech.luck import dice_luck
@@ -31,6 +33,7 @@ from marrakech.player_turns import extend_turns
 from marrakech.record import GameRecord
 from marrakech.state import State
 from marrakech.web.protocol import Analysis, Swing
+from marrakech.web.store import SeatRow
 
 #: How the chances are estimated, for the page to say so: the bots' learned value
 #: (:func:`marrakech.bots.analysis.winning_chances`).
@@ -102,16 +105,40 @@ def analyse_json(record_json: str, game_id: str) -> str:
     return analyse(GameRecord.from_json(record_json), game_id).model_dump_json()
 
 
-def advise(notation: str) -> list[tuple[str, float, float]]:
+def table_strengths(seats: Sequence[SeatRow]) -> tuple[float, ...] | None:
+    """The strengths the chances take for a live game's seats: a bot seat's level
+    (rated on the arena's ladder), a person not known; None when no seat is known
+    (evenly matched). The same reading as :func:`chances_series` gives a finished game's
+    record (:func:`marrakech.bots.analysis.seat_strengths`).
+
+    >>> table_strengths([SeatRow(0, "human"), SeatRow(1, "human")]) is None
+    True
+    >>> person, expert = table_strengths([SeatRow(0, "human"), SeatRow(1, "bot", "expert")])
+    >>> person == expert  # a person not known is taken as strong as the known seats
+    True
+    >>> easy, expert = table_strengths([SeatRow(0, "bot", "easy"), SeatRow(1, "bot", "expert")])
+    >>> easy < expert
+    True
+    """
+    labels = [
+        f"bot:{seat.level}" if seat.kind == "bot" and seat.level else "human" for seat in seats
+    ]
+    return seat_strengths(labels, len(labels))
+
+
+def advise(
+    notation: str, strengths: tuple[float, ...] | None = None
+) -> list[tuple[str, float, float]]:
     """A hint for the position written ``notation`` (:func:`marrakech.bots.analysis.hint`):
-    each legal decision's token, the seat's winning chance after it and the share of the
-    search spent on it, the advised one first. What a bot worker process is sent and
-    returns (plain data: cheap to pickle).
+    each legal decision's token, the seat's winning chance after it (for the seats'
+    ``strengths`` when known: :func:`table_strengths`) and the share of the search spent
+    on it, the advised one first. What a bot worker process is sent and returns (plain
+    data: cheap to pickle).
 
     >>> from marrakech import State
     >>> options = advise(State.new(players=3).notation())
     >>> sorted(token for token, _, _ in options), round(sum(share for _, _, share in options), 3)
     (['L', 'R', 'S'], 1.0)
     """
-    advice = hint(State.from_notation(notation))
+    advice = hint(State.from_notation(notation), strengths=strengths)
     return [(str(option.action), option.chance, option.share) for option in advice.options]

@@ -14,13 +14,16 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from marrakech.state import Phase, State
-from marrakech.web.analysis_jobs import advise
+from marrakech.web.analysis_jobs import advise, table_strengths
 from marrakech.web.bot_workers import BotScheduler
 from marrakech.web.connection import Client
 from marrakech.web.protocol import ChangeReason, HintAdvice, HintOption, ProtocolError
 from marrakech.web.store import GameStore, SeatRow
 
 log = logging.getLogger("marrakech.web")
+
+#: The seats' strengths the chances take (:func:`table_strengths`), None if none known.
+Strengths = tuple[float, ...] | None
 
 
 class HintedRoom(Protocol):
@@ -47,8 +50,9 @@ class Hints:
     def __init__(self, bots: BotScheduler, store: GameStore) -> None:
         self._bots = bots
         self._store = store
-        #: (version, task): a second ask for the same position costs nothing.
-        self._advice: tuple[int, asyncio.Task[HintAdvice]] | None = None
+        #: ((version, strengths), task): a second ask for the same position and table
+        #: costs nothing.
+        self._advice: tuple[tuple[int, Strengths], asyncio.Task[HintAdvice]] | None = None
         #: The seats counted as having used a hint for the position at this version.
         self._hinted: tuple[int, set[int]] = (-1, set())
 
@@ -56,19 +60,21 @@ class Hints:
         """Start (or reuse) the advice of the room's position; the coroutine returned
         (the room's to run) sends it to ``client`` once ready."""
         version = room.version
-        if self._advice is None or self._advice[0] != version:
+        key = (version, table_strengths(room.seats))
+        if self._advice is None or self._advice[0] != key:
             task = asyncio.get_running_loop().create_task(
-                self._advise(version, room.state), name=f"hint for game {room.game_id}"
+                self._advise(version, room.state, key[1]), name=f"hint for game {room.game_id}"
             )
-            self._advice = (version, task)
+            self._advice = (key, task)
         return self._send(room, client, seat, version, self._advice[1])
 
     def cancel(self) -> None:
         if self._advice is not None:
             self._advice[1].cancel()
 
-    async def _advise(self, version: int, state: State) -> HintAdvice:
-        options = await self._bots.run(advise, state.notation())
+    async def _advise(self, version: int, state: State, strengths: Strengths) -> HintAdvice:
+        # The chances are for the players at this table: a bot's level moves them.
+        options = await self._bots.run(advise, state.notation(), strengths)
         return HintAdvice(
             version=version,
             seat=state.to_move,
