@@ -25,7 +25,8 @@ test: $(STAMP) lint typecheck js-check
 	$(PYTEST)
 
 # Before each commit: the engine and the in-process tests, without the end-to-end ones
-# (browser, and e2e: server processes, PostgreSQL, the terminal app), which make test runs.
+# (browser, and e2e: server and command processes, PostgreSQL, the terminal app, a
+# recipe tried in a copy of the package), which make test runs.
 test-fast: $(STAMP)
 	$(PYTEST) -m "not slow and not browser and not e2e"
 

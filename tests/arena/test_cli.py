@@ -138,6 +138,7 @@ def test_workers_that_die_at_start_stop_the_match_with_the_reason(tmp_path: Path
     assert 'if __name__ == "__main__":' in last
 
 
+@pytest.mark.e2e
 def test_ctrl_c_stops_a_parallel_match_and_keeps_finished_games(tmp_path: Path) -> None:
     import signal
     import subprocess

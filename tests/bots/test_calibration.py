@@ -355,6 +355,7 @@ def test_the_chances_hold_on_fresh_evenly_matched_games(
         assert script.score(after, wins).skill > 0.0
 
 
+@pytest.mark.slow
 def test_the_strengths_of_a_mixed_table_are_taken_into_account() -> None:
     """At a table of ``search@iterations=2000`` against three ``greedy``, the chances for
     the seats' strengths are calibrated, where the evenly matched map's favour the

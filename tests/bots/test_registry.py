@@ -279,6 +279,7 @@ assert list(BOTS)[-1] == "toy"
 """
 
 
+@pytest.mark.e2e
 def test_a_new_bot_is_one_registry_line(tmp_path: Path) -> None:
     """The recipe "A bot" of docs/architecture.md, followed in a copy of the package: one
     file, its import and one line in ``REGISTRY``. The bot is made by name and spec, and

@@ -43,6 +43,7 @@ def probe(tree: Path, cache: Path) -> tuple[str, int, int, str]:
     return file, hits, misses, folder
 
 
+@pytest.mark.e2e
 def test_a_copy_elsewhere_reuses_the_cache_and_a_changed_core_does_not(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     one = copy_package(tmp_path / "one")

@@ -177,6 +177,7 @@ finally:
 """
 
 
+@pytest.mark.e2e
 def test_a_new_message_is_its_model_and_its_handler(tmp_path: Path) -> None:
     """The recipe "A message to the web protocol" of docs/architecture.md, followed in a
     copy of the package: a page's ``wave`` is accepted, handled and sent to every page

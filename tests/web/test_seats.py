@@ -376,6 +376,7 @@ def test_commands_during_the_wrong_phase_change_nothing(client: TestClient) -> N
     assert summary(client, game_id)["status"] == "waiting"
 
 
+@pytest.mark.e2e
 def test_a_real_server_runs_the_blitz_clock_it_is_given(tmp_path: Path) -> None:
     """``marrakech serve --blitz-seconds 1``: a player who does not move for a second
     gets a stand-in bot, over a real socket of a real uvicorn server; the game's
