@@ -12,7 +12,7 @@ from marrakech.events import Event
 from marrakech.i18n import describe_event
 from marrakech.player_turns import TurnSpan, finished
 from marrakech.state import Phase, State
-from marrakech.views import event_view, preview_view, state_view
+from marrakech.views import board_view, event_view, preview_view, state_view
 from marrakech.web.connection import Client
 from marrakech.web.protocol import (
     Analysis,
@@ -69,6 +69,10 @@ class Updates:
         self._log_names: tuple[str, ...] = ()
         #: The state view the connections have (None: none is computed yet).
         self._view: StateView | None = None
+        #: The board the last view was made of, and its part of the view: shared by
+        #: the views of the versions that keep it (most do: a board changes only when
+        #: a carpet is placed), so it is neither made again nor compared by the diff.
+        self._board: tuple[tuple[int, ...], dict[str, Any]] | None = None
         self._preview: tuple[int, PreviewView | None] = (-1, None)
         #: By language: the number of finished turns, the last one's summary, and that
         #: as plain data (an update writes it: once a turn, not once an action).
@@ -102,7 +106,12 @@ class Updates:
     def view(self, room: UpdatedRoom) -> StateView:
         """The state view of the current position (computed once per version)."""
         if self._view is None:
-            self._view = state_view(room.state)
+            state = room.state
+            cells, kept = self._board if self._board is not None else ((), None)
+            if kept is None or (cells is not state.board and cells != state.board):
+                kept = board_view(state)
+                self._board = (state.board, kept)
+            self._view = state_view(state, kept)
         return self._view
 
     def preview(self, room: UpdatedRoom) -> PreviewView | None:
