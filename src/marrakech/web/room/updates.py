@@ -73,6 +73,9 @@ class Updates:
         #: the views of the versions that keep it (most do: a board changes only when
         #: a carpet is placed), so it is neither made again nor compared by the diff.
         self._board: tuple[tuple[int, ...], dict[str, Any]] | None = None
+        #: The last clock sent and its plain data: a clock with no turn running is one
+        #: object (made once), written once rather than at every update.
+        self._clock: tuple[Clock | None, dict[str, Any]] = (None, {})
         self._preview: tuple[int, PreviewView | None] = (-1, None)
         #: By language: the number of finished turns and the last one's summary as
         #: plain data (an update writes it: once a turn, not once an action).
@@ -199,6 +202,9 @@ class Updates:
         views = [event_view(event) for event in events]
         preview = self.preview(room)
         clock = room.clock_view()
+        if self._clock[0] is not clock:  # models are frozen: the same object, the same data
+            self._clock = (clock, clock.model_dump())
+        clock_data = self._clock[1]
         turns = len(finished(room.spans, room.state))
         turn_ended, self._turns_told = turns != self._turns_told, turns
         shared: dict[str, str] = {}  # by language: the update but for each one's legal tokens
@@ -220,7 +226,7 @@ class Updates:
                     state=after if changes is None else None,
                     preview=preview,
                     last_move=self._last_move_data(room, client.lang) if turn_ended else None,
-                    clock=clock,
+                    clock=clock_data,
                 )
             sent = whole[client.lang, client.seats] = Update.json_with_legal(
                 text, room.legal_map(client)
