@@ -180,9 +180,8 @@ def colour_name(colour: int, lang: str = "en") -> str:
     return COLOURS.get(lang, COLOURS["en"])[colour]
 
 
-@functools.lru_cache(
-    maxsize=64
-)  # a few dozen seats, players and languages: every log line names one
+# A few dozen seats, player counts and languages, and every log line names one or two.
+@functools.lru_cache(maxsize=64)
 def seat_name(seat: int, players: int, lang: str = "en") -> str:
     """A seat called by its colour(s): ``Red`` or, at two players, ``Red-Yellow``."""
     return "-".join(colour_name(c, lang) for c in colours_of(seat, players))
