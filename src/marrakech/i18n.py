@@ -13,6 +13,7 @@ the same thing everywhere and the rules stay in the core::
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -179,6 +180,8 @@ def colour_name(colour: int, lang: str = "en") -> str:
     return COLOURS.get(lang, COLOURS["en"])[colour]
 
 
+# A few dozen seats, player counts and languages, and every log line names one or two.
+@functools.lru_cache(maxsize=64)
 def seat_name(seat: int, players: int, lang: str = "en") -> str:
     """A seat called by its colour(s): ``Red`` or, at two players, ``Red-Yellow``."""
     return "-".join(colour_name(c, lang) for c in colours_of(seat, players))

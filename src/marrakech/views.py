@@ -30,22 +30,21 @@ def _colour(colour: int | None) -> str | None:
     return None if colour is None else COLOUR_LETTERS[colour]
 
 
-def state_view(state: State) -> dict[str, Any]:
+def state_view(state: State, board: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything public about a position (R40), with the legal action tokens.
 
     ``board`` maps each occupied square to ``{"colour": "R", "other": "d5" | None}``
-    (``other`` is the square of the other visible half of the same carpet).
+    (``other`` is the square of the other visible half of the same carpet). A caller
+    that made :func:`board_view` of this very board (a board changes only when a carpet
+    is placed) may pass it: the view then holds that same object.
     """
     players = state.players
     # Scores once: ranks and winners follow from them (R20, R21).
     scores = state.scores()
     outcome = Outcome(rank_seats(scores, state.money, state.eliminated), state.is_terminal)
     ranks = outcome.ranks
-    cells = iter(_board_cells(tuple(state.board)))
-    board = {
-        name: {"colour": colour, "other": other}
-        for name, colour, other in zip(cells, cells, cells, strict=True)
-    }
+    if board is None:
+        board = board_view(state)
     seats = []
     for seat in range(players):
         seats.append(
@@ -83,6 +82,21 @@ def state_view(state: State) -> dict[str, Any]:
         "legal": legal,
         "notation": state.notation(),
     }
+
+
+def board_view(state: State) -> dict[str, Any]:
+    """The ``board`` of :func:`state_view`: each occupied square's colour and the
+    square of the other visible half of its carpet.
+
+    >>> board_view(State.new(players=3))
+    {}
+    """
+    cells = iter(_board_cells(tuple(state.board)))
+    board: dict[Any, Any] = {  # names, never None: a cell's first item
+        name: {"colour": colour, "other": other}
+        for name, colour, other in zip(cells, cells, cells, strict=True)
+    }
+    return board
 
 
 @functools.lru_cache(maxsize=256)

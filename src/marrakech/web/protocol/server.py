@@ -330,7 +330,7 @@ def view_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
     changes: dict[str, Any] = {}
     for key, value in after.items():
         old = before.get(key, _ABSENT)
-        if old == value:
+        if old is value or old == value:  # a board kept from view to view: not compared
             continue
         if isinstance(old, dict) and isinstance(value, dict):
             if not old.keys() <= value.keys():

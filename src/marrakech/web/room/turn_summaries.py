@@ -5,6 +5,7 @@ themselves are the core's (:mod:`marrakech.player_turns`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from marrakech.actions import Resign, Roll
 from marrakech.events import Event
@@ -12,7 +13,7 @@ from marrakech.geometry import FACING_LETTERS, square_name
 from marrakech.player_turns import TurnSpan
 from marrakech.rules import COLOUR_LETTERS
 from marrakech.state import Phase
-from marrakech.web.protocol import AssamStep, TitheInfo, TurnSummary
+from marrakech.web.protocol import TurnSummary
 
 
 def summary(
@@ -20,9 +21,17 @@ def summary(
 ) -> TurnSummary:
     """The :class:`TurnSummary` of turn ``number`` (1-based); ``log`` is the game's log
     (one sentence per event) in the reader's language."""
+    return TurnSummary.model_validate(summary_data(number, span, events, log))
+
+
+def summary_data(
+    number: int, span: TurnSpan, events: Sequence[Event], log: Sequence[str]
+) -> dict[str, Any]:
+    """:func:`summary` as plain data, the model's ``model_dump()``, made without the
+    model: an update carries one at the end of every turn (a room writes it once)."""
     orient = roll = tithe = placed = colour = None
     path: list[str] = []
-    walk: list[AssamStep] = []
+    walk: list[dict[str, Any]] = []
     eliminated: list[int] = []
     resigned: list[int] = []
     for event in events[span.start : span.end]:
@@ -37,42 +46,43 @@ def summary(
             path = [square_name(step.square) for step in event.path]
             before = event.before
             walk = [
-                AssamStep(
-                    square=square_name(before.assam_square),
-                    facing=FACING_LETTERS[before.assam_facing],
-                )
+                {
+                    "square": square_name(before.assam_square),
+                    "facing": FACING_LETTERS[before.assam_facing],
+                    "arc": False,
+                }
             ]
             walk += [
-                AssamStep(square=name, facing=FACING_LETTERS[step.facing], arc=step.arc)
+                {"square": name, "facing": FACING_LETTERS[step.facing], "arc": step.arc}
                 for name, step in zip(path, event.path, strict=True)
             ]
             if event.tithe is not None:
                 paid = event.tithe
-                tithe = TitheInfo(
-                    payer=paid.payer,
-                    payee=paid.payee,
-                    due=paid.due,
-                    paid=paid.paid,
-                    region=[square_name(square) for square in paid.region],
-                )
+                tithe = {
+                    "payer": paid.payer,
+                    "payee": paid.payee,
+                    "due": paid.due,
+                    "paid": paid.paid,
+                    "region": [square_name(square) for square in paid.region],
+                }
         elif event.placed is not None:
             placed = [square_name(square) for square in event.placed]
             colour = None if event.placed_colour is None else COLOUR_LETTERS[event.placed_colour]
         if event.eliminated is not None:
             eliminated.append(event.eliminated)
-    return TurnSummary(
-        seat=span.seat,
-        turn=number,
-        start=span.start,
-        end=span.end,
-        orient=orient,
-        roll=roll,
-        path=path,
-        walk=walk,
-        tithe=tithe,
-        placed=placed,
-        colour=colour,
-        eliminated=eliminated,
-        resigned=resigned,
-        log=list(log[span.start : span.end]),
-    )
+    return {
+        "seat": span.seat,
+        "turn": number,
+        "start": span.start,
+        "end": span.end,
+        "orient": orient,
+        "roll": roll,
+        "path": path,
+        "walk": walk,
+        "tithe": tithe,
+        "placed": placed,
+        "colour": colour,
+        "eliminated": eliminated,
+        "resigned": resigned,
+        "log": list(log[span.start : span.end]),
+    }

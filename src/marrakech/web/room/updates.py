@@ -12,7 +12,7 @@ from marrakech.events import Event
 from marrakech.i18n import describe_event
 from marrakech.player_turns import TurnSpan, finished
 from marrakech.state import Phase, State
-from marrakech.views import event_view, preview_view, state_view
+from marrakech.views import board_view, event_view, preview_view, state_view
 from marrakech.web.connection import Client
 from marrakech.web.protocol import (
     Analysis,
@@ -28,7 +28,7 @@ from marrakech.web.protocol import (
     view_changes,
 )
 from marrakech.web.room.status import mover_kind
-from marrakech.web.room.turn_summaries import summary
+from marrakech.web.room.turn_summaries import summary, summary_data
 from marrakech.web.store import SeatRow
 
 #: At most this many turns in a welcome's "since your last turn".
@@ -69,10 +69,17 @@ class Updates:
         self._log_names: tuple[str, ...] = ()
         #: The state view the connections have (None: none is computed yet).
         self._view: StateView | None = None
+        #: The board the last view was made of, and its part of the view: shared by
+        #: the views of the versions that keep it (most do: a board changes only when
+        #: a carpet is placed), so it is neither made again nor compared by the diff.
+        self._board: tuple[tuple[int, ...], dict[str, Any]] | None = None
+        #: The last clock sent and its plain data: a clock with no turn running is one
+        #: object (made once), written once rather than at every update.
+        self._clock: tuple[Clock | None, dict[str, Any]] = (None, {})
         self._preview: tuple[int, PreviewView | None] = (-1, None)
-        #: By language: the number of finished turns, the last one's summary, and that
-        #: as plain data (an update writes it: once a turn, not once an action).
-        self._last_moves: dict[str, tuple[int, TurnSummary | None, dict[str, Any] | None]] = {}
+        #: By language: the number of finished turns and the last one's summary as
+        #: plain data (an update writes it: once a turn, not once an action).
+        self._last_moves: dict[str, tuple[int, dict[str, Any] | None]] = {}
         #: The finished turns the connections have been told of: an update carries the
         #: last move only when a turn ends (the page keeps it until the next one).
         self._turns_told = 0
@@ -102,7 +109,12 @@ class Updates:
     def view(self, room: UpdatedRoom) -> StateView:
         """The state view of the current position (computed once per version)."""
         if self._view is None:
-            self._view = state_view(room.state)
+            state = room.state
+            cells, kept = self._board if self._board is not None else ((), None)
+            if kept is None or (cells is not state.board and cells != state.board):
+                kept = board_view(state)
+                self._board = (state.board, kept)
+            self._view = state_view(state, kept)
         return self._view
 
     def preview(self, room: UpdatedRoom) -> PreviewView | None:
@@ -118,19 +130,20 @@ class Updates:
         return preview
 
     def last_move(self, room: UpdatedRoom, lang: str) -> TurnSummary | None:
-        """The last finished turn (made once per turn and language)."""
+        """The last finished turn (for a welcome)."""
+        data = self._last_move_data(room, lang)
+        return None if data is None else TurnSummary.model_validate(data)
+
+    def _last_move_data(self, room: UpdatedRoom, lang: str) -> dict[str, Any] | None:
+        """The last finished turn as plain data (made once per turn and language)."""
         log = self.log(room, lang)  # first: new names forget the summaries made before
         done = finished(room.spans, room.state)
         cached = self._last_moves.get(lang)
         if cached is not None and cached[0] == len(done):
             return cached[1]
-        last = summary(len(done), done[-1], room.events, log) if done else None
-        self._last_moves[lang] = (len(done), last, None if last is None else last.model_dump())
+        last = summary_data(len(done), done[-1], room.events, log) if done else None
+        self._last_moves[lang] = (len(done), last)
         return last
-
-    def _last_move_data(self, room: UpdatedRoom, lang: str) -> dict[str, Any] | None:
-        self.last_move(room, lang)
-        return self._last_moves[lang][2]
 
     def since(self, room: UpdatedRoom, seats: frozenset[int], lang: str) -> list[TurnSummary]:
         """The finished turns after the last finished turn of one of ``seats``."""
@@ -189,10 +202,19 @@ class Updates:
         views = [event_view(event) for event in events]
         preview = self.preview(room)
         clock = room.clock_view()
+        if self._clock[0] is not clock:  # models are frozen: the same object, the same data
+            self._clock = (clock, clock.model_dump())
+        clock_data = self._clock[1]
         turns = len(finished(room.spans, room.state))
         turn_ended, self._turns_told = turns != self._turns_told, turns
         shared: dict[str, str] = {}  # by language: the update but for each one's legal tokens
+        # By language and seats: the whole update (spectators share one text).
+        whole: dict[tuple[str, frozenset[int]], str] = {}
         for client in list(room.clients):
+            sent = whole.get((client.lang, client.seats))
+            if sent is not None:
+                client.send(sent)
+                continue
             text = shared.get(client.lang)
             if text is None:
                 lines = self.log(room, client.lang)[room.version - len(events) :]
@@ -204,6 +226,9 @@ class Updates:
                     state=after if changes is None else None,
                     preview=preview,
                     last_move=self._last_move_data(room, client.lang) if turn_ended else None,
-                    clock=clock,
+                    clock=clock_data,
                 )
-            client.send(Update.json_with_legal(text, room.legal_map(client)))
+            sent = whole[client.lang, client.seats] = Update.json_with_legal(
+                text, room.legal_map(client)
+            )
+            client.send(sent)
