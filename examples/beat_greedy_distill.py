@@ -8,10 +8,12 @@ docs/environments.md) says which decision it would take, and the policy is fitte
 that by cross-entropy. One label per decision carries far more signal than one win or
 loss per game.
 
-* **The policy** is ``examples/beat_greedy.py``'s: logits ``beta * (s - max s) + r(o)``
-  over the legal ids, ``s`` greedy's scores (``Batch.greedy_scores``), ``r`` a
-  474-H-H-87 network whose last layer starts at zero, so it starts as greedy and learns
-  where the teacher differs (and ``beta``, how sure to be).
+* **The policy** is ``examples/beat_greedy.py``'s, logits ``beta * (s - max s) + r(o)``
+  over the legal ids (``s`` greedy's scores, ``r`` a 474-H-H-87 network whose last
+  layer starts at zero), plus greedy's evaluation terms re-weighted (``TERMS``: each
+  term scored alone by the compiled greedy, 16 weights by term and context, starting at
+  zero). So it starts as greedy and learns where the teacher differs; the re-weighting
+  has few parameters and generalises from few labels, the network did not.
 * **DAgger**: every round plays ``--games`` fresh games of the learner (its best
   decision) against ``greedy``, seats alternating, on the compiled batch; at every
   learner decision with more than one legal id the teacher searches the position
@@ -55,21 +57,95 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the PPO recipe, beside this one
 
 from beat_greedy import (
+    FLOOR,
     Adam,
     Agent,
+    Scorer,
+    batch_scorer,
     evaluate_batch,
     evaluate_final,
     log_softmax,
     mlp_backward,
+    mlp_forward,
     score_gaps,
 )
 
-from marrakech.bots.greedy import greedy_params
+from marrakech.bots.evaluation import resolve_weights
+from marrakech.bots.greedy import GreedyBot, greedy_params
 from marrakech.bots.search import SearchBot
 from marrakech.bots.value import load_value
 from marrakech.fast import Batch
 
 Array = npt.NDArray[np.float64]
+Masks = npt.NDArray[np.bool_]
+
+#: Greedy's evaluation term by term (R20's money and squares, then the area, region and
+#: threat terms alone): greedy's score is their sum weighted by its tuned weights.
+TERMS = (
+    GreedyBot(area=0.0, region=0.0, threat=0.0),
+    GreedyBot(area=1.0, region=0.0, threat=0.0),
+    GreedyBot(area=0.0, region=1.0, threat=0.0),
+    GreedyBot(area=0.0, region=0.0, threat=1.0),
+)
+#: What the terms' weights may depend on: 1, ORIENT (else PLACE), the share of the
+#: carpets placed, and the two's product (from the observation: phase and seats pieces).
+CONTEXT = 4
+
+
+def term_features(masks: Masks, score: Scorer) -> tuple[Array, Array]:
+    """Greedy's score gaps (``beat_greedy.score_gaps``) and, per legal decision, each of
+    its terms' part of the score (in dirhams, as greedy weighs it) minus that part for
+    greedy's best decision, clipped to +-30: ``(m, 87)`` and ``(m, 87, len(TERMS))``."""
+    scores = score(None)
+
+    def legal(values: Array) -> Array:
+        return np.where(masks, values, 0.0)  # illegal ids score -inf
+
+    base = legal(score(TERMS[0]))
+    weights = resolve_weights(None, 2)
+    parts = [base] + [
+        w * (legal(score(bot)) - base) for w, bot in zip(weights, TERMS[1:], strict=True)
+    ]
+    best = np.where(masks, scores, -np.inf).argmax(axis=1)
+    rows = np.arange(len(masks))
+    feats = np.stack([p - p[rows, best][:, None] for p in parts], axis=2)
+    feats = np.where(masks[:, :, None], np.clip(feats, FLOOR, -FLOOR), 0.0)
+    return score_gaps(scores, masks), feats
+
+
+def context(obs: Array) -> Array:
+    """``(m, CONTEXT)``: 1, ORIENT, the share of both seats' carpets placed, product."""
+    orient = obs[:, 441]
+    placed = 1.0 - (obs[:, 453] + obs[:, 459]) / 2.0
+    return np.stack([np.ones(len(obs)), orient, placed, orient * placed], axis=1)
+
+
+class DistillAgent(Agent):
+    """``beat_greedy.Agent``'s policy plus a linear re-weighting of greedy's terms:
+    logits ``beta * gaps + sum_k,j theta[k, j] * part_k * context_j + r(obs)``, ``theta``
+    starting at zero (so the policy starts as greedy). The teacher's labels move the
+    terms' weights by phase and stage of the game (few parameters: they generalise from
+    few positions) and the network where the terms say nothing."""
+
+    def __init__(self, rng: np.random.Generator, beta: float) -> None:
+        super().__init__(rng, beta)
+        self.policy["theta"] = np.zeros(len(TERMS) * CONTEXT)
+
+    def network(self) -> dict[str, Array]:
+        return {k: v for k, v in self.policy.items() if k not in ("log_beta", "theta")}
+
+    def full_logits(self, obs: Array, gaps: Array, feats: Array, masks: Masks) -> tuple[Array, Any]:
+        net = self.network()
+        residual, inputs = mlp_forward(net, obs)
+        beta = math.exp(float(self.policy["log_beta"][0]))
+        x = (feats[:, :, :, None] * context(obs)[:, None, None, :]).reshape(*masks.shape, -1)
+        logits = np.where(masks, beta * gaps + x @ self.policy["theta"] + residual, -1e9)
+        return logits, (net, inputs, beta, x)
+
+    def best(self, obs: Array, masks: Masks, score: Scorer) -> npt.NDArray[np.int64]:
+        gaps, feats = term_features(masks, score)
+        best: npt.NDArray[np.int64] = self.full_logits(obs, gaps, feats, masks)[0].argmax(axis=1)
+        return best
 
 
 def teacher_labels(
@@ -81,7 +157,7 @@ def teacher_labels(
 
 
 def play_round(
-    agent: Agent, teacher: SearchBot, games: int, seed: int, first_seat: int
+    agent: DistillAgent, teacher: SearchBot, games: int, seed: int, first_seat: int
 ) -> tuple[dict[str, Any], dict[str, float]]:
     """``games`` fresh games of the learner's best decision against ``greedy`` (the
     learner's seat alternating from ``first_seat``), every learner decision with a choice
@@ -91,7 +167,7 @@ def play_round(
     params = greedy_params(None, 2)
     mine = ((np.arange(games) + first_seat) % 2).astype(np.int8)
     batch.reset()
-    data: dict[str, list[Any]] = {"obs": [], "gaps": [], "masks": [], "targets": []}
+    data: dict[str, list[Any]] = {"obs": [], "gaps": [], "feats": [], "masks": [], "targets": []}
     labelling = 0.0
     while not batch.terminated().all():
         to_move = batch.to_move()
@@ -101,15 +177,16 @@ def play_round(
         if ours.size:
             obs = batch.observations()[ours].astype(np.float64)
             masks = batch.legal_masks()[ours]
-            scores = batch.greedy_scores(ours, params)
-            actions[ours] = agent.act(obs, scores, masks, None)[0]
+            gaps, feats = term_features(masks, batch_scorer(batch, ours))
+            actions[ours] = agent.full_logits(obs, gaps, feats, masks)[0].argmax(axis=1)
             choice = masks.sum(axis=1) > 1
             if choice.any():
                 began = time.process_time()
                 targets = teacher_labels(batch, ours[choice], teacher)
                 labelling += time.process_time() - began
                 data["obs"].append(obs[choice].astype(np.float32))
-                data["gaps"].append(score_gaps(scores, masks)[choice].astype(np.float32))
+                data["gaps"].append(gaps[choice].astype(np.float32))
+                data["feats"].append(feats[choice].astype(np.float32))
                 data["masks"].append(masks[choice])
                 data["targets"].append(targets)
         if theirs.size:
@@ -123,7 +200,7 @@ def play_round(
 
 
 def fit(
-    agent: Agent,
+    agent: DistillAgent,
     opt: Adam,
     data: dict[str, Any],
     samples: int,
@@ -141,8 +218,9 @@ def fit(
         idx = order[start : start + minibatch]
         m = len(idx)
         obs, gaps = data["obs"][idx].astype(np.float64), data["gaps"][idx].astype(np.float64)
+        feats = data["feats"][idx].astype(np.float64)
         masks, targets = data["masks"][idx], data["targets"][idx]
-        logits, (net, inputs, beta) = agent.logits(obs, gaps, masks)
+        logits, (net, inputs, beta, x) = agent.full_logits(obs, gaps, feats, masks)
         logp = log_softmax(logits)
         rows = np.arange(m)
         loss += float(-logp[rows, targets].sum())
@@ -152,6 +230,7 @@ def fit(
         grad = np.where(masks, grad, 0.0) / m
         grads = mlp_backward(net, inputs, grad)
         grads["log_beta"] = np.array([float((grad * gaps).sum() * beta)])
+        grads["theta"] = np.einsum("ma,maf->f", grad, x)
         opt.step(agent.policy, grads)
     seen = max(1, samples)
     return {"loss": loss / seen, "agree": agree / seen}
@@ -160,7 +239,7 @@ def fit(
 # -- the run --------------------------------------------------------------------------------
 
 
-def save(out: Path, agent: Agent, opt: Adam, meta: dict[str, Any]) -> None:
+def save(out: Path, agent: DistillAgent, opt: Adam, meta: dict[str, Any]) -> None:
     arrays: dict[str, Any] = {f"p_{k}": v for k, v in agent.policy.items()}
     for k in opt.m:
         arrays[f"m_{k}"], arrays[f"v_{k}"] = opt.m[k], opt.v[k]
@@ -170,7 +249,7 @@ def save(out: Path, agent: Agent, opt: Adam, meta: dict[str, Any]) -> None:
     tmp.replace(out / "state.npz")
 
 
-def load(out: Path, agent: Agent, opt: Adam) -> dict[str, Any]:
+def load(out: Path, agent: DistillAgent, opt: Adam) -> dict[str, Any]:
     data = np.load(out / "state.npz")
     for k in list(agent.policy):
         agent.policy[k] = np.array(data[f"p_{k}"])
@@ -242,8 +321,8 @@ def main() -> None:
     )
     parser.add_argument("--keep", type=int, default=400_000, help="labelled positions kept")
     parser.add_argument("--minibatch", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=5e-4)
-    parser.add_argument("--hidden", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--beta", type=float, default=4.0, help="initial inverse temperature")
     parser.add_argument("--eval-every", type=int, default=10, help="rounds between evaluations")
     parser.add_argument("--eval-games", type=int, default=400)
@@ -259,7 +338,7 @@ def main() -> None:
     beat_greedy.HIDDEN = args.hidden
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "rounds").mkdir(exist_ok=True)
-    agent = Agent(np.random.default_rng(args.seed), args.beta)
+    agent = DistillAgent(np.random.default_rng(args.seed), args.beta)
     opt = Adam(agent.policy, args.lr)
     meta: dict[str, Any] = {
         "round": 0,

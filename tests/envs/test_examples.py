@@ -249,10 +249,41 @@ def test_beat_greedy_distill_labels_are_the_search_teachers_decisions() -> None:
 
     # A round of play: every label is legal, and the learner (greedy at the start) is
     # not its own teacher: some labels are decisions greedy scores below its best.
-    agent = distill.Agent(np.random.default_rng(0), 4.0)
+    agent = distill.DistillAgent(np.random.default_rng(0), 4.0)
     data, played = distill.play_round(agent, teacher, games=4, seed=1, first_seat=0)
     rows = np.arange(len(data["targets"]))
     assert data["masks"][rows, data["targets"]].all()
     assert (data["masks"].sum(axis=1) > 1).all()  # only decisions with a choice
     assert (data["gaps"][rows, data["targets"]] < 0).any()
     assert 0 <= played["wins"] <= 4 and played["labelling_seconds"] > 0
+
+
+def test_beat_greedy_distill_terms_add_up_to_greedys_score() -> None:
+    """Greedy's terms, weighted as greedy weighs them, give back its score gaps at every
+    placement (where the score is linear in the weights), so the untrained policy is
+    greedy."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from marrakech.fast import Batch
+
+    distill = load_example("beat_greedy_distill")
+    batch = Batch(16, players=2, seed=2)
+    batch.reset()
+    rng = np.random.default_rng(1)
+    agent = distill.DistillAgent(np.random.default_rng(0), 4.0)
+    checked = 0
+    for _ in range(60):
+        games = np.flatnonzero(~batch.terminated())
+        masks = batch.legal_masks()[games]
+        gaps, feats = distill.term_features(masks, distill.batch_scorer(batch, games))
+        place = batch.phase()[games] == 2
+        within = (np.abs(feats) < 30).all(axis=2) & masks & place[:, None]
+        assert np.allclose(feats.sum(axis=2)[within], gaps[within])
+        checked += int(within.sum())
+        obs = batch.observations()[games].astype(np.float64)
+        logits = agent.full_logits(obs, gaps, feats, masks)[0]
+        assert (gaps[np.arange(len(games)), logits.argmax(axis=1)] == 0).all()
+        actions = np.zeros(batch.n, dtype=np.int64)
+        actions[games] = [rng.choice(np.flatnonzero(m)) for m in masks]
+        batch.step(actions, mask=~batch.terminated())
+    assert checked > 500
