@@ -39,6 +39,7 @@ import itertools
 import json
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ import numpy.typing as npt
 
 from marrakech.actions import ACTIONS
 from marrakech.arena.stats import luck_corrected
-from marrakech.bots.greedy import greedy_params
+from marrakech.bots.greedy import GreedyBot, greedy_params
 from marrakech.envs import VectorEnv
 from marrakech.envs.mixture import Mixture
 from marrakech.fast import Batch
@@ -55,6 +56,8 @@ from marrakech.luck import dice_luck
 from marrakech.record import GameRecord
 
 Array = npt.NDArray[np.float64]
+#: Greedy's scores of the positions at hand for a bot's weights (None: greedy's own).
+Scorer = Callable[[GreedyBot | None], Array]
 HIDDEN = 64
 ACTIONS_COUNT = 87
 FLOOR = -30.0  # greedy's score gaps below this (dirhams) are as good as impossible
@@ -147,6 +150,13 @@ class Agent:
                 masks[np.arange(len(obs)), np.minimum(actions, 86)], actions, logits.argmax(axis=1)
             )
         return actions.astype(np.int64), logp[np.arange(len(obs)), actions]
+
+    def best(
+        self, obs: Array, masks: npt.NDArray[np.bool_], score: Scorer
+    ) -> npt.NDArray[np.int64]:
+        """The best decisions, ``score`` giving greedy's scores of the same positions
+        (for a :class:`GreedyBot`'s weights, or greedy's own for None)."""
+        return self.act(obs, score(None), masks, None)[0]
 
     def state(self) -> dict[str, Array]:
         return {
@@ -309,11 +319,20 @@ def evaluate_batch(agent: Agent, games: int, seed: int) -> float:
     out = env.reset_transition(seed=seed)
     wins = np.zeros(games)
     while not out.terminated.all():
-        scores = env.greedy_scores()
-        actions, _ = agent.act(out.observations.astype(np.float64), scores, out.action_masks, None)
+        obs = out.observations.astype(np.float64)
+        actions = agent.best(obs, out.action_masks, env.greedy_scores)
         out = env.step_transition(np.where(out.terminated, 0, actions))
         wins += out.rewards
     return float(wins.mean())
+
+
+def batch_scorer(batch: Batch, games: npt.NDArray[np.intp]) -> Scorer:
+    """Greedy's scores in ``games`` of ``batch``, compiled, for a bot's weights."""
+
+    def score(bot: GreedyBot | None) -> Array:
+        return batch.greedy_scores(games, greedy_params(bot.weights if bot else None, 2))
+
+    return score
 
 
 def evaluate_final(agent: Agent, games: int, seed: int) -> tuple[float, float, float, float]:
@@ -335,8 +354,7 @@ def evaluate_final(agent: Agent, games: int, seed: int) -> tuple[float, float, f
         if ours.size:
             obs = batch.observations()[ours].astype(np.float64)
             masks = batch.legal_masks()[ours]
-            scores = batch.greedy_scores(ours, params)
-            actions[ours] = agent.act(obs, scores, masks, None)[0]
+            actions[ours] = agent.best(obs, masks, batch_scorer(batch, ours))
         if theirs.size:
             actions[theirs] = batch.greedy_actions(theirs, params)
         moved = actions >= 0

@@ -7,6 +7,7 @@ import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -182,3 +183,107 @@ def test_beat_greedy_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
     picture = tmp_path / "curve.png"
     run("beat_greedy.py", "--out", str(run_dir), "--plot", str(picture))
     assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def load_example(name: str) -> ModuleType:
+    """An example script as a module (its own folder importable, as when it runs)."""
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_beat_greedy_distill_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    run_dir = tmp_path / "run"
+    small = ["--games", "4", "--teacher", "30", "--minibatch", "64", "--eval-every", "1"]
+    small += ["--eval-games", "8", "--final-games", "2", "--out", str(run_dir)]
+    output = run("beat_greedy_distill.py", "--cpu-minutes", "0.01", *small)
+    assert "round 1:" in output and "labelled positions" in output
+    assert "eval: win share" in output
+    assert "final: 2 fresh games against greedy (seed 1): win share" in output
+    assert "luck-corrected" in output and "labelled by search@iterations=30" in output
+    refused = subprocess.run(
+        [sys.executable, str(EXAMPLES / "beat_greedy_distill.py"), *small],
+        capture_output=True,
+        text=True,
+        cwd=EXAMPLES.parent,
+    )
+    assert refused.returncode != 0 and "pass --resume to continue it" in refused.stderr
+    rounds = len(list((run_dir / "rounds").iterdir()))
+    before = (run_dir / "curve.jsonl").read_text().count("\n")
+    resumed = run("beat_greedy_distill.py", "--cpu-minutes", "0.03", "--resume", *small)
+    assert f"resumed at round {rounds}," in resumed and f"round {rounds + 1}:" in resumed
+    assert (run_dir / "curve.jsonl").read_text().count("\n") > before
+    picture = tmp_path / "curve.png"
+    run("beat_greedy_distill.py", "--out", str(run_dir), "--plot", str(picture))
+    assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_beat_greedy_distill_labels_are_the_search_teachers_decisions() -> None:
+    """The label of a position is the decision ``SearchBot`` itself takes there (the
+    Python bot, its generator on the game's bot stream), not greedy's nor the learner's."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from marrakech.bots.search import SearchBot
+    from marrakech.bots.value import load_value
+    from marrakech.envs.python_batch import PythonBatch
+    from marrakech.fast import Batch
+
+    distill = load_example("beat_greedy_distill")
+    teacher = SearchBot(seconds=None, iterations=60)
+    compiled, python = Batch(12, players=2, seed=5), PythonBatch(12, players=2, seed=5)
+    compiled.reset()
+    python.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(2 * 25):  # the same legal decisions in both: the same games
+        masks = compiled.legal_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        compiled.step(actions)
+        python.step(actions)
+    games = np.flatnonzero(~compiled.terminated())
+    assert games.size == 12
+    labels = distill.teacher_labels(compiled, games, teacher)
+    assert labels.tolist() == python.search_actions(games, teacher, load_value(2).array()).tolist()
+
+    # A round of play: every label is legal, and the learner (greedy at the start) is
+    # not its own teacher: some labels are decisions greedy scores below its best.
+    agent = distill.DistillAgent(np.random.default_rng(0), 4.0)
+    data, played = distill.play_round(agent, teacher, games=4, seed=1, first_seat=0)
+    rows = np.arange(len(data["targets"]))
+    assert data["masks"][rows, data["targets"]].all()
+    assert (data["masks"].sum(axis=1) > 1).all()  # only decisions with a choice
+    assert (data["gaps"][rows, data["targets"]] < 0).any()
+    assert 0 <= played["wins"] <= 4 and played["labelling_seconds"] > 0
+
+
+def test_beat_greedy_distill_terms_add_up_to_greedys_score() -> None:
+    """Greedy's terms, weighted as greedy weighs them, give back its score gaps at every
+    placement (where the score is linear in the weights), so the untrained policy is
+    greedy."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from marrakech.fast import Batch
+
+    distill = load_example("beat_greedy_distill")
+    batch = Batch(16, players=2, seed=2)
+    batch.reset()
+    rng = np.random.default_rng(1)
+    agent = distill.DistillAgent(np.random.default_rng(0), 4.0)
+    checked = 0
+    for _ in range(60):
+        games = np.flatnonzero(~batch.terminated())
+        masks = batch.legal_masks()[games]
+        gaps, feats = distill.term_features(masks, distill.batch_scorer(batch, games))
+        place = batch.phase()[games] == 2
+        within = (np.abs(feats) < 30).all(axis=2) & masks & place[:, None]
+        assert np.allclose(feats.sum(axis=2)[within], gaps[within])
+        checked += int(within.sum())
+        obs = batch.observations()[games].astype(np.float64)
+        logits = agent.full_logits(obs, gaps, feats, masks)[0]
+        assert (gaps[np.arange(len(games)), logits.argmax(axis=1)] == 0).all()
+        actions = np.zeros(batch.n, dtype=np.int64)
+        actions[games] = [rng.choice(np.flatnonzero(m)) for m in masks]
+        batch.step(actions, mask=~batch.terminated())
+    assert checked > 500
