@@ -1,0 +1,54 @@
+"""Print the generations of a ``marrakech train`` run as a Markdown table (its log.jsonl).
+
+    python scripts/train_table.py benchmarks/training/az-2p
+
+One row per generation: games played so far, the positions of its self-play, the
+losses at the end of its training, self-play speed, and each evaluation's luck-corrected
+win share with its 95% interval (the arena's numbers, read from the log as written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def table(folder: Path) -> str:
+    lines = [
+        json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines() if line.strip()
+    ]
+    labels = list(
+        dict.fromkeys(k for line in lines for k, v in line["eval"].items() if isinstance(v, dict))
+    )
+    header = ["gen", "games", "positions", "policy loss", "value loss", "positions/CPU-s"]
+    header += [f"vs {label} (luck-corrected, 95% CI)" for label in labels]
+    rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for line in lines:
+        cells = [
+            str(line["generation"]),
+            str(line["games"]),
+            str(line["positions"]),
+            f"{line['policy_loss']:.3f}",
+            f"{line['value_loss']:.3f}",
+            f"{line['positions_per_cpu_s']:.0f}",
+        ]
+        for label in labels:
+            row = line["eval"].get(label)
+            if row is None:
+                cells.append("-")
+            else:
+                low, high = row["corrected_ci"]
+                cells.append(f"{row['corrected']:.1%} ({low:.1%}-{high:.1%}), {row['games']} games")
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="the run's folder (marrakech train --out)")
+    print(table(parser.parse_args().folder))
+
+
+if __name__ == "__main__":
+    main()
