@@ -3,8 +3,10 @@
     python scripts/train_table.py benchmarks/training/az-2p
 
 One row per generation: games played so far, the positions of its self-play, the
-losses at the end of its training, self-play speed, and each evaluation's luck-corrected
-win share with its 95% interval (the arena's numbers, read from the log as written).
+losses at the end of its training and those of the previous generation's network on
+the new games (before training on them: overfitting shows there), self-play speed, and
+each evaluation's luck-corrected win share with its 95% interval (the arena's numbers,
+read from the log as written).
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ def table(folder: Path) -> str:
     labels = list(
         dict.fromkeys(k for line in lines for k, v in line["eval"].items() if isinstance(v, dict))
     )
-    header = ["gen", "games", "positions", "policy loss", "value loss", "positions/CPU-s"]
+    header = [
+        "gen",
+        "games",
+        "positions",
+        "losses (policy, value)",
+        "on new games",
+        "positions/CPU-s",
+    ]
     header += [f"vs {label} (luck-corrected, 95% CI)" for label in labels]
     rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for line in lines:
@@ -29,8 +38,8 @@ def table(folder: Path) -> str:
             str(line["generation"]),
             str(line["games"]),
             str(line["positions"]),
-            f"{line['policy_loss']:.3f}",
-            f"{line['value_loss']:.3f}",
+            f"{line['policy_loss']:.3f}, {line['value_loss']:.3f}",
+            f"{line['fresh_policy_loss']:.3f}, {line['fresh_value_loss']:.3f}",
             f"{line['positions_per_cpu_s']:.0f}",
         ]
         for label in labels:

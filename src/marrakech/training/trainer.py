@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from marrakech.arena.evaluate import OPPONENTS, ladder, reference_games
 from marrakech.arena.match import MatchConfig
@@ -188,6 +189,7 @@ class Run:
         temporary.replace(games_path)
 
         started = time.process_time()
+        fresh = losses(network, data)
         window = self._window(generation)
         policy_loss, value_loss = train(network, adam, window, config, generation)
         trained = time.process_time() - started
@@ -212,6 +214,8 @@ class Run:
             "window_positions": len(window.rows),
             "policy_loss": round(policy_loss, 4),
             "value_loss": round(value_loss, 4),
+            "fresh_policy_loss": round(fresh[0], 4),
+            "fresh_value_loss": round(fresh[1], 4),
             "selfplay_cpu_s": round(played, 2),
             "positions_per_cpu_s": round(len(data.rows) / max(played, 1e-9), 1),
             "train_cpu_s": round(trained, 2),
@@ -300,6 +304,30 @@ class Run:
         return found
 
 
+def _inputs(
+    network: Network, rows: npt.NDArray[np.int32]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    """The observations (from the mover's seat) and legal masks of kernel rows."""
+    rows = np.ascontiguousarray(rows)
+    observations = np.zeros((len(rows), network.params["w0"].shape[0]), dtype=np.float32)
+    masks = np.zeros((len(rows), network.params["wp"].shape[1]), dtype=np.bool_)
+    batch_observe(rows, rows[:, TURN].astype(np.int64), observations)
+    batch_masks(rows, masks)
+    return observations, masks
+
+
+def losses(network: Network, data: SelfPlayData, most: int = 8192) -> tuple[float, float]:
+    """The policy and value losses of ``network`` on (at most ``most`` evenly spread)
+    decisions of ``data``: on a generation's new games, before training on them, how
+    well the previous network predicted them (an overfitted value shows here)."""
+    index = np.unique(np.linspace(0, len(data.rows) - 1, min(most, len(data.rows))).astype(int))
+    observations, masks = _inputs(network, data.rows[index])
+    policy_loss, value_loss, _ = network.gradients(
+        observations, masks, data.policies[index], data.values[index]
+    )
+    return policy_loss, value_loss
+
+
 def train(
     network: Network, adam: Adam, data: SelfPlayData, config: TrainConfig, generation: int
 ) -> tuple[float, float]:
@@ -308,15 +336,11 @@ def train(
     rng = np.random.default_rng([config.seed, generation, 0x7A11])
     n = len(data.rows)
     size = min(config.batch, n)
-    observations = np.zeros((size, network.params["w0"].shape[0]), dtype=np.float32)
-    masks = np.zeros((size, network.params["wp"].shape[1]), dtype=np.bool_)
     tail = max(1, config.steps // 10)
     losses = np.zeros((tail, 2))
     for step in range(config.steps):
         index = np.sort(rng.choice(n, size=size, replace=False))
-        rows = np.ascontiguousarray(data.rows[index])
-        batch_observe(rows, rows[:, TURN].astype(np.int64), observations)
-        batch_masks(rows, masks)
+        observations, masks = _inputs(network, data.rows[index])
         p_loss, v_loss, grads = network.gradients(
             observations, masks, data.policies[index], data.values[index]
         )
