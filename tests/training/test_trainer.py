@@ -132,3 +132,13 @@ def test_marrakech_train_plays_rates_and_resumes(
     assert lines[1]["eval"]["random"]["games"] == 1
     assert Network.load(out / "gen-0002.npz").meta["generation"] == 2
     assert (out / "games-0002.jsonl").read_text().count("marrakech-record") == 1
+
+
+def test_self_play_in_chunks_plays_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    network = Network.initial(8, 3, seed=1)
+    whole = play(network, 3, 3, 4, 12, seed=5)
+    monkeypatch.setattr("marrakech.training.selfplay.CHUNK", 1)  # a stop is noticed sooner
+    parts = play(network, 3, 3, 4, 12, seed=5)
+    assert [r.to_json() for r in whole.records] == [r.to_json() for r in parts.records]
+    assert (whole.rows == parts.rows).all() and (whole.policies == parts.policies).all()
+    assert len({r.to_json() for r in whole.records}) == 3  # three different games

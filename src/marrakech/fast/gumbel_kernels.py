@@ -503,6 +503,7 @@ def _sample_chance(s: np.ndarray, rng: np.uint64) -> tuple[np.uint64, int]:
 @njit(cache=True)
 def self_play(
     start: np.ndarray,
+    first_game: int,
     games: int,
     params: Params,
     simulations: int,
@@ -522,20 +523,21 @@ def self_play(
     actions: np.ndarray,
     offsets: np.ndarray,
 ) -> int:
-    """Play ``games`` games from row ``start``, every decision by :func:`search`, every
-    chance outcome drawn with its exact probability; game ``g`` has its own generator
-    (from ``seed`` and ``g``). Each decision's position goes to ``rows``, its mover to
+    """Play games ``first_game`` .. ``first_game + games - 1`` from row ``start``, every
+    decision by :func:`search`, every chance outcome drawn with its exact probability;
+    game ``g`` has its own generator (from ``seed`` and ``g``: a batch of games may be
+    played in several calls). Each decision's position goes to ``rows``, its mover to
     ``movers``, its improved policy to ``policies`` and the game's final win shares *by
     seat relative to the mover* to ``values``; every action (chance ones too) to
-    ``actions``. ``offsets[3 * g: 3 * g + 3]`` ends game ``g``: positions, actions, and
-    its first position. Returns the games finished (fewer when the arrays fill)."""
+    ``actions``. ``offsets[3 * i: 3 * i + 3]`` ends the call's game ``i``: positions,
+    actions, and its first position. Returns the games finished (fewer when the arrays fill)."""
     s = np.empty(WIDTH, dtype=np.int32)
     shares = np.zeros(4, dtype=np.float64)
     positions = 0
     played = 0
     base = mix64(seed ^ _SALT_GUMBEL)
     for game in range(games):
-        rng = mix64(base + np.uint64(game) * _GOLDEN)
+        rng = mix64(base + np.uint64(first_game + game) * _GOLDEN)
         reset_row(s, start)
         first = positions
         while s[PHASE] != OVER:

@@ -28,6 +28,8 @@ from marrakech.state import State
 #: outcomes; R18 bounds a game's length).
 _POSITIONS_PER_GAME = 200
 _ACTIONS_PER_GAME = 500
+#: Games a compiled call plays: a stop (Ctrl-C, SIGTERM) is noticed between calls.
+CHUNK = 16
 
 
 @dataclass
@@ -65,35 +67,43 @@ def play(
     """Play ``games`` self-play games of ``network`` at ``players`` players (standard
     rules, seat 0 first), ``simulations`` per decision; reproducible from ``seed``."""
     start = to_arrays(State.new(players=players))
-    rows = np.zeros((games * _POSITIONS_PER_GAME, WIDTH), dtype=np.int32)
-    movers = np.zeros(len(rows), dtype=np.int32)
-    policies = np.zeros((len(rows), DECISION_IDS), dtype=np.float64)
-    values = np.zeros((len(rows), 4), dtype=np.float64)
-    actions = np.zeros(games * _ACTIONS_PER_GAME, dtype=np.int32)
-    offsets = np.zeros(3 * games, dtype=np.int64)
-    done = self_play(
-        start, games, network.compiled(), simulations, considered, gumbel_scale,
-        np.uint64(seed & (2**64 - 1)), *tree_arrays(simulations),
-        rows, movers, policies, values, actions, offsets,
-    )  # fmt: skip
-    if done != games:  # pragma: no cover - the bounds hold every game of the rules
-        raise RuntimeError(f"self-play arrays filled after {done} of {games} games")
-    positions = int(offsets[3 * games - 3]) if games else 0
-    records = []
-    first_action = 0
+    params = network.compiled()
+    tree = tree_arrays(simulations)
     initial = State.new(players=players)
-    for game in range(games):
-        last = int(offsets[3 * game + 1])
-        moves = [action_from_id(int(a)) for a in actions[first_action:last]]
-        records.append(
-            GameRecord.from_actions(
-                initial, moves, seats=(f"bot:{label}",) * players, meta={"game": game}
+    parts: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], npt.NDArray[np.float64]]]
+    parts = []
+    records = []
+    for first_game in range(0, games, CHUNK):
+        count = min(CHUNK, games - first_game)
+        rows = np.zeros((count * _POSITIONS_PER_GAME, WIDTH), dtype=np.int32)
+        movers = np.zeros(len(rows), dtype=np.int32)
+        policies = np.zeros((len(rows), DECISION_IDS), dtype=np.float64)
+        values = np.zeros((len(rows), 4), dtype=np.float64)
+        actions = np.zeros(count * _ACTIONS_PER_GAME, dtype=np.int32)
+        offsets = np.zeros(3 * count, dtype=np.int64)
+        done = self_play(
+            start, first_game, count, params, simulations, considered, gumbel_scale,
+            np.uint64(seed & (2**64 - 1)), *tree,
+            rows, movers, policies, values, actions, offsets,
+        )  # fmt: skip
+        if done != count:  # pragma: no cover - the bounds hold every game of the rules
+            raise RuntimeError(f"self-play arrays filled after {done} of {count} games")
+        positions = int(offsets[3 * count - 3])
+        parts.append((rows[:positions], policies[:positions], values[:positions]))
+        first_action = 0
+        for game in range(count):
+            last = int(offsets[3 * game + 1])
+            moves = [action_from_id(int(a)) for a in actions[first_action:last]]
+            meta = {"game": first_game + game}
+            records.append(
+                GameRecord.from_actions(
+                    initial, moves, seats=(f"bot:{label}",) * players, meta=meta
+                )
             )
-        )
-        first_action = last
+            first_action = last
     return SelfPlayData(
-        rows[:positions].copy(),
-        policies[:positions].astype(np.float32),
-        values[:positions].astype(np.float32),
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]).astype(np.float32),
+        np.concatenate([p[2] for p in parts]).astype(np.float32),
         records,
     )
