@@ -21,7 +21,15 @@ from marrakech.training.selfplay import play
 from marrakech.training.trainer import Run, TrainConfig
 
 TINY = TrainConfig(
-    players=2, games=2, simulations=4, hidden=8, steps=3, batch=16, window=2, eval_games=0
+    players=2,
+    games=2,
+    simulations=4,
+    hidden=8,
+    steps=3,
+    batch=16,
+    window=2,
+    value_mix=0.5,
+    eval_games=0,
 )
 
 
@@ -31,6 +39,8 @@ def test_value_targets_sum_to_one_and_match_the_recorded_outcome(players: int) -
     assert len(data.records) == 2
     np.testing.assert_allclose(data.values.sum(axis=1), 1.0, rtol=1e-6)
     np.testing.assert_allclose(data.policies.sum(axis=1), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(data.searched.sum(axis=1), 1.0, rtol=1e-5)  # --value-mix's
+    assert not data.searched[:, players:].any()
     masks = np.zeros((len(data.rows), DECISION_IDS), dtype=np.bool_)
     batch_masks(data.rows, masks)
     assert not data.policies[~masks].any()  # the improved policy covers legal ids only

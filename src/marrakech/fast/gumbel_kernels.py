@@ -520,6 +520,7 @@ def self_play(
     movers: np.ndarray,
     policies: np.ndarray,
     values: np.ndarray,
+    searched: np.ndarray,
     actions: np.ndarray,
     offsets: np.ndarray,
 ) -> int:
@@ -527,10 +528,12 @@ def self_play(
     decision by :func:`search`, every chance outcome drawn with its exact probability;
     game ``g`` has its own generator (from ``seed`` and ``g``: a batch of games may be
     played in several calls). Each decision's position goes to ``rows``, its mover to
-    ``movers``, its improved policy to ``policies`` and the game's final win shares *by
-    seat relative to the mover* to ``values``; every action (chance ones too) to
-    ``actions``. ``offsets[3 * i: 3 * i + 3]`` ends the call's game ``i``: positions,
-    actions, and its first position. Returns the games finished (fewer when the arrays fill)."""
+    ``movers``, its improved policy to ``policies``, the game's final win shares *by
+    seat relative to the mover* to ``values`` and the root's searched value (the mean
+    over its simulations, each seat's) in the same order to ``searched``; every action
+    (chance ones too) to ``actions``. ``offsets[3 * i: 3 * i + 3]`` ends the call's game
+    ``i``: positions, actions, and its first position. Returns the games finished (fewer
+    when the arrays fill)."""
     s = np.empty(WIDTH, dtype=np.int32)
     shares = np.zeros(4, dtype=np.float64)
     positions = 0
@@ -554,6 +557,10 @@ def self_play(
                     s, params, simulations, considered, gumbel_scale, rng,
                     nodes, visits, totals, prior, raw, meta, policies[positions],
                 )  # fmt: skip
+                players = s[PLAYERS]
+                for r in range(4):  # the root's searched value, by seat from the mover
+                    seat = (s[TURN] + r) % players
+                    searched[positions, r] = totals[0, seat] / visits[0] if r < players else 0.0
                 positions += 1
             actions[played] = action
             played += 1

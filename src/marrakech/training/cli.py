@@ -24,6 +24,8 @@ _HELP = {
     "batch": "positions a step (256)",
     "rate": "Adam's learning rate (0.001)",
     "window": "generations of self-play data trained on (4)",
+    "value_mix": "weight of the root's searched value in the value target, the rest the "
+    "game's outcome (0: the outcome alone, as AlphaZero)",
     "seed": "seed of everything (1): the same seed plays and trains the same run",
     "eval_games": "games against each reference opponent a generation (20; 0: none)",
     "eval_opponents": "reference opponents (greedy,hard; among random,greedy,hard,expert)",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,22 +37,30 @@ CHUNK = 16
 class SelfPlayData:
     """The decisions of some games: ``rows`` (kernel rows), ``policies`` (improved
     policy over the 87 decision ids), ``values`` (each seat's final win share, seat 0 the
-    mover, then in turn order), and the games' records."""
+    mover, then in turn order), ``searched`` (the root's searched value, same order),
+    and the games' records."""
 
     rows: npt.NDArray[np.int32]
     policies: npt.NDArray[np.float32]
     values: npt.NDArray[np.float32]
+    searched: npt.NDArray[np.float32]
     records: list[GameRecord]
 
     def save(self, path: Path) -> None:
         temporary = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(temporary, rows=self.rows, policies=self.policies, values=self.values)
+        np.savez_compressed(
+            temporary,
+            rows=self.rows,
+            policies=self.policies,
+            values=self.values,
+            searched=self.searched,
+        )
         temporary.replace(path)
 
     @classmethod
     def load(cls, path: Path) -> SelfPlayData:
         with np.load(path, allow_pickle=False) as data:
-            return cls(data["rows"], data["policies"], data["values"], [])
+            return cls(data["rows"], data["policies"], data["values"], data["searched"], [])
 
 
 def play(
@@ -70,8 +79,7 @@ def play(
     params = network.compiled()
     tree = tree_arrays(simulations)
     initial = State.new(players=players)
-    parts: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], npt.NDArray[np.float64]]]
-    parts = []
+    parts: list[tuple[npt.NDArray[Any], ...]] = []
     records = []
     for first_game in range(0, games, CHUNK):
         count = min(CHUNK, games - first_game)
@@ -79,17 +87,20 @@ def play(
         movers = np.zeros(len(rows), dtype=np.int32)
         policies = np.zeros((len(rows), DECISION_IDS), dtype=np.float64)
         values = np.zeros((len(rows), 4), dtype=np.float64)
+        searched = np.zeros((len(rows), 4), dtype=np.float64)
         actions = np.zeros(count * _ACTIONS_PER_GAME, dtype=np.int32)
         offsets = np.zeros(3 * count, dtype=np.int64)
         done = self_play(
             start, first_game, count, params, simulations, considered, gumbel_scale,
             np.uint64(seed & (2**64 - 1)), *tree,
-            rows, movers, policies, values, actions, offsets,
+            rows, movers, policies, values, searched, actions, offsets,
         )  # fmt: skip
         if done != count:  # pragma: no cover - the bounds hold every game of the rules
             raise RuntimeError(f"self-play arrays filled after {done} of {count} games")
         positions = int(offsets[3 * count - 3])
-        parts.append((rows[:positions], policies[:positions], values[:positions]))
+        parts.append(
+            (rows[:positions], policies[:positions], values[:positions], searched[:positions])
+        )
         first_action = 0
         for game in range(count):
             last = int(offsets[3 * game + 1])
@@ -105,5 +116,6 @@ def play(
         np.concatenate([p[0] for p in parts]),
         np.concatenate([p[1] for p in parts]).astype(np.float32),
         np.concatenate([p[2] for p in parts]).astype(np.float32),
+        np.concatenate([p[3] for p in parts]).astype(np.float32),
         records,
     )

@@ -57,6 +57,7 @@ class TrainConfig:
     batch: int = 256
     rate: float = 1e-3
     window: int = 4
+    value_mix: float = 0.0
     seed: int = 1
     eval_games: int = 20
     eval_opponents: str = "greedy,hard"
@@ -68,6 +69,8 @@ class TrainConfig:
         for name in ("games", "simulations", "hidden", "steps", "batch", "window"):
             if getattr(self, name) < 1:
                 raise MarrakechError(f"--{name}: expected at least 1, found {getattr(self, name)}")
+        if not 0.0 <= self.value_mix <= 1.0:
+            raise MarrakechError(f"--value-mix: expected 0..1, found {self.value_mix}")
         if not 1 <= self.considered <= 12:
             raise MarrakechError(f"--considered: expected 1..12, found {self.considered}")
         unknown = set(self.opponents()) - set(OPPONENTS[self.players])
@@ -237,6 +240,7 @@ class Run:
             np.concatenate([p.rows for p in parts]),
             np.concatenate([p.policies for p in parts]),
             np.concatenate([p.values for p in parts]),
+            np.concatenate([p.searched for p in parts]),
             [],
         )
 
@@ -332,20 +336,24 @@ def train(
     network: Network, adam: Adam, data: SelfPlayData, config: TrainConfig, generation: int
 ) -> tuple[float, float]:
     """``config.steps`` Adam steps on minibatches drawn from ``data`` (seeded by the
-    run's seed and ``generation``); the mean losses of the last tenth of the steps."""
+    run's seed and ``generation``); the mean losses of the last tenth of the steps. The
+    value's target is the outcome, blended with the root's searched value by
+    ``config.value_mix``."""
+    mix = np.float32(config.value_mix)
+    targets = (1 - mix) * data.values + mix * data.searched
     rng = np.random.default_rng([config.seed, generation, 0x7A11])
     n = len(data.rows)
     size = min(config.batch, n)
     tail = max(1, config.steps // 10)
-    losses = np.zeros((tail, 2))
+    recent = np.zeros((tail, 2))
     for step in range(config.steps):
         index = np.sort(rng.choice(n, size=size, replace=False))
         observations, masks = _inputs(network, data.rows[index])
         p_loss, v_loss, grads = network.gradients(
-            observations, masks, data.policies[index], data.values[index]
+            observations, masks, data.policies[index], targets[index]
         )
         adam.update(network, grads)
         if step >= config.steps - tail:
-            losses[step - (config.steps - tail)] = (p_loss, v_loss)
-    policy_loss, value_loss = losses.mean(axis=0)
+            recent[step - (config.steps - tail)] = (p_loss, v_loss)
+    policy_loss, value_loss = recent.mean(axis=0)
     return float(policy_loss), float(value_loss)
