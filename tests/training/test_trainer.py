@@ -93,6 +93,8 @@ def test_a_resumed_run_continues_bit_identically(tmp_path: Path) -> None:
     other = TrainConfig(**{**TINY.__dict__, "hidden": 9})
     with pytest.raises(MarrakechError, match="hidden 8 \\(given 9\\)"):
         Run.open(tmp_path / "parts", other, resume=True)
+    rated = TrainConfig(**{**TINY.__dict__, "eval_games": 2, "eval_opponents": "random"})
+    assert Run.open(tmp_path / "parts", rated, resume=True).config == rated  # trains the same
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -106,7 +106,8 @@ class Run:
         cls, folder: Path, config: TrainConfig, resume: bool, ladder_folder: Path | None = None
     ) -> Run:
         """A new run in ``folder``, or (``resume``) the run already there, which must
-        have been started with the same ``config``."""
+        have been started with the same ``config`` (except the ``eval_`` settings: the
+        generations to come are rated as given, the log keeps what each one played)."""
         config.check()
         saved = folder / "config.json"
         if saved.exists():
@@ -116,17 +117,19 @@ class Run:
                     "another --out"
                 )
             stored = TrainConfig.from_dict(json.loads(saved.read_text()))
-            if stored != config:
-                differ = [
-                    f"{k} {v!r} (given {getattr(config, k)!r})"
-                    for k, v in asdict(stored).items()
-                    if getattr(config, k) != v
-                ]
+            differ = [
+                f"{k} {v!r} (given {getattr(config, k)!r})"
+                for k, v in asdict(stored).items()
+                if getattr(config, k) != v and not k.startswith("eval_")
+            ]
+            if differ:
                 raise MarrakechError(
                     f"{folder} was started with other settings: {', '.join(differ)}; resume "
                     "with the same settings (or leave them out: they are read from "
                     "config.json)"
                 )
+            if stored != config:  # the evaluation may change: it trains nothing
+                saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
         else:
             folder.mkdir(parents=True, exist_ok=True)
             saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
