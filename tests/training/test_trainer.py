@@ -93,6 +93,10 @@ def test_a_resumed_run_continues_bit_identically(tmp_path: Path) -> None:
     other = TrainConfig(**{**TINY.__dict__, "hidden": 9})
     with pytest.raises(MarrakechError, match="hidden 8 \\(given 9\\)"):
         Run.open(tmp_path / "parts", other, resume=True)
+    busy = Run.open(tmp_path / "parts", TINY, resume=True)
+    with busy.lock(), pytest.raises(MarrakechError, match="being trained by another process"):
+        Run.open(tmp_path / "parts", TINY, resume=True).run(4)
+    assert [line["generation"] for line in busy.log()] == [1, 2, 3]
     rated = TrainConfig(**{**TINY.__dict__, "eval_games": 2, "eval_opponents": "random"})
     assert Run.open(tmp_path / "parts", rated, resume=True).config == rated  # trains the same
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -168,15 +169,36 @@ class Run:
             raise MarrakechError(f"{path} holds generation {saved}, expected {generation}")
         return adam
 
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the folder's lock (``train.lock``) while training: a second process on
+        the same run (another session's resume) is refused, not interleaved. The lock
+        goes with the process, however it ends."""
+        import fcntl
+
+        with (self.folder / "train.lock").open("a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise MarrakechError(
+                    f"{self.folder} is being trained by another process (it holds "
+                    f"{self.folder / 'train.lock'}): stop that one first"
+                ) from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
     def run(self, generations: int, report: Callable[[dict[str, Any]], None] | None = None) -> None:
         """Continue the run up to ``generations`` finished generations."""
-        done = self.generation()
-        network = self.network(done)
-        adam = self.optimizer(done, network)
-        for generation in range(done + 1, generations + 1):
-            line = self.step(generation, network, adam)
-            if report is not None:
-                report(line)
+        with self.lock():
+            done = self.generation()
+            network = self.network(done)
+            adam = self.optimizer(done, network)
+            for generation in range(done + 1, generations + 1):
+                line = self.step(generation, network, adam)
+                if report is not None:
+                    report(line)
 
     def step(self, generation: int, network: Network, adam: Adam) -> dict[str, Any]:
         """One generation (see the module docstring); updates ``network`` and ``adam``."""
