@@ -6,7 +6,8 @@ One row per generation: games played so far, the positions of its self-play, the
 losses at the end of its training and those of the previous generation's network on
 the new games (before training on them: overfitting shows there), self-play speed, and
 each evaluation's luck-corrected win share with its 95% interval (the arena's numbers,
-read from the log as written).
+read from the log as written; below 30 games the arena leaves the share uncorrected, with
+Wilson's interval).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def table(folder: Path) -> str:
         "on new games",
         "positions/CPU-s",
     ]
-    header += [f"vs {label} (luck-corrected, 95% CI)" for label in labels]
+    header += [f"vs {label}: win share (95% CI)" for label in labels]
     rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for line in lines:
         cells = [
