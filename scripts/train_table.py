@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 
-def table(folder: Path) -> str:
+def table(folder: Path, every: int = 1) -> str:
     lines = [
         json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines() if line.strip()
     ]
@@ -35,6 +35,8 @@ def table(folder: Path) -> str:
     header += [f"vs {label}: win share (95% CI)" for label in labels]
     rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for line in lines:
+        if line["generation"] % every and line is not lines[-1]:
+            continue
         cells = [
             str(line["generation"]),
             str(line["games"]),
@@ -57,7 +59,9 @@ def table(folder: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, help="the run's folder (marrakech train --out)")
-    print(table(parser.parse_args().folder))
+    parser.add_argument("--every", type=int, default=1, help="every k-th generation (and the last)")
+    args = parser.parse_args()
+    print(table(args.folder, max(1, args.every)))
 
 
 if __name__ == "__main__":
