@@ -26,6 +26,7 @@ RANKS: dict[str, int] = {
     "bots": 2,
     "arena": 3,
     "envs": 4,
+    "training": 4,
     "tui": 4,
     "web": 4,
     "cli": 5,

@@ -42,6 +42,11 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
         "fast",
         "compile the fast kernels now, so that no later program waits for them",
     ),
+    "train": (
+        "marrakech.training.cli",
+        "fast",
+        "train a network by self-play with search, generation by generation",
+    ),
     "connect": (
         "marrakech.web.connect.cli",
         "connect",

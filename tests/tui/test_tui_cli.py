@@ -171,7 +171,7 @@ def test_a_record_seating_an_unknown_bot_is_refused(
     assert refusal(capsys, "--load", str(path)) == (
         "the record seats 'bot:wizard' at seat 1 (Blue): unknown bot 'wizard': expected one "
         "of random, policy, policy-2p, policy-4p, greedy, expectimax, mcts, hard-v1, "
-        "expert-v1, search-quick, search, easy, learned, medium, hard, expert (choose the "
+        "expert-v1, search-quick, search, az, easy, learned, medium, hard, expert (choose the "
         "seats with --seats)"
     )
     options = parse("--load", str(path), "--seats", "human,easy,easy")

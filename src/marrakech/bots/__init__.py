@@ -14,6 +14,7 @@ expert  search          compiled MCTS with the learned value            640,000 
 -       expert-v1       ``mcts`` at its level settings (frozen)         1 s a decision
 -       policy-2p       a learned policy network (2 players)            instant
 -       policy-4p       a learned policy network (4 players)            instant
+-       az              a network of marrakech train, Gumbel search     32 simulations
 ======  ==============  ==============================================  ==================
 
 ``policy`` (the ``learned`` level) plays ``policy-2p`` at two players and ``policy-4p`` at
@@ -55,6 +56,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from marrakech.bots.az import AzBot
 from marrakech.bots.base import Bot
 from marrakech.bots.expectimax import ExpectimaxBot
 from marrakech.bots.greedy import GreedyBot
@@ -105,6 +107,8 @@ REGISTRY: tuple[BotEntry, ...] = (
         presets=(("budget", "hard"), ("seconds", 0.75)),
     ),
     BotEntry("search", SearchBot, level="expert", presets=(("budget", "expert"), ("seconds", 3.0))),
+    # A network of marrakech train (issue 38): az@weights=FILE.npz[@simulations=N].
+    BotEntry("az", AzBot),
 )
 
 #: Bot names -> their classes (constructors taking keyword budgets and options).

@@ -1,0 +1,68 @@
+"""Print the generations of a ``marrakech train`` run as a Markdown table (its log.jsonl).
+
+    python scripts/train_table.py benchmarks/training/az-2p
+
+One row per generation: games played so far, the positions of its self-play, the
+losses at the end of its training and those of the previous generation's network on
+the new games (before training on them: overfitting shows there), self-play speed, and
+each evaluation's luck-corrected win share with its 95% interval (the arena's numbers,
+read from the log as written; below 30 games the arena leaves the share uncorrected, with
+Wilson's interval).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def table(folder: Path, every: int = 1) -> str:
+    lines = [
+        json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines() if line.strip()
+    ]
+    labels = list(
+        dict.fromkeys(k for line in lines for k, v in line["eval"].items() if isinstance(v, dict))
+    )
+    header = [
+        "gen",
+        "games",
+        "positions",
+        "losses (policy, value)",
+        "on new games",
+        "positions/CPU-s",
+    ]
+    header += [f"vs {label}: win share (95% CI)" for label in labels]
+    rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for line in lines:
+        if line["generation"] % every and line is not lines[-1]:
+            continue
+        cells = [
+            str(line["generation"]),
+            str(line["games"]),
+            str(line["positions"]),
+            f"{line['policy_loss']:.3f}, {line['value_loss']:.3f}",
+            f"{line['fresh_policy_loss']:.3f}, {line['fresh_value_loss']:.3f}",
+            f"{line['positions_per_cpu_s']:.0f}",
+        ]
+        for label in labels:
+            row = line["eval"].get(label)
+            if row is None:
+                cells.append("-")
+            else:
+                low, high = row["corrected_ci"]
+                cells.append(f"{row['corrected']:.1%} ({low:.1%}-{high:.1%}), {row['games']} games")
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="the run's folder (marrakech train --out)")
+    parser.add_argument("--every", type=int, default=1, help="every k-th generation (and the last)")
+    args = parser.parse_args()
+    print(table(args.folder, max(1, args.every)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""The compiled Gumbel search (marrakech.fast.gumbel_kernels) and the self-play network
+(marrakech.fast.az_network): root selection, chance nodes, compiled inference."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from marrakech import State
+from marrakech.actions import DECISION_IDS, DRAW_BASE, ROLL_BASE, Orient
+from marrakech.fast.az_network import Network
+from marrakech.fast.gumbel_kernels import (
+    T_COUNT,
+    T_FIRST,
+    completed_q,
+    considered_visits,
+    forward,
+    root_child,
+    search,
+    tree_arrays,
+)
+from marrakech.fast.kernels import TURN, batch_observe
+from marrakech.fast.rows import to_arrays
+
+
+def bandit(q: list[float], logits: list[float], gumbel: list[float], simulations: int) -> int:
+    """The root's sequential halving on arms of known value: each visit of child k
+    returns exactly ``q[k]`` for the seat to move (seat 0). Returns the chosen arm."""
+    count = len(q)
+    nodes, visits, totals, prior, raw, _ = tree_arrays(simulations)
+    nodes[0, T_FIRST], nodes[0, T_COUNT] = 1, count
+    prior[1 : 1 + count] = logits
+    raw[0, 0] = 0.5
+    sequence = np.zeros(simulations, dtype=np.int64)
+    considered_visits(count, simulations, sequence)
+    sigma = np.zeros(12)
+    noise = np.array(gumbel + [0.0] * (12 - count))
+    for simulation in range(simulations):
+        completed_q(0, 0, nodes, visits, totals, prior, raw, sigma)
+        child = root_child(nodes, visits, prior, noise, sigma, float(sequence[simulation]))
+        visits[child] += 1.0
+        totals[child, 0] += q[child - 1]
+    most = float(visits[1 : 1 + count].max())
+    completed_q(0, 0, nodes, visits, totals, prior, raw, sigma)
+    return root_child(nodes, visits, prior, noise, sigma, most) - 1
+
+
+def test_sequential_halving_spends_the_simulations_as_mctx_does() -> None:
+    out = np.zeros(16, dtype=np.int64)
+    considered_visits(4, 16, out)
+    # log2(4) = 2 rounds: 4 arms twice each (8), then the best 2 four times each (8).
+    assert out.tolist() == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+
+
+def test_the_gumbel_root_picks_the_best_action_when_values_are_known() -> None:
+    q = [0.2, 0.5, 0.9, 0.4, 0.1, 0.3]
+    assert bandit(q, [0.0] * 6, [0.0] * 6, 32) == 2  # no noise: play time
+    # With self-play's noise (a sample of the prior, here uniform) the searched values
+    # make the best arm the most frequent choice by far.
+    rng = random.Random(3)
+    chosen = [
+        bandit(q, [0.0] * 6, [-np.log(-np.log(rng.random())) for _ in q], 32) for _ in range(200)
+    ]
+    counts = [chosen.count(k) for k in range(6)]
+    assert counts[2] > 0.5 * len(chosen) and counts[2] == max(counts), counts
+    # A prior that prefers a worse arm is overruled by the values it searched.
+    assert bandit(q, [3.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0] * 6, 32) == 2
+    # Without simulations the prior (plus noise) decides.
+    assert bandit(q, [3.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0] * 6, 0) == 0
+
+
+def test_chance_nodes_weight_the_die_by_R3() -> None:
+    network = Network.initial(16, 0, seed=2)
+    state = State.new(players=3).apply(Orient(0))  # a roll follows (R10)
+    row = to_arrays(state)
+    tree = tree_arrays(600)
+    policy = np.zeros(DECISION_IDS)
+    search(row, network.compiled(), 600, 12, 1.0, np.uint64(1), *tree, policy)
+    nodes, visits = tree[0], tree[1]
+    first, count = nodes[0, T_FIRST], nodes[0, T_COUNT]
+    assert [int(nodes[first + k, 2]) for k in range(count)] == [ROLL_BASE + k for k in range(4)]
+    # Faces 1, 2, 2, 3, 3, 4: steps 1 and 4 have 1/6 each, steps 2 and 3 have 2/6 each.
+    assert visits[first : first + count].tolist() == [100.0, 200.0, 200.0, 100.0]
+
+
+def test_a_draw_weights_the_colours_by_what_is_left() -> None:
+    state = State.new(players=2)  # the opening reveals seat 0's first top (R7)
+    assert state.is_chance
+    row = to_arrays(state)
+    row[54 + 0], row[54 + 2] = 9, 3  # seat 0's pile: 9 of its first colour, 3 of the other
+    tree = tree_arrays(120)
+    search(row, Network.initial(16, 0, seed=2).compiled(), 120, 12, 1.0, np.uint64(1), *tree,
+           np.zeros(DECISION_IDS))  # fmt: skip
+    nodes, visits = tree[0], tree[1]
+    first = nodes[0, T_FIRST]
+    assert [int(nodes[first + k, 2]) for k in range(2)] == [DRAW_BASE, DRAW_BASE + 2]
+    assert visits[first : first + 2].tolist() == [90.0, 30.0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_compiled_and_numpy_inference_agree(players: int) -> None:
+    network = Network.initial(24, players, seed=players)
+    rng = np.random.default_rng(0)
+    for name, values in network.params.items():  # larger weights than the initial ones
+        network.params[name] = (values + rng.standard_normal(values.shape) * 0.1).astype(np.float32)
+    state, chance = State.new(players=players), random.Random(players)
+    rows: list[np.ndarray] = []
+    while not state.is_terminal and len(rows) < 40:
+        if not state.is_chance:
+            rows.append(to_arrays(state))
+        state = state.apply(chance.choice(state.legal_actions()))
+    batch = np.stack(rows)
+    observations = np.zeros((len(batch), 474), dtype=np.float32)
+    batch_observe(batch, batch[:, TURN].astype(np.int64), observations)
+    logits, values = network.forward(observations)
+    params = network.compiled()
+    for i in range(len(batch)):
+        one_logits, one_value = np.zeros(DECISION_IDS), np.zeros(4)
+        forward(observations[i], params, one_logits, one_value)
+        np.testing.assert_allclose(one_logits, logits[i], rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(one_value, values[i], rtol=1e-4, atol=1e-5)
+        assert one_value.sum() == pytest.approx(1.0)
+        assert not one_value[players:].any()

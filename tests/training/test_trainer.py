@@ -1,0 +1,160 @@
+"""marrakech train: self-play data, resumable generations, the az bot spec."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from marrakech import State
+from marrakech.actions import DECISION_IDS
+from marrakech.bots import check_players, make_bot
+from marrakech.cli import main
+from marrakech.errors import MarrakechError
+from marrakech.fast.az_network import Network
+from marrakech.fast.kernels import POSITION_FIELDS, batch_masks
+from marrakech.fast.rows import to_arrays
+from marrakech.training.selfplay import play
+from marrakech.training.trainer import Run, TrainConfig
+
+TINY = TrainConfig(
+    players=2,
+    games=2,
+    simulations=4,
+    hidden=8,
+    steps=3,
+    batch=16,
+    window=2,
+    value_mix=0.5,
+    eval_games=0,
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_value_targets_sum_to_one_and_match_the_recorded_outcome(players: int) -> None:
+    data = play(Network.initial(8, players, seed=1), players, 2, 4, 12, seed=players)
+    assert len(data.records) == 2
+    np.testing.assert_allclose(data.values.sum(axis=1), 1.0, rtol=1e-6)
+    np.testing.assert_allclose(data.policies.sum(axis=1), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(data.searched.sum(axis=1), 1.0, rtol=1e-5)  # --value-mix's
+    assert not data.searched[:, players:].any()
+    masks = np.zeros((len(data.rows), DECISION_IDS), dtype=np.bool_)
+    batch_masks(data.rows, masks)
+    assert not data.policies[~masks].any()  # the improved policy covers legal ids only
+    position = 0
+    for record in data.records:  # the records replay, and the rows are their decisions
+        decisions = []
+        for state in record.states():
+            if not state.is_chance and not state.is_terminal:
+                decisions.append(state)
+        shares = record.final_state().outcome().win_shares
+        for state in decisions:
+            row = data.rows[position]
+            assert (row[:POSITION_FIELDS] == to_arrays(state)[:POSITION_FIELDS]).all()
+            mover = state.to_move
+            expected = [shares[(mover + r) % players] if r < players else 0.0 for r in range(4)]
+            assert data.values[position].tolist() == pytest.approx(expected)
+            position += 1
+    assert position == len(data.rows)
+
+
+def _files(folder: Path) -> dict[str, object]:
+    found: dict[str, object] = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix == ".npz":
+            with np.load(path) as data:
+                found[path.name] = {k: data[k].tolist() for k in data.files}
+        elif path.name == "log.jsonl":
+            lines = [json.loads(line) for line in path.read_text().splitlines()]
+            for line in lines:  # CPU times differ between runs; nothing else may
+                for key in [k for k in line if "cpu" in k]:
+                    del line[key]
+            found[path.name] = lines
+        elif path.is_file():
+            found[path.name] = path.read_text()
+    return found
+
+
+def test_a_resumed_run_continues_bit_identically(tmp_path: Path) -> None:
+    whole = Run.open(tmp_path / "whole", TINY, resume=False)
+    whole.run(3)
+    parts = Run.open(tmp_path / "parts", TINY, resume=False)
+    parts.run(1)
+    # A stop in the middle of generation 2: its self-play saved, nothing logged.
+    (tmp_path / "parts" / "selfplay-0002.npz").write_bytes(b"half a file")
+    Run.open(tmp_path / "parts", TINY, resume=True).run(3)
+    assert [line["generation"] for line in whole.log()] == [1, 2, 3]
+    assert _files(tmp_path / "whole") == _files(tmp_path / "parts")
+    with pytest.raises(MarrakechError, match="add --resume"):
+        Run.open(tmp_path / "parts", TINY, resume=False)
+    other = TrainConfig(**{**TINY.__dict__, "hidden": 9})
+    with pytest.raises(MarrakechError, match="hidden 8 \\(given 9\\)"):
+        Run.open(tmp_path / "parts", other, resume=True)
+    busy = Run.open(tmp_path / "parts", TINY, resume=True)
+    with busy.lock(), pytest.raises(MarrakechError, match="being trained by another process"):
+        Run.open(tmp_path / "parts", TINY, resume=True).run(4)
+    assert [line["generation"] for line in busy.log()] == [1, 2, 3]
+    rated = TrainConfig(**{**TINY.__dict__, "eval_games": 2, "eval_opponents": "random"})
+    assert Run.open(tmp_path / "parts", rated, resume=True).config == rated  # trains the same
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_az_spec_plays_only_legal_moves_in_a_whole_game(tmp_path: Path, players: int) -> None:
+    path = tmp_path / "net.npz"
+    Network.initial(8, 0, seed=players).save(path)
+    bots = [make_bot(f"az@weights={path}@simulations={n}") for n in (8, 0)]
+    state, rng = State.new(players=players), random.Random(players)
+    decisions = 0
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        if state.is_chance:
+            state = state.apply(rng.choice(legal))
+            continue
+        action = bots[state.to_move % 2].choose(state, rng)
+        assert action in legal
+        state = state.apply(action)
+        decisions += 1
+    assert decisions > 20
+
+
+def test_an_az_network_refuses_another_player_count(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
+    Network.initial(8, 2, seed=1).save(path)
+    bot = make_bot(f"az@weights={path}")
+    with pytest.raises(ValueError, match="trained for 2-player games, found a 4-player game"):
+        check_players(bot, 4)
+    with pytest.raises(ValueError, match="az needs a network file"):
+        make_bot("az")
+    with pytest.raises(ValueError, match="not found"):
+        make_bot(f"az@weights={tmp_path / 'none.npz'}")
+
+
+def test_marrakech_train_plays_rates_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    tiny = ["--games", "1", "--simulations", "2", "--hidden", "8", "--steps", "2",
+            "--batch", "8", "--eval-games", "1", "--eval-opponents", "random"]  # fmt: skip
+    assert main(["train", "--out", str(out), "--generations", "1", *tiny]) == 0
+    assert "generation 1:" in capsys.readouterr().out
+    assert main(["train", "--out", str(out), "--generations", "1"]) == 2
+    assert "add --resume" in capsys.readouterr().err
+    assert main(["train", "--out", str(out), "--resume", "--generations", "2"]) == 0
+    lines = Run(out, TINY).log()
+    assert [line["generation"] for line in lines] == [1, 2]
+    assert lines[1]["eval"]["random"]["games"] == 1
+    assert Network.load(out / "gen-0002.npz").meta["generation"] == 2
+    assert (out / "games-0002.jsonl").read_text().count("marrakech-record") == 1
+
+
+def test_self_play_in_chunks_plays_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    network = Network.initial(8, 3, seed=1)
+    whole = play(network, 3, 3, 4, 12, seed=5)
+    monkeypatch.setattr("marrakech.training.selfplay.CHUNK", 1)  # a stop is noticed sooner
+    parts = play(network, 3, 3, 4, 12, seed=5)
+    assert [r.to_json() for r in whole.records] == [r.to_json() for r in parts.records]
+    assert (whole.rows == parts.rows).all() and (whole.policies == parts.policies).all()
+    assert len({r.to_json() for r in whole.records}) == 3  # three different games
