@@ -404,7 +404,13 @@ def load(out: Path, agent: Agent, opt_p: Adam, opt_v: Adam) -> dict[str, Any]:
     return meta
 
 
-def plot(out: Path, picture: Path) -> None:
+def plot(
+    out: Path,
+    picture: Path,
+    script: str = "beat_greedy.py",
+    spent_on: str = "CPU minutes of training (one process)",
+) -> None:
+    """Draw the run's learning curve (``out/curve.jsonl``) into ``picture``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -420,9 +426,9 @@ def plot(out: Path, picture: Path) -> None:
         label="best decision vs greedy (fixed eval games)",
     )
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=1, label="greedy's level (0.5)")
-    ax.set_xlabel("CPU minutes of training (one process)")
+    ax.set_xlabel(spent_on)
     ax.set_ylabel("win share against greedy")
-    ax.set_title("examples/beat_greedy.py, 2 players, seed 0")
+    ax.set_title(f"examples/{script}, 2 players, seed 0")
     ax.set_ylim(0.3, 0.7)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")

@@ -67,6 +67,7 @@ from beat_greedy import (
     log_softmax,
     mlp_backward,
     mlp_forward,
+    plot,
     score_gaps,
 )
 
@@ -282,32 +283,6 @@ def pooled(rounds: list[dict[str, Any]], keep: int) -> dict[str, Any]:
     return {k: v[-keep:] for k, v in data.items()}
 
 
-def plot(out: Path, picture: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
-    minutes = [r["cpu_seconds"] / 60 for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    ax.plot(
-        minutes,
-        [r["win_vs_greedy"] for r in rows],
-        marker="o",
-        label="best decision vs greedy (fixed eval games)",
-    )
-    ax.axhline(0.5, color="grey", linestyle="--", linewidth=1, label="greedy's level (0.5)")
-    ax.set_xlabel("CPU minutes (labelling by the search, training, evaluation; one process)")
-    ax.set_ylabel("win share against greedy")
-    ax.set_title("examples/beat_greedy_distill.py, 2 players, seed 0")
-    ax.set_ylim(0.3, 0.7)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(picture)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("runs/distill"))
@@ -331,7 +306,12 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, help="draw the learning curve of --out here")
     args = parser.parse_args()
     if args.plot:
-        plot(args.out, args.plot)
+        plot(
+            args.out,
+            args.plot,
+            "beat_greedy_distill.py",
+            "CPU minutes (labelling by the search, training, evaluation; one process)",
+        )
         return
     import beat_greedy
 
