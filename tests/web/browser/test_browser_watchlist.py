@@ -42,7 +42,7 @@ def test_a_live_bot_game_is_watched_from_the_lobby(server: LiveServer, new_page:
     card = page.locator("[data-testid=lobby-watchlist]")
     assert "Games to watch" in card.inner_text()
     assert "Bot (easy) vs Bot (easy)" in card.inner_text()
-    assert page.locator(f"[data-testid=lobby-watchlist] [data-game={waiting}]").count() == 0
+    assert page.locator(f"[data-testid=lobby-watchlist] [data-game='{waiting}']").count() == 0
     # Right after the tournaments' card.
     after = page.evaluate(
         "document.querySelector('[data-testid=lobby-tournaments]').nextElementSibling"
