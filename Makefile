@@ -21,7 +21,12 @@ run: $(STAMP)
 # test-slow` runs them). Each run ends with its ten slowest tests.
 PYTEST := $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=10
 
-test: $(STAMP) lint typecheck js-check
+# The compiled kernels are built once, by `marrakech compile` in the background while the
+# checks run, rather than by each test worker on its first use (minutes on a cold cache).
+test: $(STAMP)
+	@$(BIN)/marrakech compile >$(VENV)/compile.log 2>&1 & compiling=$$!; \
+	$(MAKE) --no-print-directory lint typecheck js-check || { kill $$compiling; exit 1; }; \
+	wait $$compiling || echo "marrakech compile failed ($(VENV)/compile.log): the tests compile on first use"
 	$(PYTEST)
 
 # Before each commit: the engine and the in-process tests, without the end-to-end ones

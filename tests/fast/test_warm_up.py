@@ -71,7 +71,9 @@ def test_after_marrakech_compile_a_first_program_builds_nothing(tmp_path: Path) 
 def test_an_unknown_group_is_refused_before_anything_compiles(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    with pytest.raises(ValueError, match="kernel groups are playouts, batch, greedy, search; "):
+    with pytest.raises(
+        ValueError, match="kernel groups are playouts, batch, greedy, search, training; "
+    ):
         warm_up(["batch", "everything"])
     assert main(["compile", "everything"]) != 0
     assert "found everything" in capsys.readouterr().err

@@ -21,7 +21,8 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Compile (or load from the cache) every group of compiled kernels: random "
             "playouts, the batch (VectorEnv, make_vec, SB3VecEnv), the batch's greedy "
-            "opponent and the compiled search. The first use of each otherwise compiles it "
+            "opponent, the compiled search and the Gumbel search of training and the az "
+            "bot. The first use of each otherwise compiles it "
             "on the spot (minutes in a fresh environment); afterwards every process loads "
             "the cache in about a second. Prints each group's time and where the cache is."
         ),

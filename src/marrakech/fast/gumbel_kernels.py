@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -598,6 +599,27 @@ def _guard_cache() -> None:
 _guard_cache()
 
 
+#: Upper bounds per self-play game (a 2- or 4-player game has about 100 decisions and
+#: 100 chance outcomes; R18 bounds a game's length).
+POSITIONS_PER_GAME = 200
+ACTIONS_PER_GAME = 500
+
+
+def self_play_arrays(games: int) -> tuple[npt.NDArray[Any], ...]:
+    """What :func:`self_play` fills for ``games`` games: rows, movers, policies, values,
+    searched values, actions and offsets (in that order, its last arguments)."""
+    positions = games * POSITIONS_PER_GAME
+    return (
+        np.zeros((positions, WIDTH), dtype=np.int32),
+        np.zeros(positions, dtype=np.int32),
+        np.zeros((positions, DECISION_IDS), dtype=np.float64),
+        np.zeros((positions, 4), dtype=np.float64),
+        np.zeros((positions, 4), dtype=np.float64),
+        np.zeros(games * ACTIONS_PER_GAME, dtype=np.int32),
+        np.zeros(3 * games, dtype=np.int64),
+    )
+
+
 def tree_arrays(
     simulations: int,
 ) -> tuple[
@@ -622,13 +644,16 @@ def tree_arrays(
 
 
 __all__ = [
+    "ACTIONS_PER_GAME",
     "C_SCALE",
     "C_VISIT",
+    "POSITIONS_PER_GAME",
     "completed_q",
     "considered_visits",
     "forward",
     "root_child",
     "search",
     "self_play",
+    "self_play_arrays",
     "tree_arrays",
 ]

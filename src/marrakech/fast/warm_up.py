@@ -9,7 +9,7 @@ time, and tells how long each group took and whether it was compiled or loaded::
 
     >>> from marrakech.fast.warm_up import PARTS
     >>> list(PARTS)
-    ['playouts', 'batch', 'greedy', 'search']
+    ['playouts', 'batch', 'greedy', 'search', 'training']
 
 Each kernel is called with one set of argument types only (``docs/fast.md``), so one call
 per group compiles every specialisation a program will use, at every player count and
@@ -25,13 +25,20 @@ from dataclasses import dataclass
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
-from marrakech.fast import greedy_kernels, kernels, playouts, search_batch, search_kernels
+from marrakech.fast import (
+    greedy_kernels,
+    gumbel_kernels,
+    kernels,
+    playouts,
+    search_batch,
+    search_kernels,
+)
 from marrakech.rules import parse_rules
 from marrakech.state import State
 from marrakech.value_features import FEATURES
 
 #: The modules whose compiled functions :func:`warm_up` counts.
-KERNEL_MODULES = (kernels, playouts, greedy_kernels, search_kernels, search_batch)
+KERNEL_MODULES = (kernels, playouts, greedy_kernels, search_kernels, search_batch, gumbel_kernels)
 
 
 def _playouts() -> None:
@@ -106,12 +113,30 @@ def _search() -> None:
     batch.search_actions(waiting, _Search(), np.zeros(2 * FEATURES))
 
 
+def _training() -> None:
+    from marrakech.actions import DECISION_IDS
+    from marrakech.fast.az_network import Network
+    from marrakech.fast.rows import to_arrays
+
+    # One self-play game (``marrakech train``) and one search from Python (the ``az``
+    # bot): the Gumbel search, its chance nodes and the network's forward pass.
+    start, params = to_arrays(State.new(players=2)), Network.initial(8, 2, 0).compiled()
+    tree = gumbel_kernels.tree_arrays(2)
+    gumbel_kernels.self_play(
+        start, 0, 1, params, 2, 2, 1.0, np.uint64(0), *tree,
+        *gumbel_kernels.self_play_arrays(1),
+    )  # fmt: skip
+    policy = np.zeros(DECISION_IDS, dtype=np.float64)
+    gumbel_kernels.search(start, params, 2, 2, 0.0, np.uint64(0), *tree, policy)
+
+
 #: The groups of kernels, in the order :func:`warm_up` compiles them.
 PARTS: dict[str, Callable[[], None]] = {
     "playouts": _playouts,
     "batch": _batch,
     "greedy": _greedy,
     "search": _search,
+    "training": _training,
 }
 
 

@@ -17,18 +17,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from marrakech.actions import DECISION_IDS, action_from_id
+from marrakech.actions import action_from_id
 from marrakech.fast.az_network import Network
-from marrakech.fast.gumbel_kernels import self_play, tree_arrays
-from marrakech.fast.kernels import WIDTH
+from marrakech.fast.gumbel_kernels import self_play, self_play_arrays, tree_arrays
 from marrakech.fast.rows import to_arrays
 from marrakech.record import GameRecord
 from marrakech.state import State
 
-#: Upper bounds per game (a 2- or 4-player game has about 100 decisions and 100 chance
-#: outcomes; R18 bounds a game's length).
-_POSITIONS_PER_GAME = 200
-_ACTIONS_PER_GAME = 500
 #: Games a compiled call plays: a stop (Ctrl-C, SIGTERM) is noticed between calls.
 CHUNK = 16
 
@@ -83,13 +78,7 @@ def play(
     records = []
     for first_game in range(0, games, CHUNK):
         count = min(CHUNK, games - first_game)
-        rows = np.zeros((count * _POSITIONS_PER_GAME, WIDTH), dtype=np.int32)
-        movers = np.zeros(len(rows), dtype=np.int32)
-        policies = np.zeros((len(rows), DECISION_IDS), dtype=np.float64)
-        values = np.zeros((len(rows), 4), dtype=np.float64)
-        searched = np.zeros((len(rows), 4), dtype=np.float64)
-        actions = np.zeros(count * _ACTIONS_PER_GAME, dtype=np.int32)
-        offsets = np.zeros(3 * count, dtype=np.int64)
+        rows, movers, policies, values, searched, actions, offsets = self_play_arrays(count)
         done = self_play(
             start, first_game, count, params, simulations, considered, gumbel_scale,
             np.uint64(seed & (2**64 - 1)), *tree,
