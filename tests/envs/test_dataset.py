@@ -139,3 +139,13 @@ def test_the_default_games_are_the_arenas_results() -> None:
         1 for path in files for line in path.open(encoding="utf-8") if '"type":"game"' in line
     )
     assert count > 10_000
+
+
+def test_the_default_games_include_the_trainers_self_play() -> None:
+    """Issue 38, item 6: the self-play games of the committed ``marrakech train`` runs are
+    default games too (and only their games files: a run's log is no game)."""
+    selfplay = [path for path in game_files() if "training" in path.parts]
+    assert selfplay and all(path.name.startswith("games-") for path in selfplay)
+    game = next(iter_games([selfplay[-1]]))
+    assert game.over and len(game.actions) > 20
+    assert all(name.startswith("az-gen") for name in game.seat_names)

@@ -13,8 +13,9 @@ gives, for every decision of every seat, what an offline learner needs, in the
     >>> data.observations.shape, data.masks.shape, data.actions.shape   # doctest: +SKIP
     ((190, 474), (190, 87), (190,))
 
-More games (self-play, another arena run) are added by passing their files or
-directories in ``sources``: arena results files, or files of one JSON game record per
+The self-play games of ``marrakech train`` runs kept in ``benchmarks/training/`` are
+read too. More games (another arena run, your own self-play) are added by passing their
+files or directories in ``sources``: arena results files, or files of one JSON game record per
 line (``GameRecord.to_json()``); :data:`DEFAULT_SOURCES` is where the default games are.
 """
 
@@ -42,11 +43,15 @@ __all__ = [
     "load_decisions",
 ]
 
+_BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
+
 #: The games of the project's checkout used when no ``sources`` are given: the arena's
-#: results behind docs/bots.md (they are not in the installed package: pass ``sources``
-#: there).
+#: results behind docs/bots.md, then the self-play games of the committed
+#: ``marrakech train`` runs (``benchmarks/training/*/games-*.jsonl``; the runs' other
+#: files are not games). They are not in the installed package: pass ``sources`` there.
 DEFAULT_SOURCES: tuple[Path, ...] = (
-    Path(__file__).resolve().parents[3] / "benchmarks" / "strength",
+    _BENCHMARKS / "strength",
+    *sorted(_BENCHMARKS.glob("training/*/games-*.jsonl")),
 )
 
 
