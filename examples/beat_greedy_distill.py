@@ -26,10 +26,12 @@ loss per game.
 
 One process, a fixed seed. Every ``--eval-every`` rounds the learner plays the same
 ``--eval-games`` games against ``greedy`` in the batch (``beat_greedy.evaluate_batch``)
-and the win share is logged with the CPU time: the learning curve. At the end (or with
-``--final-only``) it plays ``--final-games`` other fresh games against ``greedy`` with
-every action and chance outcome recorded and prints the win share with the arena's
-luck-corrected 95% interval (``beat_greedy.evaluate_final``).
+and the win share is logged with the CPU time: the learning curve. The policy that
+scored best on them is kept (``best.npz``: early stopping on held-out games, since the
+policy drifts as it fits its own positions). At the end (or with ``--final-only``) that
+policy (``--select last``: the last round's) plays ``--final-games`` other fresh games
+against ``greedy`` with every action and chance outcome recorded and prints the win
+share with the arena's luck-corrected 95% interval (``beat_greedy.evaluate_final``).
 
 The run stops after ``--cpu-minutes`` of CPU time (labelling, training and the curve's
 evaluations; the final evaluation is counted apart), over all its resumed runs. Each
@@ -261,6 +263,19 @@ def load(out: Path, agent: DistillAgent, opt: Adam) -> dict[str, Any]:
     return meta
 
 
+def save_best(out: Path, agent: DistillAgent) -> None:
+    """The policy as it is now, as the run's best so far (``best.npz``)."""
+    tmp = out / "best.tmp.npz"
+    np.savez(tmp, **agent.policy)
+    tmp.replace(out / "best.npz")
+
+
+def load_best(out: Path, agent: DistillAgent) -> None:
+    with np.load(out / "best.npz") as data:
+        for k in list(agent.policy):
+            agent.policy[k] = np.array(data[k])
+
+
 def round_file(out: Path, number: int) -> Path:
     return out / "rounds" / f"round-{number:05d}.npz"
 
@@ -300,7 +315,13 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--beta", type=float, default=4.0, help="initial inverse temperature")
     parser.add_argument("--eval-every", type=int, default=10, help="rounds between evaluations")
-    parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument("--eval-games", type=int, default=1000)
+    parser.add_argument(
+        "--select",
+        choices=("best", "last"),
+        default="best",
+        help="the policy the final evaluation plays: the best on the curve's games (best)",
+    )
     parser.add_argument("--final-games", type=int, default=400)
     parser.add_argument("--final-only", action="store_true", help="only the final evaluation")
     parser.add_argument("--plot", type=Path, help="draw the learning curve of --out here")
@@ -327,9 +348,13 @@ def main() -> None:
         "evaluation_seconds": 0.0,
         "positions": 0,
         "teacher": args.teacher,
+        "best_round": 0,
+        "best_rate": -1.0,
     }
     if args.resume or (args.final_only and (args.out / "state.npz").exists()):
         meta = load(args.out, agent, opt)
+        meta.setdefault("best_round", 0)  # a run begun before the selection was kept
+        meta.setdefault("best_rate", -1.0)
         print(f"resumed at round {meta['round']}, {meta['cpu_seconds'] / 60:.1f} CPU minutes")
     elif (args.out / "state.npz").exists() and not args.final_only:
         raise SystemExit(f"{args.out} holds a run: pass --resume to continue it")
@@ -347,6 +372,9 @@ def main() -> None:
             curve.write(json.dumps({k: meta[k] for k in keys} | {"win_vs_greedy": rate}) + "\n")
             curve.flush()
             print(f"  eval: win share {rate:.3f} against greedy ({args.eval_games} games)")
+            if rate > meta["best_rate"]:  # the policy the final evaluation plays
+                meta["best_round"], meta["best_rate"] = meta["round"], rate
+                save_best(args.out, agent)
 
         if meta["round"] == 0:
             evaluate()
@@ -381,6 +409,13 @@ def main() -> None:
             if number % args.eval_every == 0:
                 evaluate()
             save(args.out, agent, opt, meta)
+    chosen = "the last round's policy"
+    if args.select == "best" and (args.out / "best.npz").exists():
+        load_best(args.out, agent)
+        chosen = (
+            f"the policy of round {meta['best_round']}, the best on the curve's "
+            f"{args.eval_games} evaluation games ({meta['best_rate']:.3f})"
+        )
     started = time.process_time()
     share, low, high, raw = evaluate_final(agent, args.final_games, seed=1)
     seconds = time.process_time() - started
@@ -392,7 +427,7 @@ def main() -> None:
         f"search@iterations={meta['teacher']}, {meta['cpu_seconds'] / 60:.1f} CPU minutes "
         f"(labelling {meta['labelling_seconds'] / 60:.1f}, curve evaluations "
         f"{meta['evaluation_seconds'] / 60:.1f}, playing and training {training / 60:.1f}); "
-        f"this evaluation {seconds / 60:.1f} CPU minutes"
+        f"this evaluation {seconds / 60:.1f} CPU minutes; played by {chosen}"
     )
     (args.out / "final.txt").write_text(result + "\n")
     print(result, flush=True)

@@ -206,6 +206,8 @@ def test_beat_greedy_distill_trains_resumes_and_draws_its_curve(tmp_path: Path) 
     assert "eval: win share" in output
     assert "final: 2 fresh games against greedy (seed 1): win share" in output
     assert "luck-corrected" in output and "labelled by search@iterations=30" in output
+    # The final evaluation plays the policy that did best on the curve's games.
+    assert "played by the policy of round" in output and (run_dir / "best.npz").exists()
     refused = subprocess.run(
         [sys.executable, str(EXAMPLES / "beat_greedy_distill.py"), *small],
         capture_output=True,
