@@ -161,7 +161,7 @@ def test_rllib_ppo_with_action_masking() -> None:
     assert "policy vs random (2 players, seats rotating): win rate" in output
 
 
-@pytest.mark.e2e  # four runs of the script as a command
+@pytest.mark.slow  # four runs of the script as a command (make test-slow, CI too)
 def test_beat_greedy_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     small = ["--games", "16", "--steps", "8", "--minibatch", "64", "--eval-every", "1"]
@@ -195,7 +195,7 @@ def load_example(name: str) -> ModuleType:
     return module
 
 
-@pytest.mark.e2e  # four runs of the script as a command
+@pytest.mark.slow  # four runs of the script as a command (make test-slow, CI too)
 def test_beat_greedy_distill_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
     pytest.importorskip("numba")
     run_dir = tmp_path / "run"

@@ -47,6 +47,7 @@ def log_text(app: MarrakechApp) -> str:
     return " ".join(" ".join(strip.text for strip in log.lines).split())
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 @pytest.mark.parametrize(
     "rules",
     [

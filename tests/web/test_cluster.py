@@ -120,6 +120,7 @@ class Player:
                     await ws.send(json.dumps({**action, "action": self.rng.choice(legal)}))
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 @pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy")
 def test_two_instances_behind_haproxy_survive_a_kill(pg_url: str, tmp_path: Path) -> None:
     options = ("--bot-delay", "0", "--bot-processes", "0")
@@ -196,6 +197,7 @@ async def play_through(balancer: Balancer, one: Served, two: Served, database: s
             assert player.state["notation"] == record.final_state().notation()
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 @pytest.mark.skipif(shutil.which("haproxy") is None, reason="needs Debian's haproxy")
 def test_games_go_on_through_a_balancer_restart(pg_url: str) -> None:
     """HAProxy restarted mid-game (issue 23): every page reconnects, every game ends,
@@ -278,6 +280,7 @@ async def next_reason(ws: Any, reason: str, seat: int) -> dict[str, Any]:
             return message
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_presence_and_seat_changes_cross_instances(pg_url: str) -> None:
     """Seat 0 on one instance, seat 1 on the other: each sees the other come and go,
     the host's replace made on one reaches the other, and the pages of an instance

@@ -104,6 +104,7 @@ def test_a_spectators_report_hides_the_line_for_it_alone(apps: Apps) -> None:
     assert [reporter["kind"] for reporter in queue["reporters"]] == ["spectator"]
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_two_players_reports_hold_a_line_until_the_operator_dismisses_them(apps: Apps) -> None:
     home = apps.start(limits=ROOMY)
     clients = [at(home, f"198.51.100.{n}") for n in (1, 2, 3, 4)]
@@ -197,6 +198,7 @@ def test_the_operator_decides_on_the_queues_entries(apps: Apps) -> None:
     assert "lifted the ban" in admin_ok(db, "unban-address", "198.51.100.1")
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_banned_account_writes_no_chat_line(apps: Apps) -> None:
     home = apps.start(passwords=CHEAP, limits=ROOMY)
     ana = at(home, "198.51.100.1")
@@ -283,6 +285,7 @@ def test_on_sqlite_an_open_page_loses_a_hidden_line_within_seconds(db_path: Path
         served.stop()
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_postgres_instances_relay_held_and_restored_lines(pg_url: str) -> None:
     """Two instances: the players' reports hold the line on the pages of both, and the
     operator's dismissal (``marrakech admin`` on PostgreSQL: the instances are told at

@@ -204,6 +204,7 @@ def test_a_new_gauge_is_one_line(tmp_path: Path) -> None:
         assert head.status_code == 200 and head.content == b""
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_metrics_are_refused_to_addresses_not_allowed(tmp_path: Path) -> None:
     """With ``--metrics-allow`` naming other addresses, this machine's own is refused
     (403, saying who may read them), and the metrics port serves nothing else."""
@@ -318,6 +319,7 @@ def backup(db: str | Path, path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_backup_taken_while_the_server_writes_serves_the_same_replays(
     tmp_path: Path,
 ) -> None:

@@ -42,6 +42,7 @@ def versions(server: Served, ids: list[str]) -> dict[str, tuple[str, int]]:
     return {game["game_id"]: (game["status"], game["version"]) for game in listed}
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_bot_games_go_on_after_a_database_restart(postgres: ThrowawayPostgres, pg_url: str) -> None:
     limits = ["--max-bots-per-client", "100", "--max-games-per-client", "100"]
     limits += ["--games-per-minute", "100"]
@@ -146,6 +147,7 @@ class PagePlayer:
         return self.unanswered is not None and self.unanswered["version"] == self.version
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_players_actions_survive_a_database_restart(
     postgres: ThrowawayPostgres, pg_url: str
 ) -> None:

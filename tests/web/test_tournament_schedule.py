@@ -128,6 +128,7 @@ def test_every_instance_reading_the_schedule_stores_each_occurrence_once(tmp_pat
     assert asyncio.run(second_instance()) == 3
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 @pytest.mark.e2e  # marrakech admin's own processes
 def test_the_operator_creates_and_lists_tournaments(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"

@@ -95,6 +95,7 @@ def stand_in(server: Served, game_id: str, seat: int) -> str | None:
     return found
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_deadline_is_stored_and_the_sweep_has_the_stand_in_play(tmp_path: Path) -> None:
     """Nobody opens the game: its room is not in memory, its deadline is in the games
     table, and the sweep has the stand-in bot play for the seat once it passes."""
@@ -123,6 +124,7 @@ def test_a_deadline_is_stored_and_the_sweep_has_the_stand_in_play(tmp_path: Path
         server.stop()
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_deadline_passed_while_no_instance_ran_resumes_fairly(tmp_path: Path) -> None:
     """The server is down when the deadline passes: on start the turn gets its whole
     time per move again (at most TURN_RESUME_SECONDS), not a stand-in at once."""
@@ -256,6 +258,7 @@ def test_my_games_lists_your_turn_first_with_the_time_left(tmp_path: Path) -> No
         server.stop()
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_turn_events_tell_a_turn_started_and_its_time_running_out(tmp_path: Path) -> None:
     """The hook reminders use: the owner tells a turn started (with its deadline), the
     sweep that its time runs out soon (once), in process on a real SQLite file."""
@@ -368,6 +371,7 @@ def test_two_sweeps_claim_a_passed_deadline_once(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_deadline_armed_on_one_instance_is_handled_by_another(pg_url: str) -> None:
     """PostgreSQL, two instances: the game is created (its deadline stored) on one,
     which then stops; the other's sweep has the stand-in play."""
@@ -384,6 +388,7 @@ def test_a_deadline_armed_on_one_instance_is_handled_by_another(pg_url: str) -> 
         two.stop()
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_slow_move_spends_the_time_bank(tmp_path: Path) -> None:
     """A move that takes longer than its time spends the excess from its seat's bank
     (stored with the game); the next turn's deadline counts the next seat's full bank."""

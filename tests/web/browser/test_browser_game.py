@@ -113,6 +113,7 @@ def test_mouse_game_against_three_bots_with_reload(
     page.wait_for_selector("[data-testid=replay]")
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_keyboard_only_game(server: LiveServer, new_page: Any) -> None:
     page = new_page()
     page.goto(server.base + "/")

@@ -87,6 +87,7 @@ def test_orient_preview_is_the_cores(server: LiveServer, new_page: Any) -> None:
     wait_until(page, lambda: version(page) > before, "the facing to be sent")
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_absent_player_clock_stand_in_and_take_back(
     server: LiveServer, new_page: Any, browser: Any
 ) -> None:

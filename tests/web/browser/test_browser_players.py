@@ -30,6 +30,7 @@ def log_lines(page: Any) -> list[str]:
     return list(page.locator("[data-testid=log] li").all_inner_texts())
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_two_browsers_play_through_invite_links(server: LiveServer, new_page: Any) -> None:
     host = new_page(speed="fast")
     host.goto(server.base + "/")

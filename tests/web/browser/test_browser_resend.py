@@ -71,6 +71,7 @@ def test_an_action_lost_with_the_connection_is_sent_again(
     assert version(page) > 0
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_an_action_refused_with_server_error_is_sent_again(
     server: LiveServer, new_page: Any
 ) -> None:
