@@ -30,7 +30,15 @@ def verdict_text(screen: TutorialScreen) -> str:
 async def press(pilot, selector: str) -> None:  # type: ignore[no-untyped-def]
     """Focus a button and press Enter on it, as a keyboard user does."""
     screen = pilot.app.screen
-    screen.query_one(selector, Button).focus()
+    button = screen.query_one(selector, Button)
+    button.focus()
+    # The lesson's first choice takes the focus as it opens: wait until this one has it
+    # (under load, an Enter pressed at once went to the first choice).
+    for _ in range(50):
+        await pilot.pause()
+        if pilot.app.focused is button:
+            break
+    assert pilot.app.focused is button, f"{selector} did not take the focus"
     await pilot.press("enter")
     await pilot.pause()
 

@@ -18,9 +18,9 @@ import pytest
 from tests.web.conftest import TWO_HUMANS
 from tests.web.servers import Balancer, Served, run_showing_logs
 
-# End to end (real server processes, PostgreSQL, or the whole terminal app): `make test`
-# runs it, `make test-fast` leaves it out as it does the browser tests.
-pytestmark = pytest.mark.e2e
+# End to end (two server instances behind HAProxy on PostgreSQL, 7 s a test): `make
+# test-slow` runs it, CI too.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 websockets = pytest.importorskip("websockets.asyncio.client")
 

@@ -310,6 +310,7 @@ def open_tables(db_path: Path) -> list[tuple[str]]:
         ]
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 @pytest.mark.e2e
 def test_marrakech_serve_takes_the_pools_options(tmp_path: Path) -> None:
     import asyncio

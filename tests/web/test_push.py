@@ -522,6 +522,7 @@ async def test_a_name_that_resolves_to_a_private_address_is_never_posted_to() ->
     assert found and all(result["host"] in ("127.0.0.1", "::1") for result in found)
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 @pytest.mark.e2e
 def test_marrakech_serve_with_web_push(tmp_path: Path, service: PushService) -> None:
     """``marrakech serve --web-push`` as deployed: its VAPID key made in

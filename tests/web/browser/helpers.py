@@ -332,3 +332,23 @@ def analysed(server: LiveServer, game_id: str) -> dict[str, Any]:
         assert time.monotonic() < deadline, "the analysis never came"
         time.sleep(0.2)
     return dict(answer["analysis"])
+
+
+def screens_by_language(
+    sizes: list[dict[str, int]], ids: list[str], locales: tuple[str, ...] = ("en-GB", "fr-FR")
+) -> list[Any]:
+    """``(locale, size)`` parameters for a check run at every screen size in every
+    language: each size once in ``make test`` (the languages taking turns), the other
+    pairs under ``-m slow`` (CI runs them all), as the lessons are played in French."""
+    import pytest
+
+    return [
+        pytest.param(
+            locale,
+            size,
+            id=f"{size_id}-{locale}",
+            marks=() if (i + j) % len(locales) == 0 else pytest.mark.slow,
+        )
+        for i, (size, size_id) in enumerate(zip(sizes, ids, strict=True))
+        for j, locale in enumerate(locales)
+    ]

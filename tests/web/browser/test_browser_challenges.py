@@ -38,6 +38,7 @@ def server_options() -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_challenge_accepted_seats_both_browsers_in_the_game(
     server: LiveServer, new_page: Any
 ) -> None:

@@ -25,6 +25,7 @@ from tests.web.browser.helpers import (
     finished_bot_game,
     off_screen,
     page_fits,
+    screens_by_language,
     small_controls,
     version,
     wait_input,
@@ -60,8 +61,7 @@ def on_one_screen(page: Any, testids: list[str], where: str) -> None:
     assert small_controls(page) == [], f"{where}: controls under 44 px"
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
-@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize(("locale", "size"), screens_by_language(SIZES, SIZE_IDS))
 def test_a_turn_is_decided_on_one_screen(
     server: LiveServer, new_page: Any, locale: str, size: dict[str, int]
 ) -> None:

@@ -209,6 +209,7 @@ def test_host_waits_kicks_and_starts(server: LiveServer, new_page: Any) -> None:
     assert "Bot (easy)" in host.inner_text("[data-testid=panel-2]")
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_lobby_tells_what_you_join(server: LiveServer, new_page: Any) -> None:
     waiting = create(
         server,

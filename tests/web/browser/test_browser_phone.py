@@ -23,6 +23,7 @@ from tests.web.browser.helpers import (
     finished_bot_game,
     mouse_turn,
     page_fits,
+    screens_by_language,
     screenshot_path,
     small_controls,
     touch_turn,
@@ -60,9 +61,11 @@ def fits_and_taps(page: Any, touch: bool, where: str) -> None:
         assert small_controls(page) == [], f"{where}: controls under 44 px"
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
 @pytest.mark.parametrize(
-    "size", [PHONE, SMALL, SIDEWAYS, DESKTOP], ids=["phone", "small", "sideways", "desktop"]
+    ("locale", "size"),
+    screens_by_language(
+        [PHONE, SMALL, SIDEWAYS, DESKTOP], ["phone", "small", "sideways", "desktop"]
+    ),
 )
 def test_every_page_fits_the_screen(
     server: LiveServer, new_page: Any, finished: str, locale: str, size: dict[str, int]
@@ -213,6 +216,7 @@ def watch_status_until_my_turn(page: Any) -> None:
     wait_until(page, consistent, "this page's turn again", timeout=30)
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_last_move_stays_until_the_next(server: LiveServer, new_page: Any) -> None:
     page = new_page(speed="normal")
     page.goto(server.base + new_game(server, players=2))

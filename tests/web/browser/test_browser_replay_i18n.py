@@ -55,6 +55,7 @@ def test_french_page_and_language_switch(server: LiveServer, new_page: Any) -> N
     assert "Touches" in page.inner_text("[data-testid=help-dialog]")
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_replay_download_and_upload(server: LiveServer, new_page: Any, tmp_path: Path) -> None:
     game_id = finished_bot_game(server)
     page = new_page(speed="fast")

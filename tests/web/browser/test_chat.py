@@ -131,6 +131,7 @@ def test_a_game_without_chat_says_so(server: LiveServer, new_page: Any) -> None:
     assert not page.locator("[data-testid=chat-input]").is_visible()
 
 
+@pytest.mark.slow  # over 7 s: make test-slow runs it (CI too)
 def test_a_line_the_operator_hides_leaves_an_open_page(server: LiveServer, new_page: Any) -> None:
     """``marrakech admin hide-message``, run as its own process on the server's SQLite
     file, takes the line away from a page left open, which says why (issue 36)."""
