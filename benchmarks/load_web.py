@@ -452,6 +452,12 @@ def play_all(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
     """Run the simulated clients on uvloop if it is installed (as uvicorn runs the
     server): Python's own event loop costs the clients twice the CPU per action, and at
     a thousand games one process of clients would be the bottleneck it measures."""
+    # The clients' own full garbage collections would stop their loop as they stop the
+    # server's, and count as the server's latency: the clients' process collects as
+    # the server's does (marrakech.web.garbage_collection).
+    from marrakech.web.garbage_collection import tune_for_serving
+
+    tune_for_serving()
     try:
         import uvloop
     except ImportError:

@@ -18,7 +18,6 @@ import asyncio
 import dataclasses
 import importlib.util
 import os
-import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -405,7 +404,11 @@ def run(args: argparse.Namespace) -> int:
 
     from marrakech.web.app import create_app
     from marrakech.web.context import is_postgres
-    from marrakech.web.http_protocol import FirmWebSocketProtocol, protocol_with_header_deadline
+    from marrakech.web.http_protocol import (
+        FirmWebSocketProtocol,
+        ReadyServer,
+        protocol_with_header_deadline,
+    )
     from marrakech.web.logs import json_log_config
     from marrakech.web.metrics import LOOPBACK
     from marrakech.web.store import StoreError, default_db_path
@@ -525,15 +528,7 @@ def run(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips,
     )
 
-    class Server(uvicorn.Server):
-        """uvicorn's server, printing the address once it accepts connections."""
-
-        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-            await super().startup(sockets)
-            if self.started:
-                ready()
-
-    server = Server(config)
+    server = ReadyServer(config, ready)
     try:
         server.run(sockets=listeners)
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down cleanly

@@ -21,18 +21,25 @@ written.
 
 A request's body is read here too (:func:`read_json_body`), within
 :data:`~marrakech.web.protocol.MAX_BODY_BYTES` and only when it says it is JSON.
+
+:class:`ReadyServer` is uvicorn's server as ``marrakech serve`` runs it: once it accepts
+connections it tunes the garbage collector for serving
+(:mod:`marrakech.web.garbage_collection`) and says it is ready.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib.util
+import socket
 from collections.abc import Callable
 from typing import Any
 
+import uvicorn
 from starlette.requests import Request
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from marrakech.web.garbage_collection import tune_for_serving
 from marrakech.web.protocol import MAX_BODY_BYTES, ApiError
 from marrakech.web.security import error_body, security_headers
 
@@ -166,3 +173,18 @@ def too_large(size: int) -> ApiError:
     return ApiError(
         413, "too_large", f"request bodies are at most {MAX_BODY_BYTES} bytes, found {size}+"
     )
+
+
+class ReadyServer(uvicorn.Server):
+    """uvicorn's server calling ``ready`` (printing the address) once it accepts
+    connections, with the garbage collector tuned for serving from then on."""
+
+    def __init__(self, config: uvicorn.Config, ready: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.ready = ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            tune_for_serving()
+            self.ready()
