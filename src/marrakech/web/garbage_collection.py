@@ -14,9 +14,9 @@ collections in 42 s took up to 421 ms each, and the actions waiting behind them 
 :func:`tune_for_serving` runs once the server accepts connections: one full collection,
 then what survived it (the modules, the rules' tables, the app) is *frozen* out of every
 later scan (:func:`gc.freeze`), and a full collection waits for :data:`FULL_EVERY`
-collections of the middle generation (minutes at a thousand actions a second, still a
-few an hour on a quiet server, so cyclic garbage that outlived the young collections is
-still freed)::
+collections of the middle generation (about ten thousand young ones, each after 700 new
+objects: minutes apart under load, rarer on a quiet server, which makes little garbage),
+so the cyclic garbage that outlived the young collections is still freed::
 
     >>> import gc
     >>> from marrakech.web.garbage_collection import FULL_EVERY, tune_for_serving
