@@ -10,6 +10,7 @@ import contextlib
 import inspect
 import sqlite3
 import threading
+import time
 import typing
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -158,3 +159,40 @@ def _stored(path: Path) -> list[tuple[str, str]]:
     """The actions committed in the file, read by a connection of their own."""
     with contextlib.closing(sqlite3.connect(path)) as db:
         return [(str(g), str(t)) for g, t in db.execute("SELECT game_id, token FROM actions")]
+
+
+def test_a_call_from_a_second_event_loop_is_answered_on_its_own_loop(tmp_path: Path) -> None:
+    """Tests run the app from several event loops (a ``TestClient`` per address): a call
+    made while another loop's batch was in the thread joined that batch, and its future
+    was settled from the other loop's thread, so its own loop never woke (a hang seen in
+    ``test_client_limits``)."""
+    entered, release = threading.Event(), threading.Event()
+
+    def held() -> str:  # runs in the store's thread: loop A's batch stays in flight
+        entered.set()
+        release.wait(10)
+        return "a"
+
+    worker = StoreWorker.over(SQLiteStore(tmp_path / "games.sqlite3"))
+    first: list[str] = []
+    loop_a = threading.Thread(target=lambda: first.append(asyncio.run(worker.run(held))))
+    loop_a.start()
+    try:
+        assert entered.wait(10)
+
+        async def on_loop_b() -> tuple[str, float]:
+            call = asyncio.ensure_future(worker.run(lambda: "b"))
+            await asyncio.sleep(0.05)
+            release.set()  # loop A's batch ends; loop B's call must be answered on B
+            started = time.monotonic()
+            # Before, loop B slept until this timeout's timer woke it: a hang, not a delay.
+            answer = await asyncio.wait_for(call, 10)
+            return answer, time.monotonic() - started
+
+        answer, waited = asyncio.run(on_loop_b())
+        assert answer == "b" and waited < 5
+    finally:
+        release.set()
+        loop_a.join(10)
+        asyncio.run(worker.close())
+    assert first == ["a"]

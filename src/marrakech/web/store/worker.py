@@ -152,8 +152,11 @@ class StoreWorker(GameStore):
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         self._thread = _StoreThread(store)
-        self._calls: list[_Call] = []
-        self._task: asyncio.Task[None] | None = None
+        # By event loop: a server runs one, but tests run the app from several (a
+        # ``TestClient`` per address), and a loop's futures are settled on that loop only
+        # (a batch drained on another loop left its caller waiting for ever).
+        self._calls: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
+        self._tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 
     @classmethod
     def over(cls, store: SQLiteStore) -> StoreWorker:
@@ -168,16 +171,14 @@ class StoreWorker(GameStore):
     def _submit(self, call: Callable[[], Any] | Append) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._calls.append((call, future))
-        if self._task is None:
-            self._task = loop.create_task(self._drain())
+        self._calls.setdefault(loop, []).append((call, future))
+        if loop not in self._tasks:
+            self._tasks[loop] = loop.create_task(self._drain(loop))
         return future
 
-    async def _drain(self) -> None:
-        loop = asyncio.get_running_loop()
+    async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
-            while self._calls:
-                batch, self._calls = self._calls, []
+            while batch := self._calls.pop(loop, None):
                 calls = [call for call, _ in batch]
                 try:
                     outcomes = await self._thread.run(loop, calls)
@@ -195,7 +196,7 @@ class StoreWorker(GameStore):
                     else:
                         future.set_result(value)
         finally:
-            self._task = None
+            self._tasks.pop(loop, None)
 
     # -- GameStore: what the thread cannot simply forward ------------------------------
 
@@ -221,12 +222,12 @@ class StoreWorker(GameStore):
     @property
     def busy(self) -> int:
         """1 while the thread runs calls, else 0 (the metrics' pool of one)."""
-        return 0 if self._task is None else 1
+        return 1 if self._tasks else 0
 
     @property
     def waiting(self) -> int:
         """Calls waiting for the thread."""
-        return len(self._calls)
+        return sum(len(calls) for calls in self._calls.values())
 
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""
