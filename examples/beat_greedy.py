@@ -375,6 +375,21 @@ def evaluate_final(agent: Agent, games: int, seed: int) -> tuple[float, float, f
     return share, low, high, sum(wins) / len(wins)
 
 
+def report_final(out: Path, agent: Agent, games: int, after: str) -> None:
+    """The final evaluation (:func:`evaluate_final`, seed 1) as one line, ending with
+    ``after`` (what the run spent), printed and written to ``out``/final.txt."""
+    started = time.process_time()
+    share, low, high, raw = evaluate_final(agent, games, seed=1)
+    seconds = time.process_time() - started
+    result = (
+        f"final: {games} fresh games against greedy (seed 1): win share "
+        f"{raw:.3f}, luck-corrected {share:.3f} (95% CI {low:.3f}-{high:.3f}), {after}; "
+        f"this evaluation {seconds / 60:.1f} CPU minutes"
+    )
+    (out / "final.txt").write_text(result + "\n")
+    print(result, flush=True)
+
+
 # -- the run --------------------------------------------------------------------------------
 
 
@@ -527,15 +542,13 @@ def main() -> None:
                     flush=True,
                 )
             save(args.out, agent, opt_p, opt_v, meta)
-    share, low, high, raw = evaluate_final(agent, args.final_games, seed=1)
-    result = (
-        f"final: {args.final_games} fresh games against greedy (seed 1): win share "
-        f"{raw:.3f}, luck-corrected {share:.3f} (95% CI {low:.3f}-{high:.3f}), after "
-        f"{meta['update']} updates, {meta['steps']} steps, "
-        f"{meta['cpu_seconds'] / 60:.1f} CPU minutes"
+    report_final(
+        args.out,
+        agent,
+        args.final_games,
+        f"after {meta['update']} updates, {meta['steps']} steps, "
+        f"{meta['cpu_seconds'] / 60:.1f} CPU minutes",
     )
-    (args.out / "final.txt").write_text(result + "\n")
-    print(result, flush=True)
 
 
 if __name__ == "__main__":

@@ -65,11 +65,11 @@ from beat_greedy import (
     Scorer,
     batch_scorer,
     evaluate_batch,
-    evaluate_final,
     log_softmax,
     mlp_backward,
     mlp_forward,
     plot,
+    report_final,
     score_gaps,
 )
 
@@ -266,7 +266,8 @@ def load(out: Path, agent: DistillAgent, opt: Adam) -> dict[str, Any]:
 def save_best(out: Path, agent: DistillAgent) -> None:
     """The policy as it is now, as the run's best so far (``best.npz``)."""
     tmp = out / "best.tmp.npz"
-    np.savez(tmp, **agent.policy)
+    arrays: dict[str, Any] = dict(agent.policy)
+    np.savez(tmp, **arrays)
     tmp.replace(out / "best.npz")
 
 
@@ -416,21 +417,17 @@ def main() -> None:
             f"the policy of round {meta['best_round']}, the best on the curve's "
             f"{args.eval_games} evaluation games ({meta['best_rate']:.3f})"
         )
-    started = time.process_time()
-    share, low, high, raw = evaluate_final(agent, args.final_games, seed=1)
-    seconds = time.process_time() - started
     training = meta["cpu_seconds"] - meta["labelling_seconds"] - meta["evaluation_seconds"]
-    result = (
-        f"final: {args.final_games} fresh games against greedy (seed 1): win share "
-        f"{raw:.3f}, luck-corrected {share:.3f} (95% CI {low:.3f}-{high:.3f}), after "
-        f"{meta['round']} rounds, {meta['positions']} positions labelled by "
+    report_final(
+        args.out,
+        agent,
+        args.final_games,
+        f"after {meta['round']} rounds, {meta['positions']} positions labelled by "
         f"search@iterations={meta['teacher']}, {meta['cpu_seconds'] / 60:.1f} CPU minutes "
         f"(labelling {meta['labelling_seconds'] / 60:.1f}, curve evaluations "
         f"{meta['evaluation_seconds'] / 60:.1f}, playing and training {training / 60:.1f}); "
-        f"this evaluation {seconds / 60:.1f} CPU minutes; played by {chosen}"
+        f"played by {chosen}",
     )
-    (args.out / "final.txt").write_text(result + "\n")
-    print(result, flush=True)
 
 
 if __name__ == "__main__":
