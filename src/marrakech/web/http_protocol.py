@@ -19,6 +19,13 @@ parsing frames it throws away. :class:`FirmWebSocketProtocol` drops a connection
 for flooding (``1008``) or for too many sockets (``4429``) as soon as its close frame is
 written.
 
+A game's updates go out on the connection directly: :class:`FirmWebSocketProtocol` puts
+:data:`WRITE_TEXT` in the ASGI scope's extensions, a function that writes a text frame
+to the socket at once (``True``) when nothing holds it back, where ASGI's ``send`` would
+pass each frame through every middleware's wrapper, Starlette's checks and uvicorn's
+await. An update goes to every seat of a game at each action, so this is a fixed part
+of each action's cost (:mod:`marrakech.web.connection`).
+
 A request's body is read here too (:func:`read_json_body`), within
 :data:`~marrakech.web.protocol.MAX_BODY_BYTES` and only when it says it is JSON.
 
@@ -38,6 +45,7 @@ from typing import Any
 import uvicorn
 from starlette.requests import Request
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 from marrakech.web.garbage_collection import tune_for_serving
 from marrakech.web.protocol import MAX_BODY_BYTES, ApiError
@@ -124,9 +132,39 @@ def protocol_with_header_deadline(
 ABRUPT_CLOSES = frozenset({1008, 4429})
 
 
+#: The ASGI scope's extension of a WebSocket with a direct writer (see the module's
+#: docstring): ``write(text) -> bool``, False when the text must go through ``send``.
+WRITE_TEXT = "marrakech.write_text"
+
+
 class FirmWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol, dropping a connection closed for abuse as soon as
-    its close frame is written, instead of reading what the peer keeps sending."""
+    its close frame is written, instead of reading what the peer keeps sending; with a
+    direct writer of text frames (:data:`WRITE_TEXT`)."""
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        if not self.close_sent:  # the handshake goes on: the app gets this scope
+            self.scope["extensions"][WRITE_TEXT] = self.write_text  # type: ignore[assignment]
+
+    def write_text(self, text: str) -> bool:
+        """Write ``text`` as one frame now if the connection is open and its socket's
+        buffer has room; False (nothing written) otherwise, and ASGI's ``send`` then
+        waits for room or says the connection is gone, as for any message."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()  # the transport paused it: its buffer is full
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     async def send(self, message: Any) -> None:
         await super().send(message)

@@ -21,6 +21,7 @@ from marrakech.web.accounts.sessions import COOKIE
 from marrakech.web.connection import Client
 from marrakech.web.context import Context
 from marrakech.web.friendships import blocked_by
+from marrakech.web.http_protocol import WRITE_TEXT
 from marrakech.web.limits import client_key
 from marrakech.web.protocol import (
     GAME_ID,
@@ -325,14 +326,19 @@ class Session:
                 client.send(refusal(error.code, error.message, room.version).model_dump_json())
 
     async def _write(self, client: Client) -> None:
+        client.write_now = self.websocket.scope.get("extensions", {}).get(WRITE_TEXT)
         try:
             while True:
                 text = await client.outbox.get()
                 if text is None:
                     break
+                client.writing = True
                 await self.websocket.send_text(text)
+                client.writing = False
         except Exception:  # the browser left mid-write: the reader sees the disconnect
             return
+        finally:
+            client.write_now = None
         if self.websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await self.websocket.close(1000)
