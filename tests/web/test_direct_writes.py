@@ -76,8 +76,8 @@ def test_the_server_writes_directly_in_order_and_stops_for_a_reader_that_does_no
 ) -> None:
     """Through a real uvicorn server with the protocol ``marrakech serve`` runs, on
     either event loop (the server runs uvloop): the scope carries the writer, a reader
-    that reads nothing makes it refuse within a few megabytes, and everything written
-    arrives, in order."""
+    that reads nothing makes it refuse within a few megabytes, everything written
+    arrives, in order, and once the connection is closed it refuses without raising."""
     report: dict[str, Any] = {}
     chunk = "x" * 60_000
 
@@ -93,6 +93,7 @@ def test_the_server_writes_directly_in_order_and_stops_for_a_reader_that_does_no
         report["written"] = written
         await send({"type": "websocket.send", "text": "end"})  # waits for room
         await receive()  # the client's close
+        report["after_close"] = write is not None and write("too late")
 
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -130,3 +131,4 @@ def test_the_server_writes_directly_in_order_and_stops_for_a_reader_that_does_no
     # Refused once the socket's buffers are full: 2,000 frames would be 120 MB.
     assert 0 < report["written"] < 500
     assert received == [f"{index:05d}" for index in range(report["written"])]
+    assert report["after_close"] is False  # nothing written, nothing raised

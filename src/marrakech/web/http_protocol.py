@@ -157,13 +157,14 @@ class FirmWebSocketProtocol(WebSocketsSansIOProtocol):
             or self.disconnected
             or self.initial_response is not None
             or not self.writable.is_set()  # the transport paused it: its buffer is full
+            or self.transport.is_closing()
         ):
             return False
         try:
             self.conn.send_text(text.encode())
-        except InvalidState:
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        except (InvalidState, RuntimeError, OSError):  # closed under it: ``send`` says so
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 
     async def send(self, message: Any) -> None:
