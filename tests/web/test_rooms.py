@@ -197,6 +197,33 @@ async def test_jobs_wait_for_the_decisions(tmp_path: Path) -> None:
     workers.shutdown()
 
 
+@in_fresh_loop
+async def test_a_level_decided_on_the_event_loop_makes_its_bot_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once a level is known to take microseconds (``easy``), the event loop decides for
+    it with one bot made for the level, not a bot made (its spec parsed) at every move;
+    the decisions are still the bot's own for each seed."""
+    from marrakech.web import bot_workers
+
+    made: list[str] = []
+
+    def counting(level: str, **options: Any) -> Any:
+        made.append(level)
+        return make_bot(level, **options)
+
+    monkeypatch.setattr(bot_workers, "make_bot", counting)
+    workers = BotScheduler(threads=1)
+    state = State.new(3)
+    await workers.choose(None, "easy", state, 1)  # in a thread: its cost is learned
+    made.clear()
+    for seed in range(2, 12):
+        chosen = await workers.choose(None, "easy", state, seed)
+        assert chosen == make_bot("easy").choose(state, random.Random(seed))
+    assert made == ["easy"]
+    workers.shutdown()
+
+
 def test_r32_a_two_player_orient_last_game_stored_in_the_old_order_loads() -> None:
     """Before record version 2 the server stored a 2-player orient-last game (R32) with
     the placer's orientation before his pile's reveal; such a game loads in today's order

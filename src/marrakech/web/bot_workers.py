@@ -189,6 +189,10 @@ class BotScheduler:
         self._jobs: deque[_Job] = deque()
         self._running = 0
         self._cost: dict[str, float] = {}
+        #: The bots of the levels decided on the event loop, one per level: made once
+        #: (a level's spec is parsed once, not at every move); they keep nothing
+        #: between decisions, each drawing from the generator it is given.
+        self._inline: dict[str, Bot] = {}
         self._busy = False
         self._calm_since: float | None = None
         self.on_busy: Callable[[bool], None] | None = None
@@ -241,7 +245,11 @@ class BotScheduler:
         take microseconds): in a worker process (``bot`` is not used) or in a thread by
         ``bot`` (one room's seat; never two at a time). Requests are served in order."""
         if self._cost.get(level, 1.0) < INLINE_SECONDS and self._factory is None:
-            return (bot or make_bot(level)).choose(state, random.Random(seed))
+            if bot is None:
+                bot = self._inline.get(level)
+                if bot is None:
+                    bot = self._inline[level] = make_bot(level)
+            return bot.choose(state, random.Random(seed))
         future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Request(level, state, seed, bot, future))
         self._dispatch()
