@@ -18,18 +18,19 @@ PACKAGE = Path(marrakech.__file__).resolve().parent
 
 #: Each layer imports only from layers of a lower rank. Layers of one rank are
 #: siblings and never import each other (envs, tui and web are three interfaces).
-#: The core is every module directly in the package; ``marrakech.cli`` gathers the
-#: layers' commands and sits above them all.
+#: Training learns from the environments' recorded games (``marrakech pretrain``
+#: reads ``envs.dataset``), so it sits above envs. The core is every module directly in
+#: the package; ``marrakech.cli`` gathers the layers' commands and sits above them all.
 RANKS: dict[str, int] = {
     "core": 0,
     "fast": 1,
     "bots": 2,
     "arena": 3,
     "envs": 4,
-    "training": 4,
     "tui": 4,
     "web": 4,
-    "cli": 5,
+    "training": 5,
+    "cli": 6,
 }
 
 

@@ -47,6 +47,11 @@ LAYER_COMMANDS: dict[str, tuple[str, str, str]] = {
         "fast",
         "train a network by self-play with search, generation by generation",
     ),
+    "pretrain": (
+        "marrakech.training.pretrain",
+        "fast",
+        "a network for `marrakech train --init` from the recorded games",
+    ),
     "connect": (
         "marrakech.web.connect.cli",
         "connect",

@@ -56,7 +56,7 @@ def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (
             ("pley",),
             "marrakech: expected one of perft, bench, replay, analyse, serve, admin, play, learn, "
-            "arena, evaluate, compile, train, connect, completion, found 'pley'",
+            "arena, evaluate, compile, train, pretrain, connect, completion, found 'pley'",
         ),
         (
             ("bench", "--engine", "turbo"),
@@ -121,7 +121,8 @@ def test_the_bash_completion_script_is_valid_and_completes() -> None:
 
     assert complete("marrakech", "") == [
         "perft", "bench", "replay", "analyse", "serve", "admin", "play", "learn", "arena",
-        "evaluate", "compile", "train", "connect", "completion", "-h", "--help", "--version",
+        "evaluate", "compile", "train", "pretrain", "connect", "completion", "-h", "--help",
+        "--version",
     ]  # fmt: skip
     assert complete("marrakech", "pl") == ["play"]
     assert complete("marrakech", "a") == ["analyse", "admin", "arena"]

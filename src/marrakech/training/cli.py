@@ -30,6 +30,8 @@ _HELP = {
     "eval_games": "games against each reference opponent a generation (20; 0: none)",
     "eval_opponents": "reference opponents (greedy,hard; among random,greedy,hard,expert)",
     "eval_simulations": "simulations a decision of the network in those games (32)",
+    "init": "network file to start from as generation 0 (e.g. marrakech pretrain's; "
+    "default: a random network)",
 }
 
 

@@ -40,7 +40,7 @@ from marrakech.arena.match import MatchConfig
 from marrakech.arena.runner import run_match
 from marrakech.arena.stats import summarise
 from marrakech.errors import MarrakechError
-from marrakech.fast.az_network import Adam, Network
+from marrakech.fast.az_network import Adam, Network, NetworkError
 from marrakech.fast.kernels import TURN, batch_masks, batch_observe
 from marrakech.training.selfplay import SelfPlayData, play
 
@@ -63,6 +63,9 @@ class TrainConfig:
     eval_games: int = 20
     eval_opponents: str = "greedy,hard"
     eval_simulations: int = 32
+    #: A network file to start from (generation 0), e.g. ``marrakech pretrain``'s;
+    #: empty: a random network.
+    init: str = ""
 
     def check(self) -> None:
         if self.players not in OPPONENTS:
@@ -150,10 +153,34 @@ class Run:
     def network(self, generation: int) -> Network:
         path = self.folder / _name("gen", generation, "npz")
         if generation == 0 and not path.exists():
-            network = Network.initial(self.config.hidden, self.config.players, self.config.seed)
-            network.meta.update(provenance="initial random network, marrakech train")
+            network = self._initial()
             network.save(path)
         return Network.load(path)
+
+    def _initial(self) -> Network:
+        """Generation 0: the ``init`` network file, or a random network."""
+        config = self.config
+        if not config.init:
+            network = Network.initial(config.hidden, config.players, config.seed)
+            network.meta.update(provenance="initial random network, marrakech train")
+            return network
+        try:
+            network = Network.load(config.init)
+        except NetworkError as error:
+            raise MarrakechError(f"--init: {error}") from None
+        hidden = network.params["w0"].shape[1]
+        if hidden != config.hidden or network.params["w1"].shape[1] != config.hidden:
+            raise MarrakechError(
+                f"--init {config.init}: expected hidden layers {config.hidden} wide "
+                f"(--hidden), found {hidden}"
+            )
+        if network.players not in (0, config.players):
+            raise MarrakechError(
+                f"--init {config.init}: expected a network for {config.players} players, "
+                f"found one for {network.players}"
+            )
+        network.meta.update(generation=0, init=config.init)
+        return network
 
     def optimizer(self, generation: int, network: Network) -> Adam:
         if generation == 0:
