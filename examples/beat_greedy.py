@@ -41,7 +41,7 @@ import math
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -58,6 +58,16 @@ from marrakech.record import GameRecord
 Array = npt.NDArray[np.float64]
 #: Greedy's scores of the positions at hand for a bot's weights (None: greedy's own).
 Scorer = Callable[[GreedyBot | None], Array]
+
+
+class Player(Protocol):
+    """What the evaluations play: the best decision in each position."""
+
+    def best(
+        self, obs: Array, masks: npt.NDArray[np.bool_], score: Scorer
+    ) -> npt.NDArray[np.int64]: ...
+
+
 HIDDEN = 64
 ACTIONS_COUNT = 87
 FLOOR = -30.0  # greedy's score gaps below this (dirhams) are as good as impossible
@@ -304,7 +314,7 @@ def update(
     return {k: v / batches for k, v in stats.items()}
 
 
-def evaluate_batch(agent: Agent, games: int, seed: int) -> float:
+def evaluate_batch(agent: Player, games: int, seed: int) -> float:
     """The best-decision policy's win share against ``greedy`` in ``games`` fresh games of
     the batch (seats rotating; the same games for the same seed)."""
     env = VectorEnv(
@@ -335,7 +345,7 @@ def batch_scorer(batch: Batch, games: npt.NDArray[np.intp]) -> Scorer:
     return score
 
 
-def evaluate_final(agent: Agent, games: int, seed: int) -> tuple[float, float, float, float]:
+def evaluate_final(agent: Player, games: int, seed: int) -> tuple[float, float, float, float]:
     """``games`` fresh games against the compiled ``greedy`` (the Python bot's scores;
     ties drawn from each game's bot stream), seats rotating, every action and chance
     outcome recorded: the win share (R21: a shared win counts 1/k), its luck-corrected
@@ -375,7 +385,7 @@ def evaluate_final(agent: Agent, games: int, seed: int) -> tuple[float, float, f
     return share, low, high, sum(wins) / len(wins)
 
 
-def report_final(out: Path, agent: Agent, games: int, after: str) -> None:
+def report_final(out: Path, agent: Player, games: int, after: str) -> None:
     """The final evaluation (:func:`evaluate_final`, seed 1) as one line, ending with
     ``after`` (what the run spent), printed and written to ``out``/final.txt."""
     started = time.process_time()

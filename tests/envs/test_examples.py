@@ -161,29 +161,39 @@ def test_rllib_ppo_with_action_masking() -> None:
     assert "policy vs random (2 players, seats rotating): win rate" in output
 
 
-@pytest.mark.slow  # four runs of the script as a command (make test-slow, CI too)
-def test_beat_greedy_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
-    run_dir = tmp_path / "run"
-    small = ["--games", "16", "--steps", "8", "--minibatch", "64", "--eval-every", "1"]
-    small += ["--eval-games", "8", "--final-games", "2", "--out", str(run_dir)]
-    output = run("beat_greedy.py", "--cpu-minutes", "0.02", *small)
-    assert "update 1:" in output and "eval: win share" in output
+def check_recipe(
+    script: str, run_dir: Path, small: list[str], minutes: tuple[str, str]
+) -> tuple[str, str]:
+    """A learning recipe run as a user runs it: a first run on ``minutes[0]`` CPU
+    minutes ending with the final evaluation; the same command refused on a folder that
+    holds a run; ``--resume`` on ``minutes[1]`` adding to the curve; ``--plot`` drawing
+    it. The first and the resumed runs' outputs."""
+    output = run(script, "--cpu-minutes", minutes[0], *small, "--out", str(run_dir))
+    assert "eval: win share" in output
     assert "final: 2 fresh games against greedy (seed 1): win share" in output
     assert "luck-corrected" in output
     refused = subprocess.run(
-        [sys.executable, str(EXAMPLES / "beat_greedy.py"), *small],
+        [sys.executable, str(EXAMPLES / script), *small, "--out", str(run_dir)],
         capture_output=True,
         text=True,
         cwd=EXAMPLES.parent,
     )
     assert refused.returncode != 0 and "pass --resume to continue it" in refused.stderr
     before = (run_dir / "curve.jsonl").read_text().count("\n")
-    resumed = run("beat_greedy.py", "--cpu-minutes", "0.04", "--resume", *small)
-    assert "resumed at update" in resumed
+    resumed = run(script, "--cpu-minutes", minutes[1], "--resume", *small, "--out", str(run_dir))
     assert (run_dir / "curve.jsonl").read_text().count("\n") > before
-    picture = tmp_path / "curve.png"
-    run("beat_greedy.py", "--out", str(run_dir), "--plot", str(picture))
+    picture = run_dir.parent / "curve.png"
+    run(script, "--out", str(run_dir), "--plot", str(picture))
     assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    return output, resumed
+
+
+@pytest.mark.slow  # four runs of the script as a command (make test-slow, CI too)
+def test_beat_greedy_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
+    small = ["--games", "16", "--steps", "8", "--minibatch", "64", "--eval-every", "1"]
+    small += ["--eval-games", "8", "--final-games", "2"]
+    output, resumed = check_recipe("beat_greedy.py", tmp_path / "run", small, ("0.02", "0.04"))
+    assert "update 1:" in output and "resumed at update" in resumed
 
 
 def load_example(name: str) -> ModuleType:
@@ -200,29 +210,14 @@ def test_beat_greedy_distill_trains_resumes_and_draws_its_curve(tmp_path: Path) 
     pytest.importorskip("numba")
     run_dir = tmp_path / "run"
     small = ["--games", "4", "--teacher", "30", "--minibatch", "64", "--eval-every", "1"]
-    small += ["--eval-games", "8", "--final-games", "2", "--out", str(run_dir)]
-    output = run("beat_greedy_distill.py", "--cpu-minutes", "0.01", *small)
+    small += ["--eval-games", "8", "--final-games", "2"]
+    output, resumed = check_recipe("beat_greedy_distill.py", run_dir, small, ("0.01", "0.03"))
     assert "round 1:" in output and "labelled positions" in output
-    assert "eval: win share" in output
-    assert "final: 2 fresh games against greedy (seed 1): win share" in output
-    assert "luck-corrected" in output and "labelled by search@iterations=30" in output
+    assert "labelled by search@iterations=30" in output
     # The final evaluation plays the policy that did best on the curve's games.
     assert "played by the policy of round" in output and (run_dir / "best.npz").exists()
-    refused = subprocess.run(
-        [sys.executable, str(EXAMPLES / "beat_greedy_distill.py"), *small],
-        capture_output=True,
-        text=True,
-        cwd=EXAMPLES.parent,
-    )
-    assert refused.returncode != 0 and "pass --resume to continue it" in refused.stderr
-    rounds = len(list((run_dir / "rounds").iterdir()))
-    before = (run_dir / "curve.jsonl").read_text().count("\n")
-    resumed = run("beat_greedy_distill.py", "--cpu-minutes", "0.03", "--resume", *small)
+    rounds = output.count("labelled positions, ")
     assert f"resumed at round {rounds}," in resumed and f"round {rounds + 1}:" in resumed
-    assert (run_dir / "curve.jsonl").read_text().count("\n") > before
-    picture = tmp_path / "curve.png"
-    run("beat_greedy_distill.py", "--out", str(run_dir), "--plot", str(picture))
-    assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
 def test_beat_greedy_distill_labels_are_the_search_teachers_decisions() -> None:
@@ -291,3 +286,75 @@ def test_beat_greedy_distill_terms_add_up_to_greedys_score() -> None:
         actions[games] = [rng.choice(np.flatnonzero(m)) for m in masks]
         batch.step(actions, mask=~batch.terminated())
     assert checked > 500
+
+
+@pytest.mark.slow  # four runs of the script as a command (make test-slow, CI too)
+def test_beat_greedy_es_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    small = ["--games", "8", "--pairs", "2", "--stages", "2", "--eval-every", "1"]
+    small += ["--eval-games", "8", "--final-games", "2"]
+    output, resumed = check_recipe("beat_greedy_es.py", tmp_path / "run", small, ("0.01", "0.03"))
+    assert "generation 1:" in output and "played by the weights of generation" in output
+    generations = output.count("CPU min, perturbed win shares")
+    assert f"resumed at generation {generations}," in resumed
+    assert f"generation {generations + 1}:" in resumed
+
+
+def test_beat_greedy_es_policy_starts_as_greedy_and_weighs_by_stage() -> None:
+    """At theta 0 the staged policy takes greedy's best decision everywhere; weights
+    changed for one decision and stage change only the decisions of that stage."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from marrakech.fast import Batch
+
+    es, recipe = load_example("beat_greedy_es"), load_example("beat_greedy")
+    greedy_like = es.StagedGreedy(np.zeros((2, 3, 3)))
+    changed = np.zeros((2, 3, 3))
+    changed[0, 2] = [1.5, 1.5, -1.5]  # placements in the last third: other weights
+    other = es.StagedGreedy(changed)
+    batch = Batch(24, players=2, seed=3)
+    batch.reset()
+    rng = np.random.default_rng(2)
+    differed = checked = 0
+    while not batch.terminated().all():
+        games = np.flatnonzero(~batch.terminated())
+        obs = batch.observations()[games].astype(np.float64)
+        masks = batch.legal_masks()[games]
+        score = recipe.batch_scorer(batch, games)
+        scores = np.where(masks, score(None), -np.inf)
+        best = greedy_like.best(obs, masks, score)
+        rows = np.arange(len(games))
+        assert (scores[rows, best] == scores.max(axis=1)).all()  # greedy's best (or a tie)
+        placed = 1.0 - (obs[:, 453] + obs[:, 459]) / 2.0
+        late_place = (obs[:, 441] < 0.5) & (placed >= 2 / 3)
+        moved = other.best(obs, masks, score) != best
+        assert not moved[~late_place].any()
+        differed += int(moved.sum())
+        checked += len(games)
+        actions = np.zeros(batch.n, dtype=np.int64)
+        actions[games] = [rng.choice(np.flatnonzero(m)) for m in masks]
+        batch.step(actions, mask=~batch.terminated())
+    assert checked > 500 and differed > 0
+
+
+def test_beat_greedy_es_gradient_climbs() -> None:
+    """The ES estimate points uphill: on a smooth fitness its direction agrees with the
+    true gradient, and steps along it raise the fitness."""
+    np = pytest.importorskip("numpy")
+    es = load_example("beat_greedy_es")
+    target = np.linspace(-1.0, 1.0, 12).reshape(2, 2, 3)
+
+    def fitness(theta: object) -> float:
+        return -float(((np.asarray(theta) - target) ** 2).sum())
+
+    rng = np.random.default_rng(0)
+    theta = np.zeros((2, 2, 3))
+    gradient, values = es.es_gradient(theta, fitness, 0.2, 16, rng)
+    assert values.shape == (32,)
+    cosine = (gradient * target).sum() / np.linalg.norm(gradient) / np.linalg.norm(target)
+    assert cosine > 0.6
+    for _ in range(50):
+        gradient, _ = es.es_gradient(theta, fitness, 0.2, 8, rng)
+        theta = theta + 0.05 * gradient / (np.linalg.norm(gradient) + 1e-12)
+    assert fitness(theta) > 0.5 * fitness(np.zeros((2, 2, 3)))
+    assert es.centred_ranks(np.array([3.0, 1.0, 2.0, 2.0])).tolist() == [0.5, -0.5, 0.0, 0.0]
