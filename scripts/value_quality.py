@@ -1,0 +1,74 @@
+"""How well each value predicts who wins: the search bots' learned linear value against
+self-play networks, on the positions of recorded games (issue 38, item 2).
+
+For every fifth decision of the first ``--games`` games of a 2-player arena results
+file, the cross-entropy between the deciding seat's predicted win share and its real
+one (R21; 0.693 is saying 50% everywhere, lower is better), for
+:func:`marrakech.bots.value.load_value` (7 features a seat, the ``search`` bots' value)
+and for each network file given (:mod:`marrakech.fast.az_network`'s value head)::
+
+    python scripts/value_quality.py benchmarks/training/az-2p/gen-0064.npz \\
+        benchmarks/training/az-2p-pre/start.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from marrakech.bots.value import load_value
+from marrakech.envs.spec import observation
+from marrakech.fast.az_network import Network
+from marrakech.record import GameRecord
+
+DEFAULT_GAMES = Path(__file__).resolve().parents[1] / "benchmarks/strength/expert-greedy-2p.jsonl"
+
+
+def cross_entropy(predicted: float, real: float) -> float:
+    p = min(max(predicted, 1e-9), 1 - 1e-9)
+    return -(real * np.log(p) + (1 - real) * np.log(1 - p))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("networks", nargs="*", type=Path, help="network files (.npz)")
+    parser.add_argument("--results", type=Path, default=DEFAULT_GAMES)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    linear = load_value(2)
+    networks = {str(path): Network.load(path) for path in args.networks}
+    losses: dict[str, list[float]] = {"linear value (search bots)": []}
+    losses.update({name: [] for name in networks})
+    games = 0
+    for line in args.results.read_text().splitlines():
+        data = json.loads(line)
+        if data.get("type") != "game" or games >= args.games:
+            continue
+        record = GameRecord.from_json(json.dumps(data["record"]))
+        shares = record.final_state().outcome().win_shares
+        state, decisions = record.initial_state(), 0
+        for action in record.actions:
+            if not state.is_chance and not state.is_terminal:
+                if decisions % 5 == 0:
+                    seat = state.to_move
+                    real = shares[seat]
+                    predicted = linear.chances(state)[seat]
+                    losses["linear value (search bots)"].append(cross_entropy(predicted, real))
+                    seen = observation(state, seat)[None]
+                    for name, network in networks.items():
+                        value = float(network.forward(seen)[1][0, 0])
+                        losses[name].append(cross_entropy(value, real))
+                decisions += 1
+            state = state.apply(action)
+        games += 1
+    positions = len(losses["linear value (search bots)"])
+    print(f"{games} games of {args.results.name}, {positions} positions (every fifth decision)")
+    for name, values in losses.items():
+        print(f"  {np.mean(values):.3f}  {name}")
+
+
+if __name__ == "__main__":
+    main()
