@@ -4,9 +4,11 @@
 nothing reaches about a third of ``greedy``'s strength (docs/environments.md). The
 project's recorded games (:mod:`marrakech.envs.dataset`: the arena's games behind
 docs/bots.md, hundreds of thousands of decisions of ``search`` up to 70,000 iterations)
-are a better start, as AlphaGo's supervised network was: the policy head learns the
-decisions of the chosen bots (cross-entropy on the decision they played), the value head
-each seat's final win share (R21) from every decision of those games.
+give it a start, as AlphaGo's supervised network did for its self-play: the policy head
+learns the decisions of the chosen bots (cross-entropy on the decision they played), the
+value head each seat's final win share (R21) at those decisions. At 2 players that
+start saves self-play its first fifteen generations or so, no more
+(docs/environments.md, *Measured: a start from the recorded games*).
 
 >>> import numpy as np
 >>> values_by_seat(np.array([0.0, 1.0, 0.0]), mover=1, players=3).tolist()
