@@ -25,7 +25,7 @@ cross-entropy method and evolution strategies do for Tetris or Atari:
 One process, a fixed seed. Every ``--eval-every`` generations ``theta`` plays the same
 ``--eval-games`` games against ``greedy`` (``beat_greedy.evaluate_batch``, seats
 rotating) and the win share is logged with the CPU time: the learning curve. The
-``theta`` that scored best on them is kept (``best.npz``: early stopping on held-out
+``theta`` that scored best on them is kept (``best.npy``: early stopping on held-out
 games). At the end (or with ``--final-only``) it plays ``--final-games`` other fresh
 games against ``greedy`` with every action and chance outcome recorded and prints the
 win share with the arena's luck-corrected 95% interval (``beat_greedy.evaluate_final``,
