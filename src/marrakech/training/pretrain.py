@@ -137,6 +137,13 @@ def split(examples: Examples, held_out: float, seed: int) -> tuple[Examples, Exa
     return examples.subset(np.flatnonzero(~test)), examples.subset(np.flatnonzero(test))
 
 
+def one_hot(actions: npt.NDArray[np.int64]) -> Floats:
+    """The policy's target: each decision played as a distribution over the 87 ids."""
+    targets = np.zeros((len(actions), DECISION_IDS), dtype=np.float32)
+    targets[np.arange(len(actions)), actions] = 1.0
+    return targets
+
+
 def evaluate(network: Network, examples: Examples, most: int = 20_000) -> dict[str, float]:
     """On (at most ``most`` evenly spread) examples: the policy's and the value's
     cross-entropy and how often the policy's best legal id is the decision played."""
@@ -144,10 +151,8 @@ def evaluate(network: Network, examples: Examples, most: int = 20_000) -> dict[s
         return {"policy_loss": float("nan"), "value_loss": float("nan"), "agreement": float("nan")}
     index = np.unique(np.linspace(0, len(examples) - 1, min(most, len(examples))).astype(int))
     part = examples.subset(index)
-    targets = np.zeros((len(part), DECISION_IDS), dtype=np.float32)
-    targets[np.arange(len(part)), part.actions] = 1.0
     policy_loss, value_loss, _ = network.gradients(
-        part.observations, part.masks, targets, part.values
+        part.observations, part.masks, one_hot(part.actions), part.values
     )
     logits, _ = network.forward(part.observations)
     best = masked_softmax(logits, part.masks).argmax(axis=1)
@@ -182,12 +187,10 @@ def pretrain(
         steps = 0
         for start in range(0, n, batch):
             index = np.sort(order[start : start + batch])
-            targets = np.zeros((len(index), DECISION_IDS), dtype=np.float32)
-            targets[np.arange(len(index)), examples.actions[index]] = 1.0
             p_loss, v_loss, grads = network.gradients(
                 examples.observations[index],
                 examples.masks[index],
-                targets,
+                one_hot(examples.actions[index]),
                 examples.values[index],
                 value_weight=value_weight,
             )
