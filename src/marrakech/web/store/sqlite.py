@@ -68,6 +68,12 @@ from marrakech.web.store.schema import (
 #: kilobyte per idle turn-based game at 10,000 games (benchmarks/load_turn_based.py).
 CACHE_KIB = 256
 
+#: Seconds a statement waits for another program's lock on the file (a backup, an
+#: operator's sqlite3 shell) before the store gives up with ``database is locked``;
+#: the server then answers ``server_error`` and nothing changed. Read when a store
+#: opens (tests shorten it).
+BUSY_SECONDS = 10.0
+
 #: The statements, compiled for SQLite (named parameters).
 Q = Queries("sqlite")
 CQ = ChatQueries("sqlite")
@@ -104,9 +110,9 @@ class SQLiteStore:
         try:
             # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE ... COMMIT).
             self._db = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=10.0
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS
             )
-            self._db.execute("PRAGMA busy_timeout = 10000")
+            self._db.execute(f"PRAGMA busy_timeout = {round(BUSY_SECONDS * 1000)}")
             mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             self.journal_mode = str(mode).lower()
             self._db.execute(f"PRAGMA synchronous = {synchronous}")
