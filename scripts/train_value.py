@@ -38,8 +38,16 @@ import numpy as np
 import numpy.typing as npt
 
 from marrakech.bots.evaluation import evaluate
-from marrakech.bots.value import FEATURES, ValueModel, static_value, value_file
+from marrakech.bots.value import ValueModel, static_value, value_file
 from marrakech.fast.rows import from_arrays
+from marrakech.training.value_fit import (
+    design,
+    fit,
+    live_seats,
+    log_softmax,
+    ranking_loss,
+    stages,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "marrakech" / "bots" / "data"
@@ -48,54 +56,6 @@ MARKERS = ("<!-- value-table:start -->", "<!-- value-table:end -->")
 Array = npt.NDArray[np.float64]
 #: Self-play positions per player count behind the packaged weights.
 POSITIONS = {2: 500_000, 3: 400_000, 4: 500_000}
-
-
-def design(features: Array, progress: Array) -> Array:
-    """Per position and seat, the model's inputs: the features, then times progress."""
-    return np.concatenate([features, features * progress[:, None, None]], axis=2)
-
-
-def live_seats(features: Array, players: int) -> npt.NDArray[np.bool_]:
-    # A seat out of the game has all-zero features (fast.search_kernels.seat_features); a seat
-    # still in has some carpets in hand or on the board, or dirhams, in practice always.
-    live = np.abs(features).sum(axis=2) > 0
-    live[:, players:] = False
-    return live
-
-
-def stages(
-    ranks: npt.NDArray[np.int8], live: npt.NDArray[np.bool_], players: int
-) -> list[tuple[npt.NDArray[np.bool_], Array]]:
-    """The Plackett-Luce stages of every position: (seats still to place, target)."""
-    remaining = live.copy()
-    found = []
-    big = np.where(remaining, ranks, 99)
-    for _ in range(players - 1):
-        best = big.min(axis=1, keepdims=True)
-        group = (big == best) & remaining
-        active = remaining.sum(axis=1) >= 2
-        target = group / np.maximum(group.sum(axis=1, keepdims=True), 1)
-        target[~active] = 0.0
-        found.append((remaining.copy(), target))
-        remaining &= ~group
-        big = np.where(remaining, ranks, 99)
-    return found
-
-
-def log_softmax(scores: Array, mask: npt.NDArray[np.bool_]) -> Array:
-    masked = np.where(mask, scores, -np.inf)
-    top = masked.max(axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        norm = np.log(np.exp(masked - top).sum(axis=1, keepdims=True))
-    return np.where(mask, scores - top - norm, 0.0)
-
-
-def ranking_loss(scores: Array, plan: list[tuple[npt.NDArray[np.bool_], Array]]) -> float:
-    total = 0.0
-    for mask, target in plan:
-        total -= float((target * log_softmax(scores, mask)).sum())
-    return total / scores.shape[0]
 
 
 def winner_metrics(
@@ -109,58 +69,6 @@ def winner_metrics(
     favourite = np.where(live, scores, -np.inf).argmax(axis=1)
     accuracy = float(winners[np.arange(len(favourite)), favourite].mean())
     return loss, accuracy
-
-
-#: Features whose weight may not be negative anywhere in the game: dirhams, visible
-#: squares, regions and the coming tithe are worth something to their owner at every
-#: stage, and the chance of ruin costs. Fitted freely, the early-game weights of the
-#: first ones came out negative at four players (the data holds little early signal and
-#: the progress term extrapolates), and a search exploits such a value: it paid tithes
-#: on purpose. A weight is kept >= 0 (<= 0 for ruin) at both ends of the game, so all
-#: along it (it is linear in progress).
-SIGNS = {0: 1.0, 1: 1.0, 2: 1.0, 4: 1.0, 5: -1.0}
-#: Features whose weight stays the same all game: a dirham now is a dirham at the end
-#: (money only moves by tithes), and so is an expected tithe. Let free, the fit makes
-#: them nearly worthless early (where the data says little) next to region potential,
-#: so a short search would trade money for regions at any price.
-CONSTANT = (0, 4)
-
-
-def project(w: Array) -> Array:
-    """The nearest weights (per feature) that keep :data:`SIGNS` at progress 0 and 1."""
-    w = w.copy()
-    for k, sign in SIGNS.items():
-        start, end = sign * w[k], sign * (w[k] + w[FEATURES + k])
-        start = max(start, 0.0)
-        end = max(end, 0.0)
-        w[k], w[FEATURES + k] = sign * start, sign * (end - start)
-    for k in CONSTANT:
-        w[FEATURES + k] = 0.0
-    return w
-
-
-def fit(x: Array, plan: list[tuple[npt.NDArray[np.bool_], Array]], steps: int) -> Array:
-    """Projected full-batch Adam on the Plackett-Luce log-likelihood from zero weights
-    (a convex problem: the same data always gives the same weights)."""
-    w = np.zeros(x.shape[2])
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
-    rate, beta1, beta2, l2 = 0.05, 0.9, 0.999, 1e-4
-    n = x.shape[0]
-    for step in range(1, steps + 1):
-        scores = x @ w
-        grad = l2 * w
-        for mask, target in plan:
-            p = np.exp(log_softmax(scores, mask)) * mask
-            weight = target.sum(axis=1, keepdims=True)  # 0 for a finished stage
-            grad += np.einsum("ns,nsk->k", p * weight - target, x) / n
-        m = beta1 * m + (1 - beta1) * grad
-        v = beta2 * v + (1 - beta2) * grad * grad
-        w -= rate * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
-        w = project(w)
-        if step % 100 == 0:
-            print(f"  step {step}: ranking log-loss {ranking_loss(scores, plan):.4f}", flush=True)
-    return w
 
 
 def relative(values: Array, live: npt.NDArray[np.bool_]) -> Array:
@@ -226,7 +134,12 @@ def train(players: int, path: Path, steps: int) -> tuple[ValueModel, list[str]]:
     print(f"{players}p: {int(train_rows.sum())} training positions, {int(test.sum())} held out")
     start = static_value(players).array()
     plan = stages(ranks[train_rows], live[train_rows], players)
-    w = fit(x[train_rows], plan, steps)
+    w = fit(
+        x[train_rows],
+        plan,
+        steps,
+        lambda step, loss: print(f"  step {step}: ranking log-loss {loss:.4f}", flush=True),
+    )
     margin = fit_margin(x[train_rows], final[train_rows], live[train_rows])
     # Held out: calibration half (the baseline's temperature) and scoring half.
     held = np.flatnonzero(test)

@@ -24,11 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from marrakech import State
 from marrakech.bots.value import load_value, static_value
-from marrakech.fast.rows import WIDTH, to_arrays
-from marrakech.fast.search_kernels import Tree, self_play
-from marrakech.value_features import FEATURES
+from marrakech.training.value_fit import self_play_positions
 
 
 def generate(
@@ -41,20 +38,11 @@ def generate(
     guide: str = "static",
     all_rows: bool = False,
 ) -> dict[str, np.ndarray]:
-    starts = np.stack([to_arrays(State.new(players, first_seat=s)) for s in range(players)])
     # A fixed guide, so the data depends on the seed only: the hand-set value, or (a
     # second round of self-play) the packaged learned one.
     model = static_value(players) if guide == "static" else load_value(players)
     weights = model.array()
-    tree = Tree(capacity=(iterations + 2) * 12)
-    chunk = 50  # games per compiled call; at most 200 decisions a game (R6, R7)
-    size = chunk * 200
-    features = np.zeros((size, 4, FEATURES), dtype=np.float64)
-    done = np.zeros(size, dtype=np.float64)
-    ranks = np.zeros((size, 4), dtype=np.int32)
-    scores = np.zeros((size, 4), dtype=np.int32)
-    game_of = np.zeros(size, dtype=np.int64)
-    rows = np.zeros((size, WIDTH), dtype=np.int32)
+    chunk = 50  # games per compiled call
     names = ("features", "progress", "ranks", "scores", "game")
     parts: dict[str, list[np.ndarray]] = {k: [] for k in names}
     test_rows: list[np.ndarray] = []
@@ -64,19 +52,18 @@ def generate(
     while count < positions:
         # Each chunk of games has its own seed, and game numbers carry on, so the data
         # is the same whatever the chunking.
-        n = self_play(
-            starts, chunk, iterations, epsilon, weights, seed * 1_000_003 + game,
-            *tree.arrays(), features, done, ranks, scores, game_of, rows,
-        )  # fmt: skip
-        n = min(n, positions - count)
-        games = game_of[:n] + game
-        parts["features"].append(features[:n].astype(np.float32))
-        parts["progress"].append(done[:n].astype(np.float32))
-        parts["ranks"].append(ranks[:n].astype(np.int8))
-        parts["scores"].append(scores[:n].astype(np.int16))
+        played = self_play_positions(
+            players, chunk, iterations, epsilon, weights, seed * 1_000_003 + game, keep_rows=True
+        )
+        n = min(len(played.progress), positions - count)
+        games = played.game[:n] + game
+        parts["features"].append(played.features[:n].astype(np.float32))
+        parts["progress"].append(played.progress[:n].astype(np.float32))
+        parts["ranks"].append(played.ranks[:n].astype(np.int8))
+        parts["scores"].append(played.scores[:n].astype(np.int16))
         parts["game"].append(games)
         keep = np.ones(n, dtype=bool) if all_rows else games % test_every == 0
-        test_rows.append(rows[:n][keep].copy())
+        test_rows.append(played.rows[:n][keep].copy())
         count += n
         game += chunk
         rate = count / (time.perf_counter() - began)
