@@ -336,26 +336,36 @@ def evaluate_batch(agent: Player, games: int, seed: int) -> float:
     return float(wins.mean())
 
 
+class BatchScorer:
+    """Greedy's scores in ``games`` of ``batch``, compiled, for a bot's weights (a
+    :data:`Scorer`); a policy that searches the positions reads ``batch`` and ``games``."""
+
+    def __init__(self, batch: Batch, games: npt.NDArray[np.intp]) -> None:
+        self.batch, self.games = batch, games
+
+    def __call__(self, bot: GreedyBot | None) -> Array:
+        return self.batch.greedy_scores(self.games, greedy_params(bot.weights if bot else None, 2))
+
+
 def batch_scorer(batch: Batch, games: npt.NDArray[np.intp]) -> Scorer:
     """Greedy's scores in ``games`` of ``batch``, compiled, for a bot's weights."""
-
-    def score(bot: GreedyBot | None) -> Array:
-        return batch.greedy_scores(games, greedy_params(bot.weights if bot else None, 2))
-
-    return score
+    return BatchScorer(batch, games)
 
 
-def evaluate_final(agent: Player, games: int, seed: int) -> tuple[float, float, float, float]:
-    """``games`` fresh games against the compiled ``greedy`` (the Python bot's scores;
-    ties drawn from each game's bot stream), seats rotating, every action and chance
-    outcome recorded: the win share (R21: a shared win counts 1/k), its luck-corrected
-    95% interval (the arena's, from each game's dice luck, ``marrakech.luck``) and the
-    raw share."""
+def play_greedy(
+    agent: Player, games: int, seed: int, record: bool = False
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int8], list[GameRecord]]:
+    """``games`` fresh games of the batch against the compiled ``greedy`` (the Python
+    bot's scores; ties drawn from each game's bot stream), seats rotating: the agent's
+    win share in each (R21: a shared win counts 1/k), its seat in each, and with
+    ``record`` every game's record (its actions and chance outcomes)."""
     batch = Batch(games, players=2, seed=seed)
     params = greedy_params(None, 2)
     mine = (np.arange(games) % 2).astype(np.int8)
     batch.reset()
-    history: list[list[int]] = [[int(c) for c in row if c >= 0] for row in batch.last_chance()]
+    history: list[list[int]] = (
+        [[int(c) for c in row if c >= 0] for row in batch.last_chance()] if record else []
+    )
     while not batch.terminated().all():
         to_move = batch.to_move()
         actions = np.full(games, -1, dtype=np.int64)
@@ -364,30 +374,40 @@ def evaluate_final(agent: Player, games: int, seed: int) -> tuple[float, float, 
         if ours.size:
             obs = batch.observations()[ours].astype(np.float64)
             masks = batch.legal_masks()[ours]
-            actions[ours] = agent.best(obs, masks, batch_scorer(batch, ours))
+            actions[ours] = agent.best(obs, masks, BatchScorer(batch, ours))
         if theirs.size:
             actions[theirs] = batch.greedy_actions(theirs, params)
         moved = actions >= 0
         batch.step(actions, mask=moved)
-        chance = batch.last_chance()
-        for i in np.flatnonzero(moved):
-            history[i].append(int(actions[i]))
-            history[i].extend(int(c) for c in chance[i] if c >= 0)
+        if record:
+            chance = batch.last_chance()
+            for i in np.flatnonzero(moved):
+                history[i].append(int(actions[i]))
+                history[i].extend(int(c) for c in chance[i] if c >= 0)
     ranks = batch.ranks()
-    wins, lucks = [], []
-    for game in range(games):
-        record = GameRecord(players=2, actions=tuple(ACTIONS[a] for a in history[game]))
-        assert record.final_state().ranks() == tuple(ranks[game])  # the record is the game
-        own = ranks[game, mine[game]]
-        wins.append(float(own == 1) / float((ranks[game] == 1).sum()))
-        lucks.append(dice_luck(record)[mine[game]])
-    share, low, high = luck_corrected(wins, lucks)
-    return share, low, high, sum(wins) / len(wins)
+    first = ranks == 1
+    wins = first[np.arange(games), mine] / first.sum(axis=1)
+    records = []
+    for game, moves in enumerate(history):
+        final = GameRecord(players=2, actions=tuple(ACTIONS[a] for a in moves))
+        assert final.final_state().ranks() == tuple(ranks[game])  # the record is the game
+        records.append(final)
+    return wins.astype(np.float64), mine, records
 
 
-def report_final(out: Path, agent: Player, games: int, after: str) -> None:
+def evaluate_final(agent: Player, games: int, seed: int) -> tuple[float, float, float, float]:
+    """``games`` fresh games against ``greedy`` (:func:`play_greedy`), every action and
+    chance outcome recorded: the win share, its luck-corrected 95% interval (the
+    arena's, from each game's dice luck, ``marrakech.luck``) and the raw share."""
+    wins, mine, records = play_greedy(agent, games, seed, record=True)
+    lucks = [dice_luck(record)[mine[game]] for game, record in enumerate(records)]
+    share, low, high = luck_corrected(wins.tolist(), lucks)
+    return share, low, high, float(wins.mean())
+
+
+def report_final(out: Path, agent: Player, games: int, after: str, name: str = "final.txt") -> None:
     """The final evaluation (:func:`evaluate_final`, seed 1) as one line, ending with
-    ``after`` (what the run spent), printed and written to ``out``/final.txt."""
+    ``after`` (what the run spent), printed and written to ``out``/``name``."""
     started = time.process_time()
     share, low, high, raw = evaluate_final(agent, games, seed=1)
     seconds = time.process_time() - started
@@ -396,7 +416,7 @@ def report_final(out: Path, agent: Player, games: int, after: str) -> None:
         f"{raw:.3f}, luck-corrected {share:.3f} (95% CI {low:.3f}-{high:.3f}), {after}; "
         f"this evaluation {seconds / 60:.1f} CPU minutes"
     )
-    (out / "final.txt").write_text(result + "\n")
+    (out / name).write_text(result + "\n")
     print(result, flush=True)
 
 
@@ -429,13 +449,70 @@ def load(out: Path, agent: Agent, opt_p: Adam, opt_v: Adam) -> dict[str, Any]:
     return meta
 
 
+def has_run(out: Path, resume: bool, final_only: bool) -> bool:
+    """Whether to load the run kept in ``out``: asked with ``--resume``, or for
+    ``--final-only`` when one is kept there; a new run refuses a folder holding one."""
+    kept = (out / "state.npz").exists()
+    if resume or (final_only and kept):
+        return True
+    if kept and not final_only:
+        raise SystemExit(f"{out} holds a run: pass --resume to continue it")
+    return False
+
+
+class Curve:
+    """A run's learning curve: ``out``/curve.jsonl, a line per evaluation against
+    ``greedy`` with the run's progress (``keys`` of ``meta``, the first its step: update,
+    round or generation), on the run's CPU clock (``meta["cpu_seconds"]``, counted over
+    its resumed runs; the evaluations' share in ``meta["evaluation_seconds"]``). The best
+    rate so far is ``meta["best_rate"]``, reached at step ``meta["best_" + keys[0]]``."""
+
+    def __init__(self, out: Path, meta: dict[str, Any], keys: tuple[str, ...], games: int) -> None:
+        self.meta, self.keys, self.games = meta, keys, games
+        self.file = (out / "curve.jsonl").open("a")
+        self.began = time.process_time() - meta["cpu_seconds"]
+
+    def clock(self) -> float:
+        """The run's CPU seconds so far, kept in ``meta``."""
+        seconds: float = time.process_time() - self.began
+        self.meta["cpu_seconds"] = seconds
+        return seconds
+
+    def evaluate(self, rate_of: Callable[[], float]) -> bool:
+        """Log the win share ``rate_of()`` measures; whether it is the best so far."""
+        start = time.process_time()
+        rate = rate_of()
+        self.meta["evaluation_seconds"] += time.process_time() - start
+        self.clock()
+        row = {k: self.meta[k] for k in self.keys} | {"win_vs_greedy": rate}
+        self.file.write(json.dumps(row) + "\n")
+        self.file.flush()
+        print(f"  eval: win share {rate:.4f} against greedy ({self.games} games)", flush=True)
+        if rate <= self.meta["best_rate"]:
+            return False
+        self.meta[f"best_{self.keys[0]}"], self.meta["best_rate"] = self.meta[self.keys[0]], rate
+        return True
+
+
+def best_step(meta: dict[str, Any], step: str, what: str, games: int) -> str:
+    """``what`` (the policy, the value...) of the curve's best ``step`` (:class:`Curve`),
+    as the final line says what played."""
+    return (
+        f"{what} of {step} {meta[f'best_{step}']}, the best on the curve's "
+        f"{games} evaluation games ({meta['best_rate']:.3f})"
+    )
+
+
 def plot(
     out: Path,
     picture: Path,
     script: str = "beat_greedy.py",
     spent_on: str = "CPU minutes of training (one process)",
+    floor: float = 0.3,
+    label: str = "best decision vs greedy (fixed eval games)",
 ) -> None:
-    """Draw the run's learning curve (``out/curve.jsonl``) into ``picture``."""
+    """Draw the run's learning curve (``out/curve.jsonl``) into ``picture``, the win
+    share's axis from ``floor``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -448,13 +525,13 @@ def plot(
         minutes,
         [r["win_vs_greedy"] for r in rows],
         marker="o",
-        label="best decision vs greedy (fixed eval games)",
+        label=label,
     )
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=1, label="greedy's level (0.5)")
     ax.set_xlabel(spent_on)
     ax.set_ylabel("win share against greedy")
     ax.set_title(f"examples/{script}, 2 players, seed 0")
-    ax.set_ylim(0.3, 0.7)
+    ax.set_ylim(floor, max(0.7, max(r["win_vs_greedy"] for r in rows) + 0.05))
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")
     fig.tight_layout()
@@ -492,11 +569,9 @@ def main() -> None:
     agent = Agent(rng, args.beta)
     opt_p, opt_v = Adam(agent.policy, args.lr), Adam(agent.value, args.lr)
     meta: dict[str, Any] = {"update": 0, "cpu_seconds": 0.0, "steps": 0}
-    if args.resume or (args.final_only and (args.out / "state.npz").exists()):
+    if has_run(args.out, args.resume, args.final_only):
         meta = load(args.out, agent, opt_p, opt_v)
         print(f"resumed at update {meta['update']}, {meta['cpu_seconds'] / 60:.1f} CPU minutes")
-    elif (args.out / "state.npz").exists() and not args.final_only:
-        raise SystemExit(f"{args.out} holds a run: pass --resume to continue it")
     if not args.final_only:
         curve = (args.out / "curve.jsonl").open("a")
         if meta["update"] == 0:

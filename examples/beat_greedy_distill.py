@@ -62,9 +62,12 @@ from beat_greedy import (
     FLOOR,
     Adam,
     Agent,
+    Curve,
     Scorer,
     batch_scorer,
+    best_step,
     evaluate_batch,
+    has_run,
     log_softmax,
     mlp_backward,
     mlp_forward,
@@ -352,30 +355,19 @@ def main() -> None:
         "best_round": 0,
         "best_rate": -1.0,
     }
-    if args.resume or (args.final_only and (args.out / "state.npz").exists()):
+    if has_run(args.out, args.resume, args.final_only):
         meta = load(args.out, agent, opt)
         meta.setdefault("best_round", 0)  # a run begun before the selection was kept
         meta.setdefault("best_rate", -1.0)
         print(f"resumed at round {meta['round']}, {meta['cpu_seconds'] / 60:.1f} CPU minutes")
-    elif (args.out / "state.npz").exists() and not args.final_only:
-        raise SystemExit(f"{args.out} holds a run: pass --resume to continue it")
     if not args.final_only:
         teacher = SearchBot(seconds=None, iterations=meta["teacher"])
-        curve = (args.out / "curve.jsonl").open("a")
-        began = time.process_time() - meta["cpu_seconds"]
+        keys = ("round", "positions", "cpu_seconds", "labelling_seconds")
+        curve = Curve(args.out, meta, keys, args.eval_games)
 
         def evaluate() -> None:
-            start = time.process_time()
-            rate = evaluate_batch(agent, args.eval_games, seed=10_000 + args.seed)
-            meta["evaluation_seconds"] += time.process_time() - start
-            meta["cpu_seconds"] = time.process_time() - began
-            keys = ("round", "positions", "cpu_seconds", "labelling_seconds")
-            curve.write(json.dumps({k: meta[k] for k in keys} | {"win_vs_greedy": rate}) + "\n")
-            curve.flush()
-            print(f"  eval: win share {rate:.3f} against greedy ({args.eval_games} games)")
-            if rate > meta["best_rate"]:  # the policy the final evaluation plays
-                meta["best_round"], meta["best_rate"] = meta["round"], rate
-                save_best(args.out, agent)
+            if curve.evaluate(lambda: evaluate_batch(agent, args.eval_games, 10_000 + args.seed)):
+                save_best(args.out, agent)  # the policy the final evaluation plays
 
         if meta["round"] == 0:
             evaluate()
@@ -396,7 +388,7 @@ def main() -> None:
             meta["round"] = number
             meta["positions"] += len(labelled["targets"])
             meta["labelling_seconds"] += played["labelling_seconds"]
-            meta["cpu_seconds"] = time.process_time() - began
+            curve.clock()
             beta = math.exp(float(agent.policy["log_beta"][0]))
             print(
                 f"round {number}: {meta['positions']} labelled positions, "
@@ -413,10 +405,7 @@ def main() -> None:
     chosen = "the last round's policy"
     if args.select == "best" and (args.out / "best.npz").exists():
         load_best(args.out, agent)
-        chosen = (
-            f"the policy of round {meta['best_round']}, the best on the curve's "
-            f"{args.eval_games} evaluation games ({meta['best_rate']:.3f})"
-        )
+        chosen = best_step(meta, "round", "the policy", args.eval_games)
     training = meta["cpu_seconds"] - meta["labelling_seconds"] - meta["evaluation_seconds"]
     report_final(
         args.out,

@@ -45,7 +45,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,7 +54,16 @@ import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other recipes, beside this one
 
-from beat_greedy import Adam, Scorer, evaluate_batch, plot, report_final
+from beat_greedy import (
+    Adam,
+    Curve,
+    Scorer,
+    best_step,
+    evaluate_batch,
+    has_run,
+    plot,
+    report_final,
+)
 
 from marrakech.bots.evaluation import resolve_weights
 from marrakech.bots.greedy import GreedyBot
@@ -205,27 +213,16 @@ def main() -> None:
         "best_generation": 0,
         "best_rate": -1.0,
     }
-    if args.resume or (args.final_only and (args.out / "state.npz").exists()):
+    if has_run(args.out, args.resume, args.final_only):
         theta, meta = load(args.out, opt)
         print(f"resumed at generation {meta['generation']}, {meta['cpu_seconds'] / 60:.1f} CPU min")
-    elif (args.out / "state.npz").exists() and not args.final_only:
-        raise SystemExit(f"{args.out} holds a run: pass --resume to continue it")
     if not args.final_only:
-        curve = (args.out / "curve.jsonl").open("a")
-        began = time.process_time() - meta["cpu_seconds"]
+        curve = Curve(args.out, meta, ("generation", "games", "cpu_seconds"), args.eval_games)
 
         def evaluate() -> None:
-            start = time.process_time()
-            rate = evaluate_batch(StagedGreedy(theta), args.eval_games, seed=10_000 + args.seed)
-            meta["evaluation_seconds"] += time.process_time() - start
-            meta["cpu_seconds"] = time.process_time() - began
-            keys = ("generation", "games", "cpu_seconds")
-            curve.write(json.dumps({k: meta[k] for k in keys} | {"win_vs_greedy": rate}) + "\n")
-            curve.flush()
-            print(f"  eval: win share {rate:.4f} against greedy ({args.eval_games} games)")
-            if rate > meta["best_rate"]:  # the policy the final evaluation plays
-                meta["best_generation"], meta["best_rate"] = meta["generation"], rate
-                np.save(args.out / "best.npy", theta)
+            policy = StagedGreedy(theta)
+            if curve.evaluate(lambda: evaluate_batch(policy, args.eval_games, 10_000 + args.seed)):
+                np.save(args.out / "best.npy", theta)  # the policy the final evaluation plays
 
         if meta["generation"] == 0:
             evaluate()
@@ -238,7 +235,7 @@ def main() -> None:
             opt.step({"theta": theta}, {"theta": -gradient})  # Adam descends: ascend the share
             meta["generation"] = number
             meta["games"] += 2 * args.pairs * args.games
-            meta["cpu_seconds"] = time.process_time() - began
+            curve.clock()
             print(
                 f"generation {number}: {meta['cpu_seconds'] / 60:.1f} CPU min, perturbed "
                 f"win shares {shares.min():.3f}-{shares.max():.3f} (mean {shares.mean():.3f}), "
@@ -251,10 +248,7 @@ def main() -> None:
     chosen = "the last generation's weights"
     if (args.out / "best.npy").exists():
         theta = np.load(args.out / "best.npy")
-        chosen = (
-            f"the weights of generation {meta['best_generation']}, the best on the curve's "
-            f"{args.eval_games} evaluation games ({meta['best_rate']:.3f})"
-        )
+        chosen = best_step(meta, "generation", "the weights", args.eval_games)
     print("weights (area, region, threat) by stage, orient then place:")
     policy = StagedGreedy(theta)
     for decision, name in ((1, "orient"), (0, "place")):

@@ -358,3 +358,48 @@ def test_beat_greedy_es_gradient_climbs() -> None:
         theta = theta + 0.05 * gradient / (np.linalg.norm(gradient) + 1e-12)
     assert fitness(theta) > 0.5 * fitness(np.zeros((2, 2, 3)))
     assert es.centred_ranks(np.array([3.0, 1.0, 2.0, 2.0])).tolist() == [0.5, -0.5, 0.0, 0.0]
+
+
+@pytest.mark.slow  # four runs of the script as a command (make test-slow, CI too)
+def test_beat_greedy_value_trains_resumes_and_draws_its_curve(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    run_dir = tmp_path / "run"
+    small = ["--games", "6", "--selfplay-iterations", "10", "--steps", "20", "--iterations", "20"]
+    small += ["--generations", "100", "--eval-games", "8", "--final-games", "2"]
+    output, resumed = check_recipe("beat_greedy_value.py", run_dir, small, ("0.01", "0.05"))
+    assert "generation 1:" in output and "positions, fitted on" in output
+    # The final evaluation plays the search with the value that did best on the curve.
+    assert "search@iterations=20 after" in output and (run_dir / "best.npy").exists()
+    assert "played with the value of generation" in output
+    generations = output.count("positions, fitted on")
+    assert f"resumed at generation {generations}," in resumed
+    assert f"generation {generations + 1}:" in resumed
+    # The same final games, the search with another value: the run's, or a fixed one.
+    for value in ("learned", "static"):
+        compared = run("beat_greedy_value.py", "--out", str(run_dir), "--compare", value,
+                       "--iterations", "12", "--final-games", "2")  # fmt: skip
+        assert f"search@iterations=12 with the {value} value" in compared
+        assert (run_dir / f"final-{value}@12.txt").read_text() in compared
+
+
+def test_beat_greedy_value_search_learns_to_win_from_its_self_play() -> None:
+    """The search with a value of zeros (every position even) loses every game to
+    ``greedy``; fitted to 40 of its own self-play games, the same search wins some."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    value = load_example("beat_greedy_value")
+    zeros = np.zeros(14)
+    played = value.self_play_positions(2, 40, 16, 0.1, zeros, seed=1)
+    window = [{key: getattr(played, key) for key in value.KEPT}]
+    fitted, loss = value.fit_value(window, steps=200)
+    assert loss < np.log(2)
+    assert value.win_share(zeros, 30, 16, seed=4) == 0.0
+    assert value.win_share(fitted, 30, 16, seed=4) >= 0.25
+
+
+def test_beat_greedy_value_searches_only_the_batchs_positions() -> None:
+    np = pytest.importorskip("numpy")
+    value = load_example("beat_greedy_value")
+    player = value.LearnedSearch(np.zeros(14), 10)
+    with pytest.raises(TypeError, match="expected a BatchScorer, found function"):
+        player.best(np.zeros((1, 474)), np.ones((1, 87), dtype=bool), lambda bot: np.zeros(87))
