@@ -22,6 +22,7 @@ import numpy as np
 from marrakech.bots.value import load_value
 from marrakech.envs.spec import observation
 from marrakech.fast.az_network import Network
+from marrakech.fast.rows import to_arrays
 from marrakech.record import GameRecord
 
 DEFAULT_GAMES = Path(__file__).resolve().parents[1] / "benchmarks/strength/expert-greedy-2p.jsonl"
@@ -58,8 +59,9 @@ def main() -> None:
                     predicted = linear.chances(state)[seat]
                     losses["linear value (search bots)"].append(cross_entropy(predicted, real))
                     seen = observation(state, seat)[None]
+                    row = to_arrays(state)[None]
                     for name, network in networks.items():
-                        value = float(network.forward(seen)[1][0, 0])
+                        value = float(network.forward(seen, network.bias(row))[1][0, 0])
                         losses[name].append(cross_entropy(value, real))
                 decisions += 1
             state = state.apply(action)

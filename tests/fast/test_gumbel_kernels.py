@@ -4,25 +4,29 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from marrakech import State
 from marrakech.actions import DECISION_IDS, DRAW_BASE, ROLL_BASE, Orient
-from marrakech.fast.az_network import Network
+from marrakech.bots.value import load_value
+from marrakech.fast.az_network import Network, NetworkError
 from marrakech.fast.gumbel_kernels import (
     T_COUNT,
     T_FIRST,
     completed_q,
     considered_visits,
     forward,
+    has_prior,
+    prior_bias,
     root_child,
     search,
     tree_arrays,
 )
 from marrakech.fast.kernels import TURN, batch_observe
-from marrakech.fast.rows import to_arrays
+from marrakech.fast.rows import from_arrays, to_arrays
 
 
 def bandit(q: list[float], logits: list[float], gumbel: list[float], simulations: int) -> int:
@@ -100,26 +104,72 @@ def test_a_draw_weights_the_colours_by_what_is_left() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_compiled_and_numpy_inference_agree(players: int) -> None:
-    network = Network.initial(24, players, seed=players)
+@pytest.mark.parametrize("with_prior", [False, True])
+def test_compiled_and_numpy_inference_agree(players: int, with_prior: bool) -> None:
+    prior = load_value(players).array() if with_prior else None
+    network = Network.initial(24, players, seed=players, prior=prior)
     rng = np.random.default_rng(0)
     for name, values in network.params.items():  # larger weights than the initial ones
         network.params[name] = (values + rng.standard_normal(values.shape) * 0.1).astype(np.float32)
-    state, chance = State.new(players=players), random.Random(players)
-    rows: list[np.ndarray] = []
-    while not state.is_terminal and len(rows) < 40:
-        if not state.is_chance:
-            rows.append(to_arrays(state))
-        state = state.apply(chance.choice(state.legal_actions()))
-    batch = np.stack(rows)
+    batch = np.stack(random_decision_rows(players, 40))
     observations = np.zeros((len(batch), 474), dtype=np.float32)
     batch_observe(batch, batch[:, TURN].astype(np.int64), observations)
-    logits, values = network.forward(observations)
+    bias = network.bias(batch)
+    assert (bias is not None) == with_prior
+    logits, values = network.forward(observations, bias)
     params = network.compiled()
+    assert has_prior(params) == with_prior
+    feats, scores = np.zeros((4, 7)), np.zeros(4)
     for i in range(len(batch)):
-        one_logits, one_value = np.zeros(DECISION_IDS), np.zeros(4)
-        forward(observations[i], params, one_logits, one_value)
+        one_logits, one_value, one_bias = np.zeros(DECISION_IDS), np.zeros(4), np.zeros(4)
+        if with_prior:
+            prior_bias(batch[i], params[8], feats, scores, one_bias)
+        forward(observations[i], params, one_logits, one_value, one_bias)
         np.testing.assert_allclose(one_logits, logits[i], rtol=1e-4, atol=1e-4)
         np.testing.assert_allclose(one_value, values[i], rtol=1e-4, atol=1e-5)
         assert one_value.sum() == pytest.approx(1.0)
         assert not one_value[players:].any()
+
+
+def random_decision_rows(players: int, most: int) -> list[np.ndarray]:
+    """The decision positions of a game of random moves (at most ``most``), as rows."""
+    state, chance = State.new(players=players), random.Random(players)
+    rows: list[np.ndarray] = []
+    while not state.is_terminal and len(rows) < most:
+        if not state.is_chance:
+            rows.append(to_arrays(state))
+        state = state.apply(chance.choice(state.legal_actions()))
+    return rows
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_network_with_a_value_prior_and_no_value_head_values_as_the_prior(
+    players: int,
+) -> None:
+    """The prior's scores are added to the value head's logits: with the head at zero the
+    network's value is the linear value's chances, seat by seat from the mover."""
+    model = load_value(players)
+    network = Network.initial(16, players, seed=1, prior=model.array())
+    network.params["wv"][:] = 0.0
+    network.params["bv"][:] = 0.0
+    batch = np.stack(random_decision_rows(players, 30))
+    observations = np.zeros((len(batch), 474), dtype=np.float32)
+    batch_observe(batch, batch[:, TURN].astype(np.int64), observations)
+    _, values = network.forward(observations, network.bias(batch))
+    for row, value in zip(batch, values, strict=True):
+        state = from_arrays(row)
+        chances = model.chances(state)
+        expected = [chances[(state.turn + r) % players] for r in range(players)]
+        np.testing.assert_allclose(value[:players], expected, rtol=1e-4, atol=1e-6)
+
+
+def test_a_network_file_keeps_its_value_prior(tmp_path: Path) -> None:
+    prior = load_value(2).array()
+    Network.initial(8, 2, seed=1, prior=prior).save(tmp_path / "with.npz")
+    Network.initial(8, 2, seed=1).save(tmp_path / "without.npz")
+    again = Network.load(tmp_path / "with.npz")
+    assert again.prior is not None and again.prior.tolist() == prior.tolist()
+    assert again.copy().prior is not None
+    assert Network.load(tmp_path / "without.npz").prior is None
+    with pytest.raises(NetworkError, match=r"array prior: expected shape \(14,\), found \(3,\)"):
+        Network(Network.initial(8, 2, seed=1).params, {}, np.zeros(3))

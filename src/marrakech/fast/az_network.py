@@ -8,12 +8,19 @@ The value is a softmax over the seats still in the game (the observation's ``exi
 ``in`` flags), so it is each seat's expected win share (R21: tied winners share) and sums
 to 1 at 2, 3 and 4 players alike.
 
+A network may have a *value prior*: the 14 weights of the search bots' linear value
+(:mod:`marrakech.bots.value`, the features of :mod:`marrakech.value_features`), whose
+score of each seat is added to the value head's logit before the softmax. The head then
+learns what the prior misses rather than the whole value: with the prior, a fresh
+network's value is about the linear value's chances (its head starts near zero).
+
 A *network file* is a ``.npz`` of float32 arrays ``w0 b0 w1 b1`` (hidden layers, ReLU),
-``wp bp`` (policy head), ``wv bv`` (value head) and ``meta``: UTF-8 JSON with ``format``
-(:data:`FORMAT`), ``players`` (the player count it was trained for, 0 for any),
-``generation`` and provenance. Training is numpy (:meth:`Network.gradients` and
-:class:`Adam`); the search evaluates leaves with :func:`marrakech.fast.gumbel_kernels.forward`,
-the same arithmetic compiled (``tests/training/test_network.py`` compares the two).
+``wp bp`` (policy head), ``wv bv`` (value head), optionally ``prior`` (float64, the value
+prior's weights) and ``meta``: UTF-8 JSON with ``format`` (:data:`FORMAT`), ``players``
+(the player count it was trained for, 0 for any), ``generation`` and provenance.
+Training is numpy (:meth:`Network.gradients` and :class:`Adam`); the search evaluates
+leaves with :func:`marrakech.fast.gumbel_kernels.forward`, the same arithmetic compiled
+(``tests/fast/test_gumbel_kernels.py`` compares the two).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from marrakech.observation import (
     SEAT_IN,
     SEATS_OFFSET,
 )
+from marrakech.value_features import VALUE_WEIGHTS
 
 #: The ``format`` a network file's metadata declares.
 FORMAT = "marrakech-az-1"
@@ -71,7 +79,12 @@ def masked_softmax(logits: npt.NDArray[Any], mask: npt.NDArray[np.bool_]) -> npt
 class Network:
     """The perceptron's float32 parameters and metadata (see the module docstring)."""
 
-    def __init__(self, params: dict[str, Floats], meta: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        params: dict[str, Floats],
+        meta: dict[str, Any],
+        prior: npt.NDArray[Any] | None = None,
+    ) -> None:
         missing = [name for name in PARAMETERS if name not in params]
         if missing:
             raise NetworkError(f"expected arrays {', '.join(PARAMETERS)}, missing {missing}")
@@ -94,13 +107,22 @@ class Network:
         self.params = {
             name: np.ascontiguousarray(params[name], dtype=np.float32) for name in PARAMETERS
         }
+        if prior is not None and np.shape(prior) != (VALUE_WEIGHTS,):
+            raise NetworkError(
+                f"array prior: expected shape ({VALUE_WEIGHTS},), found {np.shape(prior)}"
+            )
+        #: The value prior's weights (None: the value is the head's alone).
+        self.prior = None if prior is None else np.array(prior, dtype=np.float64)
         self.meta = dict(meta)
         self.meta.setdefault("format", FORMAT)
         self.players = int(self.meta.get("players", 0))
 
     @classmethod
-    def initial(cls, hidden: int, players: int, seed: int) -> Network:
-        """A fresh network (He-initialised hidden layers, small heads)."""
+    def initial(
+        cls, hidden: int, players: int, seed: int, prior: npt.NDArray[Any] | None = None
+    ) -> Network:
+        """A fresh network (He-initialised hidden layers, small heads), with the value
+        ``prior``'s weights if given."""
         rng = np.random.default_rng([seed, 0x4E4E])
 
         def layer(rows: int, columns: int, scale: float) -> Floats:
@@ -116,31 +138,53 @@ class Network:
             "wv": layer(hidden, SEATS, 0.01),
             "bv": np.zeros(SEATS, np.float32),
         }
-        return cls(params, {"format": FORMAT, "players": players, "generation": 0})
+        return cls(params, {"format": FORMAT, "players": players, "generation": 0}, prior)
 
     def copy(self) -> Network:
-        return Network({k: v.copy() for k, v in self.params.items()}, self.meta)
+        return Network({k: v.copy() for k, v in self.params.items()}, self.meta, self.prior)
 
     def compiled(self) -> tuple[npt.NDArray[np.float64], ...]:
-        """The parameters as float64 arrays in :data:`PARAMETERS` order (what the
-        compiled search takes)."""
-        return tuple(
-            np.ascontiguousarray(self.params[name], dtype=np.float64) for name in PARAMETERS
+        """The parameters as float64 arrays in :data:`PARAMETERS` order, then the value
+        prior's weights (zeros for none): what the compiled search takes."""
+        prior = self.prior if self.prior is not None else np.zeros(VALUE_WEIGHTS)
+        return (
+            *(np.ascontiguousarray(self.params[name], dtype=np.float64) for name in PARAMETERS),
+            np.ascontiguousarray(prior, dtype=np.float64),
         )
 
-    def forward(self, observations: npt.NDArray[Any]) -> tuple[Floats, Floats]:
-        """Policy logits ``(n, 87)`` and value (win shares by relative seat, ``(n, 4)``)."""
-        logits, values, _ = self._forward(np.asarray(observations, dtype=np.float32))
+    def bias(self, rows: npt.NDArray[np.int32]) -> Floats | None:
+        """What the value prior adds to the value head's logits in each position of
+        ``rows`` (kernel rows, none over), by seat relative to the mover: ``(n, 4)``; None
+        without a prior."""
+        if self.prior is None:
+            return None
+        from marrakech.fast.gumbel_kernels import value_bias
+
+        out = np.zeros((len(rows), SEATS), dtype=np.float64)
+        value_bias(np.ascontiguousarray(rows, dtype=np.int32), self.prior, out)
+        return out.astype(np.float32)
+
+    def forward(
+        self, observations: npt.NDArray[Any], bias: npt.NDArray[Any] | None = None
+    ) -> tuple[Floats, Floats]:
+        """Policy logits ``(n, 87)`` and value (win shares by relative seat, ``(n, 4)``);
+        ``bias``: the value prior's part (:meth:`bias` of the positions observed)."""
+        logits, values, _ = self._forward(np.asarray(observations, dtype=np.float32), bias)
         return logits, values
 
-    def _forward(self, x: Floats) -> tuple[Floats, Floats, tuple[Floats, ...]]:
+    def _forward(
+        self, x: Floats, bias: npt.NDArray[Any] | None = None
+    ) -> tuple[Floats, Floats, tuple[Floats, ...]]:
         p = self.params
         z0 = x @ p["w0"] + p["b0"]
         h0 = np.maximum(z0, 0.0)
         z1 = h0 @ p["w1"] + p["b1"]
         h1 = np.maximum(z1, 0.0)
         logits = h1 @ p["wp"] + p["bp"]
-        values = masked_softmax(h1 @ p["wv"] + p["bv"], value_mask(x)).astype(np.float32)
+        head = h1 @ p["wv"] + p["bv"]
+        if bias is not None:
+            head = head + bias
+        values = masked_softmax(head, value_mask(x)).astype(np.float32)
         return logits, values, (x, z0, h0, z1, h1)
 
     def gradients(
@@ -151,13 +195,15 @@ class Network:
         value_targets: Floats,
         value_weight: float = 1.0,
         l2: float = 1e-4,
+        bias: npt.NDArray[Any] | None = None,
     ) -> tuple[float, float, dict[str, Floats]]:
         """The mean cross-entropy losses (policy over the legal ids against
         ``policy_targets``, value against ``value_targets``, both ``(n, k)`` distributions)
-        and the gradients of ``policy + value_weight * value + l2 * |w|^2``."""
+        and the gradients of ``policy + value_weight * value + l2 * |w|^2``; ``bias``: the
+        value prior's part of the positions (:meth:`bias`; the prior itself is fixed)."""
         p = self.params
         n = observations.shape[0]
-        logits, values, (x, z0, h0, z1, h1) = self._forward(observations)
+        logits, values, (x, z0, h0, z1, h1) = self._forward(observations, bias)
         probs = masked_softmax(logits, legal)
         tiny = np.float32(1e-12)
         policy_loss = float(-(policy_targets * np.log(probs + tiny)).sum() / n)
@@ -185,7 +231,10 @@ class Network:
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
         meta = np.frombuffer(json.dumps(self.meta, sort_keys=True).encode("utf-8"), np.uint8)
-        np.savez(buffer, meta=meta, **self.params)  # type: ignore[arg-type]
+        arrays: dict[str, Any] = dict(self.params)
+        if self.prior is not None:
+            arrays["prior"] = self.prior
+        np.savez(buffer, meta=meta, **arrays)
         return buffer.getvalue()
 
     def save(self, path: str | Path) -> None:
@@ -215,7 +264,7 @@ class Network:
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             found = meta.get("format") if isinstance(meta, dict) else meta
             raise NetworkError(f"network {path}: expected format {FORMAT}, found {found!r}")
-        return cls(arrays, meta)
+        return cls(arrays, meta, arrays.pop("prior", None))
 
 
 class Adam:

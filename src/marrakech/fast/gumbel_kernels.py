@@ -19,8 +19,10 @@ rows, per-seat values and chance nodes):
   left) picks the child whose visit share lags most behind its exact probability, so that
   after ``6k`` visits of a roll the faces 1..4 have exactly ``k, 2k, 2k, k``;
 - a leaf is valued by the network from its mover's observation, one value per seat (a
-  softmax over the seats still in), and the whole vector is backed up: every node's mover
-  reads its own seat (max-n). A finished game is valued by its exact win shares (R21).
+  softmax over the seats still in, of the value head plus, for a network with a value
+  prior, the prior's scores of the position: :func:`prior_bias`), and the whole vector
+  is backed up: every node's mover reads its own seat (max-n). A finished game is valued
+  by its exact win shares (R21).
 
 The self-play target of a decision is the improved policy at the root,
 ``softmax(logits + sigma(completed q))``, and the outcome (each seat's win share).
@@ -60,7 +62,7 @@ from marrakech.fast.kernels import (
     reset_row,
     unit,
 )
-from marrakech.fast.search_kernels import win_shares
+from marrakech.fast.search_kernels import value_scores, win_shares
 from marrakech.fast.tables import DIE
 from marrakech.observation import (
     OBSERVATION_SIZE,
@@ -69,6 +71,7 @@ from marrakech.observation import (
     SEAT_IN,
     SEATS_OFFSET,
 )
+from marrakech.value_features import FEATURES
 
 _SALT_GUMBEL = np.uint64(0x6A3BE1)
 _MAX_CHILDREN = 12  # R18: at most 12 placements; 4 rolls, 3 orientations, 2 draws
@@ -77,7 +80,8 @@ _MAX_DEPTH = 1024
 C_VISIT = 50.0
 C_SCALE = 0.1
 
-#: The network's parameters as the compiled code takes them (az_network.PARAMETERS).
+#: The network's parameters as the compiled code takes them (az_network.PARAMETERS, then
+#: the value prior's weights, zeros for none: ``Network.compiled``).
 Params = tuple[np.ndarray, ...]
 
 # Columns of the tree's integer array.
@@ -90,13 +94,14 @@ def forward(
     params: Params,
     logits: np.ndarray,
     value: np.ndarray,
+    bias: np.ndarray,
 ) -> None:
     """The network on one observation: ``logits[:87]`` and the value by relative seat
-    (``value[:4]``, a softmax over the seats still in), as
-    :meth:`marrakech.fast.az_network.Network.forward` computes them. The first layer
-    sums the rows of the observation's non-zero entries (most of the board planes are
-    zeros)."""
-    w0, b0, w1, b1, wp, bp, wv, bv = params
+    (``value[:4]``, a softmax over the seats still in of the value head plus ``bias``,
+    the value prior's scores), as :meth:`marrakech.fast.az_network.Network.forward`
+    computes them. The first layer sums the rows of the observation's non-zero entries
+    (most of the board planes are zeros)."""
+    w0, b0, w1, b1, wp, bp, wv, bv, _ = params
     h0 = b0.copy()
     for i in range(obs.shape[0]):
         x = obs[i]
@@ -112,7 +117,7 @@ def forward(
     for j in range(bp.shape[0]):
         logits[j] = bp[j]
     for j in range(4):
-        value[j] = bv[j]
+        value[j] = bv[j] + bias[j]
     for i in range(h1.shape[0]):
         x = h1[i]
         if x > 0.0:
@@ -296,6 +301,43 @@ def root_child(
 
 
 @njit(cache=True)
+def has_prior(params: Params) -> bool:
+    """Whether the network reads a value prior (its weights are not all zero)."""
+    prior = params[8]
+    for k in range(prior.shape[0]):  # noqa: SIM110 (compiled: no generators)
+        if prior[k] != 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def prior_bias(
+    s: np.ndarray, prior: np.ndarray, feats: np.ndarray, scores: np.ndarray, bias: np.ndarray
+) -> None:
+    """The value prior's scores of row ``s`` (not over) by seat relative to its mover
+    (``bias[:4]``; 0 for a seat out or absent, which the value's softmax leaves out)."""
+    value_scores(s, prior, feats, scores)
+    players = s[PLAYERS]
+    turn = s[TURN]
+    for r in range(4):
+        bias[r] = 0.0
+        if r < players:
+            score = scores[(turn + r) % players]
+            if score > -1e299:
+                bias[r] = score
+
+
+@njit(cache=True)
+def value_bias(rows: np.ndarray, prior: np.ndarray, out: np.ndarray) -> None:
+    """:func:`prior_bias` of every row of ``rows`` (none over) into ``out`` ``(n, 4)``:
+    what the network's value adds to its head for those positions."""
+    feats = np.zeros((4, FEATURES), dtype=np.float64)
+    scores = np.zeros(4, dtype=np.float64)
+    for i in range(rows.shape[0]):
+        prior_bias(rows[i], prior, feats, scores, out[i])
+
+
+@njit(cache=True)
 def _evaluate(
     s2: np.ndarray,
     obs2: np.ndarray,
@@ -304,6 +346,8 @@ def _evaluate(
     logits: np.ndarray,
     relative: np.ndarray,
     out: np.ndarray,
+    feats: np.ndarray,
+    bias: np.ndarray,
 ) -> None:
     """The network on row ``s2[0]`` from its mover's seat: logits, and each (absolute)
     seat's value in ``out[:4]``; a finished game's exact win shares."""
@@ -314,7 +358,12 @@ def _evaluate(
     turn = s[TURN]
     seats[0] = turn
     batch_observe(s2, seats, obs2)
-    forward(obs2[0], params, logits, relative)
+    if has_prior(params):
+        prior_bias(s, params[8], feats, out, bias)  # out: scratch until the value below
+    else:
+        for r in range(4):
+            bias[r] = 0.0
+    forward(obs2[0], params, logits, relative, bias)
     players = s[PLAYERS]
     for seat in range(4):
         out[seat] = 0.0
@@ -408,6 +457,8 @@ def search(
     logits = np.zeros(DECISION_IDS, dtype=np.float64)
     relative = np.zeros(4, dtype=np.float64)
     leaf = np.zeros(4, dtype=np.float64)
+    feats = np.zeros((4, FEATURES), dtype=np.float64)
+    bias = np.zeros(4, dtype=np.float64)
     slots = np.empty(_MAX_CHILDREN, dtype=np.int32)
     share = np.empty(_MAX_CHILDREN, dtype=np.float64)
     sigma = np.empty(_MAX_CHILDREN, dtype=np.float64)
@@ -419,7 +470,7 @@ def search(
     reset_row(s, root)
     nodes[0, T_ACTION] = -1
     meta[0] = 1
-    _evaluate(s2, obs2, seats, params, logits, relative, leaf)
+    _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias)
     _expand(0, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
     visits[0] = 1.0
     for seat in range(4):
@@ -445,7 +496,7 @@ def search(
                 win_shares(s, leaf)
                 break
             if nodes[node, T_COUNT] == 0:
-                _evaluate(s2, obs2, seats, params, logits, relative, leaf)
+                _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias)
                 if meta[0] + _MAX_CHILDREN <= capacity:
                     _expand(node, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
                 break

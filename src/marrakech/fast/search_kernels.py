@@ -173,19 +173,15 @@ def win_shares(s: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def win_chances(s: np.ndarray, weights: np.ndarray, feats: np.ndarray, out: np.ndarray) -> None:
-    """Each seat's chance of winning row ``s`` into ``out[:4]``: a softmax over the seats
-    still in of the learned score ``features . (w + w' * progress)`` (the first place of a
-    Plackett-Luce model); the exact win shares once the game is over."""
-    if s[PHASE] == OVER:
-        win_shares(s, out)
-        return
+def value_scores(s: np.ndarray, weights: np.ndarray, feats: np.ndarray, out: np.ndarray) -> None:
+    """Each seat's learned score ``features . (w + w' * progress)`` in row ``s`` (not
+    over) into ``out[:4]``, ``-1e300`` for a seat out or absent: the chances of
+    :func:`win_chances` are their softmax."""
     players = s[PLAYERS]
     seat_features(s, feats)
     held = s[HAND] + s[HAND + 1] + s[HAND + 2] + s[HAND + 3]
     total = s[START_CARPETS] * players
     progress = 1.0 - held / total if total > 0 else 1.0
-    top = -1e300
     for seat in range(4):
         out[seat] = -1e300
     for seat in range(players):
@@ -195,7 +191,20 @@ def win_chances(s: np.ndarray, weights: np.ndarray, feats: np.ndarray, out: np.n
         for k in range(FEATURES):
             u += feats[seat, k] * (weights[k] + weights[FEATURES + k] * progress)
         out[seat] = u
-        top = max(top, u)
+
+
+@njit(cache=True)
+def win_chances(s: np.ndarray, weights: np.ndarray, feats: np.ndarray, out: np.ndarray) -> None:
+    """Each seat's chance of winning row ``s`` into ``out[:4]``: a softmax over the seats
+    still in of the learned score ``features . (w + w' * progress)`` (the first place of a
+    Plackett-Luce model, :func:`value_scores`); the exact win shares once the game is over."""
+    if s[PHASE] == OVER:
+        win_shares(s, out)
+        return
+    value_scores(s, weights, feats, out)
+    top = -1e300
+    for seat in range(4):
+        top = max(top, out[seat])
     norm = 0.0
     for seat in range(4):
         if out[seat] > -1e299:
@@ -634,6 +643,7 @@ __all__ = [
     "grow",
     "seat_features",
     "self_play",
+    "value_scores",
     "win_chances",
     "win_shares",
 ]

@@ -39,10 +39,14 @@ from marrakech.arena.evaluate import OPPONENTS, ladder, reference_games
 from marrakech.arena.match import MatchConfig
 from marrakech.arena.runner import run_match
 from marrakech.arena.stats import summarise
+from marrakech.bots.value import load_value
 from marrakech.errors import MarrakechError
 from marrakech.fast.az_network import Adam, Network, NetworkError
 from marrakech.fast.kernels import TURN, batch_masks, batch_observe
 from marrakech.training.selfplay import SelfPlayData, play
+
+#: The value priors a run's random network may start with (``TrainConfig.value_prior``).
+VALUE_PRIORS = ("none", "packaged")
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,10 @@ class TrainConfig:
     #: A network file to start from (generation 0), e.g. ``marrakech pretrain``'s;
     #: empty: a random network.
     init: str = ""
+    #: The value prior of a random network (:mod:`marrakech.fast.az_network`): "none",
+    #: or "packaged", the search bots' linear value for the player count
+    #: (:func:`marrakech.bots.value.load_value`). A network file (``init``) keeps its own.
+    value_prior: str = "none"
 
     def check(self) -> None:
         if self.players not in OPPONENTS:
@@ -75,6 +83,15 @@ class TrainConfig:
                 raise MarrakechError(f"--{name}: expected at least 1, found {getattr(self, name)}")
         if not 0.0 <= self.value_mix <= 1.0:
             raise MarrakechError(f"--value-mix: expected 0..1, found {self.value_mix}")
+        if self.value_prior not in VALUE_PRIORS:
+            raise MarrakechError(
+                f"--value-prior: expected {' or '.join(VALUE_PRIORS)}, found {self.value_prior!r}"
+            )
+        if self.value_prior != "none" and self.init:
+            raise MarrakechError(
+                "--value-prior: a network from --init keeps its own value prior; "
+                f"expected --value-prior none with --init, found {self.value_prior!r}"
+            )
         if not 1 <= self.considered <= 12:
             raise MarrakechError(f"--considered: expected 1..12, found {self.considered}")
         unknown = set(self.opponents()) - set(OPPONENTS[self.players])
@@ -161,8 +178,11 @@ class Run:
         """Generation 0: the ``init`` network file, or a random network."""
         config = self.config
         if not config.init:
-            network = Network.initial(config.hidden, config.players, config.seed)
-            network.meta.update(provenance="initial random network, marrakech train")
+            prior = load_value(config.players).array() if config.value_prior == "packaged" else None
+            network = Network.initial(config.hidden, config.players, config.seed, prior)
+            network.meta.update(
+                provenance="initial random network, marrakech train", value_prior=config.value_prior
+            )
             return network
         try:
             network = Network.load(config.init)
@@ -362,14 +382,15 @@ class Run:
 
 def _inputs(
     network: Network, rows: npt.NDArray[np.int32]
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-    """The observations (from the mover's seat) and legal masks of kernel rows."""
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32] | None]:
+    """The observations (from the mover's seat), legal masks and value prior's part
+    (:meth:`Network.bias`) of kernel rows."""
     rows = np.ascontiguousarray(rows)
     observations = np.zeros((len(rows), network.params["w0"].shape[0]), dtype=np.float32)
     masks = np.zeros((len(rows), network.params["wp"].shape[1]), dtype=np.bool_)
     batch_observe(rows, rows[:, TURN].astype(np.int64), observations)
     batch_masks(rows, masks)
-    return observations, masks
+    return observations, masks, network.bias(rows)
 
 
 def losses(network: Network, data: SelfPlayData, most: int = 8192) -> tuple[float, float]:
@@ -377,9 +398,9 @@ def losses(network: Network, data: SelfPlayData, most: int = 8192) -> tuple[floa
     decisions of ``data``: on a generation's new games, before training on them, how
     well the previous network predicted them (an overfitted value shows here)."""
     index = np.unique(np.linspace(0, len(data.rows) - 1, min(most, len(data.rows))).astype(int))
-    observations, masks = _inputs(network, data.rows[index])
+    observations, masks, bias = _inputs(network, data.rows[index])
     policy_loss, value_loss, _ = network.gradients(
-        observations, masks, data.policies[index], data.values[index]
+        observations, masks, data.policies[index], data.values[index], bias=bias
     )
     return policy_loss, value_loss
 
@@ -400,9 +421,9 @@ def train(
     recent = np.zeros((tail, 2))
     for step in range(config.steps):
         index = np.sort(rng.choice(n, size=size, replace=False))
-        observations, masks = _inputs(network, data.rows[index])
+        observations, masks, bias = _inputs(network, data.rows[index])
         p_loss, v_loss, grads = network.gradients(
-            observations, masks, data.policies[index], targets[index]
+            observations, masks, data.policies[index], targets[index], bias=bias
         )
         adam.update(network, grads)
         if step >= config.steps - tail:
