@@ -191,6 +191,8 @@ def main() -> None:
         "(into final-VALUE@ITERATIONS.txt)",
     )
     args = parser.parse_args()
+    if args.compare == "learned" and not (args.out / "best.npy").exists():
+        parser.error(f"--compare learned: {args.out} holds no learned value (best.npy) yet")
     if args.compare:
         args.out.mkdir(parents=True, exist_ok=True)
         report_final(

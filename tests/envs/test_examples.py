@@ -397,9 +397,16 @@ def test_beat_greedy_value_search_learns_to_win_from_its_self_play() -> None:
     assert value.win_share(fitted, 30, 16, seed=4) >= 0.25
 
 
-def test_beat_greedy_value_searches_only_the_batchs_positions() -> None:
+def test_beat_greedy_value_searches_only_the_batchs_positions(tmp_path: Path) -> None:
     np = pytest.importorskip("numpy")
     value = load_example("beat_greedy_value")
     player = value.LearnedSearch(np.zeros(14), 10)
+    refused = subprocess.run(
+        [sys.executable, str(EXAMPLES / "beat_greedy_value.py"), "--compare", "learned",
+         "--out", str(tmp_path / "none")],
+        capture_output=True, text=True, cwd=EXAMPLES.parent,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert "--compare learned: " in refused.stderr and "holds no learned value" in refused.stderr
     with pytest.raises(TypeError, match="expected a BatchScorer, found function"):
         player.best(np.zeros((1, 474)), np.ones((1, 87), dtype=bool), lambda bot: np.zeros(87))
