@@ -102,6 +102,28 @@ def test_a_resumed_run_continues_bit_identically(tmp_path: Path) -> None:
     assert Run.open(tmp_path / "parts", rated, resume=True).config == rated  # trains the same
 
 
+def test_a_run_carried_without_its_self_play_files_plays_them_again(tmp_path: Path) -> None:
+    """Another machine gets the networks, the optimiser and the log, not the self-play
+    data: the resumed run plays the window's games again and trains exactly the same."""
+    whole = Run.open(tmp_path / "whole", TINY, resume=False)
+    whole.run(4)
+    carried = tmp_path / "carried"
+    Run.open(carried, TINY, resume=False).run(3)
+    for path in [*carried.glob("selfplay-*.npz"), *carried.glob("games-*.jsonl")]:
+        path.unlink()
+    Run.open(carried, TINY, resume=True).run(4)
+    expected = _files(tmp_path / "whole")
+    found = _files(carried)
+    # The same networks, optimiser, log and window; the game records of the games played
+    # again are not written again (the carried folder's own copies are the ones to keep).
+    dropped = {"games-0001.jsonl", "games-0002.jsonl", "games-0003.jsonl"}
+    assert found == {k: v for k, v in expected.items() if k not in dropped}
+    (carried / "gen-0003.npz").unlink()
+    (carried / "selfplay-0004.npz").unlink()
+    with pytest.raises(MarrakechError, match="without selfplay-0004.npz or, to play its games"):
+        Run.open(carried, TINY, resume=True).run(5)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_az_spec_plays_only_legal_moves_in_a_whole_game(tmp_path: Path, players: int) -> None:
     path = tmp_path / "net.npz"

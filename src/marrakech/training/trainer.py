@@ -20,6 +20,9 @@ line to ``log.jsonl``. A run's folder holds everything it needs to continue:
 
 Every random choice is seeded by (seed, generation): a run stopped anywhere and resumed
 produces the same files as one that never stopped (``tests/training/test_trainer.py``).
+The self-play files are the big ones (megabytes a generation): a folder carried to
+another machine without them resumes from ``config.json``, the last optimiser and the
+networks of the window's generations, playing the window's games again (the same ones).
 """
 
 from __future__ import annotations
@@ -251,11 +254,7 @@ class Run:
         """One generation (see the module docstring); updates ``network`` and ``adam``."""
         config = self.config
         started = time.process_time()
-        data = play(
-            network, config.players, config.games, config.simulations, config.considered,
-            seed=config.seed * 1_000_003 + generation,
-            label=f"az-gen{generation - 1:04d}",
-        )  # fmt: skip
+        data = self._self_play(generation, network)
         played = time.process_time() - started
         data.save(self.folder / _name("selfplay", generation, "npz"))
         games_path = self.folder / _name("games", generation, "jsonl")
@@ -303,11 +302,31 @@ class Run:
         self._tidy(generation)
         return line
 
+    def _self_play(self, generation: int, network: Network) -> SelfPlayData:
+        """Generation ``generation``'s self-play games, played by ``network`` (that of
+        the generation before): the same games whenever they are played."""
+        config = self.config
+        return play(
+            network, config.players, config.games, config.simulations, config.considered,
+            seed=config.seed * 1_000_003 + generation,
+            label=f"az-gen{generation - 1:04d}",
+        )  # fmt: skip
+
     def _window(self, generation: int) -> SelfPlayData:
-        parts = [
-            SelfPlayData.load(self.folder / _name("selfplay", g, "npz"))
-            for g in range(max(1, generation - self.config.window + 1), generation + 1)
-        ]
+        parts = []
+        for g in range(max(1, generation - self.config.window + 1), generation + 1):
+            path = self.folder / _name("selfplay", g, "npz")
+            if not path.exists():
+                # A run carried to another machine keeps its networks, not its self-play
+                # data (megabytes a generation): play those games again, the same ones.
+                previous = self.folder / _name("gen", g - 1, "npz")
+                if not previous.exists():
+                    raise MarrakechError(
+                        f"{self.folder}: cannot train generation {generation} without "
+                        f"{path.name} or, to play its games again, {previous.name}"
+                    )
+                self._self_play(g, Network.load(previous)).save(path)
+            parts.append(SelfPlayData.load(path))
         return SelfPlayData(
             np.concatenate([p.rows for p in parts]),
             np.concatenate([p.policies for p in parts]),
