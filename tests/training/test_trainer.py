@@ -95,8 +95,11 @@ def test_a_resumed_run_continues_bit_identically(tmp_path: Path) -> None:
     with pytest.raises(MarrakechError, match="hidden 8 \\(given 9\\)"):
         Run.open(tmp_path / "parts", other, resume=True)
     busy = Run.open(tmp_path / "parts", TINY, resume=True)
+    config = (tmp_path / "parts" / "config.json").read_text()
+    other_eval = TrainConfig(**{**TINY.__dict__, "eval_games": 7})
     with busy.lock(), pytest.raises(MarrakechError, match="being trained by another process"):
-        Run.open(tmp_path / "parts", TINY, resume=True).run(4)
+        Run.open(tmp_path / "parts", other_eval, resume=True).run(4)
+    assert (tmp_path / "parts" / "config.json").read_text() == config  # left alone
     assert [line["generation"] for line in busy.log()] == [1, 2, 3]
     rated = TrainConfig(**{**TINY.__dict__, "eval_games": 2, "eval_opponents": "random"})
     assert Run.open(tmp_path / "parts", rated, resume=True).config == rated  # trains the same

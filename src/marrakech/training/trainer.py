@@ -152,8 +152,6 @@ class Run:
                     "with the same settings (or leave them out: they are read from "
                     "config.json)"
                 )
-            if stored != config:  # the evaluation may change: it trains nothing
-                saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
         else:
             folder.mkdir(parents=True, exist_ok=True)
             saved.write_text(json.dumps(asdict(config), indent=1) + "\n")
@@ -242,6 +240,13 @@ class Run:
     def run(self, generations: int, report: Callable[[dict[str, Any]], None] | None = None) -> None:
         """Continue the run up to ``generations`` finished generations."""
         with self.lock():
+            # Written here, under the lock: a second process refused on a busy folder
+            # leaves the running one's settings alone. (The evaluation may change on a
+            # resume: it trains nothing.)
+            saved = self.folder / "config.json"
+            text = json.dumps(asdict(self.config), indent=1) + "\n"
+            if saved.read_text() != text:
+                saved.write_text(text)
             done = self.generation()
             network = self.network(done)
             adam = self.optimizer(done, network)
