@@ -123,7 +123,7 @@ def test_a_run_carried_without_its_self_play_files_plays_them_again(tmp_path: Pa
     assert found == {k: v for k, v in expected.items() if k not in dropped}
     (carried / "gen-0003.npz").unlink()
     (carried / "selfplay-0004.npz").unlink()
-    with pytest.raises(MarrakechError, match="without selfplay-0004.npz or, to play its games"):
+    with pytest.raises(MarrakechError, match=r"without selfplay-0004\.npz or, to play its games"):
         Run.open(carried, TINY, resume=True).run(5)
 
 
