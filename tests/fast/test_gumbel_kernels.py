@@ -173,3 +173,26 @@ def test_a_network_file_keeps_its_value_prior(tmp_path: Path) -> None:
     assert Network.load(tmp_path / "without.npz").prior is None
     with pytest.raises(NetworkError, match=r"array prior: expected shape \(14,\), found \(3,\)"):
         Network(Network.initial(8, 2, seed=1).params, {}, np.zeros(3))
+
+
+@pytest.mark.parametrize("children", [False, True])
+def test_the_value_prior_values_each_new_child_until_it_is_visited(children: bool) -> None:
+    """With ``prior_children`` every child of a decision node the search expands starts
+    at the prior's chances of its position (what completed Q reads while it is
+    unvisited), as the ``search`` bots start theirs at their learned value."""
+    model = load_value(3)
+    network = Network.initial(16, 3, seed=2, prior=model.array())
+    network.meta["prior_children"] = children
+    assert network.prior_children == children
+    state = State.new(players=3)  # seat 0 orients (R9): three children
+    tree = tree_arrays(1)
+    search(to_arrays(state), network.compiled(), 1, 12, 0.0, np.uint64(1), *tree,
+           np.zeros(DECISION_IDS))  # fmt: skip
+    nodes, visits, raw = tree[0], tree[1], tree[4]
+    first, count = nodes[0, T_FIRST], nodes[0, T_COUNT]
+    unvisited = [first + k for k in range(count) if visits[first + k] == 0.0]
+    assert len(unvisited) == 2
+    for c in unvisited:
+        after = state.apply(Orient(int(nodes[c, 2])))
+        expected = model.chances(after) if children else [0.0, 0.0, 0.0]
+        np.testing.assert_allclose(raw[c, :3], expected, rtol=1e-6, atol=1e-9)

@@ -186,25 +186,28 @@ def test_self_play_in_chunks_plays_the_same_games(monkeypatch: pytest.MonkeyPatc
     assert len({r.to_json() for r in whole.records}) == 3  # three different games
 
 
+@pytest.mark.parametrize("value_prior", ["packaged", "packaged-children"])
 def test_a_run_with_the_packaged_value_prior_keeps_it_through_its_generations(
-    tmp_path: Path,
+    tmp_path: Path, value_prior: str
 ) -> None:
     """``--value-prior packaged``: generation 0 reads the search bots' linear value, and
-    every generation after keeps it (only the head learns); the az bot plays with it."""
-    config = TrainConfig(**{**TINY.__dict__, "value_prior": "packaged"})
+    every generation after keeps it (only the head learns), with its use for the new
+    children (``packaged-children``); the az bot plays with it."""
+    config = TrainConfig(**{**TINY.__dict__, "value_prior": value_prior})
     run = Run.open(tmp_path / "run", config, resume=False)
     run.run(2)
     prior = load_value(2).array().tolist()
     for generation in (0, 1, 2):
         network = Network.load(tmp_path / "run" / f"gen-{generation:04d}.npz")
         assert network.prior is not None and network.prior.tolist() == prior
-    assert Network.load(tmp_path / "run" / "gen-0000.npz").meta["value_prior"] == "packaged"
+        assert network.prior_children == (value_prior == "packaged-children")
+    assert Network.load(tmp_path / "run" / "gen-0000.npz").meta["value_prior"] == value_prior
     bot = make_bot(f"az@weights={tmp_path / 'run' / 'gen-0002.npz'}@simulations=8")
     state = State.new(players=2, first_seat=0)
     while state.is_chance:  # R7: the 2-player game draws its first carpet
         state = state.apply(state.legal_actions()[0])
     assert bot.choose(state, random.Random(1)) in state.legal_actions()
-    with pytest.raises(MarrakechError, match="--value-prior: expected none or packaged, found 'x'"):
+    with pytest.raises(MarrakechError, match="--value-prior: expected one of none, packaged, "):
         TrainConfig(value_prior="x").check()
     with pytest.raises(MarrakechError, match="a network from --init keeps its own value prior"):
         TrainConfig(value_prior="packaged", init="start.npz").check()

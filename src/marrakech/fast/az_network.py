@@ -12,7 +12,10 @@ A network may have a *value prior*: the 14 weights of the search bots' linear va
 (:mod:`marrakech.bots.value`, the features of :mod:`marrakech.value_features`), whose
 score of each seat is added to the value head's logit before the softmax. The head then
 learns what the prior misses rather than the whole value: with the prior, a fresh
-network's value is about the linear value's chances (its head starts near zero).
+network's value is about the linear value's chances (its head starts near zero). With
+``prior_children`` in its metadata the search also gives every new child of a decision
+node the prior's value of its position until the child is visited, as the ``search``
+bots start their children at their learned value.
 
 A *network file* is a ``.npz`` of float32 arrays ``w0 b0 w1 b1`` (hidden layers, ReLU),
 ``wp bp`` (policy head), ``wv bv`` (value head), optionally ``prior`` (float64, the value
@@ -145,12 +148,21 @@ class Network:
 
     def compiled(self) -> tuple[npt.NDArray[np.float64], ...]:
         """The parameters as float64 arrays in :data:`PARAMETERS` order, then the value
-        prior's weights (zeros for none): what the compiled search takes."""
+        prior's weights (zeros for none) and the search's options (``[prior_children]``):
+        what the compiled search takes."""
         prior = self.prior if self.prior is not None else np.zeros(VALUE_WEIGHTS)
+        options = np.array([1.0 if self.prior_children else 0.0])
         return (
             *(np.ascontiguousarray(self.params[name], dtype=np.float64) for name in PARAMETERS),
             np.ascontiguousarray(prior, dtype=np.float64),
+            options,
         )
+
+    @property
+    def prior_children(self) -> bool:
+        """Whether the search also values each new child of a decision node by the prior
+        (meta ``prior_children``; :func:`marrakech.fast.gumbel_kernels.child_values`)."""
+        return self.prior is not None and bool(self.meta.get("prior_children", False))
 
     def bias(self, rows: npt.NDArray[np.int32]) -> Floats | None:
         """What the value prior adds to the value head's logits in each position of

@@ -62,7 +62,7 @@ from marrakech.fast.kernels import (
     reset_row,
     unit,
 )
-from marrakech.fast.search_kernels import value_scores, win_shares
+from marrakech.fast.search_kernels import value_scores, win_chances, win_shares
 from marrakech.fast.tables import DIE
 from marrakech.observation import (
     OBSERVATION_SIZE,
@@ -81,7 +81,8 @@ C_VISIT = 50.0
 C_SCALE = 0.1
 
 #: The network's parameters as the compiled code takes them (az_network.PARAMETERS, then
-#: the value prior's weights, zeros for none: ``Network.compiled``).
+#: the value prior's weights, zeros for none, then the options: ``[prior_children]``;
+#: ``Network.compiled``).
 Params = tuple[np.ndarray, ...]
 
 # Columns of the tree's integer array.
@@ -101,7 +102,7 @@ def forward(
     the value prior's scores), as :meth:`marrakech.fast.az_network.Network.forward`
     computes them. The first layer sums the rows of the observation's non-zero entries
     (most of the board planes are zeros)."""
-    w0, b0, w1, b1, wp, bp, wv, bv, _ = params
+    w0, b0, w1, b1, wp, bp, wv, bv, _, _ = params
     h0 = b0.copy()
     for i in range(obs.shape[0]):
         x = obs[i]
@@ -180,7 +181,9 @@ def completed_q(
     out: np.ndarray,
 ) -> None:
     """``sigma`` of the completed Q-values of ``node``'s children for seat ``mover``
-    into ``out[:count]`` (mctx's ``qtransform_completed_by_mix_value``)."""
+    into ``out[:count]`` (mctx's ``qtransform_completed_by_mix_value``; an unvisited
+    child valued by the prior, :func:`child_values`, has that value rather than the
+    mixed one)."""
     first = nodes[node, T_FIRST]
     count = nodes[node, T_COUNT]
     top = -1e300
@@ -208,7 +211,12 @@ def completed_q(
     low, high = 1e300, -1e300
     for k in range(count):
         c = first + k
-        q = totals[c, mover] / visits[c] if visits[c] > 0.0 else mixed
+        if visits[c] > 0.0:
+            q = totals[c, mover] / visits[c]
+        elif raw[c, 0] + raw[c, 1] + raw[c, 2] + raw[c, 3] > 0.5:
+            q = raw[c, mover]  # valued by the prior (child_values): chances sum to 1
+        else:
+            q = mixed
         out[k] = q
         low = min(low, q)
         high = max(high, q)
@@ -308,6 +316,31 @@ def has_prior(params: Params) -> bool:
         if prior[k] != 0.0:
             return True
     return False
+
+
+@njit(cache=True)
+def values_children(params: Params) -> bool:
+    """Whether the network's value prior also values the children a decision node's
+    expansion creates (``Network.prior_children``)."""
+    return bool(params[9][0] > 0.5)
+
+
+@njit(cache=True)
+def child_values(
+    node: int, s: np.ndarray, prior: np.ndarray, nodes: np.ndarray, raw: np.ndarray,
+    feats: np.ndarray, child: np.ndarray,
+) -> None:  # fmt: skip
+    """The value prior's chances of each child of decision node ``node`` (row ``s``)
+    into ``raw[child]``, read as the child's value until it is visited
+    (:func:`completed_q`): as the ``search`` bots start a new child at its learned value,
+    a one-move lookahead for every decision the search expands."""
+    first = nodes[node, T_FIRST]
+    for k in range(nodes[node, T_COUNT]):
+        c = first + k
+        for i in range(WIDTH):
+            child[i] = s[i]
+        apply_unchecked(child, nodes[c, T_ACTION])
+        win_chances(child, prior, feats, raw[c])
 
 
 @njit(cache=True)
@@ -467,11 +500,16 @@ def search(
     path = np.empty(_MAX_DEPTH, dtype=np.int64)
     capacity = nodes.shape[0]
 
+    after = np.empty(WIDTH, dtype=np.int32)  # a child's row, for child_values
+    children_valued = values_children(params)
+
     reset_row(s, root)
     nodes[0, T_ACTION] = -1
     meta[0] = 1
     _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias)
     _expand(0, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
+    if children_valued and (s[PHASE] == ORIENT or s[PHASE] == PLACE):
+        child_values(0, s, params[8], nodes, raw, feats, after)
     visits[0] = 1.0
     for seat in range(4):
         totals[0, seat] = leaf[seat]
@@ -499,6 +537,8 @@ def search(
                 _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias)
                 if meta[0] + _MAX_CHILDREN <= capacity:
                     _expand(node, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
+                    if children_valued and (phase == ORIENT or phase == PLACE):
+                        child_values(node, s, params[8], nodes, raw, feats, after)
                 break
             if phase == ROLL or phase == DRAW:
                 c0 = nodes[node, T_FIRST]

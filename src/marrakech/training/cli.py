@@ -32,8 +32,9 @@ _HELP = {
     "eval_simulations": "simulations a decision of the network in those games (32)",
     "init": "network file to start from as generation 0 (e.g. marrakech pretrain's; "
     "default: a random network)",
-    "value_prior": "the random network's value prior: none, or packaged (the search bots' "
-    "linear value, whose scores the value head then corrects; docs/environments.md)",
+    "value_prior": "the random network's value prior: none, packaged (the search bots' "
+    "linear value, whose scores the value head then corrects) or packaged-children (the "
+    "search also values each new child of a decision by it; docs/environments.md)",
 }
 
 

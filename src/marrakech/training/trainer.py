@@ -48,8 +48,10 @@ from marrakech.fast.az_network import Adam, Network, NetworkError
 from marrakech.fast.kernels import TURN, batch_masks, batch_observe
 from marrakech.training.selfplay import SelfPlayData, play
 
-#: The value priors a run's random network may start with (``TrainConfig.value_prior``).
-VALUE_PRIORS = ("none", "packaged")
+#: The value priors a run's random network may start with (``TrainConfig.value_prior``):
+#: none, the packaged linear value at the search's leaves, or also at every new child
+#: of a decision node (``Network.prior_children``).
+VALUE_PRIORS = ("none", "packaged", "packaged-children")
 
 
 @dataclass(frozen=True)
@@ -74,8 +76,9 @@ class TrainConfig:
     #: empty: a random network.
     init: str = ""
     #: The value prior of a random network (:mod:`marrakech.fast.az_network`): "none",
-    #: or "packaged", the search bots' linear value for the player count
-    #: (:func:`marrakech.bots.value.load_value`). A network file (``init``) keeps its own.
+    #: "packaged", the search bots' linear value for the player count
+    #: (:func:`marrakech.bots.value.load_value`), or "packaged-children", which also
+    #: values each new child of a decision node. A network file (``init``) keeps its own.
     value_prior: str = "none"
 
     def check(self) -> None:
@@ -88,7 +91,8 @@ class TrainConfig:
             raise MarrakechError(f"--value-mix: expected 0..1, found {self.value_mix}")
         if self.value_prior not in VALUE_PRIORS:
             raise MarrakechError(
-                f"--value-prior: expected {' or '.join(VALUE_PRIORS)}, found {self.value_prior!r}"
+                f"--value-prior: expected one of {', '.join(VALUE_PRIORS)}, "
+                f"found {self.value_prior!r}"
             )
         if self.value_prior != "none" and self.init:
             raise MarrakechError(
@@ -179,10 +183,13 @@ class Run:
         """Generation 0: the ``init`` network file, or a random network."""
         config = self.config
         if not config.init:
-            prior = load_value(config.players).array() if config.value_prior == "packaged" else None
+            packaged = config.value_prior.startswith("packaged")
+            prior = load_value(config.players).array() if packaged else None
             network = Network.initial(config.hidden, config.players, config.seed, prior)
             network.meta.update(
-                provenance="initial random network, marrakech train", value_prior=config.value_prior
+                provenance="initial random network, marrakech train",
+                value_prior=config.value_prior,
+                prior_children=config.value_prior == "packaged-children",
             )
             return network
         try:
