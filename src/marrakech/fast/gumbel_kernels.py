@@ -330,10 +330,11 @@ def child_values(
     node: int, s: np.ndarray, prior: np.ndarray, nodes: np.ndarray, raw: np.ndarray,
     feats: np.ndarray, child: np.ndarray,
 ) -> None:  # fmt: skip
-    """The value prior's chances of each child of decision node ``node`` (row ``s``)
-    into ``raw[child]``, read as the child's value until it is visited
-    (:func:`completed_q`): as the ``search`` bots start a new child at its learned value,
-    a one-move lookahead for every decision the search expands."""
+    """The value prior's chances of each child ``c`` of decision node ``node`` (row
+    ``s``; ``child`` is scratch for the child's row) into ``raw[c]``, read as the
+    child's value until it is visited (:func:`completed_q`): as the ``search`` bots start
+    a new child at its learned value, a one-move lookahead at every decision the search
+    expands."""
     first = nodes[node, T_FIRST]
     for k in range(nodes[node, T_COUNT]):
         c = first + k
