@@ -276,7 +276,8 @@ class Network:
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             found = meta.get("format") if isinstance(meta, dict) else meta
             raise NetworkError(f"network {path}: expected format {FORMAT}, found {found!r}")
-        return cls(arrays, meta, arrays.pop("prior", None))
+        prior = arrays.pop("prior", None)
+        return cls(arrays, meta, prior)
 
 
 class Adam:

@@ -382,9 +382,11 @@ def _evaluate(
     out: np.ndarray,
     feats: np.ndarray,
     bias: np.ndarray,
+    with_prior: bool,
 ) -> None:
     """The network on row ``s2[0]`` from its mover's seat: logits, and each (absolute)
-    seat's value in ``out[:4]``; a finished game's exact win shares."""
+    seat's value in ``out[:4]`` (``with_prior``: its value prior's scores added,
+    :func:`prior_bias`); a finished game's exact win shares."""
     s = s2[0]
     if s[PHASE] == OVER:
         win_shares(s, out)
@@ -392,7 +394,7 @@ def _evaluate(
     turn = s[TURN]
     seats[0] = turn
     batch_observe(s2, seats, obs2)
-    if has_prior(params):
+    if with_prior:
         prior_bias(s, params[8], feats, out, bias)  # out: scratch until the value below
     else:
         for r in range(4):
@@ -502,12 +504,13 @@ def search(
     capacity = nodes.shape[0]
 
     after = np.empty(WIDTH, dtype=np.int32)  # a child's row, for child_values
+    with_prior = has_prior(params)  # once a search, not at every leaf
     children_valued = values_children(params)
 
     reset_row(s, root)
     nodes[0, T_ACTION] = -1
     meta[0] = 1
-    _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias)
+    _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias, with_prior)
     _expand(0, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
     if children_valued and (s[PHASE] == ORIENT or s[PHASE] == PLACE):
         child_values(0, s, params[8], nodes, raw, feats, after)
@@ -535,7 +538,7 @@ def search(
                 win_shares(s, leaf)
                 break
             if nodes[node, T_COUNT] == 0:
-                _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias)
+                _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias, with_prior)
                 if meta[0] + _MAX_CHILDREN <= capacity:
                     _expand(node, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
                     if children_valued and (phase == ORIENT or phase == PLACE):
