@@ -12,6 +12,7 @@ import pytest
 from marrakech import State
 from marrakech.actions import DECISION_IDS
 from marrakech.bots import check_players, make_bot
+from marrakech.bots.az import AzBot
 from marrakech.bots.value import load_value
 from marrakech.cli import main
 from marrakech.errors import MarrakechError
@@ -156,6 +157,33 @@ def test_an_az_network_refuses_another_player_count(tmp_path: Path) -> None:
         make_bot("az")
     with pytest.raises(ValueError, match="not found"):
         make_bot(f"az@weights={tmp_path / 'none.npz'}")
+
+
+def test_the_az_spec_values_the_children_by_the_prior_as_asked(tmp_path: Path) -> None:
+    """``children``: by default as the network was trained; ``children=true`` values a
+    decision's new children by the prior for a network trained with it at its leaves
+    only, and is refused for a network with no prior (the compiled search reads the
+    option from the parameters' last array)."""
+    leaves = Network.initial(8, 2, seed=1, prior=load_value(2).array())
+    leaves.save(tmp_path / "leaves.npz")
+    both = leaves.copy()
+    both.meta["prior_children"] = True
+    both.save(tmp_path / "both.npz")
+    Network.initial(8, 2, seed=1).save(tmp_path / "plain.npz")
+
+    def valued(spec: str) -> bool:
+        bot = make_bot(spec)
+        assert isinstance(bot, AzBot)
+        assert bot.children == bool(bot._params[-1][0])
+        return bool(bot.children)
+
+    assert not valued(f"az@weights={tmp_path / 'leaves.npz'}")
+    assert valued(f"az@weights={tmp_path / 'leaves.npz'}@children=true")
+    assert valued(f"az@weights={tmp_path / 'both.npz'}")
+    assert not valued(f"az@weights={tmp_path / 'both.npz'}@children=false")
+    assert not valued(f"az@weights={tmp_path / 'plain.npz'}@children=false")
+    with pytest.raises(ValueError, match=r"plain\.npz has none \(expected a network of"):
+        make_bot(f"az@weights={tmp_path / 'plain.npz'}@children=true")
 
 
 def test_marrakech_train_plays_rates_and_resumes(

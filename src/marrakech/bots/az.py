@@ -1,4 +1,4 @@
-"""The self-play network as a bot: ``az@weights=FILE.npz[@simulations=N]``.
+"""The self-play network as a bot: ``az@weights=FILE.npz[@simulations=N][@children=B]``.
 
 Plays a network of ``marrakech train`` (:mod:`marrakech.fast.az_network`, format
 ``marrakech-az-1``): with ``simulations`` N > 0 (32 by default) the compiled Gumbel search
@@ -6,6 +6,12 @@ of :mod:`marrakech.fast.gumbel_kernels` with N simulations and no Gumbel noise (
 is the best considered action by prior logit plus its completed Q-value); with 0 the
 legal decision of highest prior logit, no search. Reproducible: no clock, no randomness.
 Needs numpy and numba (the ``fast`` extra).
+
+``children`` chooses whether the search values each new child of a decision by the
+network's value prior (:func:`marrakech.fast.gumbel_kernels.child_values`): by default
+as the network was trained (``--value-prior packaged-children``); ``children=true``
+turns it on for a network trained with the prior at its leaves only, which at four
+players plays markedly better so (docs/environments.md, "Measured: a value prior").
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ class AzBot:
         simulations: int = 32,
         considered: int = 12,
         seconds: float | None = None,
+        children: bool | None = None,
     ) -> None:
         if weights is None:
             raise ValueError(
@@ -56,11 +63,21 @@ class AzBot:
         self.considered = considered
         self.seconds = seconds  # accepted for a uniform interface; a decision is a count
         self.network = _load(str(where.resolve()), where.stat().st_mtime)
-        self._params = self.network.compiled()
+        if children and self.network.prior is None:
+            raise ValueError(
+                f"az: children=true values a decision's children by the network's value "
+                f"prior, and {weights} has none (expected a network of marrakech train "
+                "--value-prior packaged or packaged-children)"
+            )
+        self.children = self.network.prior_children if children is None else children
+        self._params = self.network.compiled(children=self.children)
         self._tree: Any = None
 
     def __repr__(self) -> str:
-        return f"AzBot(weights={self.weights!r}, simulations={self.simulations})"
+        return (
+            f"AzBot(weights={self.weights!r}, simulations={self.simulations}, "
+            f"children={self.children})"
+        )
 
     def check_players(self, players: int) -> None:
         """Refuse a player count the network was not trained for (0: any)."""

@@ -146,12 +146,14 @@ class Network:
     def copy(self) -> Network:
         return Network({k: v.copy() for k, v in self.params.items()}, self.meta, self.prior)
 
-    def compiled(self) -> tuple[npt.NDArray[np.float64], ...]:
+    def compiled(self, children: bool | None = None) -> tuple[npt.NDArray[np.float64], ...]:
         """The parameters as float64 arrays in :data:`PARAMETERS` order, then the value
         prior's weights (zeros for none) and the search's options (``[prior_children]``):
-        what the compiled search takes."""
+        what the compiled search takes. ``children`` overrides :attr:`prior_children`
+        (the search values a decision's new children by the prior only if it has one)."""
         prior = self.prior if self.prior is not None else np.zeros(VALUE_WEIGHTS)
-        options = np.array([1.0 if self.prior_children else 0.0])
+        valued = self.prior_children if children is None else children and self.prior is not None
+        options = np.array([1.0 if valued else 0.0])
         return (
             *(np.ascontiguousarray(self.params[name], dtype=np.float64) for name in PARAMETERS),
             np.ascontiguousarray(prior, dtype=np.float64),
