@@ -10,8 +10,9 @@ Needs numpy and numba (the ``fast`` extra).
 ``children`` chooses whether the search values each new child of a decision by the
 network's value prior (:func:`marrakech.fast.gumbel_kernels.child_values`): by default
 as the network was trained (``--value-prior packaged-children``); ``children=true``
-turns it on for a network trained with the prior at its leaves only, which at four
-players plays markedly better so (docs/environments.md, "Measured: a value prior").
+turns it on for a network trained with the prior at its leaves only, ``false`` off
+(what each gives: docs/environments.md, "Measured: more simulations, and the children
+valued at play time").
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class AzBot:
         self.network = _load(str(where.resolve()), where.stat().st_mtime)
         if children and self.network.prior is None:
             raise ValueError(
-                f"az: children=true values a decision's children by the network's value "
+                "az: children=true values a decision's children by the network's value "
                 f"prior, and {weights} has none (expected a network of marrakech train "
                 "--value-prior packaged or packaged-children)"
             )
