@@ -18,6 +18,12 @@ import json
 from pathlib import Path
 
 
+def _pair(policy: float | None, value: float | None) -> str:
+    """Two losses, or n/a where a line has none (a generation whose training was not
+    logged: its line says why in ``note``)."""
+    return "n/a" if policy is None or value is None else f"{policy:.3f}, {value:.3f}"
+
+
 def table(folder: Path, every: int = 1) -> str:
     lines = [
         json.loads(line) for line in (folder / "log.jsonl").read_text().splitlines() if line.strip()
@@ -42,9 +48,9 @@ def table(folder: Path, every: int = 1) -> str:
             str(line["generation"]),
             str(line["games"]),
             str(line["positions"]),
-            f"{line['policy_loss']:.3f}, {line['value_loss']:.3f}",
-            f"{line['fresh_policy_loss']:.3f}, {line['fresh_value_loss']:.3f}",
-            f"{line['positions_per_cpu_s']:.0f}",
+            _pair(line["policy_loss"], line["value_loss"]),
+            _pair(line["fresh_policy_loss"], line["fresh_value_loss"]),
+            "n/a" if line["positions_per_cpu_s"] is None else f"{line['positions_per_cpu_s']:.0f}",
         ]
         for label in labels:
             row = line["eval"].get(label)
