@@ -454,8 +454,8 @@ def play_all(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
     a thousand games one process of clients would be the bottleneck it measures."""
     # The clients' own full garbage collections would stop their loop as they stop the
     # server's, and count as the server's latency: the clients' process collects as
-    # the server's does (marrakech.web.garbage_collection).
-    from marrakech.web.garbage_collection import tune_for_serving
+    # the server's does (marrakech.web.process_tuning).
+    from marrakech.web.process_tuning import tune_for_serving
 
     tune_for_serving()
     try:

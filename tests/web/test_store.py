@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
 from marrakech.web.store import (
     ActionRow,
+    Append,
     SeatRow,
     StoreConflict,
     StoredGame,
@@ -84,6 +86,57 @@ def test_append_is_conditional_on_the_version(tmp_path: Path) -> None:
         store.append_actions("nope", 0, [ActionRow("R", 1)], "running", False)
     game = store.load_game("g1")
     assert game is not None and [a.token for a in game.actions] == ["L"]
+
+
+def test_a_group_of_appends_commits_many_games_in_four_statements(tmp_path: Path) -> None:
+    # The store's thread lets go of Python's interpreter lock at every statement and
+    # waits to take it back from a busy event loop: a group's statements must not grow
+    # with its games.
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    for number in range(40):
+        store.create_game(a_game(f"g{number}"))
+    statements: list[str] = []
+    store._db.set_trace_callback(statements.append)
+    moves = (ActionRow("L", 1), ActionRow("r2", 1))
+    appends = [Append(f"g{n}", 0, moves, "running", n % 2 == 0, turns=n) for n in range(40)]
+    before = time.time()
+    assert store.append_batch(appends) == [None] * 40
+    store._db.set_trace_callback(None)
+    assert len(statements) == 4, statements  # BEGIN, the games, their actions, COMMIT
+    for number in range(40):
+        game = store.load_game(f"g{number}")
+        assert game is not None and game.version == 2 and game.status == "running"
+        assert [(a.token, a.seat) for a in game.actions] == [("L", 1), ("r2", 1)]
+        assert game.bot_to_move == (number % 2 == 0) and game.turns == number
+        assert all(before <= a.at <= time.time() for a in game.actions)
+
+
+def test_each_append_of_a_group_gets_its_own_outcome(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    for number in range(4):
+        store.create_game(a_game(f"g{number}"))
+    outcomes = store.append_batch(
+        [
+            Append("g0", 0, (ActionRow("L", 1),), "running", False),
+            Append("g1", 3, (ActionRow("L", 1),), "running", False),  # g1 is at 0
+            Append("g2", 0, (ActionRow("L", 1),), "running", False),
+            Append("g2", 1, (ActionRow("r2", 1),), "running", True),  # the same game again
+            Append("nope", 0, (ActionRow("L", 1),), "running", False),
+            Append("g3", 0, (ActionRow("R", 1, at=1234.5),), "running", False),
+        ]
+    )
+    assert [type(outcome).__name__ for outcome in outcomes] == [
+        "NoneType", "StoreConflict", "NoneType", "NoneType", "StoreError", "NoneType"
+    ]  # fmt: skip
+    assert "g1 is at version 0, not 3" in str(outcomes[1])
+    tokens = {}
+    for number in range(4):
+        game = store.load_game(f"g{number}")
+        assert game is not None and game.version == len(game.actions)
+        tokens[game.id] = [a.token for a in game.actions]
+    assert tokens == {"g0": ["L"], "g1": [], "g2": ["L", "r2"], "g3": ["R"]}
+    g3 = store.load_game("g3")
+    assert g3 is not None and g3.actions[0].at == 1234.5
 
 
 def test_claim_seat_once(tmp_path: Path) -> None:

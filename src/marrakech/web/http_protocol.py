@@ -30,8 +30,8 @@ A request's body is read here too (:func:`read_json_body`), within
 :data:`~marrakech.web.protocol.MAX_BODY_BYTES` and only when it says it is JSON.
 
 :class:`ReadyServer` is uvicorn's server as ``marrakech serve`` runs it: once it accepts
-connections it tunes the garbage collector for serving
-(:mod:`marrakech.web.garbage_collection`) and says it is ready.
+connections it tunes the interpreter for serving
+(:mod:`marrakech.web.process_tuning`) and says it is ready.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from starlette.requests import Request
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
-from marrakech.web.garbage_collection import tune_for_serving
+from marrakech.web.process_tuning import tune_for_serving
 from marrakech.web.protocol import MAX_BODY_BYTES, ApiError
 from marrakech.web.security import error_body, security_headers
 

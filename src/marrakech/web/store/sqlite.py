@@ -23,9 +23,11 @@ column name (:class:`sqlite3.Row`).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -226,23 +228,61 @@ class SQLiteStore:
         """Several appends (of any games) in one transaction, each in its own savepoint:
         one commit for all, and each append's fault (:class:`StoreConflict`...) or None.
         If the commit itself fails, every append fails with that error."""
-        outcomes: list[Exception | None] = []
+        together, alone = _together(appends)
         with self._lock:
             try:
                 with self._transaction():
-                    for append in appends:
-                        self._db.execute("SAVEPOINT one")
-                        try:
-                            self._append(append)
-                        except Exception as error:
-                            self._db.execute("ROLLBACK TO one")
-                            outcomes.append(error)
-                        else:
-                            outcomes.append(None)
-                        self._db.execute("RELEASE one")
+                    if not self._append_together([appends[i] for i in together]):
+                        raise _OneByOne
+                    outcomes: list[Exception | None] = [None] * len(appends)
+                    for i in alone:
+                        outcomes[i] = self._append_alone(appends[i])
+                return outcomes
+            except _OneByOne:
+                pass  # a conflict among them: each on its own, to tell which
             except sqlite3.Error as error:
                 return [error] * len(appends)
-        return outcomes
+            try:
+                with self._transaction():
+                    return [self._append_alone(append) for append in appends]
+            except sqlite3.Error as error:
+                return [error] * len(appends)
+
+    def _append_together(self, appends: Sequence[Append]) -> bool:
+        """Append to several games (distinct, none ending) in two statements
+        (:func:`~marrakech.web.store.queries._appends_together`); False, having changed
+        nothing that a rollback keeps, if one game was not at its expected version."""
+        if not appends:
+            return True
+        now = time.time()
+        moves = [
+            [a.game_id, a.version, a.version + len(a.actions), a.status, a.bot_to_move, a.turns]
+            for a in appends
+        ]
+        params = {"moves": json.dumps(moves), "now": now}
+        moved = self._db.execute(Q.move_games.sql, Q.move_games.params(params)).rowcount
+        if moved != len(appends):
+            return False
+        rows = [
+            [a.game_id, a.version + i, row.token, row.seat]
+            for a in appends
+            for i, row in enumerate(a.actions)
+        ]
+        params = {"rows": json.dumps(rows), "now": now}
+        self._db.execute(Q.insert_moved_actions.sql, Q.insert_moved_actions.params(params))
+        return True
+
+    def _append_alone(self, append: Append) -> Exception | None:
+        """One append in a savepoint of its own: its fault, or None."""
+        self._db.execute("SAVEPOINT one")
+        try:
+            self._append(append)
+        except Exception as error:
+            self._db.execute("ROLLBACK TO one")
+            return error
+        finally:
+            self._db.execute("RELEASE one")
+        return None
 
     def _append(self, append: Append) -> None:
         game_id, version, actions = append.game_id, append.version, append.actions
@@ -502,6 +542,22 @@ class SQLiteStore:
 def _game(row: Any, seats: tuple[SeatRow, ...]) -> StoredGame:
     """A games row (read by name) without its actions: a summary."""
     return StoredGame(seats=seats, **game_fields(row))
+
+
+class _OneByOne(Exception):
+    """The appends of a group go one by one after all: one of them conflicts."""
+
+
+def _together(appends: Sequence[Append]) -> tuple[list[int], list[int]]:
+    """The indices of the appends a group commits together (one per game, not ending
+    it, every action at the commit's time) and of those appended alone, after them."""
+    games = Counter(append.game_id for append in appends)
+    together: list[int] = []
+    alone: list[int] = []
+    for i, append in enumerate(appends):
+        plain = append.end is None and not any(row.at for row in append.actions)
+        (together if plain and games[append.game_id] == 1 else alone).append(i)
+    return together, alone
 
 
 class _Transaction:

@@ -1,5 +1,6 @@
-"""The garbage collector of a serving process: full collections spread out, so that they
-do not stop the event loop every few seconds.
+"""A serving process's interpreter, tuned: full garbage collections spread out, so that
+they do not stop the event loop every few seconds, and Python's interpreter lock handed
+to the store's thread within a millisecond rather than five.
 
 CPython frees most objects by reference counting; its cycle collector scans the young
 objects often (cheap) and, once a quarter more objects have lived long since the last
@@ -16,33 +17,47 @@ then what survived it (the modules, the rules' tables, the app) is *frozen* out 
 later scan (:func:`gc.freeze`), and a full collection waits for :data:`FULL_EVERY`
 collections of the middle generation (about ten thousand young ones, each after 700 new
 objects: minutes apart under load, rarer on a quiet server, which makes little garbage),
-so the cyclic garbage that outlived the young collections is still freed::
+so the cyclic garbage that outlived the young collections is still freed.
 
-    >>> import gc
-    >>> from marrakech.web.garbage_collection import FULL_EVERY, tune_for_serving
-    >>> before = gc.get_threshold()
+The SQLite store's thread (:mod:`marrakech.web.store.worker`) lets go of the interpreter
+lock at each statement and needs it back to go on; a busy event loop gives it up only
+when asked to, after the *switch interval* (CPython's default 5 ms). A group commit's
+four statements then waited up to 20 ms, and every action of the group with them.
+:data:`SWITCH_SECONDS` shortens that wait; shorter still (0.5 ms) cost the event loop
+more than it saved (docs/web.md, "Capacity")::
+
+    >>> import gc, sys
+    >>> from marrakech.web.process_tuning import FULL_EVERY, SWITCH_SECONDS, tune_for_serving
+    >>> before, switch = gc.get_threshold(), sys.getswitchinterval()
     >>> tune_for_serving()
     >>> gc.get_threshold()[2] == FULL_EVERY and gc.get_freeze_count() > 0
     True
-    >>> gc.unfreeze(); gc.set_threshold(*before)
+    >>> sys.getswitchinterval() == SWITCH_SECONDS
+    True
+    >>> gc.unfreeze(); gc.set_threshold(*before); sys.setswitchinterval(switch)
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 
 #: Collections of the middle generation between two full collections (CPython's default
 #: is 10, with a full one also waiting for a quarter more long-lived objects).
 FULL_EVERY = 1000
+#: Seconds a thread holds the interpreter lock while another waits for it (CPython's
+#: default is 0.005).
+SWITCH_SECONDS = 0.001
 
 
 def tune_for_serving() -> None:
-    """Freeze what the process holds after its start and spread the full collections
-    out (see the module docstring)."""
+    """Freeze what the process holds after its start, spread the full collections out
+    and shorten the switch interval (see the module docstring)."""
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_EVERY)
+    sys.setswitchinterval(SWITCH_SECONDS)
 
 
-__all__ = ["FULL_EVERY", "tune_for_serving"]
+__all__ = ["FULL_EVERY", "SWITCH_SECONDS", "tune_for_serving"]

@@ -1,28 +1,31 @@
-"""A serving process spreads its full garbage collections out (web/garbage_collection.py):
-under load they stopped the event loop for a third of a second every few seconds."""
+"""A serving process spreads its full garbage collections out (web/process_tuning.py):
+under load they stopped the event loop for a third of a second every few seconds; and
+it hands the interpreter lock to the store's thread within a millisecond."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import socket
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import uvicorn
 
-from marrakech.web.garbage_collection import FULL_EVERY, tune_for_serving
 from marrakech.web.http_protocol import ReadyServer
+from marrakech.web.process_tuning import FULL_EVERY, SWITCH_SECONDS, tune_for_serving
 
 
 @pytest.fixture
 def collector() -> Iterator[None]:
     """The test process's collector as it was, whatever the test did to it."""
-    before = gc.get_threshold()
+    before, switch = gc.get_threshold(), sys.getswitchinterval()
     yield
     gc.unfreeze()
     gc.set_threshold(*before)
+    sys.setswitchinterval(switch)
 
 
 async def empty_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -36,13 +39,16 @@ def test_full_collections_wait_and_the_start_is_frozen(collector: None) -> None:
     assert gc.get_threshold()[:2] == young  # the young collections run as before
     assert gc.get_threshold()[2] == FULL_EVERY > 10  # CPython's default is 10
     assert gc.get_freeze_count() >= len(held)
+    assert sys.getswitchinterval() == SWITCH_SECONDS < 0.005  # CPython's default is 5 ms
 
 
 def test_the_server_tunes_the_collector_before_it_says_it_is_ready(collector: None) -> None:
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[int, int, float]] = []
     server = ReadyServer(
         uvicorn.Config(empty_app, lifespan="off", log_level="warning"),
-        lambda: seen.append((gc.get_threshold()[2], gc.get_freeze_count())),
+        lambda: seen.append(
+            (gc.get_threshold()[2], gc.get_freeze_count(), sys.getswitchinterval())
+        ),
     )
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -61,5 +67,5 @@ def test_the_server_tunes_the_collector_before_it_says_it_is_ready(collector: No
     finally:
         listener.close()
     assert len(seen) == 1
-    threshold, frozen = seen[0]
-    assert threshold == FULL_EVERY and frozen > 0
+    threshold, frozen, switch = seen[0]
+    assert threshold == FULL_EVERY and frozen > 0 and switch == SWITCH_SECONDS
