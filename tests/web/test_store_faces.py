@@ -155,6 +155,51 @@ async def test_an_append_is_answered_only_once_committed_and_close_ends_the_thre
     assert not any(t.name.startswith("marrakech-store") for t in threading.enumerate())
 
 
+@in_fresh_loop
+async def test_the_calls_that_waited_go_together_without_the_loops_help(tmp_path: Path) -> None:
+    """Once a batch is done, the thread takes every call that waited as the next batch
+    at once: it does not wait for the event loop to hear about the batch before (under
+    load each such step costs the loop's turn, milliseconds; docs/web.md "Capacity")."""
+    entered, release, second = threading.Event(), threading.Event(), threading.Event()
+    batches: list[list[str]] = []
+
+    class Gated(SQLiteStore):
+        def append_batch(self, appends: Any) -> Any:
+            batches.append([append.game_id for append in appends])
+            if len(batches) == 1:
+                entered.set()
+                release.wait(10)
+            else:
+                second.set()
+            return super().append_batch(appends)
+
+    worker = StoreWorker.over(Gated(tmp_path / "games.sqlite3"))
+    try:
+        for game_id in ("g1", "g2", "g3"):
+            await worker.create_game(a_game(game_id))
+        moves = [
+            asyncio.ensure_future(
+                worker.append_actions("g1", 0, [ActionRow("L", 1)], "running", False)
+            )
+        ]
+        await asyncio.to_thread(entered.wait)  # the first batch is in the thread
+        moves += [
+            asyncio.ensure_future(
+                worker.append_actions(game_id, 0, [ActionRow("L", 1)], "running", False)
+            )
+            for game_id in ("g2", "g3")
+        ]
+        await asyncio.sleep(0)  # the two are made: they wait behind the first
+        release.set()
+        # This coroutine holds the loop: no callback of the loop runs meanwhile.
+        assert second.wait(10), "the calls that waited were not taken"
+        assert batches == [["g1"], ["g2", "g3"]]
+        await asyncio.gather(*moves)
+    finally:
+        release.set()
+        await worker.close()
+
+
 def _stored(path: Path) -> list[tuple[str, str]]:
     """The actions committed in the file, read by a connection of their own."""
     with contextlib.closing(sqlite3.connect(path)) as db:

@@ -3,10 +3,11 @@
 :class:`StoreWorker` is the :class:`~marrakech.web.store.GameStore` the server uses on
 an SQLite file: the asynchronous face of the synchronous
 :class:`~marrakech.web.store.sqlite.SQLiteStore`. Every call runs in one thread, in the
-order the calls were made. Calls made while the thread is busy are handed over
-together, in one trip, and the appends among them are committed together (group commit:
-one transaction, a savepoint each), so under load a commit serves many moves; each
-caller still hears back only once its actions are committed::
+order the calls were made. Calls made while the thread is busy wait, and it then takes
+them all at once, the appends among them committed together (group commit: one
+transaction, :meth:`~marrakech.web.store.sqlite.SQLiteStore.append_batch`), so under
+load a commit serves many moves; each caller still hears back only once its actions are
+committed::
 
     >>> import asyncio, threading
     >>> from marrakech.web.store.sqlite import SQLiteStore
@@ -49,9 +50,9 @@ from marrakech.web.store.sqlite import SQLiteStore
 P = ParamSpec("P")
 T = TypeVar("T")
 
-#: A call waiting for the store's thread (a function, or an append to group), and where
-#: its result goes.
-_Call = tuple["Callable[[], Any] | Append", "asyncio.Future[Any]"]
+#: A call for the store's thread (a function, or an append to group): the event loop
+#: that waits, the call, and where its result goes.
+_Job = tuple[asyncio.AbstractEventLoop, "Callable[[], Any] | Append", "asyncio.Future[Any]"]
 
 
 def _run_calls(store: SQLiteStore, calls: list[Callable[[], Any] | Append]) -> list[Any]:
@@ -80,8 +81,17 @@ def _run_calls(store: SQLiteStore, calls: list[Callable[[], Any] | Append]) -> l
 
 
 class _StoreThread:
-    """The store's own thread: runs each batch of calls (:func:`_run_calls`) in order
-    and hands the outcomes back to the event loop that asked.
+    """The store's own thread: runs the calls in the order they came and hands each
+    outcome back to the event loop that asked.
+
+    A call goes to the thread's queue at once. Whenever the thread is free it takes
+    *everything* waiting as one batch (:func:`_run_calls`: its appends share one commit)
+    and answers each loop once for the whole batch, so the calls that came while it
+    worked go together next, without waiting for their loop to hear about the batch
+    before. Under load an event loop's turn lasts milliseconds, and each step from a
+    callback or a task to the next waits for a turn: a task on the loop gathering the
+    batches and waiting for each made a move wait about two turns more (docs/web.md,
+    "Capacity").
 
     A thread of its own rather than a one-thread ``ThreadPoolExecutor``: the executor's
     futures, their wrapping into the loop's and its idle-thread bookkeeping cost the
@@ -91,22 +101,28 @@ class _StoreThread:
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        #: Calls in the batch the thread runs now.
+        self.running = 0
         # A daemon: a server that exits without closing its store is not held up; a
         # batch cut short there was never answered (nothing acknowledged is lost).
         self._thread = threading.Thread(target=self._serve, name="marrakech-store", daemon=True)
         self._thread.start()
         self._stopped = False
 
-    def run(
-        self, loop: asyncio.AbstractEventLoop, calls: list[Callable[[], Any] | Append]
-    ) -> asyncio.Future[list[Any]]:
-        """The outcomes of ``calls`` (:func:`_run_calls`), once the thread ran them."""
-        future: asyncio.Future[list[Any]] = loop.create_future()
+    def submit(self, call: Callable[[], Any] | Append) -> asyncio.Future[Any]:
+        """The outcome of ``call``, once the thread ran it (on the running loop)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
         if self._stopped:
             future.set_exception(RuntimeError("the store's thread has stopped"))
         else:
-            self._jobs.put((loop, calls, future))
+            self._jobs.put((loop, call, future))
         return future
+
+    @property
+    def waiting(self) -> int:
+        """Calls waiting for the thread."""
+        return self._jobs.qsize()
 
     def stop(self) -> None:
         """Stop the thread once the calls before are run (and wait for it)."""
@@ -115,35 +131,49 @@ class _StoreThread:
         self._thread.join()
 
     def _serve(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            loop, calls, future = job
+        stopping = False
+        while not stopping and (job := self._jobs.get()) is not None:
+            batch = [job]
+            while True:  # everything waiting goes with it
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stopping = True  # after this batch
+                    break
+                batch.append(job)
+            self.running = len(batch)
             try:
-                outcomes: list[Any] | BaseException = _run_calls(self.store, calls)
+                outcomes: list[Any] = _run_calls(self.store, [call for _, call, _ in batch])
             except BaseException as error:  # _run_calls catches each call's own errors
-                outcomes = error
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-                loop.call_soon_threadsafe(_settle, future, outcomes)
+                outcomes = [error] * len(batch)
+            self.running = 0
+            answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+            for (loop, _, future), outcome in zip(batch, outcomes, strict=True):
+                answers.setdefault(loop, []).append((future, outcome))
+            for loop, answered in answers.items():
+                # A closed loop: nobody waits any more.
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(_answer, answered)
 
 
-#: A batch for the store's thread: the loop that waits, the calls, where the outcomes go.
-_Job = tuple[
-    asyncio.AbstractEventLoop, list["Callable[[], Any] | Append"], "asyncio.Future[list[Any]]"
-]
-
-
-def _settle(future: asyncio.Future[list[Any]], outcomes: list[Any] | BaseException) -> None:
-    """On the loop: give the waiting batch its outcomes (unless it stopped waiting)."""
-    if future.done():
-        return
-    if isinstance(outcomes, BaseException):
-        future.set_exception(outcomes)
-    else:
-        future.set_result(outcomes)
+def _answer(answered: list[tuple[asyncio.Future[Any], Any]]) -> None:
+    """On the loop that asked: each call's outcome to its future (unless its caller
+    stopped waiting). A call's exception comes back as its outcome."""
+    for future, outcome in answered:
+        if future.done():
+            continue
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
 
 
 class StoreWorker(GameStore):
     """An SQLite store as the server's asynchronous :class:`GameStore`: its blocking
-    calls run in the store's own thread, in order; appends are group-committed.
+    calls run in the store's own thread, in order; appends are group-committed
+    (:class:`_StoreThread`).
 
     Make one with :meth:`over` (mypy counts the methods made from the protocol, below,
     as missing from the class itself, so it refuses ``StoreWorker(store)``).
@@ -152,11 +182,6 @@ class StoreWorker(GameStore):
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
         self._thread = _StoreThread(store)
-        # By event loop: a server runs one, but tests run the app from several (a
-        # ``TestClient`` per address), and a loop's futures are settled on that loop only
-        # (a batch drained on another loop left its caller waiting for ever).
-        self._calls: dict[asyncio.AbstractEventLoop, list[_Call]] = {}
-        self._tasks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 
     @classmethod
     def over(cls, store: SQLiteStore) -> StoreWorker:
@@ -165,38 +190,8 @@ class StoreWorker(GameStore):
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)`` in the store's thread; its result or exception."""
-        result: T = await self._submit(functools.partial(function, *args, **kwargs))
+        result: T = await self._thread.submit(functools.partial(function, *args, **kwargs))
         return result
-
-    def _submit(self, call: Callable[[], Any] | Append) -> asyncio.Future[Any]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._calls.setdefault(loop, []).append((call, future))
-        if loop not in self._tasks:
-            self._tasks[loop] = loop.create_task(self._drain(loop))
-        return future
-
-    async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
-        try:
-            while batch := self._calls.pop(loop, None):
-                calls = [call for call, _ in batch]
-                try:
-                    outcomes = await self._thread.run(loop, calls)
-                except asyncio.CancelledError:
-                    for _, future in batch:
-                        future.cancel()
-                    raise
-                except Exception as error:  # the thread is gone (shut down)...
-                    outcomes = [error] * len(batch)
-                for (_, future), value in zip(batch, outcomes, strict=True):
-                    if future.done():
-                        continue
-                    if isinstance(value, Exception):
-                        future.set_exception(value)
-                    else:
-                        future.set_result(value)
-        finally:
-            self._tasks.pop(loop, None)
 
     # -- GameStore: what the thread cannot simply forward ------------------------------
 
@@ -211,7 +206,7 @@ class StoreWorker(GameStore):
         end: GameEnd | None = None,
     ) -> None:
         # Not run alone: consecutive appends are committed together (_run_calls).
-        await self._submit(
+        await self._thread.submit(
             Append(game_id, version, tuple(actions), status, bot_to_move, turns, end)
         )
 
@@ -222,12 +217,12 @@ class StoreWorker(GameStore):
     @property
     def busy(self) -> int:
         """1 while the thread runs calls, else 0 (the metrics' pool of one)."""
-        return 1 if self._tasks else 0
+        return 1 if self._thread.running else 0
 
     @property
     def waiting(self) -> int:
         """Calls waiting for the thread."""
-        return sum(len(calls) for calls in self._calls.values())
+        return self._thread.waiting
 
     async def close(self) -> None:
         """Close the store (in its thread, after the calls before) and stop the thread."""
