@@ -8,6 +8,10 @@ of the bytes received and hands each text message to the one waiting for it; it 
 pings and close frames and masks what it sends, as a client must. It checks the
 server's handshake answer (``101`` and ``Sec-WebSocket-Accept``) and nothing else.
 
+Each message keeps the moment its last bytes were read (:attr:`LightSocket.received_at`
+after :meth:`~LightSocket.recv`), so that a load tool times the server's answer, not
+how long its own task, sharing one loop with thousands of others, took to get to it.
+
 Errors are :class:`OSError`\\ s (a connection refused, reset or closed, a handshake
 refused: :class:`Refused`), so a client reconnecting on ``OSError`` handles them all.
 """
@@ -20,6 +24,7 @@ import hashlib
 import os
 import random
 import ssl
+import time
 from collections import deque
 from types import TracebackType
 from typing import cast
@@ -70,7 +75,9 @@ class LightSocket(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._buffer = bytearray()
         self._fragments: list[bytes] = []
-        self._messages: deque[str] = deque()
+        self._messages: deque[tuple[float, str]] = deque()
+        #: When the message :meth:`recv` returned last was read (``time.perf_counter``).
+        self.received_at = 0.0
         self._waiter: asyncio.Future[None] | None = None
         self._closed: Exception | None = None
         self._open = False
@@ -103,7 +110,8 @@ class LightSocket(asyncio.Protocol):
                 await self._waiter
             finally:
                 self._waiter = None
-        return self._messages.popleft()
+        self.received_at, text = self._messages.popleft()
+        return text
 
     async def send(self, text: str) -> None:
         """Send a text message (:class:`Closed` if the connection is gone)."""
@@ -186,7 +194,8 @@ class LightSocket(asyncio.Protocol):
             if final:
                 data = b"".join(self._fragments)
                 self._fragments = []
-                self._messages.append(data.decode("utf-8", errors="replace"))
+                text = data.decode("utf-8", errors="replace")
+                self._messages.append((time.perf_counter(), text))
                 self._wake()
         elif opcode == _PING:
             self._transport.write(frame(_PONG, payload, self._rng))

@@ -252,7 +252,8 @@ class Seat:
                 continue
             version = message["version"]
             if waiting_since is not None and version > waiting_for:
-                totals.latencies.append(time.perf_counter() - waiting_since)
+                # From the action's sending to the update's reading off the socket.
+                totals.latencies.append(ws.received_at - waiting_since)
                 totals.latency_at.append(time.monotonic())
                 waiting_since = None
             state = next_state(state, message)
