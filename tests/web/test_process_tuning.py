@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 
 from marrakech.web.http_protocol import ReadyServer
-from marrakech.web.process_tuning import FULL_EVERY, SWITCH_SECONDS, tune_for_serving
+from marrakech.web.process_tuning import FULL_EVERY, SWITCH_SECONDS, YOUNG_EVERY, tune_for_serving
 
 
 @pytest.fixture
@@ -33,10 +33,11 @@ async def empty_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 def test_full_collections_wait_and_the_start_is_frozen(collector: None) -> None:
-    young = gc.get_threshold()[:2]
+    middle = gc.get_threshold()[1]
     held = [[index] for index in range(10_000)]  # long-lived objects, as a start leaves
     tune_for_serving()
-    assert gc.get_threshold()[:2] == young  # the young collections run as before
+    assert gc.get_threshold()[:2] == (YOUNG_EVERY, middle)
+    assert YOUNG_EVERY > 700  # CPython's default: an action's objects outlived it
     assert gc.get_threshold()[2] == FULL_EVERY > 10  # CPython's default is 10
     assert gc.get_freeze_count() >= len(held)
     assert sys.getswitchinterval() == SWITCH_SECONDS < 0.005  # CPython's default is 5 ms
