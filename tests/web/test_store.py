@@ -139,6 +139,26 @@ def test_each_append_of_a_group_gets_its_own_outcome(tmp_path: Path) -> None:
     assert g3 is not None and g3.actions[0].at == 1234.5
 
 
+def test_a_refused_action_in_a_group_fails_its_append_only(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "games.sqlite3")
+    for number in range(2):
+        store.create_game(a_game(f"g{number}"))
+    # A damaged game: an action stored past its version, which the next append collides with.
+    store._db.execute(
+        "INSERT INTO actions (game_id, number, token, seat, at) VALUES ('g1', 0, 'L', 1, 0)"
+    )
+    outcomes = store.append_batch(
+        [
+            Append("g0", 0, (ActionRow("L", 1),), "running", False),
+            Append("g1", 0, (ActionRow("R", 1),), "running", False),
+        ]
+    )
+    assert outcomes[0] is None and isinstance(outcomes[1], sqlite3.IntegrityError)
+    g0 = store.load_game("g0")
+    assert g0 is not None and [a.token for a in g0.actions] == ["L"]
+    assert [game.version for game in store.summaries(["g1"])] == [0]
+
+
 def test_claim_seat_once(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "games.sqlite3")
     store.create_game(a_game())

@@ -225,9 +225,14 @@ class SQLiteStore:
             self._append(Append(game_id, version, tuple(actions), status, bot_to_move, turns, end))
 
     def append_batch(self, appends: Sequence[Append]) -> list[Exception | None]:
-        """Several appends (of any games) in one transaction, each in its own savepoint:
-        one commit for all, and each append's fault (:class:`StoreConflict`...) or None.
-        If the commit itself fails, every append fails with that error."""
+        """Several appends (of any games) in one transaction: one commit for all, and
+        each append's fault (:class:`StoreConflict`...) or None. If the commit itself
+        fails, every append fails with that error.
+
+        The appends of distinct games that do not end them go in two statements for all
+        (:meth:`_append_together`), the others each in a savepoint of its own after
+        them; if one of the first is refused, the whole group is rolled back and made
+        again one append per savepoint, so that only that one fails."""
         together, alone = _together(appends)
         with self._lock:
             try:
@@ -250,8 +255,9 @@ class SQLiteStore:
 
     def _append_together(self, appends: Sequence[Append]) -> bool:
         """Append to several games (distinct, none ending) in two statements
-        (:func:`~marrakech.web.store.queries._appends_together`); False, having changed
-        nothing that a rollback keeps, if one game was not at its expected version."""
+        (:func:`~marrakech.web.store.queries._appends_together`); False if one game was
+        not at its expected version or one action was refused (the caller then rolls
+        back what was written)."""
         if not appends:
             return True
         now = time.time()
@@ -269,7 +275,10 @@ class SQLiteStore:
             for i, row in enumerate(a.actions)
         ]
         params = {"rows": json.dumps(rows), "now": now}
-        self._db.execute(Q.insert_moved_actions.sql, Q.insert_moved_actions.params(params))
+        try:
+            self._db.execute(Q.insert_moved_actions.sql, Q.insert_moved_actions.params(params))
+        except sqlite3.IntegrityError:  # a game's actions past its version: whose, alone
+            return False
         return True
 
     def _append_alone(self, append: Append) -> Exception | None:
