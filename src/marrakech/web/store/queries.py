@@ -138,13 +138,7 @@ class Queries:
         if postgres:
             moved.append(g.c.owner == P("instance"))
         move = update(g).where(*moved)
-        move = move.values(
-            version=P("next"),
-            status=P("new_status"),
-            bot_to_move=P("bot"),
-            updated=P("now"),
-            turns=P("new_turns"),
-        )
+        move = move.values(_moved_on(P("next"), P("new_status"), P("bot"), P("new_turns")))
         self.move_game = self._compile(move)
         if postgres:
             self.append = self._compile(_append_and_notify(move))
@@ -523,6 +517,18 @@ def owner_alive() -> ColumnElement[bool]:
     return exists().where(instances.c.id == games.c.owner, instances.c.alive_until > func.now())
 
 
+def _moved_on(version: Any, status: Any, bot: Any, turns: Any) -> dict[str, Any]:
+    """What an append writes in its game's row (one game's or a group's): the new
+    version, status, whether a bot moves next, the player-turn number, at ``now``."""
+    return {
+        "version": version,
+        "status": status,
+        "bot_to_move": bot,
+        "updated": P("now"),
+        "turns": turns,
+    }
+
+
 def _json_rows(name: str, *fields: tuple[str, Any]) -> Any:
     """The rows of the JSON array of arrays in parameter ``name``, as a subquery of the
     named, typed columns ``fields`` (SQLite's ``json_each``)."""
@@ -556,13 +562,7 @@ def _appends_together() -> tuple[ClauseElement, ClauseElement]:
     move = (
         update(games)
         .where(games.c.id == moves.c.id, games.c.version == moves.c.at_version)
-        .values(
-            version=moves.c.next,
-            status=moves.c.new_status,
-            bot_to_move=moves.c.bot,
-            updated=P("now"),
-            turns=moves.c.new_turns,
-        )
+        .values(_moved_on(moves.c.next, moves.c.new_status, moves.c.bot, moves.c.new_turns))
     )
     rows = _json_rows(
         "rows", ("game_id", Text), ("number", Integer), ("token", Text), ("seat", SmallInteger)
