@@ -114,6 +114,87 @@ async def test_appends_are_conditional_and_batched_alone(open_store: Callable[..
 
 
 @in_fresh_loop
+async def test_each_append_of_a_group_gets_its_own_outcome(
+    open_store: Callable[..., Any],
+) -> None:
+    store = await open_store()
+    for number in range(4):
+        await store.create_game(a_game(f"g{number}"))
+        await _own(store, f"g{number}")
+    # Gathered, they reach the store while none is written: one group.
+    outcomes = await asyncio.gather(
+        store.append_actions("g0", 0, [ActionRow("L", 1)], "running", False),
+        store.append_actions("g1", 3, [ActionRow("L", 1)], "running", False),  # g1 is at 0
+        store.append_actions("g2", 0, [ActionRow("L", 1)], "running", False),
+        store.append_actions("g2", 1, [ActionRow("r2", 1)], "running", True),  # g2 again
+        store.append_actions("nope", 0, [ActionRow("L", 1)], "running", False),
+        store.append_actions("g3", 0, [ActionRow("R", 1), ActionRow("r1", 1)], "running", True),
+        return_exceptions=True,
+    )
+    assert [type(outcome).__name__ for outcome in outcomes] == [
+        "NoneType", "StoreConflict", "NoneType", "NoneType", "StoreError", "NoneType"
+    ]  # fmt: skip
+    assert "g1 is at version 0, not 3" in str(outcomes[1])
+    tokens = {}
+    for game in await store.summaries([f"g{number}" for number in range(4)]):
+        tokens[game.id] = game.version
+    assert tokens == {"g0": 1, "g1": 0, "g2": 2, "g3": 2}
+    g2, g3 = await store.load_game("g2"), await store.load_game("g3")
+    assert g2 is not None and [a.token for a in g2.actions] == ["L", "r2"] and g2.bot_to_move
+    assert g3 is not None and [(a.token, a.seat) for a in g3.actions] == [("R", 1), ("r1", 1)]
+    await store.close()
+
+
+@in_fresh_loop
+async def test_a_group_of_appends_is_one_statement_and_one_notice_a_game(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # PostgreSQL: psycopg's work for each statement runs on the event loop, so a group's
+    # statements must not grow with its games; each game moved is still announced.
+    import psycopg
+
+    from marrakech.web.store.postgres import GAMES_CHANNEL, PostgresStore, notice
+
+    store = await PostgresStore.open(pg_url)
+    store.instance = "owner"
+    for number in range(40):
+        await store.create_game(a_game(f"g{number}"))
+        await _own(store, f"g{number}")
+    listener = await psycopg.AsyncConnection.connect(pg_url, autocommit=True)
+    await listener.execute(f"LISTEN {GAMES_CHANNEL}")
+    statements: list[str] = []
+    execute = psycopg.AsyncConnection.execute
+
+    async def counted(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        statements.append(str(query))
+        return await execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", counted)
+    moves = [ActionRow("L", 1), ActionRow("r2", 1)]
+    before = time.time()
+    await asyncio.gather(
+        *(
+            store.append_actions(f"g{n}", 0, moves, "running", n % 2 == 0, turns=n)
+            for n in range(40)
+        )
+    )
+    monkeypatch.undo()
+    assert len(statements) == 1, statements
+    for number in range(40):
+        game = await store.load_game(f"g{number}")
+        assert game is not None and game.version == 2 and game.status == "running"
+        assert [(a.token, a.seat) for a in game.actions] == [("L", 1), ("r2", 1)]
+        assert game.bot_to_move == (number % 2 == 0) and game.turns == number
+        assert all(before <= a.at <= time.time() for a in game.actions)
+    heard = []
+    async for note in listener.notifies(timeout=5.0, stop_after=40):
+        heard.append(note.payload)
+    assert sorted(heard) == sorted(notice(f"g{n}", 2, "owner", moves) for n in range(40))
+    await listener.close()
+    await store.close()
+
+
+@in_fresh_loop
 async def test_claim_seat_once(open_store: Callable[..., Any]) -> None:
     store = await open_store()
     await store.create_game(a_game())

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -265,6 +266,24 @@ class Append:
     bot_to_move: bool
     turns: int = 0
     end: GameEnd | None = None
+
+
+def group_appends(appends: Sequence[Append]) -> tuple[list[int], list[int]]:
+    """The indices of the appends a store's group commit writes together, in a few
+    statements for all (one per game, not ending it, every action at the commit's
+    time), and of those it writes one at a time, after them and in their order.
+
+    >>> plain = Append("g1", 0, (ActionRow("L", 0),), "running", False)
+    >>> group_appends([plain, Append("g2", 0, (), "running", False), plain])
+    ([1], [0, 2])
+    """
+    games = Counter(append.game_id for append in appends)
+    together: list[int] = []
+    alone: list[int] = []
+    for i, append in enumerate(appends):
+        plain = append.end is None and not any(row.at for row in append.actions)
+        (together if plain and games[append.game_id] == 1 else alone).append(i)
+    return together, alone
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,11 @@ each game's room (``games.owner``) and the instances' heartbeats (``instances``,
 - **Asynchronous and pooled**: psycopg's ``AsyncConnectionPool``; no call blocks the
   event loop.
 - **Group commit**: appends that arrive while one batch is being written go together
-  in the next, in one transaction and one round trip (pipeline mode). Each append is one
-  statement that changes nothing unless the game is at the expected version and this
-  instance owns it, so one refused append never undoes the others; each caller hears
-  back only once the transaction committed.
+  in the next, in one transaction and one round trip (pipeline mode): the appends of
+  distinct games in one statement for all, any other one statement each. An append
+  changes nothing unless the game is at the expected version and this instance owns
+  it, so one refused append never undoes the others; each caller hears back only once
+  the transaction committed.
 - **Notified at commit**: each append sends ``NOTIFY`` (in the same transaction) with
   the game, its new version and the actions, so followers relay exactly what was stored.
 - **Schema created and migrated automatically** (:func:`marrakech.web.store.migrations.upgrade`,
@@ -54,6 +55,7 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+    group_appends,
 )
 from marrakech.web.store.chat_queries import ChatQueries
 from marrakech.web.store.migrations import MIGRATION_LOCK, upgrade
@@ -241,23 +243,36 @@ class PostgresStore:
 
     async def _append_batch(self, appends: list[Append]) -> list[Exception | None]:
         """Write appends in one transaction and one round trip: each one's fault
-        (:class:`StoreConflict`) or None. An append that ends a game goes in a
-        transaction of its own, with its places and ratings (:func:`end_game_async`)."""
-        if any(append.end is not None for append in appends):
-            return [
-                await self._append_end(append)
-                if append.end is not None
-                else (await self._append_batch([append]))[0]
-                for append in appends
-            ]
-        now = time.time()
-        async with self.pool.connection() as conn:
-            async with conn.transaction(), conn.pipeline():
-                cursors = [await conn.execute(Q.append.sql, self._params(a, now)) for a in appends]
-            applied = [bool(await cursor.fetchall()) for cursor in cursors]
-            outcomes: list[Exception | None] = []
-            for append, done in zip(appends, applied, strict=True):
-                outcomes.append(None if done else await self._conflict(conn, append))
+        (:class:`StoreConflict`) or None. The appends of distinct games go in one
+        statement for all (``Q.append_many``), the others one statement each after it,
+        in their order (:func:`~marrakech.web.store.group_appends`); an append that ends
+        a game goes last, in a transaction of its own with its places and ratings
+        (:func:`end_game_async`)."""
+        together, alone = group_appends(appends)
+        ends = [i for i in alone if appends[i].end is not None]
+        alone = [i for i in alone if appends[i].end is None]
+        outcomes: list[Exception | None] = [None] * len(appends)
+        if together or alone:
+            now = time.time()
+            async with self.pool.connection() as conn:
+                async with conn.transaction(), conn.pipeline():
+                    many = None
+                    if together:
+                        params = self._many_params([appends[i] for i in together], now)
+                        many = await conn.execute(Q.append_many.sql, params)
+                    cursors = [
+                        await conn.execute(Q.append.sql, self._params(appends[i], now))
+                        for i in alone
+                    ]
+                moved = set() if many is None else {row[0] for row in await many.fetchall()}
+                applied = {i: appends[i].game_id in moved for i in together}
+                for i, cursor in zip(alone, cursors, strict=True):
+                    applied[i] = bool(await cursor.fetchall())
+                for i in sorted(applied):
+                    if not applied[i]:
+                        outcomes[i] = await self._conflict(conn, appends[i])
+        for i in ends:
+            outcomes[i] = await self._append_end(appends[i])
         return outcomes
 
     async def _append_end(self, append: Append) -> Exception | None:
@@ -297,6 +312,32 @@ class PostgresStore:
                 "seats": [row.seat for row in append.actions],
                 "channel": GAMES_CHANNEL,
                 "notice": notice(append.game_id, version, self.instance, append.actions),
+            }
+        )
+
+    def _many_params(self, appends: list[Append], now: float) -> dict[str, Any]:
+        """``Q.append_many``'s parameters: appends of distinct games, none ending one."""
+        nexts = [a.version + len(a.actions) for a in appends]
+        rows = [(a.game_id, a.version + i, row) for a in appends for i, row in enumerate(a.actions)]
+        return Q.append_many.params(
+            {
+                "ids": [a.game_id for a in appends],
+                "at_versions": [a.version for a in appends],
+                "nexts": nexts,
+                "statuses": [a.status for a in appends],
+                "bots": [a.bot_to_move for a in appends],
+                "turns": [a.turns for a in appends],
+                "notices": [
+                    notice(a.game_id, version, self.instance, a.actions)
+                    for a, version in zip(appends, nexts, strict=True)
+                ],
+                "row_games": [game_id for game_id, _, _ in rows],
+                "numbers": [number for _, number, _ in rows],
+                "tokens": [row.token for _, _, row in rows],
+                "seats": [row.seat for _, _, row in rows],
+                "now": now,
+                "instance": self.instance,
+                "channel": GAMES_CHANNEL,
             }
         )
 

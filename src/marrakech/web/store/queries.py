@@ -142,6 +142,7 @@ class Queries:
         self.move_game = self._compile(move)
         if postgres:
             self.append = self._compile(_append_and_notify(move))
+            self.append_many = self._compile(_appends_together_and_notify())
         else:
             self.move_games, self.insert_moved_actions = (
                 self._compile(statement) for statement in _appends_together()
@@ -572,6 +573,66 @@ def _appends_together() -> tuple[ClauseElement, ClauseElement]:
         select(rows.c.game_id, rows.c.number, rows.c.token, rows.c.seat, P("now")),
     )
     return move, add
+
+
+def _appends_together_and_notify() -> ClauseElement:
+    """PostgreSQL's appends of many games in one statement (the PostgreSQL store's group
+    commit): move each game on from its expected version when this instance owns it
+    (parameters ``ids``, ``at_versions``, ``nexts``, ``statuses``, ``bots``, ``turns``,
+    ``notices``: one item per game), insert the actions of the games that moved
+    (``row_games``, ``numbers``, ``tokens``, ``seats``: one item per action) and
+    ``NOTIFY`` each; the ids of the games that moved come back.
+
+    One statement rather than one per game in a pipeline: psycopg's work for each
+    statement, on the event loop, was a third of an instance's time under load."""
+    moves = (
+        func.unnest(
+            *(
+                cast(P(name), ARRAY(kind))
+                for name, kind in (
+                    ("ids", Text),
+                    ("at_versions", Integer),
+                    ("nexts", Integer),
+                    ("statuses", Text),
+                    ("bots", Boolean),
+                    ("turns", Integer),
+                    ("notices", Text),
+                )
+            )
+        )
+        .table_valued("id", "at_version", "next", "new_status", "bot", "new_turns", "notice")
+        .render_derived(name="m")
+    )
+    moved = (
+        update(games)
+        .where(
+            games.c.id == moves.c.id,
+            games.c.version == moves.c.at_version,
+            games.c.owner == P("instance"),
+        )
+        .values(_moved_on(moves.c.next, moves.c.new_status, moves.c.bot, moves.c.new_turns))
+        .returning(games.c.id, moves.c.notice)
+        .cte("moved")
+    )
+    rows = (
+        func.unnest(
+            cast(P("row_games"), ARRAY(Text)),
+            cast(P("numbers"), ARRAY(Integer)),
+            cast(P("tokens"), ARRAY(Text)),
+            cast(P("seats"), ARRAY(SmallInteger)),
+        )
+        .table_valued("game_id", "number", "token", "seat")
+        .render_derived(name="r")
+    )
+    added = insert(actions).from_select(
+        ["game_id", "number", "token", "seat", "at"],
+        select(rows.c.game_id, rows.c.number, rows.c.token, rows.c.seat, P("now"))
+        .select_from(rows)
+        .join(moved, moved.c.id == rows.c.game_id),
+    )
+    return select(moved.c.id, func.pg_notify(P("channel"), moved.c.notice)).add_cte(
+        added.cte("added")
+    )
 
 
 def _append_and_notify(move: Any) -> ClauseElement:

@@ -27,7 +27,6 @@ import json
 import sqlite3
 import threading
 import time
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -52,6 +51,7 @@ from marrakech.web.store import (
     StoredGame,
     StoreError,
     Usage,
+    group_appends,
 )
 from marrakech.web.store.chat_queries import ChatQueries
 from marrakech.web.store.migrations import upgrade
@@ -233,7 +233,7 @@ class SQLiteStore:
         (:meth:`_append_together`), the others each in a savepoint of its own after
         them; if one of the first is refused, the whole group is rolled back and made
         again one append per savepoint, so that only that one fails."""
-        together, alone = _together(appends)
+        together, alone = group_appends(appends)
         with self._lock:
             try:
                 with self._transaction():
@@ -555,18 +555,6 @@ def _game(row: Any, seats: tuple[SeatRow, ...]) -> StoredGame:
 
 class _OneByOne(Exception):
     """The appends of a group go one by one after all: one of them conflicts."""
-
-
-def _together(appends: Sequence[Append]) -> tuple[list[int], list[int]]:
-    """The indices of the appends a group commits together (one per game, not ending
-    it, every action at the commit's time) and of those appended alone, after them."""
-    games = Counter(append.game_id for append in appends)
-    together: list[int] = []
-    alone: list[int] = []
-    for i, append in enumerate(appends):
-        plain = append.end is None and not any(row.at for row in append.actions)
-        (together if plain and games[append.game_id] == 1 else alone).append(i)
-    return together, alone
 
 
 class _Transaction:
