@@ -255,7 +255,7 @@ class SQLiteStore:
 
     def _append_together(self, appends: Sequence[Append]) -> bool:
         """Append to several games (distinct, none ending) in two statements
-        (:func:`~marrakech.web.store.queries._appends_together`); False if one game was
+        (:func:`~marrakech.web.store.append_queries.appends_together`); False if one game was
         not at its expected version or one action was refused (the caller then rolls
         back what was written)."""
         if not appends:
