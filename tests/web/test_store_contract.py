@@ -195,6 +195,35 @@ async def test_a_group_of_appends_is_one_statement_and_one_notice_a_game(
 
 
 @in_fresh_loop
+async def test_a_refused_action_in_a_group_fails_its_append_only(pg_url: str) -> None:
+    # PostgreSQL (SQLite's in tests/web/test_store.py): the group's one statement fails
+    # as a whole, so each append goes again alone and only the damaged game's fails.
+    import psycopg
+
+    from marrakech.web.store.postgres import PostgresStore
+
+    store = await PostgresStore.open(pg_url)
+    store.instance = "owner"
+    for game_id in ("g0", "g1"):
+        await store.create_game(a_game(game_id))
+        await _own(store, game_id)
+    async with store.pool.connection() as conn:  # an action past g1's version
+        await conn.execute(
+            "INSERT INTO actions (game_id, number, token, seat, at) VALUES ('g1', 0, 'L', 1, 0)"
+        )
+    outcomes = await asyncio.gather(
+        store.append_actions("g0", 0, [ActionRow("L", 1)], "running", False),
+        store.append_actions("g1", 0, [ActionRow("R", 1)], "running", False),
+        return_exceptions=True,
+    )
+    assert outcomes[0] is None and isinstance(outcomes[1], psycopg.IntegrityError)
+    g0 = await store.load_game("g0")
+    assert g0 is not None and [a.token for a in g0.actions] == ["L"]
+    assert [game.version for game in await store.summaries(["g1"])] == [0]
+    await store.close()
+
+
+@in_fresh_loop
 async def test_claim_seat_once(open_store: Callable[..., Any]) -> None:
     store = await open_store()
     await store.create_game(a_game())
