@@ -23,7 +23,9 @@ step every live agent sends an action, and only the one of the agent to move cou
 is the only one with legal actions in its mask)::
 
     >>> env = marrakech_v0.parallel_env(players=2)
-    >>> observations, infos = env.reset(seed=1)
+    >>> observations, infos = env.reset(seed=1)  # seeds the dice, not the samplers:
+    >>> for number, agent in enumerate(env.possible_agents):
+    ...     _ = env.action_space(agent).seed(number)
     >>> while env.agents:
     ...     actions = {
     ...         agent: env.action_space(agent).sample(observations[agent]["action_mask"])
