@@ -140,6 +140,7 @@ def test_a_line_the_operator_hides_leaves_an_open_page(server: LiveServer, new_p
     game = create(server)
     red = new_page()
     red.goto(server.base + game["seats"][0]["link"])
+    red.wait_for_selector("#app[data-phase]")  # welcomed: a line typed sooner is not sent
     red.fill("[data-testid=chat-input]", "to be hidden")
     red.press("[data-testid=chat-input]", "Enter")
     red.fill("[data-testid=chat-input]", "to be kept")
