@@ -61,7 +61,8 @@ def main() -> None:
                     seen = observation(state, seat)[None]
                     row = to_arrays(state)[None]
                     for name, network in networks.items():
-                        value = float(network.forward(seen, network.bias(row))[1][0, 0])
+                        extra = network.bias(row), network.features(row)
+                        value = float(network.forward(seen, *extra)[1][0, 0])
                         losses[name].append(cross_entropy(value, real))
                 decisions += 1
             state = state.apply(action)

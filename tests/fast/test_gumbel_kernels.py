@@ -11,22 +11,26 @@ import pytest
 
 from marrakech import State
 from marrakech.actions import DECISION_IDS, DRAW_BASE, ROLL_BASE, Orient
-from marrakech.bots.value import load_value
-from marrakech.fast.az_network import Network, NetworkError
+from marrakech.bots.value import features, load_value, progress
+from marrakech.fast.az_network import Adam, Network, NetworkError
 from marrakech.fast.gumbel_kernels import (
+    FEATURE_INPUTS,
     T_COUNT,
     T_FIRST,
     completed_q,
     considered_visits,
+    feature_inputs,
     forward,
     has_prior,
     prior_bias,
+    reads_features,
     root_child,
     search,
     tree_arrays,
 )
 from marrakech.fast.kernels import TURN, batch_observe
 from marrakech.fast.rows import from_arrays, to_arrays
+from marrakech.fast.search_kernels import seat_features
 
 
 def bandit(q: list[float], logits: list[float], gumbel: list[float], simulations: int) -> int:
@@ -104,27 +108,36 @@ def test_a_draw_weights_the_colours_by_what_is_left() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("with_prior", [False, True])
-def test_compiled_and_numpy_inference_agree(players: int, with_prior: bool) -> None:
+@pytest.mark.parametrize(("with_prior", "with_features"), [(False, False), (True, False),
+                                                          (False, True), (True, True)])  # fmt: skip
+def test_compiled_and_numpy_inference_agree(
+    players: int, with_prior: bool, with_features: bool
+) -> None:
     prior = load_value(players).array() if with_prior else None
     network = Network.initial(24, players, seed=players, prior=prior)
+    if with_features:
+        network = network.with_features()
     rng = np.random.default_rng(0)
     for name, values in network.params.items():  # larger weights than the initial ones
         network.params[name] = (values + rng.standard_normal(values.shape) * 0.1).astype(np.float32)
     batch = np.stack(random_decision_rows(players, 40))
     observations = np.zeros((len(batch), 474), dtype=np.float32)
     batch_observe(batch, batch[:, TURN].astype(np.int64), observations)
-    bias = network.bias(batch)
-    assert (bias is not None) == with_prior
-    logits, values = network.forward(observations, bias)
+    bias, inputs = network.bias(batch), network.features(batch)
+    assert (bias is not None) == with_prior and (inputs is not None) == with_features
+    logits, values = network.forward(observations, bias, inputs)
     params = network.compiled()
-    assert has_prior(params) == with_prior
+    assert has_prior(params) == with_prior and reads_features(params) == with_features
     feats, scores = np.zeros((4, 7)), np.zeros(4)
     for i in range(len(batch)):
         one_logits, one_value, one_bias = np.zeros(DECISION_IDS), np.zeros(4), np.zeros(4)
+        one_inputs = np.zeros(FEATURE_INPUTS)
         if with_prior:
             prior_bias(batch[i], params[8], feats, scores, one_bias)
-        forward(observations[i], params, one_logits, one_value, one_bias)
+        if with_features:
+            seat_features(batch[i], feats)
+            feature_inputs(batch[i], feats, one_inputs)
+        forward(observations[i], params, one_logits, one_value, one_bias, one_inputs)
         np.testing.assert_allclose(one_logits, logits[i], rtol=1e-4, atol=1e-4)
         np.testing.assert_allclose(one_value, values[i], rtol=1e-4, atol=1e-5)
         assert one_value.sum() == pytest.approx(1.0)
@@ -196,3 +209,75 @@ def test_the_value_prior_values_each_new_child_until_it_is_visited(children: boo
         after = state.apply(Orient(int(nodes[c, 2])))
         expected = model.chances(after) if children else [0.0, 0.0, 0.0]
         np.testing.assert_allclose(raw[c, :3], expected, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_feature_inputs_are_each_seats_value_features_from_the_mover(players: int) -> None:
+    """The 56 feature inputs: the linear value's features (marrakech.bots.value, the
+    Python reference) of the mover, the next seat..., zeros past the players, then the
+    same times the game's progress."""
+    network = Network.initial(8, players, seed=1).with_features()
+    batch = np.stack(random_decision_rows(players, 40))
+    inputs = network.features(batch)
+    assert inputs is not None and inputs.shape == (len(batch), FEATURE_INPUTS)
+    for row, found in zip(batch, inputs, strict=True):
+        state = from_arrays(row)
+        seats = features(state)
+        relative = [seats[(state.turn + r) % players] for r in range(players)]
+        relative += [[0.0] * 7] * (4 - players)
+        expected = np.array(relative).ravel()
+        expected = np.concatenate([expected, expected * progress(state)])
+        np.testing.assert_allclose(found, expected, rtol=1e-5, atol=1e-6)
+    assert Network.initial(8, players, seed=1).features(batch) is None
+
+
+def test_feature_inputs_at_zero_weights_change_nothing_and_trained_ones_reach_the_search(
+    tmp_path: Path,
+) -> None:
+    """``with_features`` adds the block at zero: the same values and the same search.
+    Weights in it change the value the compiled search gives the root (it reads the
+    inputs at every leaf, not only the numpy training pass)."""
+    plain = Network.initial(16, 2, seed=3, prior=load_value(2).array())
+    reading = plain.with_features()
+    assert reading.reads_features and not plain.reads_features
+    state = State.new(players=2, first_seat=0)
+    while state.is_chance:  # R7: the first carpet is drawn
+        state = state.apply(state.legal_actions()[0])
+    row = to_arrays(state)
+
+    def root_value(network: Network) -> list[float]:
+        tree = tree_arrays(1)
+        search(row, network.compiled(), 1, 12, 0.0, np.uint64(1), *tree, np.zeros(DECISION_IDS))
+        return tree[4][0, :2].tolist()  # raw: the network's value of the root, by seat
+
+    assert root_value(reading) == root_value(plain)
+    reading.params["wf"][:] = np.random.default_rng(1).standard_normal((FEATURE_INPUTS, 16))
+    changed = root_value(reading)
+    assert changed != root_value(plain)
+    observation = np.zeros((1, 474), dtype=np.float32)
+    batch_observe(row[None, :], np.array([state.turn]), observation)
+    rows = row[None, :]
+    _, value = reading.forward(observation, reading.bias(rows), reading.features(rows))
+    assert state.turn == 0  # relative seats are the absolute ones
+    np.testing.assert_allclose(value[0, :2], changed, rtol=1e-4)
+    with pytest.raises(NetworkError, match=r"reads feature inputs: expected \(1, 56\)"):
+        reading.forward(observation, reading.bias(rows))
+    reading.save(tmp_path / "reading.npz")
+    again = Network.load(tmp_path / "reading.npz")
+    assert again.reads_features and (again.params["wf"] == reading.params["wf"]).all()
+    broken = dict(plain.params, wf=np.zeros((3, 16), np.float32))
+    with pytest.raises(NetworkError, match=r"array wf: expected shape \(56, 16\), found"):
+        Network(broken, {})
+    adam = Adam(reading)
+    adam.save(tmp_path / "adam.npz", 1)
+    with pytest.raises(NetworkError, match=r"no moments for array 'wf'"):
+        Adam.load(_without_wf(tmp_path / "adam.npz"), reading)
+
+
+def _without_wf(path: Path) -> Path:
+    """The optimiser file at ``path`` with the moments of ``wf`` taken out."""
+    with np.load(path) as data:
+        kept = {k: data[k] for k in data.files if not k.endswith("_wf")}
+    target = path.with_name("adam-plain.npz")
+    np.savez(target, **kept)
+    return target

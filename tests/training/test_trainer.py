@@ -174,7 +174,7 @@ def test_the_az_spec_values_the_children_by_the_prior_as_asked(tmp_path: Path) -
     def valued(spec: str) -> bool:
         bot = make_bot(spec)
         assert isinstance(bot, AzBot)
-        assert bot.children == bool(bot._params[-1][0])
+        assert bot.children == bool(bot._params[9][0])  # the options (Network.compiled)
         return bool(bot.children)
 
     assert not valued(f"az@weights={tmp_path / 'leaves.npz'}")
@@ -239,3 +239,37 @@ def test_a_run_with_the_packaged_value_prior_keeps_it_through_its_generations(
         TrainConfig(value_prior="x").check()
     with pytest.raises(MarrakechError, match="a network from --init keeps its own value prior"):
         TrainConfig(value_prior="packaged", init="start.npz").check()
+
+
+def test_a_run_with_feature_inputs_learns_their_weights_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--features``: an ``--init`` network without the feature inputs starts with them
+    at zero (the same network) and self-play trains them; a random network starts with
+    them random. A stopped run resumes reading them; the az bot plays with them."""
+    start = Network.initial(8, 2, seed=4, prior=load_value(2).array())
+    start.save(tmp_path / "start.npz")
+    out = tmp_path / "run"
+    tiny = ["--games", "2", "--simulations", "4", "--hidden", "8", "--steps", "3",
+            "--batch", "16", "--eval-games", "0", "--init", str(tmp_path / "start.npz")]  # fmt: skip
+    assert main(["train", "--out", str(out), "--generations", "1", "--features", *tiny]) == 0
+    assert main(["train", "--out", str(out), "--resume", "--generations", "2"]) == 0
+    capsys.readouterr()
+    assert json.loads((out / "config.json").read_text())["features"] is True
+    first, last = (Network.load(out / f"gen-{g:04d}.npz") for g in (0, 2))
+    assert first.reads_features and not first.params["wf"].any()
+    assert last.reads_features and last.params["wf"].any()
+    assert last.prior is not None  # the init network's own prior is kept
+    fresh = TrainConfig(**{**TINY.__dict__, "features": True})
+    whole = Run.open(tmp_path / "whole", fresh, resume=False)
+    whole.run(2)
+    assert Network.load(tmp_path / "whole" / "gen-0000.npz").params["wf"].any()
+    parts = Run.open(tmp_path / "parts", fresh, resume=False)
+    parts.run(1)
+    Run.open(tmp_path / "parts", fresh, resume=True).run(2)
+    assert _files(tmp_path / "whole") == _files(tmp_path / "parts")
+    bot = make_bot(f"az@weights={out / 'gen-0002.npz'}@simulations=8")
+    state = State.new(players=2, first_seat=0)
+    while state.is_chance:  # R7: the 2-player game draws its first carpet
+        state = state.apply(state.legal_actions()[0])
+    assert bot.choose(state, random.Random(1)) in state.legal_actions()

@@ -17,10 +17,20 @@ network's value is about the linear value's chances (its head starts near zero).
 node the prior's value of its position until the child is visited, as the ``search``
 bots start their children at their learned value.
 
+A network may also read *feature inputs*: the same features of every seat, relative to
+the observer, and the same times the game's progress (56 floats,
+:func:`marrakech.fast.gumbel_kernels.feature_inputs`), through a block of first-layer
+weights ``wf`` of their own. The observation shows the board, the features what the
+board means to the linear value (regions, the coming tithe's expectation...); with
+them the hidden layers can weigh those non-linearly. A network without ``wf`` reads the
+observation alone; :meth:`Network.with_features` adds the block with zero weights (the
+same network, until trained).
+
 A *network file* is a ``.npz`` of float32 arrays ``w0 b0 w1 b1`` (hidden layers, ReLU),
-``wp bp`` (policy head), ``wv bv`` (value head), optionally ``prior`` (float64, the value
-prior's weights) and ``meta``: UTF-8 JSON with ``format`` (:data:`FORMAT`), ``players``
-(the player count it was trained for, 0 for any), ``generation`` and provenance.
+``wp bp`` (policy head), ``wv bv`` (value head), optionally ``wf`` (the feature inputs'
+weights), ``prior`` (float64, the value prior's weights) and ``meta``: UTF-8 JSON with
+``format`` (:data:`FORMAT`), ``players`` (the player count it was trained for, 0 for
+any), ``generation`` and provenance.
 Training is numpy (:meth:`Network.gradients` and :class:`Adam`); the search evaluates
 leaves with :func:`marrakech.fast.gumbel_kernels.forward`, the same arithmetic compiled
 (``tests/fast/test_gumbel_kernels.py`` compares the two).
@@ -44,13 +54,16 @@ from marrakech.observation import (
     SEAT_IN,
     SEATS_OFFSET,
 )
-from marrakech.value_features import VALUE_WEIGHTS
+from marrakech.value_features import FEATURES, VALUE_WEIGHTS
 
 #: The ``format`` a network file's metadata declares.
 FORMAT = "marrakech-az-1"
 #: The arrays of a network file, in the order the compiled forward pass takes them.
 PARAMETERS = ("w0", "b0", "w1", "b1", "wp", "bp", "wv", "bv")
 SEATS = 4
+#: The feature inputs' count (``gumbel_kernels.FEATURE_INPUTS``: each relative seat's
+#: value features, then the same times the game's progress).
+FEATURE_INPUTS = 2 * SEATS * FEATURES
 
 Floats = npt.NDArray[np.float32]
 
@@ -110,6 +123,13 @@ class Network:
         self.params = {
             name: np.ascontiguousarray(params[name], dtype=np.float32) for name in PARAMETERS
         }
+        if "wf" in params:
+            if params["wf"].shape != (FEATURE_INPUTS, hidden0):
+                raise NetworkError(
+                    f"array wf: expected shape {(FEATURE_INPUTS, hidden0)}, "
+                    f"found {params['wf'].shape}"
+                )
+            self.params["wf"] = np.ascontiguousarray(params["wf"], dtype=np.float32)
         if prior is not None and np.shape(prior) != (VALUE_WEIGHTS,):
             raise NetworkError(
                 f"array prior: expected shape ({VALUE_WEIGHTS},), found {np.shape(prior)}"
@@ -146,18 +166,40 @@ class Network:
     def copy(self) -> Network:
         return Network({k: v.copy() for k, v in self.params.items()}, self.meta, self.prior)
 
+    @property
+    def reads_features(self) -> bool:
+        """Whether the network reads the feature inputs (it has ``wf``)."""
+        return "wf" in self.params
+
+    def with_features(self) -> Network:
+        """This network reading the feature inputs too: its own ``wf`` if it has one,
+        else zero weights, so that it computes what it did until trained.
+
+        >>> Network.initial(8, 2, seed=1).with_features().params["wf"].shape
+        (56, 8)
+        """
+        network = self.copy()
+        if not network.reads_features:
+            hidden = network.params["w0"].shape[1]
+            network.params["wf"] = np.zeros((FEATURE_INPUTS, hidden), np.float32)
+        return network
+
     def compiled(self, children: bool | None = None) -> tuple[npt.NDArray[np.float64], ...]:
         """The parameters as float64 arrays in :data:`PARAMETERS` order, then the value
-        prior's weights (zeros for none) and the search's options (``[prior_children]``):
-        what the compiled search takes. ``children`` overrides :attr:`prior_children`
+        prior's weights (zeros for none), the search's options (``[prior_children]``)
+        and the feature inputs' weights (no rows for none): what the compiled search
+        takes. ``children`` overrides :attr:`prior_children`
         (the search values a decision's new children by the prior only if it has one)."""
         prior = self.prior if self.prior is not None else np.zeros(VALUE_WEIGHTS)
         valued = self.prior_children if children is None else children and self.prior is not None
         options = np.array([1.0 if valued else 0.0])
+        hidden = self.params["w0"].shape[1]
+        features = self.params.get("wf", np.zeros((0, hidden)))
         return (
             *(np.ascontiguousarray(self.params[name], dtype=np.float64) for name in PARAMETERS),
             np.ascontiguousarray(prior, dtype=np.float64),
             options,
+            np.ascontiguousarray(features, dtype=np.float64),
         )
 
     @property
@@ -178,19 +220,47 @@ class Network:
         value_bias(np.ascontiguousarray(rows, dtype=np.int32), self.prior, out)
         return out.astype(np.float32)
 
+    def features(self, rows: npt.NDArray[np.int32]) -> Floats | None:
+        """The feature inputs of the positions of ``rows`` (kernel rows, none over), from
+        each mover's seat: ``(n, 56)``; None for a network that does not read them."""
+        if not self.reads_features:
+            return None
+        from marrakech.fast.gumbel_kernels import batch_feature_inputs
+
+        out = np.zeros((len(rows), FEATURE_INPUTS), dtype=np.float64)
+        batch_feature_inputs(np.ascontiguousarray(rows, dtype=np.int32), out)
+        return out.astype(np.float32)
+
     def forward(
-        self, observations: npt.NDArray[Any], bias: npt.NDArray[Any] | None = None
+        self,
+        observations: npt.NDArray[Any],
+        bias: npt.NDArray[Any] | None = None,
+        features: npt.NDArray[Any] | None = None,
     ) -> tuple[Floats, Floats]:
         """Policy logits ``(n, 87)`` and value (win shares by relative seat, ``(n, 4)``);
-        ``bias``: the value prior's part (:meth:`bias` of the positions observed)."""
-        logits, values, _ = self._forward(np.asarray(observations, dtype=np.float32), bias)
+        ``bias``: the value prior's part (:meth:`bias` of the positions observed);
+        ``features``: their feature inputs (:meth:`features`), for a network that
+        reads them."""
+        x = np.asarray(observations, dtype=np.float32)
+        logits, values, _ = self._forward(x, bias, features)
         return logits, values
 
     def _forward(
-        self, x: Floats, bias: npt.NDArray[Any] | None = None
+        self,
+        x: Floats,
+        bias: npt.NDArray[Any] | None = None,
+        features: npt.NDArray[Any] | None = None,
     ) -> tuple[Floats, Floats, tuple[Floats, ...]]:
         p = self.params
         z0 = x @ p["w0"] + p["b0"]
+        if self.reads_features:
+            if features is None or features.shape != (len(x), FEATURE_INPUTS):
+                found = None if features is None else features.shape
+                raise NetworkError(
+                    f"this network reads feature inputs: expected ({len(x)}, "
+                    f"{FEATURE_INPUTS}) of them (Network.features), found {found}"
+                )
+            z0 = z0 + features.astype(np.float32) @ p["wf"]
         h0 = np.maximum(z0, 0.0)
         z1 = h0 @ p["w1"] + p["b1"]
         h1 = np.maximum(z1, 0.0)
@@ -210,14 +280,16 @@ class Network:
         value_weight: float = 1.0,
         l2: float = 1e-4,
         bias: npt.NDArray[Any] | None = None,
+        features: npt.NDArray[Any] | None = None,
     ) -> tuple[float, float, dict[str, Floats]]:
         """The mean cross-entropy losses (policy over the legal ids against
         ``policy_targets``, value against ``value_targets``, both ``(n, k)`` distributions)
         and the gradients of ``policy + value_weight * value + l2 * |w|^2``; ``bias``: the
-        value prior's part of the positions (:meth:`bias`; the prior itself is fixed)."""
+        value prior's part of the positions (:meth:`bias`; the prior itself is fixed);
+        ``features``: their feature inputs (:meth:`features`) if the network reads them."""
         p = self.params
         n = observations.shape[0]
-        logits, values, (x, z0, h0, z1, h1) = self._forward(observations, bias)
+        logits, values, (x, z0, h0, z1, h1) = self._forward(observations, bias, features)
         probs = masked_softmax(logits, legal)
         tiny = np.float32(1e-12)
         policy_loss = float(-(policy_targets * np.log(probs + tiny)).sum() / n)
@@ -238,8 +310,11 @@ class Network:
         d_z0 = (d_z1 @ p["w1"].T) * (z0 > 0)
         grads["w0"] = x.T @ d_z0
         grads["b0"] = d_z0.sum(axis=0)
-        for name in ("w0", "w1", "wp", "wv"):
-            grads[name] = grads[name] + np.float32(2 * l2) * p[name]
+        if features is not None and self.reads_features:
+            grads["wf"] = features.astype(np.float32).T @ d_z0
+        for name in ("w0", "w1", "wp", "wv", "wf"):
+            if name in grads:
+                grads[name] = grads[name] + np.float32(2 * l2) * p[name]
         return policy_loss, value_loss, {k: v.astype(np.float32) for k, v in grads.items()}
 
     def to_bytes(self) -> bytes:
@@ -319,7 +394,12 @@ class Adam:
         with np.load(path, allow_pickle=False) as data:
             adam = cls(network, float(data["rate"][0]))
             adam.step, generation = (int(x) for x in data["step"])
-            for name in PARAMETERS:
+            for name in network.params:
+                if f"m_{name}" not in data.files:
+                    raise NetworkError(
+                        f"optimizer {path}: no moments for array {name!r} (saved for a "
+                        "network with other arrays)"
+                    )
                 adam.first[name] = data[f"m_{name}"].copy()
                 adam.second[name] = data[f"v_{name}"].copy()
         return adam, generation

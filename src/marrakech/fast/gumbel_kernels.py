@@ -62,7 +62,13 @@ from marrakech.fast.kernels import (
     reset_row,
     unit,
 )
-from marrakech.fast.search_kernels import value_scores, win_chances, win_shares
+from marrakech.fast.search_kernels import (
+    game_progress,
+    seat_features,
+    value_scores,
+    win_chances,
+    win_shares,
+)
 from marrakech.fast.tables import DIE
 from marrakech.observation import (
     OBSERVATION_SIZE,
@@ -81,9 +87,13 @@ C_VISIT = 50.0
 C_SCALE = 0.1
 
 #: The network's parameters as the compiled code takes them (az_network.PARAMETERS, then
-#: the value prior's weights, zeros for none, then the options: ``[prior_children]``;
-#: ``Network.compiled``).
+#: the value prior's weights, zeros for none, then the options: ``[prior_children]``,
+#: then the feature inputs' weights ``wf``, no rows for none; ``Network.compiled``).
 Params = tuple[np.ndarray, ...]
+#: The feature inputs a network may read besides its observation: the search bots' value
+#: features of each seat relative to the mover (:mod:`marrakech.value_features`), then
+#: the same times the game's progress (:func:`feature_inputs`).
+FEATURE_INPUTS = 2 * 4 * FEATURES
 
 # Columns of the tree's integer array.
 T_FIRST, T_COUNT, T_ACTION = 0, 1, 2
@@ -96,19 +106,26 @@ def forward(
     logits: np.ndarray,
     value: np.ndarray,
     bias: np.ndarray,
+    inputs: np.ndarray,
 ) -> None:
     """The network on one observation: ``logits[:87]`` and the value by relative seat
     (``value[:4]``, a softmax over the seats still in of the value head plus ``bias``,
     the value prior's scores), as :meth:`marrakech.fast.az_network.Network.forward`
-    computes them. The first layer sums the rows of the observation's non-zero entries
-    (most of the board planes are zeros)."""
-    w0, b0, w1, b1, wp, bp, wv, bv, _, _ = params
+    computes them; ``inputs``: the position's :func:`feature_inputs` if the network
+    reads them. The first layer sums the rows of the non-zero entries (most of the board
+    planes are zeros)."""
+    w0, b0, w1, b1, wp, bp, wv, bv, _, _, wf = params
     h0 = b0.copy()
     for i in range(obs.shape[0]):
         x = obs[i]
         if x != 0.0:
             for j in range(h0.shape[0]):
                 h0[j] += x * w0[i, j]
+    for i in range(wf.shape[0]):
+        x = inputs[i]
+        if x != 0.0:
+            for j in range(h0.shape[0]):
+                h0[j] += x * wf[i, j]
     h1 = b1.copy()
     for i in range(h0.shape[0]):
         x = h0[i]
@@ -362,6 +379,42 @@ def prior_bias(
 
 
 @njit(cache=True)
+def reads_features(params: Params) -> bool:
+    """Whether the network reads the :func:`feature_inputs` (its ``wf`` has rows)."""
+    return bool(params[10].shape[0] > 0)
+
+
+@njit(cache=True)
+def feature_inputs(s: np.ndarray, feats: np.ndarray, out: np.ndarray) -> None:
+    """The feature inputs of row ``s`` (not over) into ``out[:FEATURE_INPUTS]``: the
+    value features of each seat relative to the mover (``feats``, the row's
+    :func:`~marrakech.fast.search_kernels.seat_features`; zeros for an absent seat),
+    then the same times the game's progress, so the first layer can weigh a feature
+    differently as the game goes on, as the linear value does."""
+    players = s[PLAYERS]
+    turn = s[TURN]
+    progress = game_progress(s)
+    for i in range(FEATURE_INPUTS):
+        out[i] = 0.0
+    for r in range(players):
+        seat = (turn + r) % players
+        for k in range(FEATURES):
+            out[r * FEATURES + k] = feats[seat, k]
+            out[(4 + r) * FEATURES + k] = feats[seat, k] * progress
+
+
+@njit(cache=True)
+def batch_feature_inputs(rows: np.ndarray, out: np.ndarray) -> None:
+    """:func:`feature_inputs` of every row of ``rows`` (none over) into ``out``
+    ``(n, FEATURE_INPUTS)``: what a network with feature inputs reads besides the
+    observation."""
+    feats = np.zeros((4, FEATURES), dtype=np.float64)
+    for i in range(rows.shape[0]):
+        seat_features(rows[i], feats)
+        feature_inputs(rows[i], feats, out[i])
+
+
+@njit(cache=True)
 def value_bias(rows: np.ndarray, prior: np.ndarray, out: np.ndarray) -> None:
     """:func:`prior_bias` of every row of ``rows`` (none over) into ``out`` ``(n, 4)``:
     what the network's value adds to its head for those positions."""
@@ -382,11 +435,14 @@ def _evaluate(
     out: np.ndarray,
     feats: np.ndarray,
     bias: np.ndarray,
+    inputs: np.ndarray,
     with_prior: bool,
+    with_features: bool,
 ) -> None:
     """The network on row ``s2[0]`` from its mover's seat: logits, and each (absolute)
     seat's value in ``out[:4]`` (``with_prior``: its value prior's scores added,
-    :func:`prior_bias`); a finished game's exact win shares."""
+    :func:`prior_bias`; ``with_features``: it reads the :func:`feature_inputs`, which
+    go in ``inputs``); a finished game's exact win shares."""
     s = s2[0]
     if s[PHASE] == OVER:
         win_shares(s, out)
@@ -399,7 +455,11 @@ def _evaluate(
     else:
         for r in range(4):
             bias[r] = 0.0
-    forward(obs2[0], params, logits, relative, bias)
+    if with_features:
+        if not with_prior:  # the prior's scores computed the seats' features already
+            seat_features(s, feats)
+        feature_inputs(s, feats, inputs)
+    forward(obs2[0], params, logits, relative, bias, inputs)
     players = s[PLAYERS]
     for seat in range(4):
         out[seat] = 0.0
@@ -495,6 +555,7 @@ def search(
     leaf = np.zeros(4, dtype=np.float64)
     feats = np.zeros((4, FEATURES), dtype=np.float64)
     bias = np.zeros(4, dtype=np.float64)
+    inputs = np.zeros(FEATURE_INPUTS, dtype=np.float64)
     slots = np.empty(_MAX_CHILDREN, dtype=np.int32)
     share = np.empty(_MAX_CHILDREN, dtype=np.float64)
     sigma = np.empty(_MAX_CHILDREN, dtype=np.float64)
@@ -506,11 +567,25 @@ def search(
     after = np.empty(WIDTH, dtype=np.int32)  # a child's row, for child_values
     with_prior = has_prior(params)  # once a search, not at every leaf
     children_valued = values_children(params)
+    with_features = reads_features(params)
 
     reset_row(s, root)
     nodes[0, T_ACTION] = -1
     meta[0] = 1
-    _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias, with_prior)
+    _evaluate(
+        s2,
+        obs2,
+        seats,
+        params,
+        logits,
+        relative,
+        leaf,
+        feats,
+        bias,
+        inputs,
+        with_prior,
+        with_features,
+    )
     _expand(0, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
     if children_valued and (s[PHASE] == ORIENT or s[PHASE] == PLACE):
         child_values(0, s, params[8], nodes, raw, feats, after)
@@ -538,7 +613,20 @@ def search(
                 win_shares(s, leaf)
                 break
             if nodes[node, T_COUNT] == 0:
-                _evaluate(s2, obs2, seats, params, logits, relative, leaf, feats, bias, with_prior)
+                _evaluate(
+                    s2,
+                    obs2,
+                    seats,
+                    params,
+                    logits,
+                    relative,
+                    leaf,
+                    feats,
+                    bias,
+                    inputs,
+                    with_prior,
+                    with_features,
+                )
                 if meta[0] + _MAX_CHILDREN <= capacity:
                     _expand(node, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
                     if children_valued and (phase == ORIENT or phase == PLACE):

@@ -173,15 +173,22 @@ def win_shares(s: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def game_progress(s: np.ndarray) -> float:
+    """The share of the game's carpets placed in row ``s`` (0 at the start, 1 at the
+    end): the learned value's weights move with it."""
+    held = s[HAND] + s[HAND + 1] + s[HAND + 2] + s[HAND + 3]
+    total = s[START_CARPETS] * s[PLAYERS]
+    return 1.0 - held / total if total > 0 else 1.0
+
+
+@njit(cache=True)
 def value_scores(s: np.ndarray, weights: np.ndarray, feats: np.ndarray, out: np.ndarray) -> None:
     """Each seat's learned score ``features . (w + w' * progress)`` in row ``s`` (not
     over) into ``out[:4]``, ``-1e300`` for a seat out or absent: the chances of
     :func:`win_chances` are their softmax."""
     players = s[PLAYERS]
     seat_features(s, feats)
-    held = s[HAND] + s[HAND + 1] + s[HAND + 2] + s[HAND + 3]
-    total = s[START_CARPETS] * players
-    progress = 1.0 - held / total if total > 0 else 1.0
+    progress = game_progress(s)
     for seat in range(4):
         out[seat] = -1e300
     for seat in range(players):
@@ -478,9 +485,7 @@ def self_play(
             if count >= capacity:
                 return first  # drop the unfinished game
             seat_features(s, feats)
-            players = s[PLAYERS]
-            held = s[HAND] + s[HAND + 1] + s[HAND + 2] + s[HAND + 3]
-            done[count] = 1.0 - held / (s[START_CARPETS] * players)
+            done[count] = game_progress(s)
             for seat in range(4):
                 for k in range(FEATURES):
                     features[count, seat, k] = feats[seat, k]

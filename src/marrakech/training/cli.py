@@ -35,6 +35,9 @@ _HELP = {
     "value_prior": "the random network's value prior: none, packaged (the search bots' "
     "linear value, whose scores the value head then corrects) or packaged-children (the "
     "search also values each new child of a decision by it; docs/environments.md)",
+    "features": "the network also reads the search bots' value features of every seat "
+    "(regions, the coming tithe...) through first-layer weights of their own; an --init "
+    "network without them gets them at zero (docs/environments.md)",
 }
 
 
@@ -68,12 +71,11 @@ def add_parser(subparsers: Any) -> None:
     defaults = TrainConfig()
     for field in fields(TrainConfig):
         kind = type(getattr(defaults, field.name))
-        parser.add_argument(
-            "--" + field.name.replace("_", "-"),
-            type=kind,
-            default=None,
-            help=_HELP[field.name],
-        )
+        flag = "--" + field.name.replace("_", "-")
+        if kind is bool:  # a switch: given or not (None: the saved run's setting)
+            parser.add_argument(flag, action="store_true", default=None, help=_HELP[field.name])
+            continue
+        parser.add_argument(flag, type=kind, default=None, help=_HELP[field.name])
     parser.set_defaults(run=run)
 
 

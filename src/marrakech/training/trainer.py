@@ -80,6 +80,10 @@ class TrainConfig:
     #: (:func:`marrakech.bots.value.load_value`), or "packaged-children", which also
     #: values each new child of a decision node. A network file (``init``) keeps its own.
     value_prior: str = "none"
+    #: Whether generation 0 also reads the feature inputs (the search bots' value features
+    #: of every seat, :meth:`Network.with_features`): a random network gets them with
+    #: random weights, a network file (``init``) without them gets zero weights.
+    features: bool = False
 
     def check(self) -> None:
         if self.players not in OPPONENTS:
@@ -191,6 +195,12 @@ class Run:
                 value_prior=config.value_prior,
                 prior_children=config.value_prior == "packaged-children",
             )
+            if config.features:
+                network = network.with_features()
+                rng = np.random.default_rng([config.seed, 0x4E46])
+                wf = network.params["wf"]
+                # The features are near [0, 1] and about half of them are on: He's scale.
+                wf[:] = rng.standard_normal(wf.shape) * np.sqrt(2.0 / 28.0)
             return network
         try:
             network = Network.load(config.init)
@@ -208,7 +218,7 @@ class Run:
                 f"found one for {network.players}"
             )
         network.meta.update(generation=0, init=config.init)
-        return network
+        return network.with_features() if config.features else network
 
     def optimizer(self, generation: int, network: Network) -> Adam:
         if generation == 0:
@@ -411,17 +421,23 @@ class Run:
         return found
 
 
-def _inputs(
-    network: Network, rows: npt.NDArray[np.int32]
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32] | None]:
-    """The observations (from the mover's seat), legal masks and value prior's part
-    (:meth:`Network.bias`) of kernel rows."""
+_Inputs = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32] | None,
+    npt.NDArray[np.float32] | None,
+]
+
+
+def _inputs(network: Network, rows: npt.NDArray[np.int32]) -> _Inputs:
+    """The observations (from the mover's seat), legal masks, value prior's part
+    (:meth:`Network.bias`) and feature inputs (:meth:`Network.features`) of kernel rows."""
     rows = np.ascontiguousarray(rows)
     observations = np.zeros((len(rows), network.params["w0"].shape[0]), dtype=np.float32)
     masks = np.zeros((len(rows), network.params["wp"].shape[1]), dtype=np.bool_)
     batch_observe(rows, rows[:, TURN].astype(np.int64), observations)
     batch_masks(rows, masks)
-    return observations, masks, network.bias(rows)
+    return observations, masks, network.bias(rows), network.features(rows)
 
 
 def losses(network: Network, data: SelfPlayData, most: int = 8192) -> tuple[float, float]:
@@ -429,9 +445,9 @@ def losses(network: Network, data: SelfPlayData, most: int = 8192) -> tuple[floa
     decisions of ``data``: on a generation's new games, before training on them, how
     well the previous network predicted them (an overfitted value shows here)."""
     index = np.unique(np.linspace(0, len(data.rows) - 1, min(most, len(data.rows))).astype(int))
-    observations, masks, bias = _inputs(network, data.rows[index])
+    observations, masks, bias, features = _inputs(network, data.rows[index])
     policy_loss, value_loss, _ = network.gradients(
-        observations, masks, data.policies[index], data.values[index], bias=bias
+        observations, masks, data.policies[index], data.values[index], bias=bias, features=features
     )
     return policy_loss, value_loss
 
@@ -452,9 +468,14 @@ def train(
     recent = np.zeros((tail, 2))
     for step in range(config.steps):
         index = np.sort(rng.choice(n, size=size, replace=False))
-        observations, masks, bias = _inputs(network, data.rows[index])
+        observations, masks, bias, features = _inputs(network, data.rows[index])
         p_loss, v_loss, grads = network.gradients(
-            observations, masks, data.policies[index], targets[index], bias=bias
+            observations,
+            masks,
+            data.policies[index],
+            targets[index],
+            bias=bias,
+            features=features,
         )
         adam.update(network, grads)
         if step >= config.steps - tail:
