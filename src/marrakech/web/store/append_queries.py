@@ -1,8 +1,8 @@
 """The statements of an append, the stores' busiest write: one game's, moving it on from
-its expected version (SQLite's :attr:`Queries.move_game`; PostgreSQL's, its actions
-inserted and announced in the same statement), and a group commit's, many games in a
-few statements whatever their number (:func:`appends_together` on SQLite,
-:func:`appends_together_and_notify` on PostgreSQL).
+its expected version (SQLite's :attr:`Queries.move_game`), and a group commit's, many
+games in a few statements whatever their number (:func:`appends_together` on SQLite,
+:func:`appends_together_and_notify` on PostgreSQL, where it serves one game's append as
+a group of one: its actions inserted and announced in the same statement).
 
 Few statements for many games, because each statement costs the event loop or the
 store's thread far more than the database's work: psycopg's own Python runs on the
@@ -24,7 +24,6 @@ from sqlalchemy import (
     func,
     insert,
     select,
-    true,
     type_coerce,
     update,
 )
@@ -149,27 +148,4 @@ def appends_together_and_notify() -> ClauseElement:
     )
     return select(moved.c.id, func.pg_notify(P("channel"), moved.c.notice)).add_cte(
         added.cte("added")
-    )
-
-
-def append_and_notify(move: Any) -> ClauseElement:
-    """PostgreSQL's append in one statement: move the game on (``move``), insert its
-    actions (``tokens``, ``seats``) and ``NOTIFY`` them; a row comes back only if it
-    happened."""
-    moved = move.returning(games.c.id).cte("moved")
-    rows = (
-        func.unnest(cast(P("tokens"), ARRAY(Text)), cast(P("seats"), ARRAY(SmallInteger)))
-        .table_valued("token", "seat", with_ordinality="i")
-        .render_derived(name="a")
-    )
-    added = insert(actions).from_select(
-        ["game_id", "number", "token", "seat", "at"],
-        select(moved.c.id, P("at_version") + rows.c.i - 1, rows.c.token, rows.c.seat, P("now"))
-        .select_from(moved)
-        .join(rows, true()),
-    )
-    return (
-        select(func.pg_notify(P("channel"), P("notice")))
-        .select_from(moved)
-        .add_cte(added.cte("added"))
     )

@@ -10,7 +10,8 @@ each game's room (``games.owner``) and the instances' heartbeats (``instances``,
   event loop.
 - **Group commit**: appends that arrive while one batch is being written go together
   in the next, in one transaction and one round trip (pipeline mode): the appends of
-  distinct games in one statement for all, any other one statement each. An append
+  distinct games in one statement for all, any other (a game's second) the same
+  statement as a group of one after it. An append
   changes nothing unless the game is at the expected version and this instance owns
   it, so one refused append never undoes the others; each caller hears back only once
   the transaction committed.
@@ -75,9 +76,10 @@ log = logging.getLogger("marrakech.web")
 GAMES_CHANNEL = "marrakech_games"
 __all__ = ["GAMES_CHANNEL", "MIGRATION_LOCK", "PostgresStore", "notice"]
 
-#: The statements, compiled for psycopg (``%(name)s`` parameters). ``Q.append`` moves a
-#: game on if it is at the version and this instance owns it, inserts the actions and
-#: announces them, in one statement: a row comes back only if it happened.
+#: The statements, compiled for psycopg (``%(name)s`` parameters). ``Q.append_many``
+#: moves games on if each is at its version and this instance owns it, inserts their
+#: actions and announces them, in one statement: a game's id comes back only if it
+#: happened (one game's append is a group of one).
 Q = Queries("postgresql")
 CQ = ChatQueries("postgresql")
 RQ = RatingQueries("postgresql")
@@ -244,9 +246,10 @@ class PostgresStore:
     async def _append_batch(self, appends: list[Append]) -> list[Exception | None]:
         """Write appends in one transaction and one round trip: each one's fault
         (:class:`StoreConflict`) or None. The appends of distinct games go in one
-        statement for all (``Q.append_many``), the others one statement each after it,
-        in their order (:func:`~marrakech.web.store.group_appends`); an append that ends
-        a game goes last, in a transaction of its own with its places and ratings
+        statement for all (``Q.append_many``), the others (a game's second append) the
+        same statement each after it, in their order
+        (:func:`~marrakech.web.store.group_appends`); an append that ends a game goes
+        last, in a transaction of its own with its places and ratings
         (:func:`end_game_async`)."""
         together, alone = group_appends(appends)
         ends = [i for i in alone if appends[i].end is not None]
@@ -256,18 +259,17 @@ class PostgresStore:
             now = time.time()
             async with self.pool.connection() as conn:
                 async with conn.transaction(), conn.pipeline():
-                    many = None
-                    if together:
-                        params = self._many_params([appends[i] for i in together], now)
-                        many = await conn.execute(Q.append_many.sql, params)
+                    groups = ([together] if together else []) + [[i] for i in alone]
                     cursors = [
-                        await conn.execute(Q.append.sql, self._params(appends[i], now))
-                        for i in alone
+                        await conn.execute(
+                            Q.append_many.sql, self._params([appends[i] for i in group], now)
+                        )
+                        for group in groups
                     ]
-                moved = set() if many is None else {row[0] for row in await many.fetchall()}
-                applied = {i: appends[i].game_id in moved for i in together}
-                for i, cursor in zip(alone, cursors, strict=True):
-                    applied[i] = bool(await cursor.fetchall())
+                applied: dict[int, bool] = {}
+                for group, cursor in zip(groups, cursors, strict=True):
+                    moved = {row[0] for row in await cursor.fetchall()}
+                    applied.update((i, appends[i].game_id in moved) for i in group)
                 for i in sorted(applied):
                     if not applied[i]:
                         outcomes[i] = await self._conflict(conn, appends[i])
@@ -283,7 +285,7 @@ class PostgresStore:
         async with self.pool.connection() as conn:
             try:
                 async with conn.transaction():
-                    if not await _all(conn, Q.append.sql, self._params(append, now)):
+                    if not await _all(conn, Q.append_many.sql, self._params([append], now)):
                         raise _NotApplied
                     await end_game_async(
                         RQ,
@@ -296,27 +298,8 @@ class PostgresStore:
                 return await self._conflict(conn, append)
         return None
 
-    def _params(self, append: Append, now: float) -> dict[str, Any]:
-        version = append.version + len(append.actions)
-        return Q.append.params(
-            {
-                "game_id": append.game_id,
-                "at_version": append.version,
-                "next": version,
-                "new_status": append.status,
-                "bot": append.bot_to_move,
-                "new_turns": append.turns,
-                "now": now,
-                "instance": self.instance,
-                "tokens": [row.token for row in append.actions],
-                "seats": [row.seat for row in append.actions],
-                "channel": GAMES_CHANNEL,
-                "notice": notice(append.game_id, version, self.instance, append.actions),
-            }
-        )
-
-    def _many_params(self, appends: list[Append], now: float) -> dict[str, Any]:
-        """``Q.append_many``'s parameters: appends of distinct games, none ending one."""
+    def _params(self, appends: list[Append], now: float) -> dict[str, Any]:
+        """``Q.append_many``'s parameters: appends of distinct games."""
         nexts = [a.version + len(a.actions) for a in appends]
         rows = [(a.game_id, a.version + i, row) for a in appends for i, row in enumerate(a.actions)]
         return Q.append_many.params(

@@ -46,7 +46,6 @@ from sqlalchemy.sql import ClauseElement, ColumnElement, Select
 
 from marrakech.web.store import SeatRow, Usage
 from marrakech.web.store.append_queries import (
-    append_and_notify,
     appends_together,
     appends_together_and_notify,
     moved_on,
@@ -142,7 +141,6 @@ class Queries:
         move = move.values(moved_on(P("next"), P("new_status"), P("bot"), P("new_turns")))
         self.move_game = self._compile(move)
         if postgres:
-            self.append = self._compile(append_and_notify(move))
             self.append_many = self._compile(appends_together_and_notify())
         else:
             self.move_games, self.insert_moved_actions = (
