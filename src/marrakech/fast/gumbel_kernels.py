@@ -425,24 +425,36 @@ def value_bias(rows: np.ndarray, prior: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _leaf_scratch() -> tuple[np.ndarray, ...]:
+    """:func:`_evaluate`'s arrays: the row it values (``[0][0]``, which the search walks
+    down), its observation, the mover's seat, the logits (``[3]``), the value by relative
+    seat, the seats' features (``[5]``), the prior's scores and the feature inputs."""
+    return (
+        np.empty((1, WIDTH), dtype=np.int32),
+        np.empty((1, OBSERVATION_SIZE), dtype=np.float32),
+        np.empty(1, dtype=np.int64),
+        np.zeros(DECISION_IDS, dtype=np.float64),
+        np.zeros(4, dtype=np.float64),
+        np.zeros((4, FEATURES), dtype=np.float64),
+        np.zeros(4, dtype=np.float64),
+        np.zeros(FEATURE_INPUTS, dtype=np.float64),
+    )
+
+
+@njit(cache=True)
 def _evaluate(
-    s2: np.ndarray,
-    obs2: np.ndarray,
-    seats: np.ndarray,
+    scratch: tuple[np.ndarray, ...],
     params: Params,
-    logits: np.ndarray,
-    relative: np.ndarray,
     out: np.ndarray,
-    feats: np.ndarray,
-    bias: np.ndarray,
-    inputs: np.ndarray,
     with_prior: bool,
     with_features: bool,
 ) -> None:
-    """The network on row ``s2[0]`` from its mover's seat: logits, and each (absolute)
-    seat's value in ``out[:4]`` (``with_prior``: its value prior's scores added,
-    :func:`prior_bias`; ``with_features``: it reads the :func:`feature_inputs`, which
-    go in ``inputs``); a finished game's exact win shares."""
+    """The network on row ``scratch[0][0]`` (:func:`_leaf_scratch`) from its mover's
+    seat: logits (``scratch[3]``), and each (absolute) seat's value in ``out[:4]``
+    (``with_prior``: its value prior's scores added, :func:`prior_bias`;
+    ``with_features``: it reads the :func:`feature_inputs`); a finished game's exact
+    win shares."""
+    s2, obs2, seats, logits, relative, feats, bias, inputs = scratch
     s = s2[0]
     if s[PHASE] == OVER:
         win_shares(s, out)
@@ -546,16 +558,9 @@ def search(
     ``policy[:87]`` receives the improved policy over the decision ids (the training
     target); at a chance root the chosen action is the most visited outcome. The tree
     needs ``1 + 12 * (simulations + 1)`` nodes."""
-    s2 = np.empty((1, WIDTH), dtype=np.int32)
-    s = s2[0]
-    obs2 = np.empty((1, OBSERVATION_SIZE), dtype=np.float32)
-    seats = np.empty(1, dtype=np.int64)
-    logits = np.zeros(DECISION_IDS, dtype=np.float64)
-    relative = np.zeros(4, dtype=np.float64)
+    scratch = _leaf_scratch()
+    s, logits, feats = scratch[0][0], scratch[3], scratch[5]
     leaf = np.zeros(4, dtype=np.float64)
-    feats = np.zeros((4, FEATURES), dtype=np.float64)
-    bias = np.zeros(4, dtype=np.float64)
-    inputs = np.zeros(FEATURE_INPUTS, dtype=np.float64)
     slots = np.empty(_MAX_CHILDREN, dtype=np.int32)
     share = np.empty(_MAX_CHILDREN, dtype=np.float64)
     sigma = np.empty(_MAX_CHILDREN, dtype=np.float64)
@@ -572,20 +577,7 @@ def search(
     reset_row(s, root)
     nodes[0, T_ACTION] = -1
     meta[0] = 1
-    _evaluate(
-        s2,
-        obs2,
-        seats,
-        params,
-        logits,
-        relative,
-        leaf,
-        feats,
-        bias,
-        inputs,
-        with_prior,
-        with_features,
-    )
+    _evaluate(scratch, params, leaf, with_prior, with_features)
     _expand(0, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
     if children_valued and (s[PHASE] == ORIENT or s[PHASE] == PLACE):
         child_values(0, s, params[8], nodes, raw, feats, after)
@@ -613,20 +605,7 @@ def search(
                 win_shares(s, leaf)
                 break
             if nodes[node, T_COUNT] == 0:
-                _evaluate(
-                    s2,
-                    obs2,
-                    seats,
-                    params,
-                    logits,
-                    relative,
-                    leaf,
-                    feats,
-                    bias,
-                    inputs,
-                    with_prior,
-                    with_features,
-                )
+                _evaluate(scratch, params, leaf, with_prior, with_features)
                 if meta[0] + _MAX_CHILDREN <= capacity:
                     _expand(node, s, logits, leaf, nodes, visits, totals, prior, raw, meta, slots)
                     if children_valued and (phase == ORIENT or phase == PLACE):
