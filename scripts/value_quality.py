@@ -9,6 +9,13 @@ and for each network file given (:mod:`marrakech.fast.az_network`'s value head):
 
     python scripts/value_quality.py benchmarks/training/az-2p/gen-0064.npz \\
         benchmarks/training/az-2p-pre/start.npz
+
+With ``--selfplay FILE`` (a run's ``selfplay-XXXX.npz``) the positions are a
+generation's self-play decisions instead, every seat's predicted share against its real
+one (mean over the decisions of the cross-entropy summed over the seats), and the
+search's own value of each root (the ``searched`` column: what the simulations found)
+is compared too: how much of what the search knows the network's value has not
+learned.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ DEFAULT_GAMES = Path(__file__).resolve().parents[1] / "benchmarks/strength/exper
 
 def cross_entropy(predicted: float, real: float) -> float:
     p = min(max(predicted, 1e-9), 1 - 1e-9)
-    return -(real * np.log(p) + (1 - real) * np.log(1 - p))
+    return float(-(real * np.log(p) + (1 - real) * np.log(1 - p)))
 
 
 def main() -> None:
@@ -38,7 +45,11 @@ def main() -> None:
     parser.add_argument("networks", nargs="*", type=Path, help="network files (.npz)")
     parser.add_argument("--results", type=Path, default=DEFAULT_GAMES)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--selfplay", type=Path, help="a run's selfplay-XXXX.npz instead")
     args = parser.parse_args()
+    if args.selfplay is not None:
+        selfplay_quality(args.selfplay, args.networks)
+        return
     linear = load_value(2)
     networks = {str(path): Network.load(path) for path in args.networks}
     losses: dict[str, list[float]] = {"linear value (search bots)": []}
@@ -71,6 +82,31 @@ def main() -> None:
     print(f"{games} games of {args.results.name}, {positions} positions (every fifth decision)")
     for name, values in losses.items():
         print(f"  {np.mean(values):.3f}  {name}")
+
+
+def selfplay_quality(path: Path, network_files: list[Path]) -> None:
+    """The cross-entropy to the outcome, on a self-play file's decisions, of the linear
+    value, of each network's value and of the search's root values."""
+    from marrakech.training.selfplay import SelfPlayData
+    from marrakech.training.trainer import _inputs
+
+    data = SelfPlayData.load(path)
+    outcome = data.values
+
+    def loss(predicted: np.ndarray) -> float:
+        return float(-(outcome * np.log(np.clip(predicted, 1e-9, 1.0))).sum(axis=1).mean())
+
+    plain = Network.initial(8, 0, seed=1, prior=load_value(2).array())
+    plain.params["wv"][:] = 0.0  # the value head at zero: the linear value alone
+    observations, _, bias, _ = _inputs(plain, data.rows)
+    _, linear = plain.forward(observations, bias)
+    print(f"{len(outcome)} decisions of {path}")
+    print(f"  {loss(linear):.4f}  linear value (search bots)")
+    for file in network_files:
+        network = Network.load(file)
+        observations, _, bias, features = _inputs(network, data.rows)
+        print(f"  {loss(network.forward(observations, bias, features)[1]):.4f}  {file}")
+    print(f"  {loss(data.searched):.4f}  the search's value of each root (searched)")
 
 
 if __name__ == "__main__":
