@@ -10,12 +10,17 @@ and for each network file given (:mod:`marrakech.fast.az_network`'s value head):
     python scripts/value_quality.py benchmarks/training/az-2p/gen-0064.npz \\
         benchmarks/training/az-2p-pre/start.npz
 
-With ``--selfplay FILE`` (a run's ``selfplay-XXXX.npz``) the positions are a
-generation's self-play decisions instead, every seat's predicted share against its real
-one (mean over the decisions of the cross-entropy summed over the seats), and the
-search's own value of each root (the ``searched`` column: what the simulations found)
-is compared too: how much of what the search knows the network's value has not
-learned.
+With ``--selfplay NETWORK.npz`` the positions are the decisions of ``--games`` fresh
+self-play games of that network instead (64 simulations a decision, as the runs
+self-play, seeded by ``--seed``: games no network was trained on), every seat's
+predicted share against its real one (mean over the decisions of the cross-entropy
+summed over the seats), and the search's own value of each root (what the simulations
+found, the ``searched`` of :mod:`marrakech.training.selfplay`) is compared too: how much
+of what the search knows the values have not learned::
+
+    python scripts/value_quality.py --games 1024 \\
+        --selfplay benchmarks/training/az-2p-children/more-simulations/gen-0029.npz \\
+        benchmarks/training/az-2p-children/more-simulations/gen-0029.npz
 """
 
 from __future__ import annotations
@@ -45,10 +50,11 @@ def main() -> None:
     parser.add_argument("networks", nargs="*", type=Path, help="network files (.npz)")
     parser.add_argument("--results", type=Path, default=DEFAULT_GAMES)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--selfplay", type=Path, help="a run's selfplay-XXXX.npz instead")
+    parser.add_argument("--selfplay", type=Path, help="a network whose self-play to use")
+    parser.add_argument("--seed", type=int, default=1, help="the self-play's seed (1)")
     args = parser.parse_args()
     if args.selfplay is not None:
-        selfplay_quality(args.selfplay, args.networks)
+        selfplay_quality(args.selfplay, args.games, args.seed, args.networks)
         return
     linear = load_value(2)
     networks = {str(path): Network.load(path) for path in args.networks}
@@ -84,13 +90,14 @@ def main() -> None:
         print(f"  {np.mean(values):.3f}  {name}")
 
 
-def selfplay_quality(path: Path, network_files: list[Path]) -> None:
-    """The cross-entropy to the outcome, on a self-play file's decisions, of the linear
-    value, of each network's value and of the search's root values."""
-    from marrakech.training.selfplay import SelfPlayData
+def selfplay_quality(path: Path, games: int, seed: int, network_files: list[Path]) -> None:
+    """The cross-entropy to the outcome, on the decisions of ``games`` self-play games of
+    the network at ``path``, of the linear value, of each network's value and of the
+    search's root values."""
+    from marrakech.training.selfplay import play
     from marrakech.training.trainer import _inputs
 
-    data = SelfPlayData.load(path)
+    data = play(Network.load(path), 2, games, 64, 12, seed)
     outcome = data.values
 
     def loss(predicted: np.ndarray) -> float:
@@ -100,7 +107,7 @@ def selfplay_quality(path: Path, network_files: list[Path]) -> None:
     plain.params["wv"][:] = 0.0  # the value head at zero: the linear value alone
     observations, _, bias, _ = _inputs(plain, data.rows)
     _, linear = plain.forward(observations, bias)
-    print(f"{len(outcome)} decisions of {path}")
+    print(f"{len(outcome)} decisions of {games} self-play games of {path} (seed {seed})")
     print(f"  {loss(linear):.4f}  linear value (search bots)")
     for file in network_files:
         network = Network.load(file)
