@@ -3,9 +3,12 @@ the games' places, with R21's shared places."""
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 
-from marrakech.web.tournaments.matching import arena_pairs, swiss_round
+from marrakech.web.tournaments.matching import _group, _rematches, arena_pairs, swiss_round
 from marrakech.web.tournaments.scoring import GameResult, place_points, podium, standings
 
 
@@ -127,3 +130,53 @@ def test_swiss_round_gives_byes_to_the_lowest_without_one_and_avoids_rematches()
     assert games == [("a", "b", "c"), ("d", "e", "f")] and byes == ["g"]
     games, byes = swiss_round(list("abcdefgh"), 4, met={}, byes={})
     assert byes == [] and len(games) == 2
+
+
+def _groupings(pool: list[str], players: int) -> list[list[tuple[str, ...]]]:
+    """Every way of splitting ``pool`` into games of ``players`` (for a brute force)."""
+    if not pool:
+        return [[]]
+    first, rest = pool[0], pool[1:]
+    found = []
+    for others in itertools.combinations(rest, players - 1):
+        left = [entrant for entrant in rest if entrant not in others]
+        found += [[(first, *others), *more] for more in _groupings(left, players)]
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_swiss_round_has_the_fewest_rematches_of_any_grouping(players: int) -> None:
+    """Against a brute force over every grouping of six: a Swiss round's games repeat
+    as few meetings as possible (the top-down grouping alone could leave the last ones
+    only past opponents), and with none forced it is the top-down grouping."""
+    rng = random.Random(players)
+    pool = list("abcdef")
+    forced = 0
+    for _ in range(300):
+        met: dict[str, dict[str, int]] = {entrant: {} for entrant in pool}
+        for one, other in itertools.combinations(pool, 2):
+            if rng.random() < 0.4:
+                met[one][other] = met[other][one] = rng.choice([1, 1, 2])
+        games, byes = swiss_round(pool, players, met=met, byes={})
+        assert byes == [] and sorted(e for game in games for e in game) == pool
+        fewest = min(
+            sum(_rematches(game, met) for game in grouping)
+            for grouping in _groupings(pool, players)
+        )
+        assert sum(_rematches(game, met) for game in games) == fewest
+        top_down = _group(pool, players, met)
+        if sum(_rematches(game, met) for game in top_down) > fewest:
+            forced += 1
+        elif fewest == 0:
+            assert games == top_down
+    assert forced > 10  # the cases the top-down grouping got wrong were met
+
+
+def test_swiss_round_in_a_large_field_of_old_opponents_still_pairs_everyone() -> None:
+    """60 entrants at four a game who all met each other: no grouping avoids rematches,
+    and the bounded search still returns every entrant in a game."""
+    pool = [f"p{i:02d}" for i in range(60)]
+    met = {one: {other: 1 for other in pool if other != one} for one in pool}
+    games, byes = swiss_round(pool, 4, met=met, byes={})
+    assert byes == [] and len(games) == 15
+    assert sorted(e for game in games for e in game) == pool

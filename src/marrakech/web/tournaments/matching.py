@@ -9,6 +9,12 @@ decides as the first would have.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
+
+#: How many groups a Swiss round's search for the fewest rematches may weigh before it
+#: settles for the best grouping found (some 50 ms at most; far more than a field of a
+#: hundred needs when its rematches can be avoided).
+REMATCH_SEARCH_BUDGET = 20_000
 
 
 def _group(
@@ -39,6 +45,47 @@ def _group(
         group = [first, *sorted(others, key=pool.index)]
         groups.append(tuple(group))
     return groups
+
+
+def _rematches(group: Sequence[str], met: Mapping[str, Mapping[str, int]]) -> int:
+    """How many meetings the pairs of ``group`` already had."""
+    return sum(met.get(one, {}).get(other, 0) for one, other in combinations(group, 2))
+
+
+def _fewest_rematches(
+    pool: list[str], players: int, met: Mapping[str, Mapping[str, int]]
+) -> list[tuple[str, ...]]:
+    """Groups of ``players`` covering ``pool`` (best first, a multiple of ``players``)
+    whose pairs met the fewest times before: of the groupings with the fewest, the first
+    the top-down order reaches (each group the best one left with the ones it met
+    least, the nearest first), so that when no rematch is forced the result is
+    :func:`_group`'s. Where going top down would leave the last ones nobody but a past
+    opponent, this looks further (a branch-and-bound search weighing at most
+    :data:`REMATCH_SEARCH_BUDGET` groups, then the best grouping found)."""
+    best: list[tuple[str, ...]] = []
+    best_cost = float("inf")
+    steps = 0
+
+    def search(left: list[str], groups: list[tuple[str, ...]], cost: int) -> None:
+        nonlocal best, best_cost, steps
+        if not left:
+            best, best_cost = list(groups), cost
+            return
+        first, rest = left[0], left[1:]
+        seen = met.get(first, {})
+        nearest = sorted(rest, key=lambda other: seen.get(other, 0))  # stable
+        for others in combinations(nearest, players - 1):
+            if best_cost == 0 or steps > REMATCH_SEARCH_BUDGET:
+                return
+            steps += 1
+            group = (first, *sorted(others, key=pool.index))
+            more = cost + _rematches(group, met)
+            if more < best_cost:
+                remaining = [entrant for entrant in rest if entrant not in others]
+                search(remaining, [*groups, group], more)
+
+    search(pool, [], 0)
+    return best
 
 
 def arena_pairs(
@@ -79,12 +126,17 @@ def swiss_round(
     the standings (best first); ``met``: how often each pair met already; ``byes``: the
     byes each had. When the entrants do not fill whole games the byes go to the lowest
     ranked among those with the fewest byes; the rest are grouped top down, each with
-    the nearest it met least.
+    the nearest it met least, with as few rematches as any grouping has: where going
+    top down would leave the last ones only past opponents, the round is grouped so that
+    they meet new ones (:func:`_fewest_rematches`).
 
     >>> swiss_round(["a", "b", "c"], 2, met={}, byes={})
     ([('a', 'b')], ['c'])
     >>> swiss_round(["a", "b", "c"], 2, met={}, byes={"c": 1})
     ([('a', 'c')], ['b'])
+    >>> met = {"a": {"b": 1}, "b": {"a": 1, "d": 1}, "d": {"b": 1}}
+    >>> swiss_round(["a", "b", "c", "d"], 2, met=met, byes={})
+    ([('a', 'd'), ('b', 'c')], [])
     """
     if not 2 <= players <= 4:
         raise ValueError(f"players: expected 2 to 4, found {players}")
@@ -93,4 +145,4 @@ def swiss_round(
     # the fewest byes first, then the lowest ranked
     candidates = sorted(reversed(pool), key=lambda entrant: byes.get(entrant, 0))
     bye = candidates[:count]
-    return _group([e for e in pool if e not in bye], players, met), bye
+    return _fewest_rematches([e for e in pool if e not in bye], players, met), bye
