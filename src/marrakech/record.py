@@ -36,6 +36,10 @@ VERSION = 2
 #: the orientation before the pile's reveal) and 2.
 VERSIONS = (1, 2)
 MAX_ACTIONS = 2000  # a 4-player game has about 150; this bounds hostile input
+#: The longest seat name a record holds: room for a bot's spec with a file's path
+#: (``bot:az@weights=benchmarks/training/.../gen-0029.npz@simulations=2048``), and a
+#: bound on hostile input.
+MAX_SEAT_NAME = 1000
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,11 @@ class GameRecord:
     seats: tuple[str, ...] = ()
     start: str | None = None
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        # What a record may hold is what its reader accepts: a record written is one
+        # that reads back (an arena's results file once had seats too long to resume).
+        _check_seats(self.seats, self.players)
 
     @classmethod
     def from_actions(
@@ -142,10 +151,7 @@ class GameRecord:
         if not 0 <= first_seat < players:
             raise NotationError(f'"first_seat": expected 0..{players - 1}, found {first_seat!r}')
         seats = _field(data, "seats", list, default=[])
-        if not all(isinstance(s, str) and len(s) <= 100 for s in seats) or len(seats) > players:
-            raise NotationError(
-                f'"seats": expected at most {players} strings (up to 100 characters)'
-            )
+        _check_seats(seats, players)
         tokens = _field(data, "actions", list)
         if len(tokens) > MAX_ACTIONS:
             raise NotationError(f'"actions": expected at most {MAX_ACTIONS}, found {len(tokens)}')
@@ -235,3 +241,18 @@ def _field(data: dict[str, Any], key: str, kind: type, default: Any = ...) -> An
             f'"{key}": expected {kind.__name__}, found {type(value).__name__} {value!r}'
         )
     return value
+
+
+def _check_seats(seats: Sequence[Any], players: int) -> None:
+    """Refuse seats that are not at most ``players`` names of at most
+    :data:`MAX_SEAT_NAME` characters, saying which."""
+    if len(seats) > players:
+        raise NotationError(f'"seats": expected at most {players} names, found {len(seats)}')
+    for seat, name in enumerate(seats):
+        if not isinstance(name, str):
+            raise NotationError(f'"seats": seat {seat}: expected a string, found {name!r}')
+        if len(name) > MAX_SEAT_NAME:
+            raise NotationError(
+                f'"seats": seat {seat}: expected at most {MAX_SEAT_NAME} characters, '
+                f"found {len(name)} ({name[:40]}...)"
+            )

@@ -143,3 +143,29 @@ def test_a_match_can_be_extended_to_more_games(tmp_path: Path) -> None:
     assert read_results(path)[0] == longer
     fresh = run_match(longer)
     assert [g.record for g in grown.games] == [g.record for g in fresh.games]
+
+
+def test_a_match_of_bots_with_long_specs_resumes(tmp_path: Path) -> None:
+    """A network's spec names its file's path (``az@weights=...``): far past a player's
+    name, and its results file still reads back and resumes (a record written is one
+    that reads back). A spec too long for a record's seat is refused before any game."""
+    from marrakech.fast.az_network import Network
+
+    folder = tmp_path / ("networks-of-a-long-training-run-" * 3) / ("generation-" * 5)
+    folder.mkdir(parents=True)
+    Network.initial(8, 2, seed=1).save(folder / "gen-0001.npz")
+    spec = f"az@weights={folder / 'gen-0001.npz'}@simulations=2"
+    assert len(spec) > 150
+    config = MatchConfig(2, (spec, "random"), games=3, seed=1)
+    path = tmp_path / "long.jsonl"
+
+    def stop_after_one(done: int, total: int, elapsed: float) -> None:
+        if done >= 1:
+            raise KeyboardInterrupt
+
+    run_match(config, out=path, progress=stop_after_one)
+    assert run_match(config, out=path, resume=True).complete
+    _, games = read_results(path)
+    assert len(games) == 3 and games[0].record.seats[0] == f"bot:{spec}"
+    with pytest.raises(MarrakechError, match=r"expected a spec of at most 996 characters"):
+        MatchConfig(2, (f"az@weights={'x' * 1000}.npz", "random"), games=1)

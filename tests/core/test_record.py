@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from marrakech import BGA, NotationError, State, parse_action, random_game
-from marrakech.record import GameRecord
+from marrakech.record import MAX_SEAT_NAME, GameRecord
 
 
 def a_record(players: int = 3, seed: int = 1) -> GameRecord:
@@ -171,3 +171,22 @@ def test_a_version_1_record_of_other_games_loads_unchanged() -> None:
     record = a_record(players=2)
     data = dict(record.to_dict(), version=1)
     assert GameRecord.from_json(json.dumps(data)).actions == record.actions
+
+
+def test_seat_names_are_bounded_alike_when_written_and_read() -> None:
+    """A record holds seat names of up to MAX_SEAT_NAME characters (a bot's spec with a
+    file's path fits): one built with a longer name is refused as one read would be,
+    saying which seat and how long."""
+    long = "bot:az@weights=" + "d/" * 200 + "gen-0001.npz"
+    record = GameRecord(players=2, seats=(long, "human"))
+    assert GameRecord.from_json(record.to_json()).seats == (long, "human")
+    too_long = "x" * (MAX_SEAT_NAME + 1)
+    with pytest.raises(NotationError, match=r"seat 1: expected at most 1000 characters, found"):
+        GameRecord(players=2, seats=("human", too_long))
+    data = json.loads(record.to_json())
+    data["seats"] = ["human", too_long]
+    with pytest.raises(NotationError, match=r"seat 1: expected at most 1000 characters"):
+        GameRecord.from_dict(data)
+    data["seats"] = ["human", 7]
+    with pytest.raises(NotationError, match=r"seat 1: expected a string, found 7"):
+        GameRecord.from_dict(data)

@@ -33,7 +33,7 @@ from marrakech.errors import MarrakechError
 from marrakech.luck import dice_luck
 from marrakech.outcome import Outcome
 from marrakech.playout import sample_outcome
-from marrakech.record import GameRecord
+from marrakech.record import MAX_SEAT_NAME, GameRecord
 from marrakech.rules import PLAYER_COUNTS, STANDARD, RuleSet, parse_rules
 from marrakech.state import State
 
@@ -75,6 +75,11 @@ class MatchConfig:
                 parse_bot_spec(spec)
             except ValueError as error:
                 raise MarrakechError(str(error)) from None
+            if len(f"bot:{spec}") > MAX_SEAT_NAME:  # a record's seat names it (play_game)
+                raise MarrakechError(
+                    f"bot {spec[:40]}...: expected a spec of at most {MAX_SEAT_NAME - 4} "
+                    f"characters (a game record's seat name), found {len(spec)}"
+                )
         if self.games < 1:
             raise MarrakechError(f"expected at least 1 game, found {self.games}")
 
