@@ -251,7 +251,8 @@ def test_a_run_with_feature_inputs_learns_their_weights_and_resumes(
     start.save(tmp_path / "start.npz")
     out = tmp_path / "run"
     tiny = ["--games", "2", "--simulations", "4", "--hidden", "8", "--steps", "3",
-            "--batch", "16", "--eval-games", "0", "--init", str(tmp_path / "start.npz")]  # fmt: skip
+            "--batch", "16", "--eval-games", "0",
+            "--init", str(tmp_path / "start.npz")]  # fmt: skip
     assert main(["train", "--out", str(out), "--generations", "1", "--features", *tiny]) == 0
     assert main(["train", "--out", str(out), "--resume", "--generations", "2"]) == 0
     capsys.readouterr()
@@ -273,3 +274,22 @@ def test_a_run_with_feature_inputs_learns_their_weights_and_resumes(
     while state.is_chance:  # R7: the 2-player game draws its first carpet
         state = state.apply(state.legal_actions()[0])
     assert bot.choose(state, random.Random(1)) in state.legal_actions()
+
+
+def test_a_run_may_train_the_policy_alone_over_the_value_prior(tmp_path: Path) -> None:
+    """``--zero-value-head --value-weight 0``: the value head starts at zero and stays
+    there, so the search values every position by the prior exactly, while the policy
+    trains (the learned heads valued fresh positions worse than the prior alone:
+    docs/environments.md)."""
+    start = Network.initial(8, 2, seed=4, prior=load_value(2).array())
+    start.save(tmp_path / "start.npz")
+    settings = {"init": str(tmp_path / "start.npz"), "zero_value_head": True, "value_weight": 0.0}
+    config = TrainConfig(**{**TINY.__dict__, **settings})
+    Run.open(tmp_path / "run", config, resume=False).run(2)
+    first, last = (Network.load(tmp_path / "run" / f"gen-{g:04d}.npz") for g in (0, 2))
+    for network in (first, last):
+        assert not network.params["wv"].any() and not network.params["bv"].any()
+    assert start.params["wv"].any()  # it was not zero before
+    assert not np.array_equal(first.params["wp"], last.params["wp"])  # the policy trained
+    with pytest.raises(MarrakechError, match=r"--value-weight: expected 0\.\.10, found -1"):
+        TrainConfig(value_weight=-1).check()

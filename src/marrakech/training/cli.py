@@ -26,6 +26,9 @@ _HELP = {
     "window": "generations of self-play data trained on (4)",
     "value_mix": "weight of the root's searched value in the value target, the rest the "
     "game's outcome (0: the outcome alone, as AlphaZero)",
+    "value_weight": "weight of the value's loss against the policy's (1); 0 trains the "
+    "policy alone and keeps the value head as it starts (with a value prior and a head at "
+    "zero: the prior's value exactly)",
     "seed": "seed of everything (1): the same seed plays and trains the same run",
     "eval_games": "games against each reference opponent a generation (20; 0: none)",
     "eval_opponents": "reference opponents (greedy,hard; among random,greedy,hard,expert)",
@@ -38,6 +41,8 @@ _HELP = {
     "features": "the network also reads the search bots' value features of every seat "
     "(regions, the coming tithe...) through first-layer weights of their own; an --init "
     "network without them gets them at zero (docs/environments.md)",
+    "zero_value_head": "generation 0's value head at zero (an --init network's too): with a "
+    "value prior, its value is the prior's exactly, as --value-weight 0 then keeps it",
 }
 
 

@@ -68,6 +68,10 @@ class TrainConfig:
     rate: float = 1e-3
     window: int = 4
     value_mix: float = 0.0
+    #: The value loss's weight against the policy's (1: AlphaZero's sum); 0 trains the
+    #: policy alone and leaves the value head as it starts: with a value prior and a
+    #: head at zero, the search then values positions by the prior exactly.
+    value_weight: float = 1.0
     seed: int = 1
     eval_games: int = 20
     eval_opponents: str = "greedy,hard"
@@ -84,6 +88,10 @@ class TrainConfig:
     #: of every seat, :meth:`Network.with_features`): a random network gets them with
     #: random weights, a network file (``init``) without them gets zero weights.
     features: bool = False
+    #: Whether generation 0's value head starts at zero (an ``init`` network's too): with
+    #: a value prior its value is then the prior's exactly, which ``value_weight`` 0
+    #: keeps while the policy trains.
+    zero_value_head: bool = False
 
     def check(self) -> None:
         if self.players not in OPPONENTS:
@@ -93,6 +101,8 @@ class TrainConfig:
                 raise MarrakechError(f"--{name}: expected at least 1, found {getattr(self, name)}")
         if not 0.0 <= self.value_mix <= 1.0:
             raise MarrakechError(f"--value-mix: expected 0..1, found {self.value_mix}")
+        if not 0.0 <= self.value_weight <= 10.0:
+            raise MarrakechError(f"--value-weight: expected 0..10, found {self.value_weight}")
         if self.value_prior not in VALUE_PRIORS:
             raise MarrakechError(
                 f"--value-prior: expected one of {', '.join(VALUE_PRIORS)}, "
@@ -195,8 +205,8 @@ class Run:
                 value_prior=config.value_prior,
                 prior_children=config.value_prior == "packaged-children",
             )
+            network = self._start(network)
             if config.features:
-                network = network.with_features()
                 rng = np.random.default_rng([config.seed, 0x4E46])
                 wf = network.params["wf"]
                 # The features are near [0, 1] and about half of them are on: He's scale.
@@ -218,7 +228,18 @@ class Run:
                 f"found one for {network.players}"
             )
         network.meta.update(generation=0, init=config.init)
-        return network.with_features() if config.features else network
+        return self._start(network)
+
+    def _start(self, network: Network) -> Network:
+        """Generation 0 as the run's settings want it: with the feature inputs
+        (``features``), with its value head at zero (``zero_value_head``)."""
+        config = self.config
+        if config.features:
+            network = network.with_features()
+        if config.zero_value_head:
+            network.params["wv"][:] = 0.0
+            network.params["bv"][:] = 0.0
+        return network
 
     def optimizer(self, generation: int, network: Network) -> Adam:
         if generation == 0:
@@ -474,6 +495,7 @@ def train(
             masks,
             data.policies[index],
             targets[index],
+            value_weight=config.value_weight,
             bias=bias,
             features=features,
         )
