@@ -61,8 +61,9 @@ FORMAT = "marrakech-az-1"
 #: The arrays of a network file, in the order the compiled forward pass takes them.
 PARAMETERS = ("w0", "b0", "w1", "b1", "wp", "bp", "wv", "bv")
 SEATS = 4
-#: The feature inputs' count (``gumbel_kernels.FEATURE_INPUTS``: each relative seat's
-#: value features, then the same times the game's progress).
+#: The feature inputs a network may read besides its observation: the search bots' value
+#: features of each seat relative to the mover (:mod:`marrakech.value_features`), then
+#: the same times the game's progress (:func:`~marrakech.fast.gumbel_kernels.feature_inputs`).
 FEATURE_INPUTS = 2 * SEATS * FEATURES
 
 Floats = npt.NDArray[np.float32]

@@ -40,6 +40,7 @@ from numba import njit
 
 from marrakech.actions import DECISION_IDS, DRAW_BASE, PLACE_BASE, ROLL_BASE
 from marrakech.fast import kernels, search_kernels
+from marrakech.fast.az_network import FEATURE_INPUTS
 from marrakech.fast.kernels import (
     _GOLDEN,
     DRAW,
@@ -90,10 +91,6 @@ C_SCALE = 0.1
 #: the value prior's weights, zeros for none, then the options: ``[prior_children]``,
 #: then the feature inputs' weights ``wf``, no rows for none; ``Network.compiled``).
 Params = tuple[np.ndarray, ...]
-#: The feature inputs a network may read besides its observation: the search bots' value
-#: features of each seat relative to the mover (:mod:`marrakech.value_features`), then
-#: the same times the game's progress (:func:`feature_inputs`).
-FEATURE_INPUTS = 2 * 4 * FEATURES
 
 # Columns of the tree's integer array.
 T_FIRST, T_COUNT, T_ACTION = 0, 1, 2
