@@ -12,9 +12,8 @@ import pytest
 from marrakech import State
 from marrakech.actions import DECISION_IDS, DRAW_BASE, ROLL_BASE, Orient
 from marrakech.bots.value import features, load_value, progress
-from marrakech.fast.az_network import Adam, Network, NetworkError
+from marrakech.fast.az_network import FEATURE_INPUTS, Adam, Network, NetworkError
 from marrakech.fast.gumbel_kernels import (
-    FEATURE_INPUTS,
     T_COUNT,
     T_FIRST,
     completed_q,
@@ -248,7 +247,8 @@ def test_feature_inputs_at_zero_weights_change_nothing_and_trained_ones_reach_th
     def root_value(network: Network) -> list[float]:
         tree = tree_arrays(1)
         search(row, network.compiled(), 1, 12, 0.0, np.uint64(1), *tree, np.zeros(DECISION_IDS))
-        return tree[4][0, :2].tolist()  # raw: the network's value of the root, by seat
+        value: list[float] = tree[4][0, :2].tolist()  # raw: the network's value, by seat
+        return value
 
     assert root_value(reading) == root_value(plain)
     reading.params["wf"][:] = np.random.default_rng(1).standard_normal((FEATURE_INPUTS, 16))
