@@ -95,7 +95,7 @@ def selfplay_quality(path: Path, games: int, seed: int, network_files: list[Path
     the network at ``path``, of the linear value, of each network's value and of the
     search's root values."""
     from marrakech.training.selfplay import play
-    from marrakech.training.trainer import _inputs
+    from marrakech.training.trainer import network_inputs
 
     data = play(Network.load(path), 2, games, 64, 12, seed)
     outcome = data.values
@@ -105,13 +105,13 @@ def selfplay_quality(path: Path, games: int, seed: int, network_files: list[Path
 
     plain = Network.initial(8, 0, seed=1, prior=load_value(2).array())
     plain.params["wv"][:] = 0.0  # the value head at zero: the linear value alone
-    observations, _, bias, _ = _inputs(plain, data.rows)
+    observations, _, bias, _ = network_inputs(plain, data.rows)
     _, linear = plain.forward(observations, bias)
     print(f"{len(outcome)} decisions of {games} self-play games of {path} (seed {seed})")
     print(f"  {loss(linear):.4f}  linear value (search bots)")
     for file in network_files:
         network = Network.load(file)
-        observations, _, bias, features = _inputs(network, data.rows)
+        observations, _, bias, features = network_inputs(network, data.rows)
         print(f"  {loss(network.forward(observations, bias, features)[1]):.4f}  {file}")
     print(f"  {loss(data.searched):.4f}  the search's value of each root (searched)")
 

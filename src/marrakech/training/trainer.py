@@ -442,7 +442,7 @@ class Run:
         return found
 
 
-_Inputs = tuple[
+NetworkInputs = tuple[
     npt.NDArray[np.float32],
     npt.NDArray[np.bool_],
     npt.NDArray[np.float32] | None,
@@ -450,7 +450,7 @@ _Inputs = tuple[
 ]
 
 
-def _inputs(network: Network, rows: npt.NDArray[np.int32]) -> _Inputs:
+def network_inputs(network: Network, rows: npt.NDArray[np.int32]) -> NetworkInputs:
     """The observations (from the mover's seat), legal masks, value prior's part
     (:meth:`Network.bias`) and feature inputs (:meth:`Network.features`) of kernel rows."""
     rows = np.ascontiguousarray(rows)
@@ -466,7 +466,7 @@ def losses(network: Network, data: SelfPlayData, most: int = 8192) -> tuple[floa
     decisions of ``data``: on a generation's new games, before training on them, how
     well the previous network predicted them (an overfitted value shows here)."""
     index = np.unique(np.linspace(0, len(data.rows) - 1, min(most, len(data.rows))).astype(int))
-    observations, masks, bias, features = _inputs(network, data.rows[index])
+    observations, masks, bias, features = network_inputs(network, data.rows[index])
     policy_loss, value_loss, _ = network.gradients(
         observations, masks, data.policies[index], data.values[index], bias=bias, features=features
     )
@@ -489,7 +489,7 @@ def train(
     recent = np.zeros((tail, 2))
     for step in range(config.steps):
         index = np.sort(rng.choice(n, size=size, replace=False))
-        observations, masks, bias, features = _inputs(network, data.rows[index])
+        observations, masks, bias, features = network_inputs(network, data.rows[index])
         p_loss, v_loss, grads = network.gradients(
             observations,
             masks,
